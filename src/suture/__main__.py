@@ -1,0 +1,3 @@
+from suture.cli import entry
+
+entry()

@@ -1,0 +1,102 @@
+"""The ``suture`` command line.
+
+``suture FILE`` (or ``suture view FILE``) opens the app; ``suture demo`` opens a bundled sample;
+``suture repair``, ``suture check`` and ``suture formats`` work without the app and never import
+Textual, so they start fast and compose in scripts. Every error a person can cause ends in one
+line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import pkgutil
+import sys
+from collections.abc import Callable, Sequence
+from functools import cache
+from types import ModuleType
+
+from suture.io import InputError
+
+__all__ = ["main"]
+
+
+@cache
+def commands() -> dict[str, ModuleType]:
+    """Subcommand name -> its module. Each module in this package not starting with ``_`` defines
+    ``NAMES`` (the subcommands it serves), ``ORDER`` and ``add_arguments(subparsers, name)``, which
+    sets ``run`` as the parser's default. No module imports Textual at import time."""
+    found: list[ModuleType] = []
+    for info in pkgutil.iter_modules(__path__):
+        if not info.name.startswith("_"):
+            found.append(importlib.import_module(f"{__name__}.{info.name}"))
+    found.sort(key=lambda m: getattr(m, "ORDER", 50))
+    return {name: module for module in found for name in module.NAMES}
+
+
+EXIT_OK = 0
+EXIT_FOUND = 1
+EXIT_BAD_INPUT = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error as one line and exit code 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        sys.stderr.write(f"suture: error: {message} (see 'suture {self.prog.split()[-1]} --help')\n")
+        raise SystemExit(EXIT_BAD_INPUT)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("suture")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="suture",
+        description=(
+            "See why a provider rejects an LLM agent transcript, repair it, and review every change. "
+            "'suture FILE' opens the app."
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"suture {_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, module in commands().items():
+        module.add_arguments(sub, name)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] not in commands() and not args_list[0].startswith("-") and "view" in commands():
+        args_list.insert(0, "view")
+    parser = build_parser()
+    if not args_list:
+        parser.print_help(sys.stderr)
+        return EXIT_BAD_INPUT
+    args = parser.parse_args(args_list)
+    run: Callable[[argparse.Namespace], int] = args.run
+    try:
+        return run(args)
+    except InputError as e:
+        sys.stderr.write(f"suture: error: {e}\n")
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader of our stdout went away (| head): not an error of ours. Point stdout at
+        # /dev/null so the interpreter's final flush does not complain either.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
+
+
+def entry() -> None:
+    """Console-script entry point."""
+    raise SystemExit(main())

@@ -1,0 +1,77 @@
+"""What the subcommands share: loading an input the strict way, writing an output, counting."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from suture.formats import load_file
+from suture.io import InputError, write_atomic
+from suture.model import Transcript
+from suture.repair import ChangeKind, Repair
+
+__all__ = ["load_strict", "same_file", "summary_line", "write_output"]
+
+
+def load_strict(path: str, format: str | None = None, skip_bad_lines: bool = False) -> Transcript:
+    """Load a transcript for a command: a JSONL line that cannot be read is an error unless the
+    person asked to skip such lines (then each is named on stderr)."""
+    transcript = load_file(path, format)
+    problems = list(transcript.problems)
+    if problems:
+        if not skip_bad_lines:
+            shown = "; ".join(str(p) for p in problems[:3])
+            more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+            raise InputError(f"{path}: {shown}{more}; pass --skip-bad-lines to repair the rest")
+        for problem in problems:
+            sys.stderr.write(f"suture: warning: {path}: skipped {problem}\n")
+    return transcript
+
+
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return Path(a).resolve() == Path(b).resolve()
+
+
+def write_output(data: bytes, out: str | None) -> None:
+    """Write to stdout when ``out`` is ``-`` or None, else atomically to the file."""
+    if out is None or out == "-":
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    try:
+        write_atomic(out, data)
+    except OSError as e:
+        raise InputError(f"{out}: cannot write ({e.strerror or e})") from None
+
+
+_KIND_WORDS = {
+    ChangeKind.MOVED_RESULT: "moved result",
+    ChangeKind.SYNTHETIC_INTERRUPT: "synthetic interrupt",
+    ChangeKind.ORPHAN_NOTE: "orphan note",
+    ChangeKind.RENAMED_ID: "renamed id",
+    ChangeKind.DROPPED_PLACEHOLDER: "dropped placeholder",
+}
+
+
+def summary_line(result: Repair) -> str:
+    """One line a person reads after a repair: how many changes of each kind."""
+    n_in, n_out = result.input_count, len(result.messages)
+    if not result.changes:
+        return f"no changes needed ({n_in} messages)"
+    parts = []
+    for kind, count in result.counts().items():
+        if count:
+            word = _KIND_WORDS[kind]
+            parts.append(f"{count} {word}{'s' if count > 1 else ''}")
+    total = len(result.changes)
+    line = f"{total} change{'s' if total > 1 else ''} ({', '.join(parts)}); {n_in} messages in, {n_out} out"
+    if result.interrupted:
+        ids = ", ".join(c.id for c in result.interrupted[:5])
+        more = f" and {len(result.interrupted) - 5} more" if len(result.interrupted) > 5 else ""
+        line += f"; interrupted: {ids}{more}"
+    return line

@@ -1,0 +1,148 @@
+"""Format adapters: the only code that knows a file format.
+
+Each module in this package that defines ``ADAPTER`` (a :class:`Adapter`) is a format. An adapter
+scores how sure it is that a parsed document is its format (``sniff``), turns the document into a
+neutral :class:`~suture.model.Transcript` (``load``) and writes neutral messages back in its
+format (``dump``). Detection is by content, never by file name.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import pkgutil
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Protocol
+
+from suture.io import Document, InputError, parse_document, read_input
+from suture.model import Message, Transcript
+
+__all__ = [
+    "CERTAIN",
+    "LIKELY",
+    "PLAUSIBLE",
+    "Adapter",
+    "FormatError",
+    "adapters",
+    "detect",
+    "dump",
+    "get",
+    "load_bytes",
+    "load_file",
+]
+
+# Sniff scores. A format that recognises a record only it writes says CERTAIN; one whose shape
+# fits but which other formats share says PLAUSIBLE (a plain {"role": "user", "content": "hi"}).
+PLAUSIBLE = 1
+LIKELY = 5
+CERTAIN = 10
+
+
+class FormatError(InputError):
+    """A document that is not a valid transcript of the format that reads it."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        super().__init__(f"{where}: {problem}" if where else problem)
+        self.where = where
+        self.problem = problem
+
+
+class Adapter(Protocol):
+    name: str
+    """The short name used by ``--format`` and ``--to``."""
+    title: str
+    """What a person calls it, for ``suture formats``."""
+    order: int
+    """Tie-break among formats that fit equally well (lower first), and listing order."""
+    export_format: str
+    """The format the repaired history is written in: its own name, or for a session log the
+    request format of its provider."""
+
+    def sniff(self, doc: Document) -> int:
+        """0 when the document is not this format, else a score (PLAUSIBLE, LIKELY, CERTAIN)."""
+        ...
+
+    def load(self, doc: Document) -> Transcript:
+        """Neutral messages of the document. Raises FormatError for a malformed record."""
+        ...
+
+    def dump(self, messages: Sequence[Message], transcript: Transcript) -> bytes:
+        """Bytes of ``messages`` in this format. ``transcript`` is what they were loaded as; where
+        its ``raw_format`` is this format, untouched records are written back unchanged."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    adapter: Adapter
+    score: int
+    others: tuple[str, ...]
+
+
+@cache
+def adapters() -> tuple[Adapter, ...]:
+    """Every format adapter in this package, in listing order."""
+    found: list[Adapter] = []
+    for info in pkgutil.iter_modules(__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        adapter = getattr(module, "ADAPTER", None)
+        if adapter is not None:
+            found.append(adapter)
+    return tuple(sorted(found, key=lambda a: (a.order, a.name)))
+
+
+def get(name: str) -> Adapter:
+    """The adapter called ``name``; InputError listing the known ones when there is none."""
+    for adapter in adapters():
+        if adapter.name == name:
+            return adapter
+    known = ", ".join(a.name for a in adapters())
+    raise InputError(f"unknown format {name!r}; known formats: {known}")
+
+
+def detect(doc: Document) -> Detection:
+    """The format that fits the document best. InputError when none does, or when formats that
+    each recognise the document for certain disagree."""
+    scored = [(a.sniff(doc), a) for a in adapters()]
+    scored = [(s, a) for s, a in scored if s > 0]
+    if not scored:
+        raise InputError(
+            f"not a transcript suture knows: no format fits (known formats: {', '.join(a.name for a in adapters())})"
+        )
+    best = max(s for s, _ in scored)
+    top = sorted((a for s, a in scored if s == best), key=lambda a: a.order)
+    if best >= CERTAIN and len(top) > 1:
+        names = ", ".join(a.name for a in top)
+        raise InputError(f"this file could be any of {names}; pass --format NAME to choose")
+    others = tuple(a.name for s, a in scored if a is not top[0])
+    return Detection(top[0], best, others)
+
+
+def load_bytes(data: bytes, format: str | None = None) -> Transcript:
+    """Parse and load a file's bytes, detecting the format unless one is named."""
+    doc = parse_document(data)
+    adapter = get(format) if format else detect(doc).adapter
+    if format and adapter.sniff(doc) == 0:
+        raise InputError(f"this file is not in the {format} format")
+    return adapter.load(doc)
+
+
+def load_file(path: str | os.PathLike[str], format: str | None = None) -> Transcript:
+    """Read, parse and load a transcript file. InputError (one line) for anything wrong with it."""
+    data = read_input(path)
+    try:
+        return load_bytes(data, format)
+    except InputError as e:
+        raise InputError(f"{os.fspath(path)}: {e}") from None
+    except RecursionError:
+        raise InputError(f"{os.fspath(path)}: nested too deeply to be a transcript") from None
+
+
+def dump(messages: Sequence[Message], transcript: Transcript, to: str | None = None) -> bytes:
+    """Bytes of ``messages`` in ``to``, or in the transcript's export format."""
+    name = to or get(transcript.format).export_format
+    return get(name).dump(messages, transcript)

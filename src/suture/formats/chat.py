@@ -1,0 +1,288 @@
+"""OpenAI Chat Completions messages.
+
+Three shapes, all written back in the shape they came in: a JSON array of messages, a request
+body (an object with ``messages``; ``model``, ``tools`` and every other key pass through), or JSONL
+with one message a line. Calls are ``tool_calls[].function.{name, arguments}`` with ``arguments``
+kept exactly as given (a JSON string that may not even parse); results are ``role: tool`` with
+``tool_call_id``. Shapes from openai/openai-python ``src/openai/types/chat/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+
+from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
+from suture.io import Document
+from suture.model import (
+    Content,
+    ImagePart,
+    Message,
+    OtherPart,
+    Part,
+    Source,
+    TextPart,
+    ToolCall,
+    Transcript,
+)
+
+_ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
+# Keys and part types that only other formats write: seeing one means this is not chat.
+_FOREIGN_KEYS = frozenset({"parts", "type", "toolCallId", "stopReason"})
+_FOREIGN_PARTS = frozenset(
+    {"tool_use", "tool_result", "tool-call", "tool-result", "input_text", "output_text", "toolCall", "thinking"}
+)
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "an object",
+    }.get(type(value), type(value).__name__)
+
+
+class ChatAdapter:
+    name = "chat"
+    title = "OpenAI Chat Completions messages (JSON array, request body, or JSONL)"
+    order = 10
+    export_format = "chat"
+
+    # -- detection ---------------------------------------------------------------------------
+
+    def _messages_of(self, doc: Document) -> tuple[list[Any], str] | None:
+        if doc.kind == "jsonl":
+            return [v for _, v in doc.records], "jsonl"
+        value = doc.value
+        if isinstance(value, list):
+            return value, "array"
+        if isinstance(value, dict):
+            if isinstance(value.get("messages"), list):
+                return value["messages"], "body"
+            if "role" in value:
+                return [value], "jsonl"
+        return None
+
+    def sniff(self, doc: Document) -> int:
+        found = self._messages_of(doc)
+        if found is None:
+            return 0
+        messages, shape = found
+        if shape == "body" and isinstance(doc.value, dict) and "system" in doc.value:
+            return 0  # a top-level system prompt is Anthropic's shape
+        score = PLAUSIBLE
+        for record in messages[:200]:
+            if not isinstance(record, dict) or not isinstance(record.get("role"), str):
+                return 0
+            if record["role"] not in _ROLES or _FOREIGN_KEYS & record.keys():
+                return 0
+            content = record.get("content")
+            if isinstance(content, list):
+                for part in content:
+                    if isinstance(part, dict) and part.get("type") in _FOREIGN_PARTS:
+                        return 0
+                    if isinstance(part, dict) and part.get("type") == "image_url":
+                        score = max(score, LIKELY)
+            if "tool_calls" in record or "tool_call_id" in record:
+                score = CERTAIN
+        return score
+
+    # -- loading -----------------------------------------------------------------------------
+
+    def load(self, doc: Document) -> Transcript:
+        found = self._messages_of(doc)
+        if found is None:
+            raise FormatError("", "not OpenAI chat messages: expected a list of messages or an object with messages")
+        records, shape = found
+        messages: list[Message] = []
+        if doc.kind == "jsonl":
+            for line, record in doc.records:
+                messages.append(self._message(record, Source(line=line), f"line {line}"))
+        else:
+            prefix = "messages" if shape == "body" else "$"
+            for i, record in enumerate(records):
+                where = f"{prefix}[{i}]"
+                messages.append(self._message(record, Source(pointer=where), where))
+        meta: dict[str, Any] = {"shape": shape, "pretty": doc.pretty}
+        if shape == "body":
+            meta["body"] = doc.value
+        return Transcript(messages, self.name, meta=meta, problems=list(doc.problems))
+
+    def _message(self, record: Any, source: Source, where: str) -> Message:
+        if not isinstance(record, dict):
+            raise FormatError(where, f"a message must be an object, got {_type_name(record)}")
+        role = record.get("role")
+        if not isinstance(role, str):
+            raise FormatError(
+                where, "message has no role" if role is None else f"role must be a string, got {_type_name(role)}"
+            )
+        content = self._content(record.get("content"), where)
+        calls: tuple[ToolCall, ...] = ()
+        tool_call_id = ""
+        name = None
+        if role == "assistant" and "tool_calls" in record:
+            calls = self._calls(record["tool_calls"], where)
+        elif role == "tool":
+            raw_id = record.get("tool_call_id")
+            if raw_id is not None and not isinstance(raw_id, str):
+                raise FormatError(f"{where}.tool_call_id", f"must be a string, got {_type_name(raw_id)}")
+            tool_call_id = raw_id or ""
+            raw_name = record.get("name")
+            name = raw_name if isinstance(raw_name, str) else None
+        return Message(role, content, calls, tool_call_id, name, None, record, source)
+
+    def _content(self, content: Any, where: str) -> Content:
+        if content is None or isinstance(content, str):
+            return content
+        if not isinstance(content, list):
+            raise FormatError(
+                f"{where}.content", f"must be a string, a list of parts or null, got {_type_name(content)}"
+            )
+        parts: list[Part] = []
+        for part in content:
+            kind = part.get("type") if isinstance(part, dict) else None
+            if kind == "text" and isinstance(part.get("text"), str):
+                parts.append(TextPart(part["text"], part))
+            elif kind == "image_url":
+                image = part.get("image_url")
+                url = image.get("url") if isinstance(image, dict) else image
+                url = url if isinstance(url, str) else ""
+                media = url[5 : url.index(";")] if url.startswith("data:") and ";" in url[:64] else None
+                parts.append(ImagePart(part, media, len(url)))
+            else:
+                parts.append(OtherPart(part, str(kind) if kind is not None else _type_name(part)))
+        return parts
+
+    def _calls(self, tool_calls: Any, where: str) -> tuple[ToolCall, ...]:
+        if tool_calls is None:
+            return ()
+        if not isinstance(tool_calls, list):
+            raise FormatError(f"{where}.tool_calls", f"must be a list, got {_type_name(tool_calls)}")
+        calls = []
+        for c, call in enumerate(tool_calls):
+            here = f"{where}.tool_calls[{c}]"
+            if not isinstance(call, dict):
+                raise FormatError(here, f"a call must be an object, got {_type_name(call)}")
+            call_id = call.get("id")
+            if call_id is not None and not isinstance(call_id, str):
+                raise FormatError(f"{here}.id", f"must be a string, got {_type_name(call_id)}")
+            function = call.get("function")
+            if function is None:
+                function = {}
+            if not isinstance(function, dict):
+                raise FormatError(f"{here}.function", f"must be an object, got {_type_name(function)}")
+            name = function.get("name")
+            if name is not None and not isinstance(name, str):
+                raise FormatError(f"{here}.function.name", f"must be a string, got {_type_name(name)}")
+            calls.append(ToolCall(call_id or "", name, function.get("arguments"), call))
+        return tuple(calls)
+
+    # -- dumping -----------------------------------------------------------------------------
+
+    def dump(self, messages: Sequence[Message], transcript: Transcript) -> bytes:
+        own = transcript.raw_is(self.name)
+        records = [self._record(m, own) for m in messages]
+        shape = transcript.meta.get("shape", "array") if own else "array"
+        if shape == "jsonl":
+            dumps = orjson.dumps
+            return b"".join(dumps(r) + b"\n" for r in records)
+        value: Any = records
+        if shape == "body":
+            body = transcript.meta["body"]
+            value = {**body, "messages": records}
+        pretty = transcript.meta.get("pretty", True) if own else True
+        option = orjson.OPT_APPEND_NEWLINE | (orjson.OPT_INDENT_2 if pretty else 0)
+        return orjson.dumps(value, option=option)
+
+    def _record(self, m: Message, own: bool) -> dict[str, Any]:
+        raw = m.raw
+        if own and isinstance(raw, dict):
+            # Repair changes only ids on a message it keeps: patch those, keep the rest as read.
+            if m.role == "tool":
+                if (raw.get("tool_call_id") or "") != m.tool_call_id:
+                    return {**raw, "tool_call_id": m.tool_call_id}
+                return raw
+            if m.tool_calls and any((c.raw or {}).get("id") != c.id for c in m.tool_calls):
+                new_calls = [
+                    c.raw if isinstance(c.raw, dict) and c.raw.get("id") == c.id else {**(c.raw or {}), "id": c.id}
+                    for c in m.tool_calls
+                ]
+                return {**raw, "tool_calls": new_calls}
+            return raw
+        return self._fresh(m, own)
+
+    def _fresh(self, m: Message, own: bool) -> dict[str, Any]:
+        """A record for a message repair made (a note, a synthetic result) or another format loaded."""
+        role = m.role if m.role in _ROLES else "user"
+        if m.role == "tool":
+            return {"role": "tool", "tool_call_id": m.tool_call_id, "content": self._content_out(m.content, own)}
+        record: dict[str, Any] = {"role": role, "content": self._content_out(m.content, own)}
+        if m.tool_calls:
+            record["tool_calls"] = [
+                {
+                    "id": c.id,
+                    "type": "function",
+                    "function": {
+                        "name": c.name or "",
+                        "arguments": c.arguments
+                        if isinstance(c.arguments, str)
+                        else orjson.dumps(c.arguments).decode(),
+                    },
+                }
+                for c in m.tool_calls
+            ]
+        return record
+
+    def _content_out(self, content: Content, own: bool) -> Any:
+        if content is None or isinstance(content, str):
+            return content
+        out = []
+        for part in content:
+            if own and part.raw is not None:
+                out.append(part.raw)
+            elif isinstance(part, TextPart):
+                out.append({"type": "text", "text": part.text})
+            elif isinstance(part, ImagePart):
+                out.append(self._image_out(part))
+            elif isinstance(part, OtherPart) and isinstance(part.raw, dict) and part.raw.get("type") == "text":
+                out.append(part.raw)
+            else:
+                text = getattr(part, "text", None)
+                if isinstance(text, str) and text:
+                    out.append({"type": "text", "text": text})
+        return out
+
+    def _image_out(self, part: ImagePart) -> dict[str, Any]:
+        raw = part.raw
+        if isinstance(raw, dict) and raw.get("type") == "image_url":
+            return raw
+        url = _data_url(raw, part.media_type)
+        return {"type": "image_url", "image_url": {"url": url}}
+
+
+def _data_url(raw: Any, media_type: str | None) -> str:
+    """A data URL for an image part that another format loaded, where its payload is inline."""
+    if isinstance(raw, dict):
+        source = raw.get("source") or raw.get("inlineData") or raw
+        if isinstance(source, dict):
+            data = source.get("data")
+            url = source.get("url")
+            media = source.get("media_type") or source.get("mimeType") or media_type or "image/png"
+            if isinstance(data, str):
+                return f"data:{media};base64,{data}"
+            if isinstance(url, str):
+                return url
+        image = raw.get("image")
+        if isinstance(image, str):
+            return image if ":" in image[:10] else f"data:{media_type or 'image/png'};base64,{image}"
+    return ""
+
+
+ADAPTER = ChatAdapter()

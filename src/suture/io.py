@@ -1,0 +1,181 @@
+"""Tolerant reading of transcript files and atomic writing of outputs.
+
+Reading never writes: the input is opened read-only, once. Parsing tells JSON from JSONL by
+content; in JSONL a final line with no newline that does not parse is *pending* (a writer may
+still be adding to it), any other bad line is a named problem. Writing goes to a temporary file
+in the destination's folder, is flushed and fsynced, then renamed over the destination, so a
+reader (or a crash) sees either the old file or the whole new one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from suture.model import LoadProblem
+
+__all__ = [
+    "Document",
+    "InputError",
+    "parse_document",
+    "read_input",
+    "write_atomic",
+]
+
+_BOM = b"\xef\xbb\xbf"
+
+
+class InputError(Exception):
+    """Input a person gave that suture cannot use. Its message is one line, fit to show as is."""
+
+
+@dataclass(slots=True)
+class Document:
+    """A file's bytes parsed once, before any format looks at them.
+
+    ``kind`` is ``"json"`` (one value in ``value``) or ``"jsonl"`` (``records``: 1-based line
+    number and value, blank lines skipped). ``pending`` holds a final JSONL fragment with no
+    newline that does not parse yet; ``problems`` names the lines that could not be parsed.
+    ``pretty`` says whether a JSON file was indented, so a dump can follow it.
+    """
+
+    kind: str
+    value: Any = None
+    records: list[tuple[int, Any]] = field(default_factory=list)
+    problems: list[LoadProblem] = field(default_factory=list)
+    pending: bytes = b""
+    pretty: bool = False
+    size: int = 0
+
+
+def read_input(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of an input file, or an :class:`InputError` that says why not."""
+    p = Path(path)
+    try:
+        if p.is_dir():
+            raise InputError(f"{p}: is a folder, not a transcript file")
+        with open(p, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        raise InputError(f"{p}: no such file") from None
+    except PermissionError:
+        raise InputError(f"{p}: permission denied") from None
+    except IsADirectoryError:
+        raise InputError(f"{p}: is a folder, not a transcript file") from None
+    except OSError as e:
+        raise InputError(f"{p}: cannot read ({e.strerror or e})") from None
+
+
+def _decode_error(data: bytes) -> str | None:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        return f"not UTF-8 text: byte 0x{data[e.start]:02x} at line {line} (offset {e.start})"
+    return None
+
+
+def _json_error(e: orjson.JSONDecodeError, data: bytes, line_offset: int = 0) -> str:
+    """orjson's message, without its own position, with line and column."""
+    msg = str(e.msg if hasattr(e, "msg") else e).split(": line ")[0]
+    return f"not valid JSON at line {e.lineno + line_offset}, column {e.colno}: {msg}"
+
+
+def parse_document(data: bytes) -> Document:
+    """Parse a file's bytes as JSON, or failing that as JSONL. Raises :class:`InputError`."""
+    if not data.strip():
+        raise InputError("the file is empty" if not data else "the file holds only whitespace")
+    if data.startswith(_BOM):
+        raise InputError("the file starts with a UTF-8 byte order mark, which JSON does not allow; remove it")
+    if b"\x00" in data[:8192]:
+        raise InputError("this is a binary file, not a JSON or JSONL transcript")
+    try:
+        value = orjson.loads(data)
+    except orjson.JSONDecodeError as whole:
+        bad = _decode_error(data)
+        if bad:
+            raise InputError(bad) from None
+        return _parse_jsonl(data, whole)
+    head = data.lstrip()[:1]
+    pretty = head in (b"[", b"{") and b"\n" in data.strip()[:4096]
+    return Document("json", value=value, pretty=pretty, size=len(data))
+
+
+def _parse_jsonl(data: bytes, whole: orjson.JSONDecodeError) -> Document:
+    lines = data.split(b"\n")
+    pending = b""
+    if lines and lines[-1].strip() == b"":
+        lines.pop()
+        last_complete = True
+    else:
+        last_complete = False
+    records: list[tuple[int, Any]] = []
+    problems: list[LoadProblem] = []
+    loads = orjson.loads
+    n = len(lines)
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            records.append((i + 1, loads(line)))
+        except orjson.JSONDecodeError as e:
+            if i == n - 1 and not last_complete:
+                pending = line
+                continue
+            msg = str(e).split(": line ")[0]
+            problems.append(LoadProblem(i + 1, f"not valid JSON at column {e.colno}: {msg}"))
+    first_failed = bool(problems) and (
+        not records or (problems[0].line is not None and problems[0].line < records[0][0])
+    )
+    if not records or first_failed:
+        # Not JSONL either: one JSON document that is broken (truncated, say). Say where.
+        raise InputError(_json_error(whole, data))
+    return Document("jsonl", records=records, problems=problems, pending=pending, size=len(data))
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename.
+
+    An existing file keeps its permission bits. Returns the path written.
+    """
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        mode = None
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".suture-tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    try:
+        dir_fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return target
+    try:
+        os.fsync(dir_fd)
+    except OSError:
+        pass
+    finally:
+        os.close(dir_fd)
+    return target

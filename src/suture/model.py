@@ -1,0 +1,171 @@
+"""Neutral messages: the one shape every format adapter loads into and dumps from.
+
+The repair engine (``suture.repair``) works only on these types. A format adapter turns each
+record of its file into a :class:`Message` and keeps the record itself in ``raw``, so a message
+that repair does not touch is written back exactly as it was read. Repair never edits ``raw``:
+a message it changes is a new object (``dataclasses.replace``) whose neutral fields differ from
+the record only in call ids and ``tool_call_id``; synthetic messages carry no ``raw`` at all.
+
+Messages, calls and parts are treated as immutable values. They are not ``frozen`` only because a
+frozen dataclass costs three times as much to build, and loaders build one per record.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias
+
+Role: TypeAlias = str
+"""``system``, ``user``, ``assistant`` or ``tool``; any other role is kept and treated like ``user``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where a neutral message came from in its file, so a person can find the record.
+
+    ``line`` is the 1-based line number for JSONL files; ``pointer`` is an index path such as
+    ``messages[3]`` or ``$[12].content[0]`` (``None`` where the line alone says it).
+    """
+
+    line: int | None = None
+    pointer: str | None = None
+
+    def __str__(self) -> str:
+        if self.line is not None and self.pointer:
+            return f"line {self.line}, {self.pointer}"
+        if self.line is not None:
+            return f"line {self.line}"
+        return self.pointer or "?"
+
+
+@dataclass(slots=True)
+class TextPart:
+    """A text part of a message's content."""
+
+    text: str
+    raw: Any = None
+    type: Literal["text"] = "text"
+
+
+@dataclass(slots=True)
+class ImagePart:
+    """An image part. ``media_type`` and ``size`` (bytes of payload, base64 or URL) are for display."""
+
+    raw: Any
+    media_type: str | None = None
+    size: int = 0
+    type: Literal["image"] = "image"
+
+
+@dataclass(slots=True)
+class ThinkingPart:
+    """Model reasoning. Kept byte-exact: providers verify its signature."""
+
+    text: str
+    raw: Any = None
+    type: Literal["thinking"] = "thinking"
+
+
+@dataclass(slots=True)
+class OtherPart:
+    """Any part the neutral model has no type for; kept as it is."""
+
+    raw: Any
+    kind: str = "other"
+    type: Literal["other"] = "other"
+
+
+Part: TypeAlias = TextPart | ImagePart | ThinkingPart | OtherPart
+Content: TypeAlias = str | list[Part] | None
+
+
+@dataclass(slots=True)
+class ToolCall:
+    """One entry of an assistant message's ``tool_calls``.
+
+    ``id`` is ``""`` where the record has none. ``arguments`` is kept as the format gives it
+    (a JSON string for OpenAI chat, an object elsewhere).
+    """
+
+    id: str
+    name: str | None
+    arguments: Any = None
+    raw: Any = None
+
+
+@dataclass(slots=True)
+class Message:
+    """A neutral message.
+
+    ``tool_calls`` only on assistant messages; ``tool_call_id`` (``""`` where missing), ``name``
+    and ``is_error`` only on tool results. ``raw`` is the record the adapter read, ``source``
+    where it read it.
+    """
+
+    role: Role
+    content: Content = None
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_call_id: str = ""
+    name: str | None = None
+    is_error: bool | None = None
+    raw: Any = None
+    source: Source | None = None
+
+    @property
+    def is_result(self) -> bool:
+        return self.role == "tool"
+
+    @property
+    def has_calls(self) -> bool:
+        return self.role == "assistant" and bool(self.tool_calls)
+
+
+def text_of(content: Content) -> str:
+    """The plain text of a content value: a string as is, the text parts of a list joined by newlines."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    return "\n".join(p.text for p in content if isinstance(p, TextPart | ThinkingPart))
+
+
+def images_of(content: Content) -> list[ImagePart]:
+    """The image parts of a content value."""
+    if content is None or isinstance(content, str):
+        return []
+    return [p for p in content if isinstance(p, ImagePart)]
+
+
+@dataclass(slots=True)
+class LoadProblem:
+    """Something in the file that could not become history: a broken line, a bad record."""
+
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}" if self.line is not None else self.message
+
+
+@dataclass(slots=True)
+class Transcript:
+    """A loaded file: its neutral messages and what its adapter needs to write it back.
+
+    ``format`` names the adapter that loaded it. ``meta`` belongs to that adapter alone (the
+    request body around the messages, the JSON shape, indentation, ...). ``problems`` lists records
+    that could not be read; ``evidence`` holds records that explain a failure (an API error line)
+    but are not part of the history sent to a provider. ``raw_format`` names the format whose
+    record shapes the messages' ``raw`` hold, where it is not ``format`` itself (a Claude Code
+    session keeps Anthropic Messages records).
+    """
+
+    messages: list[Message]
+    format: str
+    raw_format: str = ""
+    meta: dict[str, Any] = field(default_factory=dict)
+    problems: list[LoadProblem] = field(default_factory=list)
+    evidence: list[tuple[Source, str]] = field(default_factory=list)
+
+    def raw_is(self, name: str) -> bool:
+        """True when the messages' ``raw`` records are in the format called ``name``."""
+        return (self.raw_format or self.format) == name

@@ -1,0 +1,395 @@
+"""The repair contract of SPEC.md, as one pure function.
+
+``repair(messages)`` makes a saved, resumed or interrupted history valid to send: every call has
+exactly one result, right after it, under an id no other call uses. It reads neutral messages
+(``suture.model``) and returns a :class:`Repair`; it does no I/O, uses no clock and no randomness,
+never mutates its input and copies only the messages it changes.
+
+The rules, in the order they apply (numbers as in SPEC.md):
+1. assistant placeholders (no calls, only whitespace) are dropped, as if never there;
+2. a span runs from an assistant message with calls up to the next assistant message;
+3. every call gets a final id: its id (or ``call_{m}_{c}`` where empty), made unique with ``_{k}``;
+4. results pair with calls inside their span only, by original id, first unpaired call first;
+5. a result that pairs with nothing becomes a user note at the same place;
+6. a call with no result gets a synthetic "interrupted" result;
+7. each span is written as: assistant, one result per call in call order, then the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+from suture.model import Content, Message, TextPart, ToolCall
+
+__all__ = [
+    "Change",
+    "ChangeKind",
+    "Repair",
+    "Span",
+    "interrupted_text",
+    "note_text",
+    "repair",
+]
+
+
+class ChangeKind(StrEnum):
+    DROPPED_PLACEHOLDER = "dropped_placeholder"
+    RENAMED_ID = "renamed_id"
+    SYNTHETIC_INTERRUPT = "synthetic_interrupt"
+    MOVED_RESULT = "moved_result"
+    ORPHAN_NOTE = "orphan_note"
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One difference between input and output (SPEC.md, *Change records*)."""
+
+    kind: ChangeKind
+    input_index: int
+    output_index: int | None
+    span: int | None
+    call_id: str | None
+    new_id: str | None
+    summary: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": str(self.kind),
+            "input_index": self.input_index,
+            "output_index": self.output_index,
+            "span": self.span,
+            "call_id": self.call_id,
+            "new_id": self.new_id,
+            "summary": self.summary,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A span: its assistant message with calls and what follows it up to the next assistant.
+
+    Ranges are half-open. ``input_stop`` is one past the span's last input member (dropped
+    placeholders inside it included); ``output_stop`` one past its last output message.
+    """
+
+    index: int
+    input_start: int
+    input_stop: int
+    output_start: int
+    output_stop: int
+
+
+@dataclass(frozen=True, slots=True)
+class Repair:
+    """What ``repair`` returns.
+
+    ``origin[j]`` is the input index output message ``j`` came from, or ``None`` for a synthetic
+    result. ``interrupted`` lists the calls that got a synthetic result, under their final ids.
+    """
+
+    messages: list[Message]
+    changes: list[Change]
+    spans: list[Span]
+    origin: list[int | None]
+    interrupted: list[ToolCall]
+    input_count: int = 0
+    _by_input: list[int | None] = field(default_factory=list, repr=False, compare=False)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.changes)
+
+    def output_of(self, input_index: int) -> int | None:
+        """The output index of an input message, or ``None`` for a dropped placeholder."""
+        if not self._by_input:
+            by_input: list[int | None] = [None] * self.input_count
+            for out_index, in_index in enumerate(self.origin):
+                if in_index is not None:
+                    by_input[in_index] = out_index
+            self._by_input.extend(by_input)
+        return self._by_input[input_index]
+
+    def counts(self) -> dict[ChangeKind, int]:
+        """How many changes of each kind, every kind present (zero where none)."""
+        counts = dict.fromkeys(ChangeKind, 0)
+        for change in self.changes:
+            counts[change.kind] += 1
+        return counts
+
+    def report(self) -> dict[str, Any]:
+        """The JSON report ``suture repair --report`` writes."""
+        return {
+            "changes": [c.to_json() for c in self.changes],
+            "interrupted": [c.id for c in self.interrupted],
+        }
+
+
+def note_text(tool_call_id: str) -> str:
+    """The sentence that opens an orphan note (SPEC.md rule 5)."""
+    shown = tool_call_id or "(no id)"
+    return f"A result for tool call {shown} arrived outside its turn and is kept here as a note:"
+
+
+def interrupted_text(name: str | None, read_only: bool) -> str:
+    """The content of a synthetic result (SPEC.md rule 6)."""
+    tool = name or "the tool"
+    if read_only:
+        return f"Interrupted before {tool} returned a result. It only reads, so it is safe to run again."
+    return (
+        f"Interrupted before {tool} returned a result. "
+        "It may have partly run: check its effects before running it again."
+    )
+
+
+def _is_placeholder(message: Message) -> bool:
+    """Rule 1: an assistant message with no calls whose content is only whitespace."""
+    if message.tool_calls:
+        return False
+    content = message.content
+    if content is None:
+        return True
+    if isinstance(content, str):
+        return not content.strip()
+    return all(type(part) is TextPart and not part.text.strip() for part in content)
+
+
+def _note_content(content: Content, tool_call_id: str) -> Content:
+    note = note_text(tool_call_id)
+    if content is None:
+        return note
+    if isinstance(content, str):
+        return f"{note}\n{content}" if content else note
+    return [TextPart(note), *content]
+
+
+def _tool_label(name: str | None) -> str:
+    return f" ({name})" if name else ""
+
+
+class _Ids:
+    """Rule 3: final ids, each depending only on the calls before it."""
+
+    __slots__ = ("_next_k", "_used")
+
+    def __init__(self) -> None:
+        self._used: set[str] = set()
+        self._next_k: dict[str, int] = {}
+
+    def final(self, base: str) -> str:
+        used = self._used
+        if base not in used:
+            used.add(base)
+            return base
+        # The set only grows, so the smallest free k for a base never goes down.
+        k = self._next_k.get(base, 1)
+        candidate = f"{base}_{k}"
+        while candidate in used:
+            k += 1
+            candidate = f"{base}_{k}"
+        self._next_k[base] = k + 1
+        used.add(candidate)
+        return candidate
+
+
+def repair(
+    messages: Sequence[Message],
+    is_read_only: Callable[[str], bool] | None = None,
+) -> Repair:
+    """Repair a history by the contract in SPEC.md. See the module docstring."""
+    out: list[Message] = []
+    origin: list[int | None] = []
+    changes: list[Change] = []
+    spans: list[Span] = []
+    interrupted: list[ToolCall] = []
+    ids = _Ids()
+
+    # The open span: its assistant's input index and the input indices of its other members.
+    span_start = -1
+    members: list[int] = []
+
+    def orphan(index: int, span: int | None) -> None:
+        result = messages[index]
+        note = Message(
+            role="user",
+            content=_note_content(result.content, result.tool_call_id),
+            source=result.source,
+        )
+        shown = result.tool_call_id or "(no id)"
+        where = "has no call in its turn" if span is None else "matches no unanswered call of its turn"
+        changes.append(
+            Change(
+                ChangeKind.ORPHAN_NOTE,
+                index,
+                len(out),
+                span,
+                result.tool_call_id,
+                None,
+                f"result for {shown} {where}: kept as a user note",
+            )
+        )
+        out.append(note)
+        origin.append(index)
+
+    def close_span() -> None:
+        span_number = len(spans)
+        assistant = messages[span_start]
+        calls = assistant.tool_calls
+        output_start = len(out)
+
+        # Rule 3, in call order.
+        finals = [ids.final(c.id or f"call_{span_start}_{j}") for j, c in enumerate(calls)]
+
+        # Rule 4: each result takes the first unpaired call with its original id.
+        paired: list[int | None] = [None] * len(calls)
+        rest: list[int] = []
+        waiting: dict[str, list[int]] = {}
+        for j, call in enumerate(calls):
+            waiting.setdefault(call.id, []).append(j)
+        for index in members:
+            message = messages[index]
+            if message.role == "tool":
+                queue = waiting.get(message.tool_call_id)
+                if queue:
+                    paired[queue.pop(0)] = index
+                    continue
+            rest.append(index)
+
+        renamed = [j for j, c in enumerate(calls) if finals[j] != c.id]
+        if renamed:
+            new_calls = list(calls)
+            for j in renamed:
+                new_calls[j] = replace(calls[j], id=finals[j])
+            out.append(replace(assistant, tool_calls=tuple(new_calls)))
+        else:
+            out.append(assistant)
+        origin.append(span_start)
+        for j in renamed:
+            changes.append(
+                Change(
+                    ChangeKind.RENAMED_ID,
+                    span_start,
+                    output_start,
+                    span_number,
+                    calls[j].id,
+                    finals[j],
+                    f"call {calls[j].id or '(no id)'}{_tool_label(calls[j].name)} renamed to "
+                    f"{finals[j]}: " + ("it had no id" if not calls[j].id else "an earlier call already uses that id"),
+                )
+            )
+
+        # Rule 6 and 7: one result per call, in call order.
+        for j, call in enumerate(calls):
+            final = finals[j]
+            answer = paired[j]
+            if answer is None:
+                read_only = bool(is_read_only and call.name is not None and is_read_only(call.name))
+                changes.append(
+                    Change(
+                        ChangeKind.SYNTHETIC_INTERRUPT,
+                        span_start,
+                        len(out),
+                        span_number,
+                        final,
+                        None,
+                        f"call {final}{_tool_label(call.name)} had no result: added one saying it was interrupted",
+                    )
+                )
+                out.append(
+                    Message(
+                        role="tool",
+                        content=interrupted_text(call.name, read_only),
+                        tool_call_id=final,
+                        name=call.name,
+                    )
+                )
+                origin.append(None)
+                interrupted.append(replace(call, id=final) if final != call.id else call)
+            else:
+                result = messages[answer]
+                out.append(result if result.tool_call_id == final else replace(result, tool_call_id=final))
+                origin.append(answer)
+
+        # Rule 5 and 7: the rest of the span in its original order.
+        for index in rest:
+            if messages[index].role == "tool":
+                orphan(index, span_number)
+            else:
+                out.append(messages[index])
+                origin.append(index)
+
+        # Moved: a paired result some other input member of the span crossed (SPEC.md, records).
+        order = origin[output_start + 1 :]
+        real = [i for i in order if i is not None]
+        if real != sorted(real):
+            suffix_min: list[int] = [len(messages)] * (len(real) + 1)
+            for p in range(len(real) - 1, -1, -1):
+                suffix_min[p] = min(real[p], suffix_min[p + 1])
+            prefix_max = -1
+            p = 0
+            for offset, member in enumerate(order):
+                if member is None:
+                    continue
+                if offset < len(calls) and (prefix_max > member or suffix_min[p + 1] < member):
+                    name = calls[offset].name
+                    changes.append(
+                        Change(
+                            ChangeKind.MOVED_RESULT,
+                            member,
+                            output_start + 1 + offset,
+                            span_number,
+                            finals[offset],
+                            None,
+                            f"result for {finals[offset]}{_tool_label(name)} moved to follow its call "
+                            f"(position {offset + 1} of {len(calls)})",
+                        )
+                    )
+                prefix_max = max(prefix_max, member)
+                p += 1
+
+        input_stop = (members[-1] if members else span_start) + 1
+        spans.append(Span(span_number, span_start, input_stop, output_start, len(out)))
+
+    for index, message in enumerate(messages):
+        role = message.role
+        if role == "assistant":
+            if _is_placeholder(message):
+                changes.append(
+                    Change(
+                        ChangeKind.DROPPED_PLACEHOLDER,
+                        index,
+                        None,
+                        None,
+                        None,
+                        None,
+                        "empty assistant message dropped (a placeholder with no calls and no text)",
+                    )
+                )
+                continue
+            if span_start >= 0:
+                close_span()
+                span_start = -1
+            if message.tool_calls:
+                span_start = index
+                members = []
+            else:
+                out.append(message)
+                origin.append(index)
+        elif span_start >= 0:
+            members.append(index)
+        elif role == "tool":
+            orphan(index, None)
+        else:
+            out.append(message)
+            origin.append(index)
+    if span_start >= 0:
+        close_span()
+
+    changes.sort(key=_by_input_index)
+    return Repair(out, changes, spans, origin, interrupted, len(messages))
+
+
+def _by_input_index(change: Change) -> int:
+    return change.input_index

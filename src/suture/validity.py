@@ -1,0 +1,116 @@
+"""SPEC.md's *Valid* property as a list of the ways a history breaks it.
+
+Valid: every call is answered by exactly one result; all results of a span follow its assistant
+message directly, in call order; no two calls share an id; no result is outside its call's span.
+``suture check`` prints these; the property tests assert a repaired history has none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from suture.model import Message
+
+__all__ = ["Violation", "violations"]
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One way the history is not valid: the message it is about and what is wrong."""
+
+    index: int
+    problem: str
+    call_id: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return {"index": self.index, "problem": self.problem, "call_id": self.call_id}
+
+
+def _call_label(call_id: str, name: str | None) -> str:
+    shown = call_id if call_id else "(no id)"
+    return f"call {shown} ({name})" if name else f"call {shown}"
+
+
+def violations(messages: Sequence[Message]) -> list[Violation]:
+    """Every way ``messages`` breaks the Valid property, by message index."""
+    found: list[Violation] = []
+    first_use: dict[str, int] = {}
+    # Where each call id's assistant message is, and which results answer it directly.
+    n = len(messages)
+    i = 0
+    span_of_result: dict[int, int] = {}  # result index -> index of the assistant of its span
+    by_span: dict[tuple[int, str], list[int]] = {}  # (span's assistant, tool_call_id) -> results
+    span_start = -1
+    for index, message in enumerate(messages):
+        if message.role == "assistant":
+            span_start = index if message.tool_calls else -1
+        elif message.role == "tool":
+            span_of_result[index] = span_start
+            by_span.setdefault((span_start, message.tool_call_id), []).append(index)
+    answered: set[int] = set()  # result indices that answer a call properly
+    while i < n:
+        message = messages[i]
+        if message.role != "assistant" or not message.tool_calls:
+            i += 1
+            continue
+        calls = message.tool_calls
+        for call in calls:
+            earlier = first_use.get(call.id)
+            if earlier is not None:
+                found.append(
+                    Violation(
+                        i,
+                        f"{_call_label(call.id, call.name)} uses an id that the call at [{earlier}] already uses",
+                        call.id,
+                    )
+                )
+            else:
+                first_use[call.id] = i
+        j = i + 1
+        for call in calls:
+            if j < n and messages[j].role == "tool" and messages[j].tool_call_id == call.id:
+                answered.add(j)
+                j += 1
+                continue
+            elsewhere = [k for k in by_span.get((i, call.id), ()) if k not in answered]
+            if elsewhere:
+                where = elsewhere[0]
+                found.append(
+                    Violation(
+                        i,
+                        f"{_call_label(call.id, call.name)}: its result at [{where}] is not right after the call in call order",
+                        call.id,
+                    )
+                )
+            else:
+                found.append(Violation(i, f"{_call_label(call.id, call.name)} has no result in its turn", call.id))
+        i = j
+    for index in sorted(span_of_result):
+        if index in answered:
+            continue
+        result = messages[index]
+        shown = result.tool_call_id or "(no id)"
+        start = span_of_result[index]
+        if start < 0:
+            found.append(Violation(index, f"result for {shown} is outside any turn with calls", result.tool_call_id))
+            continue
+        ids = [c.id for c in messages[start].tool_calls]
+        if result.tool_call_id not in ids:
+            found.append(
+                Violation(
+                    index,
+                    f"result for {shown} answers no call of its turn (the calls at [{start}])",
+                    result.tool_call_id,
+                )
+            )
+        elif len(by_span[(start, result.tool_call_id)]) > ids.count(result.tool_call_id):
+            found.append(
+                Violation(index, f"result for {shown} is a second result for the same call", result.tool_call_id)
+            )
+        else:
+            found.append(
+                Violation(index, f"result for {shown} is not right after its call [{start}]", result.tool_call_id)
+            )
+    found.sort(key=lambda v: v.index)
+    return found
