@@ -77,12 +77,17 @@ class ChatAdapter:
         messages, shape = found
         if shape == "body" and isinstance(doc.value, dict) and "system" in doc.value:
             return 0  # a top-level system prompt is Anthropic's shape
-        score = PLAUSIBLE
+        score = 0 if messages else PLAUSIBLE  # an empty history is a (trivially valid) chat history
         for record in messages[:200]:
-            if not isinstance(record, dict) or not isinstance(record.get("role"), str):
+            # A record with a bad role is still chat-shaped: load names it precisely.
+            if not isinstance(record, dict):
+                continue
+            role = record.get("role")
+            if _FOREIGN_KEYS & record.keys() or (isinstance(role, str) and role not in _ROLES):
                 return 0
-            if record["role"] not in _ROLES or _FOREIGN_KEYS & record.keys():
-                return 0
+            if not isinstance(role, str):
+                continue
+            score = max(score, PLAUSIBLE)
             content = record.get("content")
             if isinstance(content, list):
                 for part in content:

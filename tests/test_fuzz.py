@@ -1,0 +1,138 @@
+"""Structure-aware fuzzing of the loaders and the engine.
+
+Any JSON value, and near-valid transcripts with one thing broken, fed to every format adapter
+(detected and forced) must either load or raise InputError; whatever loads must repair and dump
+without error, and the repaired dump must load again. Bounded by hypothesis settings so it runs in
+CI in seconds; crashes it ever found stay below as explicit examples.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from suture.formats import adapters, dump, load_bytes
+from suture.io import InputError
+from suture.repair import repair
+
+json_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**53), 2**53)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12)
+)
+keys = st.sampled_from(
+    [
+        "role",
+        "content",
+        "tool_calls",
+        "tool_call_id",
+        "id",
+        "name",
+        "type",
+        "function",
+        "arguments",
+        "text",
+        "messages",
+        "input",
+        "contents",
+        "parts",
+        "call_id",
+        "output",
+        "tool_use_id",
+        "message",
+        "toolCallId",
+        "toolName",
+        "functionCall",
+        "functionResponse",
+        "system",
+        "uuid",
+        "sessionId",
+        "payload",
+        "parentId",
+        "is_error",
+        "image_url",
+        "url",
+        "data",
+        "source",
+    ]
+) | st.text(max_size=6)
+json_values = st.recursive(
+    json_scalars,
+    lambda children: st.lists(children, max_size=5) | st.dictionaries(keys, children, max_size=6),
+    max_leaves=40,
+)
+
+FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _exercise(data: bytes, format: str | None) -> None:
+    try:
+        transcript = load_bytes(data, format)
+    except InputError:
+        return
+    result = repair(transcript.messages)
+    out = dump(result.messages, transcript)
+    again = load_bytes(out, transcript.format if transcript.raw_is(transcript.format) else None)
+    assert len(repair(again.messages).messages) >= 0
+
+
+@FUZZ
+@given(json_values)
+@example([{"role": "tool"}])
+@example({"messages": [{"role": "assistant", "tool_calls": []}]})
+def test_any_json_value_loads_or_says_why(value: Any) -> None:
+    data = orjson.dumps(value)
+    _exercise(data, None)
+    for adapter in adapters():
+        _exercise(data, adapter.name)
+
+
+@FUZZ
+@given(st.lists(json_values, min_size=1, max_size=6))
+def test_any_jsonl_loads_or_says_why(records: list[Any]) -> None:
+    data = b"".join(orjson.dumps(r) + b"\n" for r in records)
+    _exercise(data, None)
+
+
+CALL = {"id": "c1", "type": "function", "function": {"name": "read", "arguments": "{}"}}
+BASE: list[dict[str, Any]] = [
+    {"role": "system", "content": "be brief"},
+    {
+        "role": "user",
+        "content": [
+            {"type": "text", "text": "hi"},
+            {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}},
+        ],
+    },
+    {"role": "assistant", "content": None, "tool_calls": [CALL, {**CALL, "id": "c2"}]},
+    {"role": "tool", "tool_call_id": "c2", "content": "two"},
+    {"role": "user", "content": "wait"},
+    {"role": "tool", "tool_call_id": "c1", "content": [{"type": "text", "text": "one"}]},
+    {"role": "assistant", "content": "  "},
+]
+PATHS = [(i, key) for i, m in enumerate(BASE) for key in m]
+
+
+@FUZZ
+@given(st.sampled_from(PATHS), json_values, st.booleans())
+def test_near_valid_chat_loads_or_says_why(path: tuple[int, str], value: Any, drop: bool) -> None:
+    messages = [dict(m) for m in BASE]
+    index, key = path
+    if drop:
+        del messages[index][key]
+    else:
+        messages[index][key] = value
+    _exercise(orjson.dumps(messages), None)
+    _exercise(b"".join(orjson.dumps(m) + b"\n" for m in messages), None)
+
+
+@pytest.mark.parametrize("cut", range(0, 400, 7))
+def test_truncated_at_any_byte(cut: int) -> None:
+    data = orjson.dumps(BASE)
+    _exercise(data[:cut], None)
