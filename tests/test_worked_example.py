@@ -16,7 +16,17 @@ def test_worked_example_output_and_records() -> None:
     transcript = suture.load_file(SAMPLE)
     result = suture.repair(transcript.messages)
     out = orjson.loads(suture.dump(result.messages, transcript))
-    assert [m["role"] for m in out] == ["user", "assistant", "tool", "tool", "user", "assistant", "tool", "assistant", "user"]
+    assert [m["role"] for m in out] == [
+        "user",
+        "assistant",
+        "tool",
+        "tool",
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+        "user",
+    ]
     assert [c["id"] for c in out[1]["tool_calls"]] == ["x", "y"]
     assert out[2] == {"role": "tool", "tool_call_id": "x", "content": "<contents>"}
     assert out[3] == {"role": "tool", "tool_call_id": "y", "content": "2 failed"}
