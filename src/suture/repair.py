@@ -32,6 +32,7 @@ __all__ = [
     "interrupted_text",
     "note_text",
     "repair",
+    "repair_from",
 ]
 
 
@@ -97,6 +98,7 @@ class Repair:
     interrupted: list[ToolCall]
     input_count: int = 0
     _by_input: list[int | None] = field(default_factory=list, repr=False, compare=False)
+    _checkpoint: _Checkpoint | None = field(default=None, repr=False, compare=False)
 
     @property
     def changed(self) -> bool:
@@ -165,33 +167,97 @@ def _note_content(content: Content, tool_call_id: str) -> Content:
     return [TextPart(note), *content]
 
 
+def _shown(value: str) -> str:
+    """An id or tool name as a summary shows it: on one line, control characters escaped (ids
+    and names are untrusted transcript data), ``(no id)`` for an empty one."""
+    if not value:
+        return "(no id)"
+    if value.isprintable():
+        return value
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in value)
+
+
 def _tool_label(name: str | None) -> str:
-    return f" ({name})" if name else ""
+    return f" ({_shown(name)})" if name else ""
 
 
 class _Ids:
-    """Rule 3: final ids, each depending only on the calls before it."""
+    """Rule 3: final ids, each depending only on the calls before it.
 
-    __slots__ = ("_next_k", "_used")
+    The ids in use are ``base`` (shared between results, never changed) plus ``used`` (this run's
+    own). ``log`` records each id taken, so the state at a checkpoint can be restored to resume a
+    repair there (:func:`repair_from`).
+    """
 
-    def __init__(self) -> None:
-        self._used: set[str] = set()
-        self._next_k: dict[str, int] = {}
+    __slots__ = ("_base", "_log", "_next_k", "_used")
+
+    def __init__(
+        self,
+        base: frozenset[str] | set[str] = frozenset(),
+        used: set[str] | None = None,
+        next_k: dict[str, int] | None = None,
+    ) -> None:
+        self._base = base
+        self._used: set[str] = set() if used is None else used
+        self._next_k: dict[str, int] = {} if next_k is None else next_k
+        self._log: list[tuple[str, str | None, int | None]] = []
 
     def final(self, base: str) -> str:
         used = self._used
-        if base not in used:
+        if base not in used and base not in self._base:
             used.add(base)
+            self._log.append((base, None, None))
             return base
         # The set only grows, so the smallest free k for a base never goes down.
-        k = self._next_k.get(base, 1)
+        previous = self._next_k.get(base)
+        k = previous or 1
         candidate = f"{base}_{k}"
-        while candidate in used:
+        while candidate in used or candidate in self._base:
             k += 1
             candidate = f"{base}_{k}"
         self._next_k[base] = k + 1
         used.add(candidate)
+        self._log.append((candidate, base, previous))
         return candidate
+
+    def mark(self) -> int:
+        return len(self._log)
+
+    def rewind(self, mark: int) -> None:
+        """Forget every id taken after ``mark``."""
+        log, used, next_k = self._log, self._used, self._next_k
+        while len(log) > mark:
+            taken, base, previous = log.pop()
+            used.discard(taken)
+            if base is not None:
+                if previous is None:
+                    del next_k[base]
+                else:
+                    next_k[base] = previous
+
+
+@dataclass(frozen=True, slots=True)
+class _Checkpoint:
+    """The engine's state just before input message ``start`` (an assistant message that is not a
+    placeholder): how much of the output came before it and the ids its calls cannot take."""
+
+    start: int
+    outputs: int
+    changes: int
+    spans: int
+    interrupted: int
+    base: frozenset[str] | set[str]
+    used: set[str]
+    next_k: dict[str, int]
+
+
+# Beyond this many ids of its own, a checkpoint folds them into a new shared base.
+_FOLD = 1024
+
+
+def _opens(message: Message) -> bool:
+    """True for an assistant message that is not a placeholder: one that starts a span or ends one."""
+    return message.role == "assistant" and not _is_placeholder(message)
 
 
 def repair(
@@ -199,16 +265,57 @@ def repair(
     is_read_only: Callable[[str], bool] | None = None,
 ) -> Repair:
     """Repair a history by the contract in SPEC.md. See the module docstring."""
-    out: list[Message] = []
-    origin: list[int | None] = []
-    changes: list[Change] = []
-    spans: list[Span] = []
-    interrupted: list[ToolCall] = []
-    ids = _Ids()
+    return _run(messages, is_read_only, None, None)
+
+
+def repair_from(
+    previous: Repair,
+    messages: Sequence[Message],
+    changed_from: int,
+    is_read_only: Callable[[str], bool] | None = None,
+) -> Repair:
+    """``repair(messages, is_read_only)``, reusing ``previous`` where it still holds.
+
+    ``previous`` must be the repair of a history whose first ``changed_from`` messages are
+    exactly ``messages[:changed_from]`` (the rest was changed, removed or added), made with the
+    same ``is_read_only``. Work starts again only at the last assistant message that is not a
+    placeholder before ``changed_from`` (SPEC.md, *prefix-stable*: the output before it cannot
+    change), so appending to a long history costs what was appended. Falls back to a full repair
+    when ``previous`` offers no usable point to start from.
+    """
+    point = previous._checkpoint
+    changed_from = min(changed_from, previous.input_count, len(messages))
+    if point is None or point.start > changed_from or point.start >= len(messages) or not _opens(messages[point.start]):
+        return repair(messages, is_read_only)
+    return _run(messages, is_read_only, previous, point)
+
+
+def _run(
+    messages: Sequence[Message],
+    is_read_only: Callable[[str], bool] | None,
+    previous: Repair | None,
+    point: _Checkpoint | None,
+) -> Repair:
+    if previous is not None and point is not None:
+        out = previous.messages[: point.outputs]
+        origin = previous.origin[: point.outputs]
+        changes = previous.changes[: point.changes]
+        spans = previous.spans[: point.spans]
+        interrupted = previous.interrupted[: point.interrupted]
+        ids = _Ids(point.base, set(point.used), dict(point.next_k))
+        first = point.start
+    else:
+        out, origin, changes, spans, interrupted = [], [], [], [], []
+        ids = _Ids()
+        first = 0
+    kept_changes = len(changes)
+    final = ids.final
 
     # The open span: its assistant's input index and the input indices of its other members.
     span_start = -1
     members: list[int] = []
+    # The last point a later repair may start from (see repair_from).
+    last: tuple[int, int, int, int, int, int] | None = None
 
     def orphan(index: int, span: int | None) -> None:
         result = messages[index]
@@ -217,7 +324,7 @@ def repair(
             content=_note_content(result.content, result.tool_call_id),
             source=result.source,
         )
-        shown = result.tool_call_id or "(no id)"
+        shown = _shown(result.tool_call_id)
         where = "has no call in its turn" if span is None else "matches no unanswered call of its turn"
         changes.append(
             Change(
@@ -238,12 +345,31 @@ def repair(
         assistant = messages[span_start]
         calls = assistant.tool_calls
         output_start = len(out)
+        n_calls = len(calls)
 
         # Rule 3, in call order.
-        finals = [ids.final(c.id or f"call_{span_start}_{j}") for j, c in enumerate(calls)]
+        finals = [final(c.id or f"call_{span_start}_{j}") for j, c in enumerate(calls)]
+
+        # The usual span: one result per call, in call order, under ids that stay. Rule 4 pairs
+        # them one to one and nothing moves, so the span is written as it is.
+        if len(members) == n_calls:
+            for j in range(n_calls):
+                message = messages[members[j]]
+                call_id = calls[j].id
+                if message.role != "tool" or message.tool_call_id != call_id or finals[j] != call_id:
+                    break
+            else:
+                out.append(assistant)
+                origin.append(span_start)
+                for index in members:
+                    out.append(messages[index])
+                origin.extend(members)
+                input_stop = (members[-1] if members else span_start) + 1
+                spans.append(Span(span_number, span_start, input_stop, output_start, len(out)))
+                return
 
         # Rule 4: each result takes the first unpaired call with its original id.
-        paired: list[int | None] = [None] * len(calls)
+        paired: list[int | None] = [None] * n_calls
         rest: list[int] = []
         waiting: dict[str, list[int]] = {}
         for j, call in enumerate(calls):
@@ -275,14 +401,14 @@ def repair(
                     span_number,
                     calls[j].id,
                     finals[j],
-                    f"call {calls[j].id or '(no id)'}{_tool_label(calls[j].name)} renamed to "
-                    f"{finals[j]}: " + ("it had no id" if not calls[j].id else "an earlier call already uses that id"),
+                    f"call {_shown(calls[j].id)}{_tool_label(calls[j].name)} renamed to "
+                    f"{_shown(finals[j])}: " + ("it had no id" if not calls[j].id else "an earlier call already uses that id"),
                 )
             )
 
         # Rule 6 and 7: one result per call, in call order.
         for j, call in enumerate(calls):
-            final = finals[j]
+            final_id = finals[j]
             answer = paired[j]
             if answer is None:
                 read_only = bool(is_read_only and call.name is not None and is_read_only(call.name))
@@ -292,24 +418,24 @@ def repair(
                         span_start,
                         len(out),
                         span_number,
-                        final,
+                        final_id,
                         None,
-                        f"call {final}{_tool_label(call.name)} had no result: added one saying it was interrupted",
+                        f"call {_shown(final_id)}{_tool_label(call.name)} had no result: added one saying it was interrupted",
                     )
                 )
                 out.append(
                     Message(
                         role="tool",
                         content=interrupted_text(call.name, read_only),
-                        tool_call_id=final,
+                        tool_call_id=final_id,
                         name=call.name,
                     )
                 )
                 origin.append(None)
-                interrupted.append(replace(call, id=final) if final != call.id else call)
+                interrupted.append(replace(call, id=final_id) if final_id != call.id else call)
             else:
                 result = messages[answer]
-                out.append(result if result.tool_call_id == final else replace(result, tool_call_id=final))
+                out.append(result if result.tool_call_id == final_id else replace(result, tool_call_id=final_id))
                 origin.append(answer)
 
         # Rule 5 and 7: the rest of the span in its original order.
@@ -332,7 +458,7 @@ def repair(
             for offset, member in enumerate(order):
                 if member is None:
                     continue
-                if offset < len(calls) and (prefix_max > member or suffix_min[p + 1] < member):
+                if offset < n_calls and (prefix_max > member or suffix_min[p + 1] < member):
                     name = calls[offset].name
                     changes.append(
                         Change(
@@ -342,8 +468,8 @@ def repair(
                             span_number,
                             finals[offset],
                             None,
-                            f"result for {finals[offset]}{_tool_label(name)} moved to follow its call "
-                            f"(position {offset + 1} of {len(calls)})",
+                            f"result for {_shown(finals[offset])}{_tool_label(name)} moved to follow its call "
+                            f"(position {offset + 1} of {n_calls})",
                         )
                     )
                 prefix_max = max(prefix_max, member)
@@ -352,7 +478,8 @@ def repair(
         input_stop = (members[-1] if members else span_start) + 1
         spans.append(Span(span_number, span_start, input_stop, output_start, len(out)))
 
-    for index, message in enumerate(messages):
+    for index in range(first, len(messages)):
+        message = messages[index]
         role = message.role
         if role == "assistant":
             if _is_placeholder(message):
@@ -371,6 +498,7 @@ def repair(
             if span_start >= 0:
                 close_span()
                 span_start = -1
+            last = (index, len(out), len(changes), len(spans), len(interrupted), ids.mark())
             if message.tool_calls:
                 span_start = index
                 members = []
@@ -387,8 +515,26 @@ def repair(
     if span_start >= 0:
         close_span()
 
-    changes.sort(key=_by_input_index)
-    return Repair(out, changes, spans, origin, interrupted, len(messages))
+    if kept_changes:
+        changes[kept_changes:] = sorted(changes[kept_changes:], key=_by_input_index)
+    else:
+        changes.sort(key=_by_input_index)
+
+    checkpoint = point if last is None else _checkpoint(ids, *last)
+    return Repair(out, changes, spans, origin, interrupted, len(messages), _checkpoint=checkpoint)
+
+
+def _checkpoint(
+    ids: _Ids, start: int, outputs: int, changes: int, spans: int, interrupted: int, mark: int
+) -> _Checkpoint:
+    """The state at ``start``, taken from the ids at the end of a run (which are no longer needed)."""
+    ids.rewind(mark)
+    base, used = ids._base, ids._used
+    if not base:
+        base, used = used, set()
+    elif len(used) > _FOLD:
+        base, used = base | used, set()
+    return _Checkpoint(start, outputs, changes, spans, interrupted, base, used, ids._next_k)
 
 
 def _by_input_index(change: Change) -> int:
