@@ -49,12 +49,18 @@ class TextPart:
 
 @dataclass(slots=True)
 class ImagePart:
-    """An image part. ``media_type`` and ``size`` (bytes of payload, base64 or URL) are for display."""
+    """An image part. ``media_type`` and ``size`` (bytes of payload, base64 or URL) are for display.
+
+    ``data`` (the base64 payload) or ``url``, where the loader set them, let another format write
+    the image without knowing this format's record shape.
+    """
 
     raw: Any
     media_type: str | None = None
     size: int = 0
     type: Literal["image"] = "image"
+    data: str | None = None
+    url: str | None = None
 
 
 @dataclass(slots=True)
@@ -64,6 +70,9 @@ class ThinkingPart:
     text: str
     raw: Any = None
     type: Literal["thinking"] = "thinking"
+    signature: str | None = None
+    """The provider's signature over the reasoning, where the record has one (Anthropic's
+    ``signature``, pi's ``thinkingSignature``); another format needs it to write the part back."""
 
 
 @dataclass(slots=True)
@@ -165,6 +174,9 @@ class Transcript:
     meta: dict[str, Any] = field(default_factory=dict)
     problems: list[LoadProblem] = field(default_factory=list)
     evidence: list[tuple[Source, str]] = field(default_factory=list)
+    export_format: str = ""
+    """Where set, the format this transcript exports as, instead of its adapter's
+    ``export_format`` (a pi session exports as the request format of the provider it talked to)."""
 
     def raw_is(self, name: str) -> bool:
         """True when the messages' ``raw`` records are in the format called ``name``."""

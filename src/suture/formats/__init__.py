@@ -14,10 +14,12 @@ import pkgutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Protocol
+from typing import Any, Protocol
+
+import orjson
 
 from suture.io import Document, InputError, parse_document, read_input
-from suture.model import Message, Transcript
+from suture.model import Message, TextPart, Transcript
 
 __all__ = [
     "CERTAIN",
@@ -28,6 +30,7 @@ __all__ = [
     "adapters",
     "detect",
     "dump",
+    "essences",
     "get",
     "load_bytes",
     "load_file",
@@ -143,6 +146,87 @@ def load_file(path: str | os.PathLike[str], format: str | None = None) -> Transc
 
 
 def dump(messages: Sequence[Message], transcript: Transcript, to: str | None = None) -> bytes:
-    """Bytes of ``messages`` in ``to``, or in the transcript's export format."""
-    name = to or get(transcript.format).export_format
-    return get(name).dump(messages, transcript)
+    """Bytes of ``messages`` in ``to``, or in the transcript's export format.
+
+    Converting (``to`` names a format other than the one the records are in), the result is read
+    back with ``to``'s own loader and must give the same history; where it does not, the target
+    cannot express something in it and an InputError (one line) says what.
+    """
+    name = to or transcript.export_format or get(transcript.format).export_format
+    target = get(name)
+    data = target.dump(messages, transcript)
+    if to and not transcript.raw_is(name):
+        _check_expressed(messages, target, data)
+    return data
+
+
+def _essence(m: Message) -> dict[str, Any]:
+    """What every format must keep of a message for a conversion to be faithful."""
+    role = m.role if m.role in ("system", "assistant", "tool") else "user"
+    texts: list[str] = []
+    counts = {"thinking": 0, "image": 0, "other": 0}
+    content = m.content
+    if isinstance(content, str):
+        texts.append(content)
+    elif content:
+        for part in content:
+            if isinstance(part, TextPart):
+                texts.append(part.text)
+            else:
+                counts[part.type] += 1
+    essence: dict[str, Any] = {"role": role, "text": "".join(texts), **counts}
+    if role == "assistant":
+        essence["calls"] = [(c.id, c.name or "", _arguments(c.arguments)) for c in m.tool_calls]
+    if role == "tool":
+        essence["tool_call_id"] = m.tool_call_id
+    return essence
+
+
+def _arguments(value: Any) -> Any:
+    if isinstance(value, str):
+        try:
+            return orjson.loads(value)
+        except orjson.JSONDecodeError:
+            return value
+    return {} if value is None else value
+
+
+def essences(messages: Sequence[Message]) -> list[tuple[int, dict[str, Any]]]:
+    """Each message's index and essence, consecutive system messages taken as one prompt."""
+    out: list[tuple[int, dict[str, Any]]] = []
+    for i, m in enumerate(messages):
+        e = _essence(m)
+        if e["role"] == "system" and out and out[-1][1]["role"] == "system":
+            last = out[-1][1]
+            last["text"] = "\n\n".join(t for t in (last["text"], e["text"]) if t)
+            continue
+        out.append((i, e))
+    return out
+
+
+_WORDS = {
+    "role": "its role",
+    "text": "its text",
+    "thinking": "its thinking",
+    "image": "its images",
+    "other": "parts it has no place for",
+    "calls": "its tool calls",
+    "tool_call_id": "the call it answers",
+}
+
+
+def _check_expressed(messages: Sequence[Message], target: Adapter, data: bytes) -> None:
+    before = essences(messages)
+    after = essences(target.load(parse_document(data)).messages) if data.strip() else []
+    for (i, a), (_, b) in zip(before, after, strict=False):
+        if a != b:
+            lost = " and ".join(_WORDS[k] for k in a if a.get(k) != b.get(k))
+            where = f", {messages[i].source}" if messages[i].source else ""
+            raise InputError(
+                f"{target.name} cannot express this history: message {i} ({messages[i].role}{where}) "
+                f"would not keep {lost}"
+            )
+    if len(before) != len(after):
+        raise InputError(
+            f"{target.name} cannot express this history: its {len(before)} messages would come back as {len(after)}"
+        )

@@ -1,0 +1,577 @@
+"""Anthropic Messages: a JSON array of messages, a request body, or JSONL (one message a line).
+
+A request body keeps every key (``model``, ``tools``, ``max_tokens``, ...) and writes them back;
+its top-level ``system`` becomes a neutral ``system`` message at the front, written back as the
+top-level ``system``. Roles are ``user`` and ``assistant`` only, content is a string or a list of
+blocks (shapes from anthropics/anthropic-sdk-python ``src/anthropic/types/``):
+
+- ``tool_use`` blocks of an assistant message are its calls (``arguments`` = ``input``);
+- ``tool_result`` blocks of a user message become neutral ``tool`` messages, in block order, and
+  what else the user message holds (text, images) becomes a user message right after them;
+- ``thinking`` and ``redacted_thinking`` blocks are kept byte-exact (the provider verifies their
+  signature), as :class:`ThinkingPart` and :class:`OtherPart` with the block as ``raw``.
+
+Writing back, results lead the user message that follows the assistant: consecutive tool messages,
+and a user message right after them that came from the same record (or that repair made, a note),
+are one user message whose ``tool_result`` blocks come first. Anthropic requires it: "Each
+`tool_use` block must have a corresponding `tool_result` block in the next message", and results
+must be the leading blocks of that message (SPEC research, provider rules A1 and A1a; probed in
+V1ki/dsh-plugin-subscriptions#22). A record nothing changed is written back as it was read, so a
+history that needs no repair dumps to the same JSON value.
+"""
+
+from __future__ import annotations
+
+import binascii
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+
+from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
+from suture.io import Document, InputError
+from suture.model import (
+    Content,
+    ImagePart,
+    Message,
+    OtherPart,
+    Part,
+    Source,
+    TextPart,
+    ThinkingPart,
+    ToolCall,
+    Transcript,
+)
+
+__all__ = ["ADAPTER", "parse_blocks", "type_name"]
+
+_ROLES = frozenset({"user", "assistant"})
+# Record keys and block types that only other formats write: seeing one means this is not Anthropic.
+_FOREIGN_KEYS = frozenset(
+    {"tool_calls", "tool_call_id", "function_call", "parts", "toolCallId", "toolName", "stopReason", "call_id"}
+)
+_FOREIGN_BLOCKS = frozenset(
+    {
+        "image_url",
+        "input_text",
+        "output_text",
+        "input_image",
+        "input_file",
+        "refusal",
+        "tool-call",
+        "tool-result",
+        "toolCall",
+        "reasoning",
+        "file",
+        "function_call",
+        "function_call_output",
+    }
+)
+# Block types only Anthropic writes.
+_DECISIVE_BLOCKS = frozenset(
+    {
+        "tool_use",
+        "tool_result",
+        "thinking",
+        "redacted_thinking",
+        "document",
+        "search_result",
+        "server_tool_use",
+        "web_search_tool_result",
+        "web_fetch_tool_result",
+        "code_execution_tool_result",
+        "mcp_tool_use",
+        "mcp_tool_result",
+        "container_upload",
+    }
+)
+# Blocks a user or assistant message may hold as they are, whoever loaded them.
+_ANTHROPIC_BLOCKS = _DECISIVE_BLOCKS | {"text", "image"}
+
+
+def _kind(block: dict[str, Any]) -> str | None:
+    """A block's ``type`` where it is a string (anything else is no type at all)."""
+    kind = block.get("type")
+    return kind if isinstance(kind, str) else None
+
+
+def type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "an object",
+    }.get(type(value), type(value).__name__)
+
+
+# -- blocks -> neutral ------------------------------------------------------------------------
+
+
+def _part(block: dict[str, Any]) -> Part:
+    kind = block.get("type")
+    if kind == "text" and isinstance(block.get("text"), str):
+        return TextPart(block["text"], block)
+    if kind == "image":
+        source = block.get("source")
+        media = data = url = None
+        if isinstance(source, dict):
+            media = source.get("media_type") if isinstance(source.get("media_type"), str) else None
+            data = source.get("data") if isinstance(source.get("data"), str) else None
+            url = source.get("url") if isinstance(source.get("url"), str) else None
+        return ImagePart(block, media, len(data or url or ""), data=data, url=url)
+    if kind == "thinking":
+        text = block.get("thinking")
+        signature = block.get("signature")
+        return ThinkingPart(
+            text if isinstance(text, str) else "", block, signature=signature if isinstance(signature, str) else None
+        )
+    return OtherPart(block, str(kind) if kind is not None else "block")
+
+
+def _result_content(value: Any, where: str) -> Content:
+    if value is None or isinstance(value, str):
+        return value
+    if not isinstance(value, list):
+        raise FormatError(f"{where}.content", f"must be a string or a list of blocks, got {type_name(value)}")
+    parts: list[Part] = []
+    for k, block in enumerate(value):
+        if not isinstance(block, dict):
+            raise FormatError(f"{where}.content[{k}]", f"a content block must be an object, got {type_name(block)}")
+        parts.append(_part(block))
+    return parts
+
+
+def parse_blocks(
+    role: str, content: Any, where: str, block_source: Any
+) -> tuple[Content, tuple[ToolCall, ...], list[Message]]:
+    """The neutral content, calls and results of one message's ``content``.
+
+    ``block_source(k)`` gives the :class:`Source` of block ``k`` (a result message's). Results
+    come back as tool messages in block order; the caller places them before the rest.
+    """
+    if content is None or isinstance(content, str):
+        return content, (), []
+    if not isinstance(content, list):
+        raise FormatError(f"{where}.content", f"must be a string or a list of blocks, got {type_name(content)}")
+    parts: list[Part] = []
+    calls: list[ToolCall] = []
+    results: list[Message] = []
+    for k, block in enumerate(content):
+        here = f"{where}.content[{k}]"
+        if not isinstance(block, dict):
+            raise FormatError(here, f"a content block must be an object, got {type_name(block)}")
+        kind = block.get("type")
+        if kind == "tool_use" and role == "assistant":
+            call_id = block.get("id")
+            if call_id is not None and not isinstance(call_id, str):
+                raise FormatError(f"{here}.id", f"must be a string, got {type_name(call_id)}")
+            name = block.get("name")
+            if name is not None and not isinstance(name, str):
+                raise FormatError(f"{here}.name", f"must be a string, got {type_name(name)}")
+            calls.append(ToolCall(call_id or "", name, block.get("input"), block))
+        elif kind == "tool_result" and role != "assistant":
+            use_id = block.get("tool_use_id")
+            if use_id is not None and not isinstance(use_id, str):
+                raise FormatError(f"{here}.tool_use_id", f"must be a string, got {type_name(use_id)}")
+            is_error = block.get("is_error")
+            if is_error is not None and not isinstance(is_error, bool):
+                raise FormatError(f"{here}.is_error", f"must be true or false, got {type_name(is_error)}")
+            results.append(
+                Message(
+                    role="tool",
+                    content=_result_content(block.get("content"), here),
+                    tool_call_id=use_id or "",
+                    is_error=is_error,
+                    raw=block,
+                    source=block_source(k),
+                )
+            )
+        else:
+            parts.append(_part(block))
+    return parts, tuple(calls), results
+
+
+# -- neutral -> blocks ------------------------------------------------------------------------
+
+
+def _cannot(what: str, index: int) -> InputError:
+    return InputError(f"Anthropic Messages cannot express {what} (message {index})")
+
+
+def _image_payload(part: ImagePart) -> tuple[str | None, str | None, str | None]:
+    """(media type, base64 data, url) of an image part, whichever format loaded it."""
+    if part.data or part.url:
+        return part.media_type, part.data, part.url
+    raw = part.raw
+    media = part.media_type
+    if isinstance(raw, dict):
+        holder = raw.get("image_url") or raw.get("inlineData") or raw.get("source") or raw
+        url = holder.get("url") if isinstance(holder, dict) else holder
+        data = holder.get("data") if isinstance(holder, dict) else None
+        if isinstance(holder, dict):
+            found = holder.get("mimeType") or holder.get("media_type") or holder.get("mediaType")
+            media = found if isinstance(found, str) else media
+        if not isinstance(data, str) and isinstance(raw.get("image"), str):
+            data = raw["image"]
+            found = raw.get("mediaType") or raw.get("mimeType")
+            media = found if isinstance(found, str) else media
+            if ":" in data[:10]:
+                url, data = data, None
+        if isinstance(data, str):
+            return media, data, None
+        if isinstance(url, str):
+            if url.startswith("data:") and ";base64," in url[:100]:
+                head, _, payload = url.partition(";base64,")
+                return head[5:] or media, payload, None
+            return media, None, url
+    return media, None, None
+
+
+def _image_block(part: ImagePart, index: int) -> dict[str, Any]:
+    raw = part.raw
+    if isinstance(raw, dict) and raw.get("type") == "image" and isinstance(raw.get("source"), dict):
+        return raw
+    media, data, url = _image_payload(part)
+    if data is not None:
+        try:
+            binascii.a2b_base64(data[:64])
+        except binascii.Error:
+            raise _cannot("an image whose data is not base64", index) from None
+        return {"type": "image", "source": {"type": "base64", "media_type": media or "image/png", "data": data}}
+    if url:
+        return {"type": "image", "source": {"type": "url", "url": url}}
+    raise _cannot("an image with neither data nor a URL", index)
+
+
+def _block(part: Part, own: bool, index: int) -> dict[str, Any]:
+    raw = part.raw
+    if own and isinstance(raw, dict):
+        return raw
+    if isinstance(part, TextPart):
+        return {"type": "text", "text": part.text}
+    if isinstance(part, ImagePart):
+        return _image_block(part, index)
+    if isinstance(part, ThinkingPart):
+        if isinstance(raw, dict) and raw.get("type") == "thinking" and isinstance(raw.get("signature"), str):
+            return raw
+        if part.signature:
+            return {"type": "thinking", "thinking": part.text, "signature": part.signature}
+        raise _cannot("thinking without a signature", index)
+    if isinstance(raw, dict) and _kind(raw) in _ANTHROPIC_BLOCKS:
+        return raw
+    raise _cannot(f"a {part.kind} part", index)
+
+
+def _blocks(content: Content, own: bool, index: int) -> list[dict[str, Any]]:
+    if content is None:
+        return []
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}] if content else []
+    return [_block(p, own, index) for p in content]
+
+
+def _input(call: ToolCall, index: int) -> Any:
+    args = call.arguments
+    if args is None:
+        return {}
+    if isinstance(args, str):
+        try:
+            args = orjson.loads(args)
+        except orjson.JSONDecodeError:
+            raise _cannot(f"the arguments of call {call.id or '(no id)'}: they are not valid JSON", index) from None
+    if not isinstance(args, dict):
+        raise _cannot(f"the arguments of call {call.id or '(no id)'}: they are not a JSON object", index)
+    return args
+
+
+class _Records:
+    """Which original record each block and record object came from (by identity)."""
+
+    __slots__ = ("of", "records")
+
+    def __init__(self, records: Any) -> None:
+        self.records: list[Any] = records if isinstance(records, list) else []
+        self.of: dict[int, int] = {}
+        for i, record in enumerate(self.records):
+            self.of[id(record)] = i
+            content = record.get("content") if isinstance(record, dict) else None
+            if isinstance(content, list):
+                for block in content:
+                    self.of[id(block)] = i
+
+    def index(self, obj: Any) -> int | None:
+        return self.of.get(id(obj)) if obj is not None else None
+
+
+class MessagesAdapter:
+    name = "messages"
+    title = "Anthropic Messages (JSON array, request body with system, or JSONL)"
+    order = 20
+    export_format = "messages"
+
+    # -- detection ---------------------------------------------------------------------------
+
+    def _records_of(self, doc: Document) -> tuple[list[Any], str] | None:
+        if doc.kind == "jsonl":
+            return [v for _, v in doc.records], "jsonl"
+        value = doc.value
+        if isinstance(value, list):
+            return value, "array"
+        if isinstance(value, dict):
+            if isinstance(value.get("messages"), list):
+                return value["messages"], "body"
+            if "role" in value:
+                return [value], "jsonl"
+        return None
+
+    def sniff(self, doc: Document) -> int:
+        found = self._records_of(doc)
+        if found is None:
+            return 0
+        records, shape = found
+        score = 0
+        if shape == "body":
+            body = doc.value
+            if "contents" in body or "input" in body:
+                return 0
+            # A top-level system prompt, or none and no messages: Anthropic's request shape.
+            score = LIKELY if "system" in body else PLAUSIBLE if not records else 0
+        elif not records:
+            score = PLAUSIBLE
+        for record in records[:200]:
+            if not isinstance(record, dict):
+                continue
+            role = record.get("role")
+            if _FOREIGN_KEYS & record.keys() or (isinstance(role, str) and role not in _ROLES):
+                return 0
+            if not isinstance(role, str):
+                continue
+            score = max(score, PLAUSIBLE)
+            content = record.get("content")
+            if not isinstance(content, list):
+                continue
+            for block in content:
+                if not isinstance(block, dict):
+                    continue
+                kind = _kind(block)
+                if kind in _FOREIGN_BLOCKS or (kind == "image" and "source" not in block):
+                    return 0
+                if kind in _DECISIVE_BLOCKS or kind == "image":
+                    score = CERTAIN
+        return score
+
+    # -- loading -----------------------------------------------------------------------------
+
+    def load(self, doc: Document) -> Transcript:
+        found = self._records_of(doc)
+        if found is None:
+            raise FormatError("", "not Anthropic messages: expected a list of messages or an object with messages")
+        records, shape = found
+        messages: list[Message] = []
+        meta: dict[str, Any] = {"shape": shape, "pretty": doc.pretty, "records": records}
+        if shape == "body":
+            body = doc.value
+            meta["body"] = body
+            if "system" in body:
+                messages.append(self._system(body["system"]))
+        if doc.kind == "jsonl":
+            for line, record in doc.records:
+                messages.extend(self._message(record, line, None, f"line {line}"))
+        else:
+            prefix = "messages" if shape == "body" else "$"
+            for i, record in enumerate(records):
+                where = f"{prefix}[{i}]"
+                messages.extend(self._message(record, None, where, where))
+        return Transcript(messages, self.name, meta=meta, problems=list(doc.problems))
+
+    def _system(self, value: Any) -> Message:
+        source = Source(pointer="system")
+        if isinstance(value, str) or value is None:
+            return Message("system", value, raw=value, source=source)
+        if not isinstance(value, list):
+            raise FormatError("system", f"must be a string or a list of text blocks, got {type_name(value)}")
+        parts: list[Part] = []
+        for k, block in enumerate(value):
+            if not isinstance(block, dict):
+                raise FormatError(f"system[{k}]", f"a block must be an object, got {type_name(block)}")
+            parts.append(_part(block))
+        return Message("system", parts, raw=value, source=source)
+
+    def _message(self, record: Any, line: int | None, pointer: str | None, where: str) -> list[Message]:
+        if not isinstance(record, dict):
+            raise FormatError(where, f"a message must be an object, got {type_name(record)}")
+        role = record.get("role")
+        if not isinstance(role, str):
+            raise FormatError(
+                where, "message has no role" if role is None else f"role must be a string, got {type_name(role)}"
+            )
+        if line is None:
+
+            def block_source(k: int) -> Source:
+                return Source(pointer=f"{pointer}.content[{k}]")
+        else:
+
+            def block_source(k: int) -> Source:
+                return Source(line=line, pointer=f"content[{k}]")
+
+        content, calls, results = parse_blocks(role, record.get("content"), where, block_source)
+        source = Source(line=line, pointer=pointer)
+        if not results:
+            return [Message(role, content, calls, raw=record, source=source)]
+        if content:
+            return [*results, Message(role, content, raw=record, source=source)]
+        return results
+
+    # -- dumping -----------------------------------------------------------------------------
+
+    def dump(self, messages: Sequence[Message], transcript: Transcript) -> bytes:
+        own = transcript.raw_is(self.name)
+        meta = transcript.meta if own and transcript.format == self.name else {}
+        known = _Records(meta.get("records"))
+        start = 0
+        system: list[Message] = []
+        while start < len(messages) and messages[start].role == "system":
+            system.append(messages[start])
+            start += 1
+
+        out: list[Any] = []
+        group: list[tuple[Message, dict[str, Any]]] = []
+
+        def flush(follower: Message | None, index: int) -> None:
+            blocks = [b for _, b in group]
+            pieces = [m for m, _ in group]
+            if follower is not None:
+                blocks.extend(self._user_blocks(follower, own, index))
+                pieces.append(follower)
+            origin = {known.index(m.raw) for m in pieces}
+            only = next(iter(origin)) if len(origin) == 1 else None
+            record = known.records[only] if only is not None else None
+            if isinstance(record, dict):
+                same = record.get("content")
+                if (
+                    isinstance(same, list)
+                    and len(same) == len(blocks)
+                    and all(a is b for a, b in zip(same, blocks, strict=True))
+                ):
+                    out.append(record)
+                else:
+                    out.append({**record, "content": blocks})
+            else:
+                out.append({"role": "user", "content": blocks})
+            group.clear()
+
+        for index in range(start, len(messages)):
+            m = messages[index]
+            if m.role == "system":
+                raise _cannot("a system message after the conversation has started", index)
+            if m.role == "tool":
+                group.append((m, self._result_block(m, own, index)))
+                continue
+            if m.role == "assistant":
+                if group:
+                    flush(None, index)
+                out.append(self._assistant(m, own, index))
+                continue
+            if group:
+                mine = known.index(m.raw)
+                joins = m.raw is None or not own or mine is None or mine == known.index(group[0][0].raw)
+                if joins:
+                    flush(m, index)
+                    continue
+                flush(None, index)
+            out.append(self._user(m, own, index))
+        if group:
+            flush(None, len(messages))
+
+        shape = meta.get("shape", "array")
+        system_value = self._system_out(system, own) if system else None
+        if shape == "jsonl" and system:
+            shape = "body"  # JSONL has no place for a system prompt
+        if shape == "jsonl":
+            return b"".join(orjson.dumps(r) + b"\n" for r in out)
+        value: Any = out
+        if shape == "body" or system:
+            body = dict(meta.get("body") or {}) if shape == "body" else {}
+            if system:
+                body["system"] = system_value
+            else:
+                body.pop("system", None)
+            body["messages"] = out
+            value = body
+        pretty = meta.get("pretty", True) if meta else True
+        option = orjson.OPT_APPEND_NEWLINE | (orjson.OPT_INDENT_2 if pretty else 0)
+        return orjson.dumps(value, option=option)
+
+    def _system_out(self, system: list[Message], own: bool) -> Any:
+        if len(system) == 1 and own and (system[0].raw is not None or system[0].content is None):
+            return system[0].raw
+        if all(isinstance(m.content, str) or m.content is None for m in system):
+            return "\n\n".join(m.content for m in system if isinstance(m.content, str))
+        blocks: list[dict[str, Any]] = []
+        for index, m in enumerate(system):
+            for block in _blocks(m.content, own, index):
+                if block.get("type") != "text":
+                    raise _cannot(f"a {block.get('type')} block in the system prompt", index)
+                blocks.append(block)
+        return blocks
+
+    def _result_block(self, m: Message, own: bool, index: int) -> dict[str, Any]:
+        raw = m.raw
+        if own and isinstance(raw, dict) and raw.get("type") == "tool_result":
+            if (raw.get("tool_use_id") or "") != m.tool_call_id:
+                return {**raw, "tool_use_id": m.tool_call_id}
+            return raw
+        block: dict[str, Any] = {"type": "tool_result", "tool_use_id": m.tool_call_id}
+        if isinstance(m.content, str):
+            block["content"] = m.content
+        elif m.content is not None:
+            block["content"] = _blocks(m.content, own, index)
+        if m.is_error:
+            block["is_error"] = True
+        return block
+
+    def _user_blocks(self, m: Message, own: bool, index: int) -> list[dict[str, Any]]:
+        return _blocks(m.content, own, index)
+
+    def _user(self, m: Message, own: bool, index: int) -> Any:
+        raw = m.raw
+        if own and isinstance(raw, dict) and "content" in raw:
+            content = raw.get("content")
+            if m.content is content:
+                return raw
+            if isinstance(m.content, list) and isinstance(content, list):
+                blocks = _blocks(m.content, own, index)
+                if len(blocks) == len(content) and all(a is b for a, b in zip(blocks, content, strict=True)):
+                    return raw
+                return {**raw, "content": blocks}
+        if isinstance(m.content, str):
+            return {"role": "user", "content": m.content}
+        return {"role": "user", "content": _blocks(m.content, own, index)}
+
+    def _assistant(self, m: Message, own: bool, index: int) -> Any:
+        raw = m.raw
+        if own and isinstance(raw, dict) and raw.get("role") == "assistant":
+            content = raw.get("content")
+            changed = {id(c.raw): c for c in m.tool_calls if isinstance(c.raw, dict) and c.raw.get("id") != c.id}
+            if not changed or not isinstance(content, list):
+                return raw
+            new = [{**b, "id": changed[id(b)].id} if id(b) in changed else b for b in content]
+            return {**raw, "content": new}
+        if not m.tool_calls and (isinstance(m.content, str) or m.content is None):
+            return {"role": "assistant", "content": m.content or ""}
+        blocks = _blocks(m.content, own, index)
+        for call in m.tool_calls:
+            if own and isinstance(call.raw, dict) and call.raw.get("type") == "tool_use":
+                blocks.append(call.raw if call.raw.get("id") == call.id else {**call.raw, "id": call.id})
+            else:
+                blocks.append(
+                    {"type": "tool_use", "id": call.id, "name": call.name or "", "input": _input(call, index)}
+                )
+        return {"role": "assistant", "content": blocks}
+
+
+ADAPTER = MessagesAdapter()

@@ -1,0 +1,323 @@
+"""pi (and openclaw) coding-agent session JSONL: ``~/.pi/agent/sessions/--<cwd>--/<ts>_<uuid>.jsonl``.
+
+The first line is a header (``type: "session"``, ``cwd``, ``version``). Every other line is an
+entry; from version 2 on entries carry ``id`` and ``parentId`` and form a tree, since a person can
+go back to any entry and continue from there. The history is the branch that ends at the last
+entry of the file, walked back through ``parentId`` to the root (pi's own ``buildSessionContext``
+does the same from its current leaf). Version 1 entries have no ids: the file order is the
+history. Shapes from badlogic/pi-mono ``packages/coding-agent/docs/session.md`` and
+``packages/ai/src/types.ts``.
+
+- ``message`` entries hold a pi message: ``user``; ``assistant`` with ``text``, ``thinking``
+  (``thinkingSignature``) and ``toolCall`` blocks; ``toolResult`` (``toolCallId``, ``toolName``,
+  ``isError``). An aborted or failed stream is saved as an assistant message with
+  ``stopReason: "aborted" | "error"``; with ``content: []`` it is a placeholder the repair engine
+  drops, and with calls but no results it gets synthetic results, as the provider requires.
+- ``bashExecution`` (a ``!`` command the person ran; ``excludeFromContext`` ones are skipped),
+  ``custom``, ``branchSummary`` and ``compactionSummary`` messages, and ``custom_message`` and
+  ``branch_summary`` entries, reach the model as user text: they are kept under their own role,
+  which the engine treats like ``user``.
+- A ``compaction`` entry on the branch replaces what came before it with its summary, then the
+  entries from ``firstKeptEntryId`` on, as pi does.
+- ``model_change``, ``thinking_level_change``, ``label``, ``session_info`` and ``custom`` entries
+  are not messages and are skipped.
+
+Export: the request format of the provider the session last talked to (the ``api`` of the last
+assistant message on the branch, else the latest ``model_change`` or the header's ``provider``):
+``anthropic-messages`` sessions export as Anthropic messages, OpenAI Responses sessions as
+Responses input, ``openai-completions`` as chat, Google sessions as Gemini contents. Anthropic
+is the default: it is pi's default provider, and the request format whose rules a pi session
+most often breaks (the real sample is one). pi session files themselves are not written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from suture.formats import CERTAIN, LIKELY, FormatError
+from suture.formats.messages import type_name
+from suture.io import Document, InputError
+from suture.model import (
+    Content,
+    ImagePart,
+    LoadProblem,
+    Message,
+    OtherPart,
+    Part,
+    Source,
+    TextPart,
+    ThinkingPart,
+    ToolCall,
+    Transcript,
+)
+
+__all__ = ["ADAPTER"]
+
+_ROLES = frozenset(
+    {"user", "assistant", "toolResult", "bashExecution", "custom", "hookMessage", "branchSummary", "compactionSummary"}
+)
+_ENTRY_TYPES = frozenset(
+    {
+        "message",
+        "model_change",
+        "thinking_level_change",
+        "compaction",
+        "branch_summary",
+        "custom",
+        "custom_message",
+        "label",
+        "session_info",
+    }
+)
+# pi's ``api`` names (packages/ai/src/types.ts) and the suture format of each one's requests.
+_API_FORMATS = {
+    "anthropic-messages": "messages",
+    "openai-responses": "responses",
+    "openai-codex-responses": "responses",
+    "azure-openai-responses": "responses",
+    "openai-completions": "chat",
+    "google-generative-ai": "gemini",
+    "google-gemini-cli": "gemini",
+    "google-vertex": "gemini",
+}
+_PROVIDER_FORMATS = {"anthropic": "messages", "openai": "responses", "google": "gemini"}
+DEFAULT_EXPORT = "messages"
+
+
+def _part(block: Any, where: str) -> Part:
+    if not isinstance(block, dict):
+        raise FormatError(where, f"a content block must be an object, got {type_name(block)}")
+    kind = block.get("type")
+    if kind == "text" and isinstance(block.get("text"), str):
+        return TextPart(block["text"], block)
+    if kind == "image":
+        data = block.get("data") if isinstance(block.get("data"), str) else None
+        media = block.get("mimeType") if isinstance(block.get("mimeType"), str) else None
+        return ImagePart(block, media, len(data or ""), data=data)
+    if kind == "thinking":
+        text = block.get("thinking")
+        signature = block.get("thinkingSignature")
+        return ThinkingPart(
+            text if isinstance(text, str) else "",
+            block,
+            signature=signature if isinstance(signature, str) and signature.strip() else None,
+        )
+    return OtherPart(block, str(kind) if kind is not None else "block")
+
+
+def _content(value: Any, where: str) -> Content:
+    if value is None or isinstance(value, str):
+        return value
+    if not isinstance(value, list):
+        raise FormatError(f"{where}.content", f"must be a string or a list of blocks, got {type_name(value)}")
+    return [_part(b, f"{where}.content[{k}]") for k, b in enumerate(value)]
+
+
+def _bash_text(message: dict[str, Any]) -> str:
+    """A ``!`` command as the model sees it: the command, then its output."""
+    command = message.get("command")
+    output = message.get("output")
+    text = f"Ran `{command if isinstance(command, str) else ''}`\n```\n{output if isinstance(output, str) else ''}\n```"
+    code = message.get("exitCode")
+    if message.get("cancelled"):
+        text += "\n\n(command cancelled)"
+    elif isinstance(code, int) and code != 0:
+        text += f"\n\nCommand exited with code {code}"
+    if message.get("truncated"):
+        text += "\n\n(output truncated)"
+    return text
+
+
+def _string(value: Any, where: str) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise FormatError(where, f"must be a string, got {type_name(value)}")
+    return value
+
+
+class PiAdapter:
+    name = "pi"
+    title = "pi / openclaw session JSONL (a tree: the branch ending at the last entry)"
+    order = 80
+    export_format = DEFAULT_EXPORT
+
+    def sniff(self, doc: Document) -> int:
+        if doc.kind != "jsonl":
+            return 0
+        score = 0
+        for _, record in doc.records[:50]:
+            if not isinstance(record, dict):
+                continue
+            kind = record.get("type")
+            if kind == "session" and ("cwd" in record or "version" in record):
+                return CERTAIN
+            message = record.get("message")
+            if (
+                kind == "message"
+                and isinstance(message, dict)
+                and isinstance(message.get("role"), str)
+                and message["role"] in _ROLES
+            ):
+                if "uuid" in record or "sessionId" in record:
+                    return 0  # a Claude Code record
+                score = LIKELY
+        return score
+
+    def load(self, doc: Document) -> Transcript:
+        if doc.kind != "jsonl":
+            raise FormatError("", "not a pi session: expected JSONL entries")
+        problems = list(doc.problems)
+        header: dict[str, Any] = {}
+        entries: list[tuple[int, dict[str, Any]]] = []
+        for line, record in doc.records:
+            if not isinstance(record, dict):
+                problems.append(LoadProblem(line, f"an entry must be an object, got {type_name(record)}"))
+                continue
+            if record.get("type") == "session" and not header and not entries:
+                header = record
+                continue
+            entries.append((line, record))
+        branch = self._branch(entries, problems)
+        branch = self._after_compaction(branch)
+
+        messages: list[Message] = []
+        export = None
+        provider = header.get("provider")
+        for line, entry in branch:
+            kind = entry.get("type")
+            if kind == "model_change" and isinstance(entry.get("provider"), str):
+                provider = entry["provider"]
+            try:
+                message = self._message(entry, line)
+            except FormatError as e:
+                problems.append(LoadProblem(line, f"{e.where}: {e.problem}" if e.where else e.problem))
+                continue
+            if message is None:
+                continue
+            messages.append(message)
+            raw = message.raw if isinstance(message.raw, dict) else {}
+            if message.role == "assistant" and isinstance(raw.get("api"), str) and raw["api"] in _API_FORMATS:
+                export = _API_FORMATS[raw["api"]]
+                provider = None
+        if isinstance(provider, str) and provider in _PROVIDER_FORMATS:
+            export = _PROVIDER_FORMATS[provider]
+        export = export or DEFAULT_EXPORT
+        from suture.formats import adapters
+
+        if export not in {a.name for a in adapters()}:
+            export = DEFAULT_EXPORT
+        meta = {"version": header.get("version", 1), "header": header, "branch": len(branch), "entries": len(entries)}
+        return Transcript(messages, self.name, meta=meta, problems=problems, export_format=export)
+
+    def _branch(
+        self, entries: list[tuple[int, dict[str, Any]]], problems: list[LoadProblem]
+    ) -> list[tuple[int, dict[str, Any]]]:
+        with_ids = [(line, e) for line, e in entries if isinstance(e.get("id"), str)]
+        if not with_ids:
+            return entries  # version 1: a list, in file order
+        by_id = {e["id"]: (line, e) for line, e in with_ids}
+        path: list[tuple[int, dict[str, Any]]] = []
+        seen: set[str] = set()
+        current: tuple[int, dict[str, Any]] | None = with_ids[-1]
+        while current is not None:
+            line, entry = current
+            if entry["id"] in seen:
+                problems.append(LoadProblem(line, f"entry {entry['id']} is its own ancestor; the branch stops here"))
+                break
+            seen.add(entry["id"])
+            path.append(current)
+            parent = entry.get("parentId")
+            if parent is None:
+                break
+            current = by_id.get(parent) if isinstance(parent, str) else None
+            if current is None:
+                problems.append(LoadProblem(line, f"entry {entry['id']}'s parent {parent!r} is not in the file"))
+        path.reverse()
+        return path
+
+    def _after_compaction(self, branch: list[tuple[int, dict[str, Any]]]) -> list[tuple[int, dict[str, Any]]]:
+        last = max((i for i, (_, e) in enumerate(branch) if e.get("type") == "compaction"), default=None)
+        if last is None:
+            return branch
+        compaction = branch[last][1]
+        kept = last
+        first = compaction.get("firstKeptEntryId")
+        for i, (_, e) in enumerate(branch[:last]):
+            if first is not None and e.get("id") == first:
+                kept = i
+                break
+        return [branch[last], *branch[kept:last], *branch[last + 1 :]]
+
+    def _message(self, entry: dict[str, Any], line: int) -> Message | None:
+        kind = entry.get("type")
+        source = Source(line=line)
+        if kind == "compaction":
+            summary = _string(entry.get("summary"), "summary")
+            return Message("compactionSummary", summary, raw=entry, source=source)
+        if kind == "branch_summary":
+            summary = _string(entry.get("summary"), "summary")
+            return Message("branchSummary", summary, raw=entry, source=source)
+        if kind == "custom_message":
+            return Message("custom", _content(entry.get("content"), "entry"), raw=entry, source=source)
+        if kind != "message":
+            return None
+        message = entry.get("message")
+        if not isinstance(message, dict):
+            raise FormatError("message", f"must be an object, got {type_name(message)}")
+        role = message.get("role")
+        if not isinstance(role, str):
+            raise FormatError(
+                "message.role", "is missing" if role is None else f"must be a string, got {type_name(role)}"
+            )
+        where = "message"
+        if role == "assistant":
+            return self._assistant(message, source)
+        if role == "toolResult":
+            is_error = message.get("isError")
+            name = message.get("toolName")
+            return Message(
+                "tool",
+                _content(message.get("content"), where),
+                tool_call_id=_string(message.get("toolCallId"), "message.toolCallId"),
+                name=name if isinstance(name, str) else None,
+                is_error=is_error if isinstance(is_error, bool) else None,
+                raw=message,
+                source=source,
+            )
+        if role == "bashExecution":
+            if message.get("excludeFromContext"):
+                return None
+            return Message(role, _bash_text(message), raw=message, source=source)
+        if role in ("branchSummary", "compactionSummary"):
+            return Message(role, _string(message.get("summary"), "message.summary"), raw=message, source=source)
+        return Message(role, _content(message.get("content"), where), raw=message, source=source)
+
+    def _assistant(self, message: dict[str, Any], source: Source) -> Message:
+        content = message.get("content")
+        if content is None or isinstance(content, str):
+            return Message("assistant", content, raw=message, source=source)
+        if not isinstance(content, list):
+            raise FormatError("message.content", f"must be a list of blocks, got {type_name(content)}")
+        parts: list[Part] = []
+        calls: list[ToolCall] = []
+        for k, block in enumerate(content):
+            here = f"message.content[{k}]"
+            if isinstance(block, dict) and block.get("type") == "toolCall":
+                name = block.get("name")
+                if name is not None and not isinstance(name, str):
+                    raise FormatError(f"{here}.name", f"must be a string, got {type_name(name)}")
+                calls.append(ToolCall(_string(block.get("id"), f"{here}.id"), name, block.get("arguments"), block))
+            else:
+                parts.append(_part(block, here))
+        return Message("assistant", parts, tuple(calls), raw=message, source=source)
+
+    def dump(self, messages: Sequence[Message], transcript: Transcript) -> bytes:
+        raise InputError(
+            "suture does not write pi session files; export the history in its provider's request format "
+            "(--to messages, responses, chat or gemini)"
+        )
+
+
+ADAPTER = PiAdapter()
