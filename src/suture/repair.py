@@ -33,6 +33,7 @@ __all__ = [
     "note_text",
     "repair",
     "repair_from",
+    "reused",
 ]
 
 
@@ -283,11 +284,26 @@ def repair_from(
     change), so appending to a long history costs what was appended. Falls back to a full repair
     when ``previous`` offers no usable point to start from.
     """
-    point = previous._checkpoint
-    changed_from = min(changed_from, previous.input_count, len(messages))
-    if point is None or point.start > changed_from or point.start >= len(messages) or not _opens(messages[point.start]):
+    point = _usable(previous, messages, changed_from)
+    if point is None:
         return repair(messages, is_read_only)
     return _run(messages, is_read_only, previous, point)
+
+
+def reused(previous: Repair, messages: Sequence[Message], changed_from: int) -> tuple[int, int] | None:
+    """Where :func:`repair_from` with these arguments starts work again: the input index and the
+    output index before which its result equals ``previous`` (``None``: from the start). A view
+    need draw again only the output from there on."""
+    point = _usable(previous, messages, changed_from)
+    return None if point is None else (point.start, point.outputs)
+
+
+def _usable(previous: Repair, messages: Sequence[Message], changed_from: int) -> _Checkpoint | None:
+    point = previous._checkpoint
+    changed_from = min(changed_from, previous.input_count, len(messages))
+    if point is None or point.start > changed_from or point.start >= len(messages):
+        return None
+    return point if _opens(messages[point.start]) else None
 
 
 def _run(
@@ -402,7 +418,8 @@ def _run(
                     calls[j].id,
                     finals[j],
                     f"call {_shown(calls[j].id)}{_tool_label(calls[j].name)} renamed to "
-                    f"{_shown(finals[j])}: " + ("it had no id" if not calls[j].id else "an earlier call already uses that id"),
+                    f"{_shown(finals[j])}: "
+                    + ("it had no id" if not calls[j].id else "an earlier call already uses that id"),
                 )
             )
 

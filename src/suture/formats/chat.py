@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 
 from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
-from suture.io import Document
+from suture.io import Document, gc_paused
 from suture.model import (
     Content,
     ImagePart,
@@ -86,6 +86,8 @@ class ChatAdapter:
             if _FOREIGN_KEYS & record.keys() or (isinstance(role, str) and role not in _ROLES):
                 return 0
             if not isinstance(role, str):
+                if "content" in record or "tool_calls" in record or "tool_call_id" in record:
+                    score = max(score, PLAUSIBLE)  # a message without a role: load says which
                 continue
             score = max(score, PLAUSIBLE)
             content = record.get("content")
@@ -107,18 +109,30 @@ class ChatAdapter:
             raise FormatError("", "not OpenAI chat messages: expected a list of messages or an object with messages")
         records, shape = found
         messages: list[Message] = []
-        if doc.kind == "jsonl":
-            for line, record in doc.records:
-                messages.append(self._message(record, Source(line=line), f"line {line}"))
-        else:
-            prefix = "messages" if shape == "body" else "$"
-            for i, record in enumerate(records):
-                where = f"{prefix}[{i}]"
-                messages.append(self._message(record, Source(pointer=where), where))
+        with gc_paused():
+            if doc.kind == "jsonl":
+                for line, record in doc.records:
+                    messages.append(self._message(record, Source(line=line), f"line {line}"))
+            else:
+                prefix = "messages" if shape == "body" else "$"
+                for i, record in enumerate(records):
+                    where = f"{prefix}[{i}]"
+                    messages.append(self._message(record, Source(pointer=where), where))
         meta: dict[str, Any] = {"shape": shape, "pretty": doc.pretty}
         if shape == "body":
             meta["body"] = doc.value
         return Transcript(messages, self.name, meta=meta, problems=list(doc.problems))
+
+    def extend(self, transcript: Transcript, doc: Document, start: int) -> tuple[Transcript, int] | None:
+        """The transcript with appended JSONL records (``suture.tail.Extends``): one message a
+        line, so the new messages follow the old ones unchanged."""
+        if doc.kind != "jsonl" or transcript.format != self.name or transcript.meta.get("shape") != "jsonl":
+            return None
+        with gc_paused():
+            new = [self._message(record, Source(line=line), f"line {line}") for line, record in doc.records[start:]]
+        meta: dict[str, Any] = {"shape": "jsonl", "pretty": doc.pretty}
+        messages = [*transcript.messages, *new]
+        return Transcript(messages, self.name, meta=meta, problems=list(doc.problems)), len(transcript.messages)
 
     def _message(self, record: Any, source: Source, where: str) -> Message:
         if not isinstance(record, dict):

@@ -1,0 +1,308 @@
+"""Reading an append-only JSONL transcript again at the cost of what was appended.
+
+:class:`Tail` loads a file once, then on each :meth:`Tail.poll` reads only the bytes after the
+last complete line it read, parses the new lines, turns them into neutral messages through the
+format adapter's ``extend`` hook (:class:`Extends`) and repairs again from the start of the last
+span (:func:`suture.repair.repair_from`; SPEC.md's prefix stability makes that exact). A final
+line with no newline is read again on the next poll, so a line a writer is still adding to is
+never taken in half.
+
+The result is always what a full load and a full repair of the file's current bytes give:
+anything the incremental path cannot vouch for is read again whole. That is
+
+- a file replaced (another inode), truncated (smaller), or rewritten (the last bytes read before
+  the new ones are not what they were);
+- a JSON document rather than JSONL, or a format whose adapter has no ``extend`` hook;
+- anything unusual in the new bytes (a line that is not JSON, bytes that are not UTF-8, a NUL
+  near the start of a small file, a record the adapter rejects, another format detected):
+  the full load then gives exactly the result, or the error, a first load would.
+
+No Textual here; the app's live reload calls it from a worker thread.
+"""
+
+from __future__ import annotations
+
+import os
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, Protocol, runtime_checkable
+
+import orjson
+
+from suture.formats import Adapter, detect, get
+from suture.io import Document, InputError, gc_paused, parse_document
+from suture.model import Transcript
+from suture.repair import Repair, repair, repair_from, reused
+
+__all__ = ["Extends", "Tail", "TailUpdate"]
+
+# Bytes before the end of the last complete line read that must still be there, unchanged, for
+# new bytes to count as appended.
+_GUARD = 4096
+# parse_document looks for NUL bytes in this many first bytes of a file.
+_BINARY_PROBE = 8192
+
+
+@runtime_checkable
+class Extends(Protocol):
+    """The hook an adapter defines to load appended JSONL records without reading the rest again.
+
+    ``extend(transcript, doc, start)``: ``transcript`` is what this adapter's ``load`` made of
+    a JSONL document holding ``doc.records[:start]``; ``doc`` is the whole document now (every
+    record, every problem, the pending fragment). Return what ``load(doc)`` would return and the
+    index of the first of its messages that is not the same as in ``transcript`` (messages
+    before it must be equal; ``len(transcript.messages)`` when only messages were added), or
+    ``None`` when the new records need the whole document read again (a full load follows).
+    """
+
+    def extend(self, transcript: Transcript, doc: Document, start: int) -> tuple[Transcript, int] | None: ...
+
+
+UpdateKind = Literal["full", "append", "unchanged"]
+
+
+@dataclass(frozen=True, slots=True)
+class TailUpdate:
+    """What one :meth:`Tail.poll` found.
+
+    ``kind`` is ``full`` (read whole), ``append`` (only new bytes read) or ``unchanged``.
+    ``stable_input`` input messages and ``stable_output`` repaired messages at the start are as
+    they were before this poll (a view need draw again only what follows them; both are 0 after
+    a full read). ``pending_line`` is the line number of a final line still being written.
+    """
+
+    kind: UpdateKind
+    transcript: Transcript
+    repair: Repair
+    stable_input: int = 0
+    stable_output: int = 0
+    pending_line: int | None = None
+
+
+@dataclass(slots=True)
+class _State:
+    """A loaded prefix of the file: the transcript and repair of its complete lines."""
+
+    transcript: Transcript
+    repair: Repair
+    records: list[tuple[int, Any]]
+    problems: list[Any]
+    adapter: Adapter
+
+
+class Tail:
+    """A transcript file read incrementally while it grows. Not thread-safe: one caller at a time.
+
+    ``format`` forces an adapter (detection by content otherwise); ``is_read_only`` is passed to
+    the repair. :meth:`poll` raises :class:`~suture.io.InputError` (one line, starting with the
+    path) when the file cannot be read or loaded; the last good state stays in ``transcript`` and
+    ``repair``.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        format: str | None = None,
+        is_read_only: Callable[[str], bool] | None = None,
+    ) -> None:
+        self.path = Path(path)
+        self._name = os.fspath(path)  # as load_file names it in its errors
+        self.format = format
+        self.is_read_only = is_read_only
+        self.transcript: Transcript | None = None
+        self.repair: Repair | None = None
+        self._ident: tuple[int, int] | None = None
+        self._size = 0
+        self._crc = 0  # of the whole file, where appends cannot be read alone
+        self._committed = 0  # offset just past the last complete line read
+        self._lines = 0  # newlines before _committed
+        self._guard = b""  # the bytes just before _committed
+        self._fragment = b""  # the bytes after _committed
+        self._base: _State | None = None  # state of the complete lines, when appends can follow
+        self._shown_from = 0  # first input message of the shown state that _base does not hold
+        self._pending = False  # whether the bytes after _committed are a line still being written
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def poll(self) -> TailUpdate:
+        """Read what changed since the last poll (everything, the first time)."""
+        try:
+            with open(self.path, "rb") as f:
+                st = os.fstat(f.fileno())
+                if self.transcript is not None and (st.st_dev, st.st_ino) == self._ident:
+                    if self._base is not None and st.st_size >= self._size:
+                        f.seek(self._committed - len(self._guard))
+                        update = self._append(f.read())
+                        if update is not None:
+                            return update
+                        f.seek(0)
+                    elif self._base is None and st.st_size == self._size:
+                        # Modification times move in steps of milliseconds; a rewrite of the
+                        # same size can fall inside one, so the bytes are compared.
+                        data = f.read()
+                        if zlib.crc32(data) == self._crc:
+                            return self._unchanged()
+                        return self._full(data, st)
+                data = f.read()
+        except FileNotFoundError:
+            raise InputError(f"{self.path}: no such file") from None
+        except IsADirectoryError:
+            raise InputError(f"{self.path}: is a folder, not a transcript file") from None
+        except PermissionError:
+            raise InputError(f"{self.path}: permission denied") from None
+        except OSError as e:
+            raise InputError(f"{self.path}: cannot read ({e.strerror or e})") from None
+        return self._full(data, st)
+
+    def _unchanged(self) -> TailUpdate:
+        assert self.transcript is not None and self.repair is not None
+        n_in, n_out = len(self.transcript.messages), len(self.repair.messages)
+        return TailUpdate("unchanged", self.transcript, self.repair, n_in, n_out, self._pending_line())
+
+    def _pending_line(self) -> int | None:
+        return self._lines + 1 if self._pending else None
+
+    def _full(self, data: bytes, st: os.stat_result) -> TailUpdate:
+        try:
+            with gc_paused():
+                doc = parse_document(data)
+                adapter = get(self.format) if self.format else detect(doc).adapter
+                if self.format and adapter.sniff(doc) == 0:
+                    raise InputError(f"this file is not in the {self.format} format")
+                transcript = adapter.load(doc)
+                result = repair(transcript.messages, self.is_read_only)
+        except InputError as e:
+            message = str(e)
+            raise InputError(f"{self._name}: {message}") from None
+        except RecursionError:
+            raise InputError(f"{self._name}: nested too deeply to be a transcript") from None
+        self.transcript, self.repair = transcript, result
+        self._ident = (st.st_dev, st.st_ino)
+        self._size = len(data)
+        committed = data.rfind(b"\n") + 1
+        self._committed = committed
+        self._lines = data.count(b"\n")
+        self._guard = data[max(0, committed - _GUARD) : committed]
+        self._fragment = data[committed:]
+        self._shown_from = len(transcript.messages)
+        self._pending = doc.kind == "jsonl" and bool(doc.pending)
+        self._base = None
+        # Appends can follow when the file is JSONL, its adapter can extend, and the last line is
+        # complete or pending (a final line that parsed is read again with what follows it, so
+        # the complete lines' state would be needed: take the next change whole instead).
+        complete = doc.kind == "jsonl" and (not self._fragment.strip() or bool(doc.pending))
+        if complete and isinstance(adapter, Extends):
+            self._base = _State(transcript, result, list(doc.records), list(doc.problems), adapter)
+        else:
+            self._crc = zlib.crc32(data)
+        return TailUpdate("full", transcript, result, pending_line=self._pending_line())
+
+    def _append(self, data: bytes) -> TailUpdate | None:
+        """The state after appended bytes, or None when only a full load can say."""
+        base = self._base
+        assert base is not None and self.transcript is not None and self.repair is not None
+        guard = self._guard
+        if data[: len(guard)] != guard:
+            return None  # rewritten
+        chunk = data[len(guard) :]
+        committed = self._committed
+        if len(chunk) == len(self._fragment) and chunk == self._fragment:
+            self._size = committed + len(chunk)
+            return self._unchanged()
+        if committed < _BINARY_PROBE and b"\x00" in chunk[: _BINARY_PROBE - committed]:
+            return None
+        try:
+            chunk.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        end = chunk.rfind(b"\n") + 1
+        complete, fragment = chunk[:end], chunk[end:]
+        new_records: list[tuple[int, Any]] = []
+        loads = orjson.loads
+        line = self._lines
+        for text in complete.split(b"\n")[:-1]:
+            line += 1
+            if not text.strip():
+                continue
+            try:
+                new_records.append((line, loads(text)))
+            except orjson.JSONDecodeError:
+                return None  # a bad line: the full load names it as it always does
+        provisional: tuple[int, Any] | None = None
+        pending = b""
+        if fragment.strip():
+            try:
+                provisional = (line + 1, loads(fragment))
+            except orjson.JSONDecodeError:
+                pending = fragment
+        size = committed + len(chunk)
+
+        records = base.records
+        n_old = len(records)
+        records.extend(new_records)
+        try:
+            step = self._extend(base, records, n_old, pending, provisional, size)
+        except InputError:
+            step = None
+        if step is None:
+            del records[n_old:]  # the complete lines' state stays as it was
+            return None
+        new_base, shown_t, shown_r, changed, shown_changed = step
+        stable_input = min(changed, self._shown_from)
+        point = reused(base.repair, shown_t.messages, stable_input)
+        stable_output = point[1] if point is not None else 0
+
+        self._base = new_base
+        self.transcript, self.repair = shown_t, shown_r
+        self._shown_from = shown_changed
+        self._size = size
+        self._lines = line
+        self._committed = committed + end
+        self._guard = (guard + complete)[-_GUARD:] if end else guard
+        self._fragment = fragment
+        self._pending = bool(pending)
+        return TailUpdate("append", shown_t, shown_r, stable_input, stable_output, self._pending_line())
+
+    def _extend(
+        self,
+        base: _State,
+        records: list[tuple[int, Any]],
+        n_old: int,
+        pending: bytes,
+        provisional: tuple[int, Any] | None,
+        size: int,
+    ) -> tuple[_State, Transcript, Repair, int, int] | None:
+        """The complete lines' new state, and the state shown (with a final line that parsed)."""
+        doc = Document("jsonl", records=records, problems=base.problems, pending=pending, size=size)
+        shown_doc = doc
+        if provisional is not None:
+            shown_doc = Document("jsonl", records=[*records, provisional], problems=base.problems, size=size)
+        if not self._detected(base.adapter, shown_doc):
+            return None
+        hook: Extends = base.adapter  # type: ignore[assignment]
+        with gc_paused():
+            step = hook.extend(base.transcript, doc, n_old)
+            if step is None:
+                return None
+            transcript, changed = step
+            result = repair_from(base.repair, transcript.messages, changed, self.is_read_only)
+            new_base = _State(transcript, result, records, base.problems, base.adapter)
+            if provisional is None:
+                return new_base, transcript, result, changed, len(transcript.messages)
+            more = hook.extend(transcript, shown_doc, len(records))
+            if more is None:
+                return None
+            shown_t, shown_changed = more
+            shown_r = repair_from(result, shown_t.messages, shown_changed, self.is_read_only)
+        return new_base, shown_t, shown_r, min(changed, shown_changed), shown_changed
+
+    def _detected(self, adapter: Adapter, doc: Document) -> bool:
+        """Whether a full load of ``doc`` would pick ``adapter`` again."""
+        try:
+            if self.format:
+                return adapter.sniff(doc) > 0
+            return detect(doc).adapter is adapter
+        except InputError:
+            return False

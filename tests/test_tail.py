@@ -1,0 +1,267 @@
+"""Incremental reload (suture.tail) and resumable repair (suture.repair.repair_from).
+
+The contract: whatever happened to the file, a poll gives exactly what a full load and a full
+repair of its current bytes give (or the same error), and an append is read as an append.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from suture.formats import load_file
+from suture.io import InputError
+from suture.model import Message, ToolCall
+from suture.repair import Repair, repair, repair_from, reused
+from suture.tail import Tail
+from tests.strategies import histories
+
+engine = sys.modules["suture.repair"]
+
+IDS = ("x", "y", "z", "", "x_1", "call_3_0")
+
+
+def same_repair(got: Repair, want: Repair) -> None:
+    assert got.messages == want.messages
+    assert got.changes == want.changes
+    assert got.spans == want.spans
+    assert got.origin == want.origin
+    assert got.interrupted == want.interrupted
+    assert got.input_count == want.input_count
+
+
+# -- repair_from -----------------------------------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(histories(), st.lists(st.integers(0, 40), max_size=6), st.sampled_from((1, 2, 1024)), st.data())
+def test_repair_from_equals_a_full_repair(history, cuts, fold, data):
+    """Growing and rewriting a history step by step, each step resumed from the one before."""
+    old_fold = engine._FOLD
+    engine._FOLD = fold
+    try:
+        previous, before = repair([]), []
+        for cut in [*sorted(cuts), len(history)]:
+            now = history[:cut]
+            changed = data.draw(st.integers(0, min(len(before), len(now))))
+            while changed and before[:changed] != now[:changed]:
+                changed -= 1
+            got = repair_from(previous, now, changed)
+            same_repair(got, repair(now))
+            point = reused(previous, now, changed)
+            if point is not None:
+                assert got.messages[: point[1]] == previous.messages[: point[1]]
+            previous, before = got, now
+    finally:
+        engine._FOLD = old_fold
+
+
+def test_repair_from_resumes_at_the_last_span():
+    """Not a full repair in disguise: the output before the last span is the previous one's."""
+    history = [Message("user", "go")]
+    for i in range(50):
+        history.append(Message("assistant", None, (ToolCall(f"c{i}", "read_file"),)))
+        history.append(Message("tool", "ok", tool_call_id=f"c{i}"))
+    previous = repair(history)
+    grown = [*history, Message("tool", "late", tool_call_id="c49"), Message("user", "next")]
+    point = reused(previous, grown, len(history))
+    assert point == (len(history) - 2, len(previous.messages) - 2)
+    got = repair_from(previous, grown, len(history))
+    assert all(a is b for a, b in zip(got.messages[: point[1]], previous.messages, strict=False))
+    same_repair(got, repair(grown))
+
+
+# -- Tail -------------------------------------------------------------------------------------------
+
+_TEXT = st.text(
+    alphabet=st.sampled_from(list('ab \n"\\é✓中😀{}')),
+    max_size=6,
+)
+
+
+@st.composite
+def chat_records(draw: st.DrawFn) -> Any:
+    role = draw(st.sampled_from(("user", "assistant", "assistant", "tool", "tool", "system")))
+    record: dict[str, Any] = {"role": role, "content": draw(st.one_of(_TEXT, st.none()))}
+    if role == "assistant" and draw(st.booleans()):
+        record["tool_calls"] = [
+            {"id": draw(st.sampled_from(IDS)), "type": "function", "function": {"name": "read_file", "arguments": "{}"}}
+            for _ in range(draw(st.integers(1, 3)))
+        ]
+    if role == "tool":
+        record["tool_call_id"] = draw(st.sampled_from(IDS))
+    return record
+
+
+@st.composite
+def jsonl_lines(draw: st.DrawFn) -> bytes:
+    """One line of a chat JSONL file: mostly records, now and then a blank, broken or odd line."""
+    kind = draw(st.sampled_from(("record",) * 40 + ("blank", "blank", "broken", "odd", "nul")))
+    if kind == "blank":
+        return draw(st.sampled_from((b"\n", b"  \n", b"\r\n")))
+    if kind == "broken":
+        return b'{"role": "user", "content": "cut\n'
+    if kind == "odd":
+        return draw(st.sampled_from((b"[1, 2]\n", b'{"role": 3}\n', b'{"parts": []}\n', b"\xff\xfe\n")))
+    if kind == "nul":
+        return b'{"role": "user", "content": "\x00"}\n'
+    return orjson.dumps(draw(chat_records())) + b"\n"
+
+
+_HEAD = b'{"role": "system", "content": "be brief"}\n{"role": "user", "content": "go"}\n'
+
+
+@st.composite
+def file_stories(draw: st.DrawFn) -> list[tuple[str, bytes | int]]:
+    """What happens to a file between polls: appends cut anywhere (mid-line, mid-character),
+    truncations, rewrites in place and replacements by rename."""
+    lines = draw(st.lists(jsonl_lines(), min_size=1, max_size=30))
+    stream = _HEAD + b"".join(lines)
+    cuts = sorted(draw(st.lists(st.integers(len(_HEAD) // 2, len(stream)), min_size=1, max_size=12)))
+    story: list[tuple[str, bytes | int]] = []
+    last = 0
+    for cut in [*cuts, len(stream)]:
+        story.append(("append", stream[last:cut]))
+        last = cut
+        if draw(st.integers(0, 9)) == 0:
+            op = draw(st.sampled_from(("truncate", "rewrite", "replace")))
+            if op == "truncate":
+                keep = draw(st.integers(0, last))
+                story.append(("truncate", keep))
+                stream, last = stream[:keep] + stream[last:], keep
+            else:
+                other = b"".join(draw(st.lists(jsonl_lines(), min_size=1, max_size=6)))
+                story.append((op, other))
+                stream, last = other + stream[last:], len(other)
+    return story
+
+
+def expected(path: Path) -> tuple[Any, Repair | None, str | None]:
+    try:
+        transcript = load_file(path)
+    except InputError as e:
+        return None, None, str(e)
+    return transcript, repair(transcript.messages), None
+
+
+def check(tail: Tail, path: Path) -> str | None:
+    transcript, result, error = expected(path)
+    try:
+        update = tail.poll()
+    except InputError as e:
+        assert error == str(e)
+        return None
+    assert error is None, f"a full load says {error!r}"
+    assert update.transcript == transcript
+    assert result is not None
+    same_repair(update.repair, result)
+    data = path.read_bytes()
+    if update.pending_line is not None:
+        assert update.pending_line == data.count(b"\n") + 1
+    return update.kind
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(file_stories())
+def test_every_poll_equals_a_full_load(tmp_path, story):
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(b"")
+    tail = Tail(path)
+    for op, arg in story:
+        if op == "append":
+            assert isinstance(arg, bytes)
+            with open(path, "ab") as f:
+                f.write(arg)
+        elif op == "truncate":
+            assert isinstance(arg, int)
+            os.truncate(path, arg)
+        elif op == "rewrite":
+            assert isinstance(arg, bytes)
+            with open(path, "r+b") as f:
+                f.write(arg)
+                f.truncate()
+        else:
+            assert isinstance(arg, bytes)
+            fresh = tmp_path / "fresh.jsonl"
+            fresh.write_bytes(arg)
+            os.replace(fresh, path)
+        check(tail, path)
+    path.unlink()
+
+
+def _lines(n: int, start: int = 0) -> bytes:
+    out = []
+    for i in range(start, start + n):
+        out.append({"role": "assistant", "content": None, "tool_calls": [{"id": f"c{i}", "function": {"name": "ls"}}]})
+        out.append({"role": "tool", "tool_call_id": f"c{i}", "content": "é" * 40})
+    return b"".join(orjson.dumps(r) + b"\n" for r in out)
+
+
+def test_an_append_is_read_as_an_append(tmp_path):
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b'{"role": "user", "content": "go"}\n' + _lines(100))
+    tail = Tail(path)
+    first = tail.poll()
+    assert first.kind == "full"
+    assert tail.poll().kind == "unchanged"
+    extra = _lines(1, 100)
+    with open(path, "ab") as f:
+        f.write(extra[:-30])  # half a line, cut inside a two-byte character or not
+    assert check(tail, path) in ("append", None)
+    with open(path, "ab") as f:
+        f.write(extra[-30:])
+    update = tail.poll()
+    assert update.kind == "append"
+    assert update.stable_input == 201
+    # Only the last span is drawn again: the output before it is as it was.
+    assert update.stable_output == len(first.repair.messages) - 2
+    assert update.repair.messages[: update.stable_output] == first.repair.messages[: update.stable_output]
+    assert check(tail, path) == "unchanged"
+
+
+def test_a_change_before_the_new_bytes_is_read_whole(tmp_path):
+    path = tmp_path / "s.jsonl"
+    data = b'{"role": "user", "content": "go"}\n' + _lines(200)
+    path.write_bytes(data)
+    tail = Tail(path)
+    tail.poll()
+    # Same bytes count, one changed inside the last lines already read, then more appended.
+    at = len(data) - 100
+    with open(path, "r+b") as f:
+        f.seek(at)
+        f.write(b"X" if data[at : at + 1] != b"X" else b"Y")
+    with open(path, "ab") as f:
+        f.write(_lines(1, 200))
+    assert check(tail, path) == "full"
+
+
+def test_json_documents_and_formats_without_the_hook_reload_whole(tmp_path):
+    path = tmp_path / "s.json"
+    path.write_bytes(orjson.dumps([{"role": "user", "content": "hi"}]))
+    tail = Tail(path)
+    assert tail.poll().kind == "full"
+    assert tail.poll().kind == "unchanged"
+    path.write_bytes(orjson.dumps([{"role": "user", "content": "ho"}]))  # same size
+    assert check(tail, path) == "full"
+
+
+def test_errors_keep_the_last_good_state(tmp_path):
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(_lines(3))
+    tail = Tail(path)
+    good = tail.poll()
+    with open(path, "ab") as f:
+        f.write(b"\xff\n")
+    with pytest.raises(InputError, match="not UTF-8"):
+        tail.poll()
+    assert tail.transcript is good.transcript
+    path.unlink()
+    with pytest.raises(InputError, match="no such file"):
+        tail.poll()
