@@ -1,0 +1,239 @@
+"""Codex CLI rollout JSONL (``~/.codex/sessions/YYYY/MM/DD/rollout-<ts>-<uuid>.jsonl``).
+
+Each line is ``{"timestamp", "type", "payload"}`` with ``type`` one of ``session_meta``,
+``response_item``, ``event_msg``, ``turn_context`` or ``compacted`` (codex-rs protocol
+``RolloutItem``). The history is what Codex itself rebuilds when it resumes a session
+(codex-rs core ``rollout_reconstruction.rs``):
+
+- every ``response_item`` payload is a Responses item, in file order, and those items are the
+  history; ``ghost_snapshot`` items (Codex's undo bookkeeping, never sent to the API) are left out;
+- ``event_msg`` lines are what the terminal showed: a ``user_message`` event repeats the text of
+  the ``response_item`` user message next to it, so it is not history (counting it would put every
+  prompt in twice). An ``error`` event is kept as evidence of why the session stopped;
+- ``compacted`` with ``replacement_history`` replaces everything before it; without one (older
+  files) the history becomes the user messages so far plus the summary as a user message, as Codex
+  rebuilds it;
+- an ``event_msg`` ``thread_rolled_back`` drops the last ``num_turns`` user turns.
+
+Legacy files hold a first line ``{"id", "timestamp", ...}``, then bare items and
+``{"record_type": "state"}`` lines; older still, one JSON object ``{"session", "items"}``.
+
+The repaired history is exported as Responses input (``export_format``): the messages keep the
+items as read, so untouched items are written back exactly. ``--to codex`` writes a rollout again:
+the session line and one ``response_item`` line per item (the terminal's events are not kept).
+Each message's source is its line number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+
+from suture.formats import CERTAIN, LIKELY, FormatError
+from suture.formats.responses import item_kind, item_problem, items_of, messages_from_items
+from suture.io import Document
+from suture.model import LoadProblem, Message, Source, Transcript
+
+__all__ = ["ADAPTER", "CodexAdapter"]
+
+_RECORD_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
+_HISTORY_KINDS = frozenset({"message", "assistant", "call", "result"})
+_NOT_HISTORY = frozenset({"ghost_snapshot"})
+_EVIDENCE_EVENTS = frozenset({"error", "stream_error"})
+
+
+def _named(value: Any, names: frozenset[str]) -> bool:
+    return isinstance(value, str) and value in names
+
+
+def _is_record(value: Any) -> bool:
+    return isinstance(value, dict) and _named(value.get("type"), _RECORD_TYPES) and "payload" in value
+
+
+def _is_legacy_header(value: Any) -> bool:
+    return isinstance(value, dict) and "id" in value and "timestamp" in value and not ({"type", "role"} & value.keys())
+
+
+def _is_state(value: Any) -> bool:
+    return isinstance(value, dict) and value.get("record_type") == "state"
+
+
+def _is_user_message(item: Any) -> bool:
+    return isinstance(item, dict) and item.get("type", "message") == "message" and item.get("role") == "user"
+
+
+class CodexAdapter:
+    name = "codex"
+    title = "Codex CLI rollout JSONL (session log)"
+    order = 32
+    export_format = "responses"
+
+    # -- detection ---------------------------------------------------------------------------
+
+    def _records(self, doc: Document) -> list[tuple[int, Any]] | None:
+        """The rollout lines, or None when the document cannot be a rollout."""
+        if doc.kind == "jsonl":
+            return doc.records
+        value = doc.value
+        if _is_record(value):
+            return [(1, value)]  # a rollout of one line parses as one JSON value
+        return None
+
+    def sniff(self, doc: Document) -> int:
+        value = doc.value
+        if doc.kind == "json" and isinstance(value, dict) and isinstance(value.get("session"), dict):
+            return CERTAIN if isinstance(value.get("items"), list) else 0
+        records = self._records(doc)
+        if not records:
+            return 0
+        head = [v for _, v in records[:50]]
+        if any(_is_record(v) for v in head):
+            return CERTAIN
+        body = head[1:] if _is_legacy_header(head[0]) else head
+        items = [v for v in body if not _is_state(v)]
+        if any(item_kind(v) not in _HISTORY_KINDS or "type" not in v for v in items):
+            return 0
+        if _is_legacy_header(head[0]) or len(items) < len(body):
+            return CERTAIN
+        return LIKELY if items else 0
+
+    # -- loading -----------------------------------------------------------------------------
+
+    def load(self, doc: Document) -> Transcript:
+        value = doc.value
+        problems = list(doc.problems)
+        meta: dict[str, Any] = {"shape": "array", "pretty": True, "timestamps": {}}
+        evidence: list[tuple[Source, str]] = []
+        history: list[tuple[Any, Source]] = []
+        if doc.kind == "json" and isinstance(value, dict) and isinstance(value.get("session"), dict):
+            meta["session"] = value["session"]
+            items = value.get("items")
+            if not isinstance(items, list):
+                raise FormatError("items", "must be a list of Responses items")
+            for i, item in enumerate(items):
+                self._add(history, problems, item, Source(pointer=f"items[{i}]"), None)
+            return self._transcript(history, meta, problems, evidence)
+        records = self._records(doc)
+        if records is None:
+            raise FormatError("", "not a Codex rollout: expected JSONL lines with type and payload")
+        timestamps: dict[int, Any] = meta["timestamps"]
+        for n, (line, record) in enumerate(records):
+            if not isinstance(record, dict):
+                problems.append(LoadProblem(line, "a rollout line must be an object"))
+                continue
+            kind = record.get("type")
+            payload = record.get("payload")
+            if _is_record(record):
+                stamp = record.get("timestamp")
+                if kind == "response_item":
+                    self._add(history, problems, payload, Source(line=line), line, timestamps, stamp)
+                elif kind == "session_meta":
+                    meta.setdefault("session_record", record)
+                elif kind == "turn_context" and isinstance(payload, dict):
+                    meta["model"] = payload.get("model")
+                elif kind == "compacted":
+                    history = self._compacted(history, problems, payload, line, timestamps, stamp)
+                elif kind == "event_msg" and isinstance(payload, dict):
+                    event = payload.get("type")
+                    if _named(event, _EVIDENCE_EVENTS):
+                        evidence.append((Source(line=line), str(payload.get("message", event))))
+                    elif event == "thread_rolled_back":
+                        history = _rolled_back(history, payload.get("num_turns"))
+            elif n == 0 and _is_legacy_header(record):
+                meta["session"] = record
+            elif _is_state(record):
+                continue
+            elif ("type" in record or "role" in record) and "payload" not in record:
+                self._add(history, problems, record, Source(line=line), line)
+            # Any other line (a record type newer than this reader) is not history.
+        return self._transcript(history, meta, problems, evidence)
+
+    def _add(
+        self,
+        history: list[tuple[Any, Source]],
+        problems: list[LoadProblem],
+        item: Any,
+        source: Source,
+        line: int | None,
+        timestamps: dict[int, Any] | None = None,
+        stamp: Any = None,
+    ) -> None:
+        if isinstance(item, dict) and _named(item.get("type"), _NOT_HISTORY):
+            return
+        problem = item_problem(item)
+        if problem:
+            problems.append(LoadProblem(line, f"{source.pointer + ': ' if source.pointer else ''}{problem}"))
+            return
+        history.append((item, source))
+        if timestamps is not None:
+            timestamps[id(item)] = stamp
+
+    def _compacted(
+        self,
+        history: list[tuple[Any, Source]],
+        problems: list[LoadProblem],
+        payload: Any,
+        line: int,
+        timestamps: dict[int, Any],
+        stamp: Any,
+    ) -> list[tuple[Any, Source]]:
+        if not isinstance(payload, dict):
+            problems.append(LoadProblem(line, "compacted payload must be an object"))
+            return history
+        replacement = payload.get("replacement_history")
+        if isinstance(replacement, list):
+            new: list[tuple[Any, Source]] = []
+            for i, item in enumerate(replacement):
+                self._add(new, problems, item, Source(line=line, pointer=f"replacement_history[{i}]"), line)
+                timestamps[id(item)] = stamp
+            return new
+        summary = payload.get("message")
+        kept = [(item, source) for item, source in history if _is_user_message(item)]
+        if isinstance(summary, str) and summary:
+            item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": summary}]}
+            timestamps[id(item)] = stamp
+            kept.append((item, Source(line=line, pointer="message")))
+        return kept
+
+    def _transcript(
+        self,
+        history: list[tuple[Any, Source]],
+        meta: dict[str, Any],
+        problems: list[LoadProblem],
+        evidence: list[tuple[Source, str]],
+    ) -> Transcript:
+        messages = messages_from_items(history)
+        return Transcript(messages, self.name, raw_format="responses", meta=meta, problems=problems, evidence=evidence)
+
+    # -- dumping -----------------------------------------------------------------------------
+
+    def dump(self, messages: Sequence[Message], transcript: Transcript) -> bytes:
+        """A rollout again: the session line, then one ``response_item`` line per item."""
+        items = items_of(messages, transcript)
+        own = transcript.format == self.name
+        timestamps: dict[int, Any] = transcript.meta.get("timestamps", {}) if own else {}
+        session = transcript.meta.get("session_record") if own else None
+        lines: list[bytes] = []
+        stamp: Any = "1970-01-01T00:00:00.000Z"
+        if isinstance(session, dict):
+            lines.append(orjson.dumps(session))
+            stamp = session.get("timestamp", stamp)
+        for item in items:
+            stamp = timestamps.get(id(item)) or stamp
+            lines.append(orjson.dumps({"timestamp": stamp, "type": "response_item", "payload": item}))
+        return b"".join(line + b"\n" for line in lines)
+
+
+def _rolled_back(history: list[tuple[Any, Source]], turns: Any) -> list[tuple[Any, Source]]:
+    """History without its last ``turns`` user turns (a turn starts at a user message)."""
+    if not isinstance(turns, int) or isinstance(turns, bool) or turns <= 0:
+        return history
+    starts = [i for i, (item, _) in enumerate(history) if _is_user_message(item)]
+    if not starts:
+        return history
+    return history[: starts[-turns]] if turns <= len(starts) else history[: starts[0]]
+
+
+ADAPTER = CodexAdapter()
