@@ -1,0 +1,568 @@
+"""The suture app: a transcript and its repair side by side, live, exportable.
+
+Reading, parsing, repairing and building rows happen in thread workers (``suture.live`` does the
+reading); the app only renders :class:`~suture.model.Transcript` and
+:class:`~suture.repair.Repair` through :class:`~suture.tui.rows.RowModel`. The file's folder is
+watched (editors save by rename) and each change reloads the view in place.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from suture.formats import dump
+from suture.io import write_atomic
+from suture.live import LiveFile, Update
+from suture.tui.bars import InfoBar, StatusBar
+from suture.tui.changes import ChangeList
+from suture.tui.rows import RowModel
+from suture.tui.screens import ConfirmScreen, DetailScreen, ExportScreen, HelpScreen, record_json
+from suture.tui.view import SIDES, PaneHeader, TranscriptView
+
+__all__ = ["SutureApp", "default_export_path"]
+
+
+def default_export_path(path: Path, folder: Path | None = None) -> Path:
+    """``<stem>.repaired<suffix>`` beside the input (or in ``folder``)."""
+    return (folder or path.parent) / f"{path.stem}.repaired{path.suffix}"
+
+
+@dataclass
+class Loaded(Message):
+    """A worker read the file: what it found, and rows built for it when it changed."""
+
+    update: Update
+    model: RowModel | None
+    initial: bool
+
+
+@dataclass
+class Searched(Message):
+    query: str
+    rows: list[int]
+
+
+@dataclass
+class Exported(Message):
+    path: Path | None
+    error: str | None
+
+
+class SutureApp(App[None]):
+    """``SutureApp(path)`` shows ``path``; ``watch=False`` reads it once (tests, the demo)."""
+
+    TITLE = "suture"
+    AUTO_FOCUS = "#view"
+    CSS_PATH = "app.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "next_change", "Next change", id="app.next_change", tooltip="Jump to the next change"),
+        Binding("N", "previous_change", "Prev change", id="app.previous_change", tooltip="Jump to the previous change"),
+        Binding("slash", "search", "Search", key_display="/", id="app.search", tooltip="Search text and ids"),
+        Binding(
+            "right_square_bracket",
+            "search_step(1)",
+            "Next match",
+            key_display="]",
+            show=False,
+            id="app.next_match",
+        ),
+        Binding(
+            "left_square_bracket",
+            "search_step(-1)",
+            "Prev match",
+            key_display="[",
+            show=False,
+            id="app.previous_match",
+        ),
+        Binding("y", "copy", "Copy", id="app.copy", tooltip="Copy the selected message's JSON (focused side)"),
+        Binding("e", "export", "Export", id="app.export", tooltip="Write the repaired transcript"),
+        Binding("f", "follow", "Follow", id="app.follow", tooltip="Follow the end of the file, like tail -f"),
+        Binding("r", "reload", "Reload", show=False, id="app.reload", tooltip="Read the file again now"),
+        Binding("c", "toggle_changes", "Changes", show=False, id="app.toggle_changes", tooltip="Show or hide the list"),
+        Binding("escape", "clear_search", "Clear search", show=False, id="app.clear_search"),
+        Binding("question_mark,f1", "help", "Help", key_display="?", id="app.help", tooltip="Every key"),
+        Binding("q", "quit", "Quit", id="app.quit"),
+    ]
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        format: str | None = None,
+        read_only: frozenset[str] = frozenset(),
+        watch: bool = True,
+        export_dir: Path | None = None,
+        title: str | None = None,
+        debounce_ms: int = 200,
+    ) -> None:
+        super().__init__()
+        self.path = Path(path)
+        self.live = LiveFile(self.path, format, read_only.__contains__ if read_only else None)
+        self.watching = watch
+        self.export_dir = export_dir
+        self.shown_name = title or str(path)
+        self.debounce_ms = debounce_ms
+        self.model: RowModel | None = None
+        self.following = False
+        self.matches: list[int] = []
+        self.match_query = ""
+        self.error: str | None = None
+        self._moving = False
+
+    # Actions that act on the main screen's panes; elsewhere (details, help) they are off, and the
+    # footer leaves them out.
+    MAIN_ONLY: ClassVar[frozenset[str]] = frozenset(
+        {
+            "next_change",
+            "previous_change",
+            "search",
+            "search_step",
+            "copy",
+            "export",
+            "follow",
+            "toggle_changes",
+            "clear_search",
+        }
+    )
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not (action in self.MAIN_ONLY and self.screen is not self.screen_stack[0])
+
+    # -- layout ------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar(id="status")
+        view = TranscriptView(id="view")
+        with Horizontal(id="main"):
+            with Vertical(id="panes"):
+                yield PaneHeader(view, id="pane-header")
+                yield view
+            with Vertical(id="sidebar"):
+                yield Static("Changes", id="changes-title", markup=False)
+                yield ChangeList(id="changes")
+        yield InfoBar(id="info")
+        yield Input(placeholder="search text and ids (enter: find, esc: cancel)", id="search")
+        yield Footer(compact=True)
+
+    @property
+    def view(self) -> TranscriptView:
+        return self.query_one("#view", TranscriptView)
+
+    @property
+    def status(self) -> StatusBar:
+        return self.query_one("#status", StatusBar)
+
+    def on_mount(self) -> None:
+        self.status.update_state(name_shown=self.shown_name)
+        self.view.loading = True
+        self.view.focus()
+        self.read_file(initial=True)
+        if self.watching:
+            self.watch_file()
+
+    # -- reading -----------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="read", exit_on_error=False)
+    def read_file(self, initial: bool = False) -> None:
+        update = self.live.poll()
+        model = None
+        if update.kind in ("full", "append") and update.transcript is not None and update.repair is not None:
+            model = RowModel(update.transcript, update.repair)
+        self.post_message(Loaded(update, model, initial))
+
+    @work(exclusive=True, group="watch", exit_on_error=False)
+    async def watch_file(self) -> None:
+        from watchfiles import awatch
+
+        folder = self.path.resolve().parent
+        target = os.path.realpath(self.path)
+
+        def only_ours(_change: object, path: str) -> bool:
+            return os.path.realpath(path) == target
+
+        async for _changes in awatch(
+            folder,
+            watch_filter=only_ours,
+            recursive=False,
+            debounce=self.debounce_ms,
+            step=20,
+            ignore_permission_denied=True,
+        ):
+            self.read_file()
+
+    def on_loaded(self, message: Loaded) -> None:
+        update = message.update
+        view = self.view
+        view.loading = False
+        if self.focused is None:
+            view.focus()
+        if update.kind == "error":
+            was = self.error
+            self.error = update.error
+            shown = "cannot read the file now"
+            if update.transcript is not None:
+                shown += "; showing the last good version"
+            self.status.update_state(error=f"{update.error} ({shown})")
+            if was != update.error:
+                self.notify(f"{update.error}", title="cannot read the file", severity="error", markup=False)
+            if self.model is None:
+                self.query_one("#info", InfoBar).show(None, 0)
+            return
+        recovered = self.error is not None
+        self.error = None
+        notes = [f"skipped {p}" for p in update.problems[:2]]
+        if len(update.problems) > 2:
+            notes[-1] += f" (and {len(update.problems) - 2} more unreadable lines)"
+        if update.pending_line is not None:
+            notes.append(f"line {update.pending_line} is still being written; shown when complete")
+        self.status.update_state(error="", notes=notes)
+        if message.model is None:
+            if recovered:
+                self.notify("the file reads again", markup=False)
+            return
+        self._show(message.model, message.initial, update.added)
+
+    def _show(self, model: RowModel, initial: bool, added: int) -> None:
+        view = self.view
+        old = self.model
+        self.model = model
+        transcript = model.transcript
+        self.status.update_state(model=model, format_name=transcript.format)
+        self.query_one("#changes", ChangeList).set_changes(model.repair.changes)
+        n = len(model.repair.changes)
+        self.query_one("#changes-title", Static).update(f"Changes ({n:,})" if n else "Changes")
+        header = self.query_one("#pane-header", PaneHeader)
+        header.counts = (f"({model.repair.input_count:,})", f"({len(model.repair.messages):,})")
+        header.refresh()
+        if initial or old is None:
+            first = model.changed_rows[0] if model.changed_rows else 0
+            view.set_model(model, cursor=first)
+            return
+        # Keep the place: the same message under the cursor, the same scroll offset.
+        row = view.cursor
+        left = old.left[row] if row < len(old) else None
+        right = old.right[row] if row < len(old) else None
+        if left is not None and left < len(model.row_of_input):
+            cursor = model.row_of_input[left]
+        elif right is not None and right < len(model.row_of_output):
+            cursor = model.row_of_output[right]
+        else:
+            cursor = min(row, len(model) - 1)
+        if self.following:
+            self._moving = True
+            view.set_model(model, cursor=len(model) - 1)
+            self._moving = False
+        else:
+            view.set_model(model, cursor=cursor, scroll_y=view.scroll_y)
+        if self.match_query:
+            self.run_search(self.match_query, jump=False)
+        if added > 0:
+            said = f"reloaded, +{added:,} message{'s' if added != 1 else ''}"
+        elif added < 0:
+            said = f"reloaded, {added:,} message{'s' if added != -1 else ''}".replace("-", "−")
+        else:
+            said = "reloaded"
+        self.notify(said, markup=False)
+
+    # -- moving ------------------------------------------------------------------------------
+
+    @on(TranscriptView.Moved)
+    def _moved(self, message: TranscriptView.Moved) -> None:
+        model = self.model
+        self.query_one("#info", InfoBar).show(model, message.row)
+        self.query_one("#pane-header", PaneHeader).refresh()
+        if model is None:
+            return
+        index = model.first_change.get(message.row)
+        if index is not None:
+            self.query_one("#changes", ChangeList).sync_to(index)
+        if self.following and not self._moving and message.row != len(model) - 1:
+            self.following = False
+            self.status.update_state(live="")
+
+    @on(TranscriptView.Opened)
+    def _opened(self, message: TranscriptView.Opened) -> None:
+        self.action_details(message.row, message.side)
+
+    @on(ChangeList.Chosen)
+    def _chosen(self, message: ChangeList.Chosen) -> None:
+        if self.model is None or not self.model.change_rows:
+            return
+        row = self.model.change_rows[message.index]
+        self.view.select(row, center=True)
+        if message.picked:
+            self.view.focus()
+
+    def _jump(self, row: int | None, what: str) -> None:
+        if row is None:
+            self.notify(f"no {what}", markup=False)
+            return
+        self.view.select(row, center=True)
+
+    def action_next_change(self) -> None:
+        if self.model is not None:
+            self._jump(self.model.next_changed(self.view.cursor, 1), "more changes below")
+
+    def action_previous_change(self) -> None:
+        if self.model is not None:
+            self._jump(self.model.next_changed(self.view.cursor, -1), "more changes above")
+
+    def action_details(self, row: int | None = None, side: int | None = None) -> None:
+        if self.model is None or not len(self.model):
+            return
+        view = self.view
+        screen = DetailScreen(
+            self.model,
+            view.cursor if row is None else row,
+            view.side if side is None else side,
+            on_move=lambda r: view.select(r, center=True),
+            copy=self._copy,
+        )
+        self.push_screen(screen)
+
+    def action_toggle_changes(self) -> None:
+        sidebar = self.query_one("#sidebar")
+        sidebar.display = not sidebar.display
+        self.view.refresh()
+
+    # -- search ------------------------------------------------------------------------------
+
+    def action_search(self) -> None:
+        box = self.query_one("#search", Input)
+        box.display = True
+        box.value = self.match_query
+        box.focus()
+
+    @on(Input.Submitted, "#search")
+    def _search_submitted(self, event: Input.Submitted) -> None:
+        box = self.query_one("#search", Input)
+        box.display = False
+        self.view.focus()
+        query = event.value.strip()
+        if not query:
+            self.action_clear_search()
+            return
+        self.run_search(query, jump=True)
+
+    def on_key(self, event: object) -> None:
+        from textual.events import Key
+
+        if isinstance(event, Key) and event.key == "escape":
+            box = self.query_one("#search", Input)
+            if box.display and box.has_focus:
+                box.display = False
+                self.view.focus()
+                event.stop()
+
+    @work(thread=True, exclusive=True, group="search", exit_on_error=False)
+    def run_search(self, query: str, jump: bool = True) -> None:
+        model = self.model
+        if model is None:
+            return
+        rows = model.search(query)
+        self.call_from_thread(self._searched, query, rows, jump, model)
+
+    def _searched(self, query: str, rows: list[int], jump: bool, model: RowModel) -> None:
+        if model is not self.model:
+            return
+        self.match_query = query
+        self.matches = rows
+        self.view.set_matches(query, rows)
+        if not rows:
+            self.status.update_state(search=f"no match for “{query}”")
+            if jump:
+                self.notify(f"no match for “{query}”", severity="warning", markup=False)
+            return
+        if jump:
+            after = [r for r in rows if r >= self.view.cursor]
+            self.view.select(after[0] if after else rows[0], center=True)
+        self._say_match()
+
+    def _say_match(self) -> None:
+        rows = self.matches
+        cursor = self.view.cursor
+        at = rows.index(cursor) + 1 if cursor in rows else 0
+        where = f"{at}/{len(rows):,}" if at else f"{len(rows):,} matches"
+        self.status.update_state(search=f"/{self.match_query}: {where}  ] next  [ prev")
+
+    def action_search_step(self, step: int) -> None:
+        if not self.matches:
+            self.notify("no search: press / to search", markup=False)
+            return
+        import bisect
+
+        cursor = self.view.cursor
+        rows = self.matches
+        if step > 0:
+            k = bisect.bisect_right(rows, cursor)
+            row = rows[k] if k < len(rows) else rows[0]
+        else:
+            k = bisect.bisect_left(rows, cursor) - 1
+            row = rows[k] if k >= 0 else rows[-1]
+        self.view.select(row, center=True)
+        self._say_match()
+
+    def action_clear_search(self) -> None:
+        if self.match_query:
+            self.match_query = ""
+            self.matches = []
+            self.view.set_matches("", [])
+            self.status.update_state(search="")
+
+    # -- copy --------------------------------------------------------------------------------
+
+    def action_copy(self) -> None:
+        model = self.model
+        if model is None or not len(model):
+            return
+        view = self.view
+        side = view.side
+        message = model.original(view.cursor) if side == 0 else model.repaired(view.cursor)
+        if message is None:
+            side = 1 - side
+            message = model.original(view.cursor) if side == 0 else model.repaired(view.cursor)
+        if message is None:
+            return
+        self._copy(record_json(message, side, model.transcript, shorten=False), SIDES[side])
+
+    def _copy(self, text: str, what: str) -> None:
+        self.copy_to_clipboard(text)
+        self.notify(f"copied the {what} record as JSON ({len(text):,} characters)", markup=False)
+
+    # -- follow and reload -------------------------------------------------------------------
+
+    def action_follow(self) -> None:
+        self.following = not self.following
+        if self.following and self.model is not None and len(self.model):
+            self._moving = True
+            self.view.select(len(self.model) - 1)
+            self._moving = False
+        self.status.update_state(live="● following the end" if self.following else "")
+
+    def action_reload(self) -> None:
+        self.read_file()
+
+    # -- export ------------------------------------------------------------------------------
+
+    def action_export(self) -> None:
+        model = self.model
+        if model is None:
+            self.notify("nothing to export yet", markup=False)
+            return
+        problems = model.transcript.problems
+        note = "Writes the repaired transcript in the input's format, atomically."
+        if problems:
+            note += f" {len(problems)} unreadable line(s) are left out, as with --skip-bad-lines."
+        default = default_export_path(self.path, self.export_dir)
+        self.push_screen(ExportScreen(default, note), self._export_to)
+
+    def _export_to(self, answer: str | None) -> None:
+        if not answer or self.model is None:
+            return
+        target = Path(os.path.expanduser(answer))
+        if not target.is_absolute():
+            target = (self.export_dir or Path.cwd()) / target
+        is_input = _same_file(target, self.path)
+        if is_input:
+            question = (
+                f"{target} is the file you opened. Overwrite the input with the repaired transcript? "
+                "The original will be gone."
+            )
+            self.push_screen(
+                ConfirmScreen(question, yes="Overwrite the input"), lambda yes: self._confirmed(yes, target)
+            )
+        elif target.exists():
+            self.push_screen(ConfirmScreen(f"{target} exists. Overwrite it?"), lambda yes: self._confirmed(yes, target))
+        else:
+            self.write_export(target)
+
+    def _confirmed(self, yes: bool | None, target: Path) -> None:
+        if yes:
+            self.write_export(target)
+        else:
+            self.notify("not exported", markup=False)
+
+    @work(thread=True, exclusive=True, group="export", exit_on_error=False)
+    def write_export(self, target: Path) -> None:
+        model = self.model
+        if model is None:
+            return
+        try:
+            data = dump(model.repair.messages, model.transcript)
+            if _same_file(target, self.path):
+                self.live.ignore(data)
+            write_atomic(target, data)
+        except Exception as e:  # an export that fails must say why, never crash the app
+            self.post_message(Exported(None, f"{target}: {getattr(e, 'strerror', None) or e}"))
+            return
+        self.post_message(Exported(target, None))
+
+    def on_exported(self, message: Exported) -> None:
+        if message.error:
+            self.notify(message.error, title="export failed", severity="error", markup=False)
+        else:
+            self.notify(f"wrote {message.path}", title="exported", markup=False)
+
+    # -- help and palette --------------------------------------------------------------------
+
+    def help_groups(self) -> list[tuple[str, Iterable[BindingType]]]:
+        return [
+            ("Anywhere", self.BINDINGS),
+            ("Panes", TranscriptView.BINDINGS),
+            ("Changes list", ChangeList.BINDINGS),
+            ("Message details (enter)", DetailScreen.BINDINGS),
+            (
+                "Other",
+                [
+                    Binding("tab", "focus_next", "Move between the panes and the changes list"),
+                    Binding("ctrl+p", "command_palette", "Command palette: every action by name"),
+                ],
+            ),
+        ]
+
+    def action_help(self) -> None:
+        extra = [
+            ("click a row", "select it (its side becomes the focused side)"),
+            ("double-click a row", "show the message whole"),
+            ("click a change", "jump to it"),
+            ("wheel", "scroll"),
+        ]
+        self.push_screen(HelpScreen(self.help_groups(), extra))
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        commands: list[tuple[str, str, Callable[[], object]]] = [
+            ("Next change", "Jump to the next change (n)", self.action_next_change),
+            ("Previous change", "Jump to the previous change (N)", self.action_previous_change),
+            ("Message details", "Show the selected message whole (enter)", self.action_details),
+            ("Search", "Search message text and ids (/)", self.action_search),
+            ("Next match", "Go to the next search match (])", lambda: self.action_search_step(1)),
+            ("Previous match", "Go to the previous search match ([)", lambda: self.action_search_step(-1)),
+            ("Copy message JSON", "Copy the selected message's record (y)", self.action_copy),
+            ("Export repaired transcript", "Write the repaired transcript (e)", self.action_export),
+            ("Follow the end", "Follow the file's end like tail -f (f)", self.action_follow),
+            ("Reload", "Read the file again now (r)", self.action_reload),
+            ("Toggle changes list", "Show or hide the changes list (c)", self.action_toggle_changes),
+            ("Help", "Every key (?)", self.action_help),
+        ]
+        for title, helptext, callback in commands:
+            yield SystemCommand(title, helptext, callback)
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return a.resolve() == b.resolve()

@@ -1,0 +1,164 @@
+"""The status line at the top (file, format, changes by kind, live state) and the line under the
+panes that says what the selected row is and why it changed."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual.widget import Widget
+
+from suture.repair import ChangeKind
+from suture.tui.rows import KIND_BADGES, KIND_ORDER, KIND_SHORT, RowModel, clean
+from suture.tui.view import kind_class
+
+__all__ = ["InfoBar", "StatusBar"]
+
+_BAR_CLASSES = {
+    "bar--title",
+    "bar--muted",
+    "bar--error",
+    "bar--ok",
+    "bar--live",
+    *(f"bar--badge-{k}" for k in ("moved", "interrupt", "note", "renamed", "dropped")),
+}
+_BAR_CSS = """
+    & > .bar--title { color: $text-accent; text-style: bold; }
+    & > .bar--muted { color: $foreground-muted; }
+    & > .bar--error { color: $text-error; text-style: bold; }
+    & > .bar--ok { color: $text-success; }
+    & > .bar--live { color: $text-warning; text-style: bold; }
+    & > .bar--badge-moved { color: $text-primary; text-style: bold; }
+    & > .bar--badge-interrupt { color: $text-warning; text-style: bold; }
+    & > .bar--badge-note { color: $text-secondary; text-style: bold; }
+    & > .bar--badge-renamed { color: $text-accent; text-style: bold; }
+    & > .bar--badge-dropped { color: $text-error; text-style: bold; }
+"""
+
+
+class _Bar(Widget):
+    COMPONENT_CLASSES: ClassVar[set[str]] = _BAR_CLASSES
+
+    def part(self, name: str) -> Style:
+        return self.get_component_rich_style(f"bar--{name}", partial=True)
+
+
+class StatusBar(_Bar):
+    DEFAULT_CSS = (
+        """
+    StatusBar { height: auto; max-height: 3; background: $panel; padding: 0 1; """
+        + _BAR_CSS
+        + "}"
+    )
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.name_shown = ""
+        self.format_name = ""
+        self.model: RowModel | None = None
+        self.live = ""
+        self.error = ""
+        self.notes: list[str] = []
+        self.search = ""
+        self.checks: Text | None = None
+
+    def update_state(self, **values: object) -> None:
+        for key, value in values.items():
+            setattr(self, key, value)
+        self.refresh(layout=True)
+
+    def render(self) -> Text:
+        text = Text(no_wrap=False, end="")
+        text.append("suture ", self.part("title"))
+        text.append(clean(self.name_shown))
+        if self.format_name:
+            text.append(f"  {clean(self.format_name)}", self.part("muted"))
+        model = self.model
+        if model is not None:
+            n_in, n_out = model.repair.input_count, len(model.repair.messages)
+            text.append(f"  {n_in:,} in → {n_out:,} out  ", self.part("muted"))
+            changes = model.repair.changes
+            if not changes:
+                text.append("no changes needed", self.part("ok"))
+            else:
+                text.append(f"{len(changes):,} change{'s' if len(changes) != 1 else ''}: ")
+                first = True
+                counts = model.counts()
+                for kind in KIND_ORDER:
+                    count = counts[kind]
+                    if not count:
+                        continue
+                    if not first:
+                        text.append(" · ", self.part("muted"))
+                    first = False
+                    word = KIND_SHORT[kind][0 if count == 1 else 1]
+                    text.append(f"{count:,} {word}", self.part(f"badge-{kind_class(kind)}"))
+        if self.checks is not None:
+            text.append("  ")
+            text.append_text(self.checks)
+        if self.live:
+            text.append(f"  {self.live}", self.part("live"))
+        if self.search:
+            text.append(f"  {clean(self.search)}", self.part("muted"))
+        if self.error:
+            text.append("\n")
+            text.append("⚠ ", self.part("error"))
+            text.append(clean(self.error), self.part("error"))
+        for note in self.notes:
+            text.append("\n")
+            text.append(clean(note), self.part("muted"))
+        return text
+
+
+class InfoBar(_Bar):
+    """Where the selected row's messages are in the file and what repair did to them."""
+
+    DEFAULT_CSS = (
+        """
+    InfoBar { height: auto; max-height: 4; background: $panel; padding: 0 1; """
+        + _BAR_CSS
+        + "}"
+    )
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.model: RowModel | None = None
+        self.row = 0
+
+    def show(self, model: RowModel | None, row: int) -> None:
+        self.model, self.row = model, row
+        self.refresh(layout=True)
+
+    def render(self) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis", end="")
+        model = self.model
+        if model is None or not len(model):
+            text.append("loading…" if model is None else "the file holds no messages", self.part("muted"))
+            return text
+        row = self.row
+        left, right = model.left[row], model.right[row]
+        text.append(f"row {row + 1:,}/{len(model):,}  ", self.part("muted"))
+        original = model.original(row)
+        if original is not None:
+            where = str(original.source) if original.source is not None else "?"
+            text.append(f"Original #{left} ")
+            text.append(f"({clean(where)})", self.part("muted"))
+        else:
+            text.append("Original —", self.part("muted"))
+        text.append("  →  ")
+        text.append(f"Repaired #{right}" if right is not None else "Repaired — (not sent)")
+        if original is None and right is not None:
+            text.append(" (made by repair)", self.part("muted"))
+        changes = model.row_changes.get(row, [])
+        for change in changes:
+            text.append("\n")
+            text.append(f"{KIND_BADGES[change.kind]}  ", self.part(f"badge-{kind_class(change.kind)}"))
+            text.append(clean(change.summary))
+        if not changes:
+            text.append("   unchanged", self.part("muted"))
+        return text
+
+
+def kind_style_name(kind: ChangeKind) -> str:
+    return f"badge-{kind_class(kind)}"

@@ -1,0 +1,178 @@
+"""The list of changes beside the panes: kind, index, one-line summary; choosing one jumps to it.
+
+A ``ScrollView`` that draws only visible rows, so a repair with tens of thousands of changes
+costs no more than one with five.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from suture.repair import Change
+from suture.tui.rows import KIND_BADGES, clean
+from suture.tui.view import kind_class
+
+__all__ = ["ChangeList"]
+
+
+class ChangeList(ScrollView, can_focus=True):
+    """Changes in input order. Moving the cursor posts :class:`Chosen` so the panes follow."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up,k", "cursor(-1)", "Up", show=False, id="changes.up"),
+        Binding("down,j", "cursor(1)", "Down", show=False, id="changes.down"),
+        Binding("pageup", "cursor(-10)", "Page up", show=False, id="changes.page_up"),
+        Binding("pagedown", "cursor(10)", "Page down", show=False, id="changes.page_down"),
+        Binding("home,g", "first", "First", show=False, id="changes.first"),
+        Binding("end,G", "last", "Last", show=False, id="changes.last"),
+        Binding("enter", "choose", "Go to", show=False, id="changes.choose", tooltip="Select this change's row"),
+    ]
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "changes--cursor",
+        "changes--index",
+        "changes--empty",
+        *(f"changes--badge-{k}" for k in ("moved", "interrupt", "note", "renamed", "dropped")),
+    }
+    DEFAULT_CSS = """
+    ChangeList {
+        overflow-x: hidden;
+        overflow-y: auto;
+        scrollbar-size-vertical: 1;
+        & > .changes--cursor { background: $block-cursor-background; color: $block-cursor-foreground; }
+        &:blur > .changes--cursor { background: $primary-muted; color: $foreground; }
+        & > .changes--index { color: $foreground-muted; }
+        & > .changes--empty { color: $foreground-muted; text-style: italic; }
+        & > .changes--badge-moved { color: $text-primary; text-style: bold; }
+        & > .changes--badge-interrupt { color: $text-warning; text-style: bold; }
+        & > .changes--badge-note { color: $text-secondary; text-style: bold; }
+        & > .changes--badge-renamed { color: $text-accent; text-style: bold; }
+        & > .changes--badge-dropped { color: $text-error; text-style: bold; }
+    }
+    """
+
+    cursor: reactive[int] = reactive(0, repaint=False)
+
+    class Chosen(Message):
+        """The person moved to or picked a change (``index`` into the repair's changes)."""
+
+        def __init__(self, index: int, picked: bool) -> None:
+            self.index = index
+            self.picked = picked
+            super().__init__()
+
+    def __init__(self, *, id: str | None = None, empty: str = "no changes: the transcript is valid as it is") -> None:
+        super().__init__(id=id)
+        self.changes: list[Change] = []
+        self.empty = empty
+        self.digits = 1
+        self._cache: LRUCache[tuple[int, int, bool, bool], Strip] = LRUCache(512)
+
+    def set_changes(self, changes: list[Change]) -> None:
+        self.changes = changes
+        self.digits = len(str(max((c.input_index for c in changes), default=0)))
+        self._cache.clear()
+        self.virtual_size = Size(0, max(1, len(changes)))
+        self.set_reactive(ChangeList.cursor, min(self.cursor, max(0, len(changes) - 1)))
+        self.refresh()
+
+    def sync_to(self, index: int) -> None:
+        """Put the cursor on a change without posting :class:`Chosen` (the panes moved first)."""
+        if 0 <= index < len(self.changes) and index != self.cursor:
+            self.set_reactive(ChangeList.cursor, index)
+            self._scroll_to_cursor()
+            self._cache.clear()
+            self.refresh()
+
+    def validate_cursor(self, value: int) -> int:
+        return max(0, min(value, len(self.changes) - 1)) if self.changes else 0
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        self._cache.clear()
+        self.refresh()
+        self._scroll_to_cursor()
+        if self.changes:
+            self.post_message(self.Chosen(new, picked=False))
+
+    def _scroll_to_cursor(self) -> None:
+        height = self.scrollable_content_region.height
+        top = int(self.scroll_y)
+        if not height:
+            return
+        if self.cursor < top:
+            self.scroll_to(y=self.cursor, animate=False, immediate=True)
+        elif self.cursor >= top + height:
+            self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
+
+    def action_cursor(self, step: int) -> None:
+        self.cursor += step
+
+    def action_first(self) -> None:
+        self.cursor = 0
+
+    def action_last(self) -> None:
+        self.cursor = len(self.changes) - 1
+
+    def action_choose(self) -> None:
+        if self.changes:
+            self.post_message(self.Chosen(self.cursor, picked=True))
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        index = offset.y + int(self.scroll_y)
+        if index < len(self.changes):
+            self.cursor = index
+            self.post_message(self.Chosen(index, picked=True))
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._cache.clear()
+
+    def render_line(self, y: int) -> Strip:
+        index = int(self.scroll_y) + y
+        width = self.size.width
+        base = self.rich_style
+        if not self.changes:
+            if index == 0:
+                text = Text(
+                    " " + self.empty, style=base + self.get_component_rich_style("changes--empty", partial=True)
+                )
+                return Strip(list(text.render(self.app.console)), text.cell_len).crop_extend(0, width, base)
+            return Strip.blank(width, base)
+        if index >= len(self.changes):
+            return Strip.blank(width, base)
+        key = (index, width, index == self.cursor, self.has_focus)
+        strip = self._cache.get(key)
+        if strip is None:
+            strip = self._draw(index, width, base)
+            self._cache[key] = strip
+        return strip.apply_offsets(0, index)
+
+    def _draw(self, index: int, width: int, base: Style) -> Strip:
+        change = self.changes[index]
+        back = self.get_component_rich_style("changes--cursor", partial=True) if index == self.cursor else Style()
+        text = Text(no_wrap=True, overflow="ellipsis", end="", style=base + back)
+        badge = KIND_BADGES[change.kind]
+        text.append(
+            " " + badge.ljust(12),
+            self.get_component_rich_style(f"changes--badge-{kind_class(change.kind)}", partial=True),
+        )
+        text.append(
+            f"#{change.input_index}".rjust(self.digits + 1) + "  ",
+            self.get_component_rich_style("changes--index", partial=True),
+        )
+        text.append(clean(change.summary))
+        text.truncate(width, overflow="ellipsis", pad=True)
+        return Strip(list(text.render(self.app.console)), text.cell_len).crop_extend(0, width, base)

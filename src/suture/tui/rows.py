@@ -1,0 +1,312 @@
+"""The rows the app draws, worked out without Textual.
+
+One row per aligned pair: an output message and the input message it came from sit on the same
+row (through ``Repair.origin``); a dropped placeholder gets a row with nothing on the Repaired
+side, a synthetic result one with nothing on the Original side. Rows follow the output order, so
+a moved result shows as an Original index out of sequence. A dropped message sits right after
+the row of the input message before it.
+
+Everything here treats transcript text as data: :func:`clean` makes any string safe to put on a
+terminal (no escape sequences, no control characters, no bidirectional overrides).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from suture.model import ImagePart, Message, OtherPart, TextPart, ThinkingPart, Transcript
+from suture.repair import Change, ChangeKind, Repair
+
+__all__ = [
+    "KIND_BADGES",
+    "KIND_ORDER",
+    "KIND_SHORT",
+    "KIND_WORDS",
+    "Piece",
+    "RowModel",
+    "clean",
+    "clean_block",
+    "human_size",
+]
+
+# What a change is called on screen, and its badge in the middle column.
+KIND_WORDS: dict[ChangeKind, str] = {
+    ChangeKind.MOVED_RESULT: "moved result",
+    ChangeKind.SYNTHETIC_INTERRUPT: "synthetic interrupt",
+    ChangeKind.ORPHAN_NOTE: "orphan note",
+    ChangeKind.RENAMED_ID: "renamed id",
+    ChangeKind.DROPPED_PLACEHOLDER: "dropped placeholder",
+}
+# Kinds in the order the app lists them, and the short words the status line uses.
+KIND_ORDER: tuple[ChangeKind, ...] = (
+    ChangeKind.MOVED_RESULT,
+    ChangeKind.SYNTHETIC_INTERRUPT,
+    ChangeKind.ORPHAN_NOTE,
+    ChangeKind.RENAMED_ID,
+    ChangeKind.DROPPED_PLACEHOLDER,
+)
+KIND_SHORT: dict[ChangeKind, tuple[str, str]] = {
+    ChangeKind.MOVED_RESULT: ("moved", "moved"),
+    ChangeKind.SYNTHETIC_INTERRUPT: ("interrupted", "interrupted"),
+    ChangeKind.ORPHAN_NOTE: ("note", "notes"),
+    ChangeKind.RENAMED_ID: ("renamed", "renamed"),
+    ChangeKind.DROPPED_PLACEHOLDER: ("dropped", "dropped"),
+}
+KIND_BADGES: dict[ChangeKind, str] = {
+    ChangeKind.MOVED_RESULT: "↕ moved",
+    ChangeKind.SYNTHETIC_INTERRUPT: "+ interrupt",
+    ChangeKind.ORPHAN_NOTE: "✎ note",
+    ChangeKind.RENAMED_ID: "≠ renamed",
+    ChangeKind.DROPPED_PLACEHOLDER: "✕ dropped",
+}
+
+# C0 controls (tab and newline included: callers that keep lines split first), DEL and C1
+# controls become visible symbols; bidirectional overrides and isolates, which reorder what
+# follows them on screen, become a visible code point.
+_TABLE: dict[int, str] = {c: chr(0x2400 + c) for c in range(0x20)}
+_TABLE[0x7F] = "␡"
+_TABLE.update({c: "�" for c in range(0x80, 0xA0)})
+_TABLE.update({c: f"<U+{c:04X}>" for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C)})
+_TABLE.update({0x2028: "␤", 0x2029: "␤"})
+_BLOCK_TABLE = dict(_TABLE)
+del _BLOCK_TABLE[0x0A]
+_BLOCK_TABLE[0x09] = "    "
+_SPACES = re.compile(r"\s+")
+
+
+def clean(text: str) -> str:
+    """One line of terminal-safe text: runs of whitespace (newlines too) become one space and
+    every control character, escape sequence introducer or bidi override becomes visible."""
+    if not text.isprintable():
+        text = _SPACES.sub(" ", text).translate(_TABLE)
+    return text
+
+
+def clean_block(text: str) -> str:
+    """Terminal-safe text that keeps its newlines (tabs become four spaces)."""
+    if not text.isprintable():
+        text = text.replace("\r\n", "\n").translate(_BLOCK_TABLE)
+    return text
+
+
+def human_size(n: int) -> str:
+    size = float(n)
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{int(size)} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{n} B"  # pragma: no cover
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A piece of a row's summary and what it is: ``text``, ``id``, ``name`` or ``muted``."""
+
+    text: str
+    kind: str = "text"
+
+
+def summarize(message: Message, limit: int = 400) -> list[Piece]:
+    """A one-line summary: the text, then calls (name and id) or the result's id."""
+    pieces: list[Piece] = []
+    if message.role == "tool":
+        pieces.append(Piece("← ", "muted"))
+        pieces.append(Piece(clean(message.tool_call_id) or "(no id)", "id"))
+        if message.name:
+            pieces.append(Piece(" " + clean(message.name), "name"))
+        pieces.append(Piece(": ", "muted"))
+    content = message.content
+    text = ""
+    extras: list[str] = []
+    if isinstance(content, str):
+        text = content
+    elif isinstance(content, list):
+        texts: list[str] = []
+        for part in content:
+            if isinstance(part, TextPart):
+                texts.append(part.text)
+            elif isinstance(part, ThinkingPart):
+                extras.append("thinking")
+            elif isinstance(part, ImagePart):
+                extras.append(f"image {human_size(part.size)}" if part.size else "image")
+            elif isinstance(part, OtherPart):
+                extras.append(part.kind)
+        text = " ".join(texts)
+    for extra in extras:
+        pieces.append(Piece(f"[{clean(extra)}] ", "muted"))
+    if text:
+        pieces.append(Piece(clean(text[:limit])))
+    if message.role == "assistant" and message.tool_calls:
+        if text or extras:
+            pieces.append(Piece("  "))
+        pieces.append(Piece("→ ", "muted"))
+        for k, call in enumerate(message.tool_calls):
+            if k:
+                pieces.append(Piece(", ", "muted"))
+            pieces.append(Piece(clean(call.name or "?"), "name"))
+            pieces.append(Piece(" " + (clean(call.id) or "(no id)"), "id"))
+    if not pieces:
+        pieces.append(Piece("(empty)", "muted"))
+    return pieces
+
+
+def search_text(message: Message) -> str:
+    """What search looks at: the message's text, its call names and ids, its result id."""
+    bits = [text_of_all(message)]
+    if message.tool_call_id:
+        bits.append(message.tool_call_id)
+    if message.name:
+        bits.append(message.name)
+    for call in message.tool_calls:
+        bits.append(call.id)
+        if call.name:
+            bits.append(call.name)
+    return "\n".join(bits).casefold()
+
+
+def text_of_all(message: Message) -> str:
+    content = message.content
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    return "\n".join(p.text for p in content if isinstance(p, TextPart | ThinkingPart))
+
+
+class RowModel:
+    """The aligned rows of a transcript and its repair, with what each row needs to be drawn."""
+
+    def __init__(self, transcript: Transcript, result: Repair) -> None:
+        self.transcript = transcript
+        self.repair = result
+        inputs = transcript.messages
+        n_in = len(inputs)
+        dropped = {c.input_index for c in result.changes if c.output_index is None}
+
+        left: list[int | None] = []
+        right: list[int | None] = []
+        # Each dropped input goes after the row of the nearest input before it that has a row.
+        pending = sorted(dropped)
+        p = 0
+        while p < len(pending) and pending[p] == p:
+            left.append(pending[p])
+            right.append(None)
+            p += 1
+        after: dict[int, list[int]] = {}
+        for d in pending[p:]:
+            k = d - 1
+            while k in dropped:
+                k -= 1
+            after.setdefault(k, []).append(d)
+        for j, i in enumerate(result.origin):
+            left.append(i)
+            right.append(j)
+            if i is not None and i in after:
+                for d in after.pop(i):
+                    left.append(d)
+                    right.append(None)
+        for rest in after.values():  # only when origin is not a permutation of the inputs
+            for d in rest:
+                left.append(d)
+                right.append(None)
+        self.left = left
+        self.right = right
+
+        self.row_of_input: list[int] = [0] * n_in
+        self.row_of_output: list[int] = [0] * len(result.messages)
+        for row, (a, b) in enumerate(zip(left, right, strict=True)):
+            if a is not None:
+                self.row_of_input[a] = row
+            if b is not None:
+                self.row_of_output[b] = row
+
+        self.in_span: list[int | None] = [None] * n_in
+        self.out_span: list[int | None] = [None] * len(result.messages)
+        for span in result.spans:
+            for i in range(span.input_start, span.input_stop):
+                self.in_span[i] = span.index
+            for j in range(span.output_start, span.output_stop):
+                self.out_span[j] = span.index
+
+        self.change_rows: list[int] = []
+        self.row_changes: dict[int, list[Change]] = {}
+        self.first_change: dict[int, int] = {}
+        for number, change in enumerate(result.changes):
+            if change.output_index is not None:
+                row = self.row_of_output[change.output_index]
+            else:
+                row = self.row_of_input[change.input_index]
+            self.change_rows.append(row)
+            self.row_changes.setdefault(row, []).append(change)
+            self.first_change.setdefault(row, number)
+        self.changed_rows = sorted(self.row_changes)
+        self._summaries: dict[tuple[int, int], list[Piece]] = {}
+        self._haystack: list[str] | None = None
+
+    def __len__(self) -> int:
+        return len(self.left)
+
+    def original(self, row: int) -> Message | None:
+        i = self.left[row]
+        return None if i is None else self.transcript.messages[i]
+
+    def repaired(self, row: int) -> Message | None:
+        j = self.right[row]
+        return None if j is None else self.repair.messages[j]
+
+    def summary(self, side: int, row: int) -> list[Piece]:
+        """Pieces of the summary of the Original (side 0) or Repaired (side 1) message of a row."""
+        key = (side, row)
+        found = self._summaries.get(key)
+        if found is None:
+            message = self.original(row) if side == 0 else self.repaired(row)
+            found = summarize(message) if message is not None else []
+            if len(self._summaries) > 4096:
+                self._summaries.clear()
+            self._summaries[key] = found
+        return found
+
+    def span_of(self, side: int, row: int) -> int | None:
+        index = self.left[row] if side == 0 else self.right[row]
+        if index is None:
+            return None
+        return (self.in_span if side == 0 else self.out_span)[index]
+
+    def counts(self) -> dict[ChangeKind, int]:
+        return self.repair.counts()
+
+    def search(self, query: str) -> list[int]:
+        """Rows whose Original or Repaired message holds ``query`` (case-insensitive) in its text,
+        call names, call ids or result id."""
+        needle = query.casefold()
+        if not needle:
+            return []
+        if self._haystack is None:
+            originals = [search_text(m) for m in self.transcript.messages]
+            repaired = [search_text(m) for m in self.repair.messages]
+            self._haystack = [
+                (originals[i] if i is not None else "") + "\x00" + (repaired[j] if j is not None else "")
+                for i, j in zip(self.left, self.right, strict=True)
+            ]
+        return [row for row, hay in enumerate(self._haystack) if needle in hay]
+
+    def next_changed(self, row: int, step: int) -> int | None:
+        """The next row with a change after ``row`` (``step`` 1) or before it (``step`` -1)."""
+        return _next_in(self.changed_rows, row, step)
+
+    def rows_with_changes(self) -> Iterator[tuple[int, Change]]:
+        yield from zip(self.change_rows, self.repair.changes, strict=True)
+
+
+def _next_in(rows: list[int], row: int, step: int) -> int | None:
+    import bisect
+
+    if not rows:
+        return None
+    if step > 0:
+        k = bisect.bisect_right(rows, row)
+        return rows[k] if k < len(rows) else None
+    k = bisect.bisect_left(rows, row) - 1
+    return rows[k] if k >= 0 else None

@@ -1,0 +1,342 @@
+"""The screens over the main one: a message whole, the keys, export and its confirmation."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, Input, Label, Static
+
+from suture.model import Message, Transcript
+from suture.tui.records import pretty, repaired_record, shorten_payloads
+from suture.tui.rows import KIND_BADGES, KIND_WORDS, RowModel, clean, clean_block, text_of_all
+from suture.tui.view import SIDES
+
+__all__ = ["ConfirmScreen", "DetailScreen", "ExportScreen", "HelpScreen", "record_json"]
+
+_KEY_LINE = re.compile(r'^(\s*)("(?:[^"\\]|\\.)*")(:)', re.MULTILINE)
+
+
+def record_json(message: Message, side: int, transcript: Transcript, shorten: bool) -> str:
+    """The JSON text of a message's record: what the file held (Original) or what an export
+    writes (Repaired)."""
+    value = message.raw if side == 0 and message.raw is not None else repaired_record(message, transcript)
+    return pretty(shorten_payloads(value) if shorten else value)
+
+
+class Styled(Static, can_focus=False):
+    """Static text whose parts take their colours from the theme (component classes)."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"styled--key", "styled--heading", "styled--empty", "styled--muted"}
+    DEFAULT_CSS = """
+    Styled {
+        & > .styled--key { color: $text-accent; text-style: bold; }
+        & > .styled--heading { color: $text-primary; text-style: bold; }
+        & > .styled--empty { color: $foreground-muted; text-style: italic; }
+        & > .styled--muted { color: $foreground-muted; }
+    }
+    """
+
+    def part(self, name: str) -> Style:
+        return self.get_component_rich_style(f"styled--{name}", partial=True)
+
+
+class DetailScreen(Screen[None]):
+    """The selected message whole, Original and Repaired side by side."""
+
+    AUTO_FOCUS = "*"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,enter", "app.pop_screen", "Back", id="detail.back"),
+        Binding("y", "copy", "Copy JSON", id="detail.copy", tooltip="Copy the focused side's record as JSON"),
+        Binding("n", "change(1)", "Next change", id="detail.next_change"),
+        Binding("N", "change(-1)", "Prev change", id="detail.previous_change"),
+        Binding("J,ctrl+down", "row(1)", "Next message", id="detail.next_row"),
+        Binding("K,ctrl+up", "row(-1)", "Prev message", id="detail.previous_row"),
+        Binding("left,h", "focus_side(0)", "Original", show=False, id="detail.original"),
+        Binding("right,l", "focus_side(1)", "Repaired", show=False, id="detail.repaired"),
+    ]
+    DEFAULT_CSS = """
+    DetailScreen {
+        #detail-why { height: auto; max-height: 8; padding: 0 1; background: $panel; }
+        #detail-columns { height: 1fr; }
+        .detail-side {
+            width: 1fr; height: 1fr; border: round $panel-lighten-2; padding: 0 1;
+            border-title-color: $foreground-muted;
+            &:focus { border: round $accent; border-title-color: $text-accent; }
+        }
+    }
+    """
+
+    def __init__(
+        self,
+        model: RowModel,
+        row: int,
+        side: int,
+        on_move: Callable[[int], None],
+        copy: Callable[[str, str], None],
+    ) -> None:
+        super().__init__()
+        self.model = model
+        self.row = row
+        self.side = side
+        self.on_move = on_move
+        self.copy = copy
+
+    def compose(self) -> ComposeResult:
+        yield Styled(id="detail-why")
+        with Horizontal(id="detail-columns"):
+            for side in (0, 1):
+                scroll = VerticalScroll(
+                    Styled(id=f"detail-body-{side}"), id=f"detail-side-{side}", classes="detail-side"
+                )
+                scroll.can_focus = True
+                yield scroll
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show_row(self.row)
+        self.query_one(f"#detail-side-{self.side}").focus()
+
+    def _class_style(self, css_class: str) -> Style:
+        return self.query_one("#detail-why", Styled).part(css_class.removeprefix("detail-"))
+
+    def show_row(self, row: int) -> None:
+        self.row = row
+        model = self.model
+        why = Text(end="")
+        left, right = model.left[row], model.right[row]
+        why.append(f"row {row + 1} of {len(model)}", self._class_style("detail-heading"))
+        why.append("   Original ")
+        why.append(f"#{left}" if left is not None else "—")
+        why.append("  →  Repaired ")
+        why.append(f"#{right}" if right is not None else "—")
+        for change in model.row_changes.get(row, []):
+            why.append("\n")
+            why.append(f"{KIND_BADGES[change.kind]}  ", self._class_style("detail-key"))
+            why.append(f"{KIND_WORDS[change.kind]}: ")
+            why.append(clean(change.summary))
+        if row not in model.row_changes:
+            why.append("\nunchanged: the same record is sent as it was read", self._class_style("detail-empty"))
+        self.query_one("#detail-why", Styled).update(why)
+        for side in (0, 1):
+            message = model.original(row) if side == 0 else model.repaired(row)
+            body = self.query_one(f"#detail-body-{side}", Styled)
+            scroll = self.query_one(f"#detail-side-{side}", VerticalScroll)
+            if message is None:
+                scroll.border_title = f"{SIDES[side]}: nothing"
+                empty = "dropped by repair: not sent" if side == 1 else "added by repair: not in the file"
+                body.update(Text(empty, style=self._class_style("detail-empty")))
+            else:
+                index = left if side == 0 else right
+                where = str(message.source) if message.source is not None else "made by repair"
+                scroll.border_title = f"{SIDES[side]} #{index} {clean(message.role)} · {clean(where)}"
+                body.update(self._body(message, side))
+            scroll.scroll_home(animate=False)
+
+    def _body(self, message: Message, side: int) -> Text:
+        text = Text(end="")
+        heading = self._class_style("detail-heading")
+        content = text_of_all(message)
+        if content:
+            text.append("text\n", heading)
+            shown = content if len(content) <= 20_000 else content[:20_000] + f"… <{len(content) - 20_000:,} more>"
+            text.append(clean_block(shown))
+            text.append("\n\n")
+        if message.tool_calls:
+            text.append("calls\n", heading)
+            for call in message.tool_calls:
+                text.append(f"{clean(call.name or '?')} ", self._class_style("detail-key"))
+                text.append(clean(call.id) or "(no id)")
+                text.append("\n")
+            text.append("\n")
+        text.append("record\n", heading)
+        json_text = clean_block(record_json(message, side, self.model.transcript, shorten=True))
+        start = len(text)
+        text.append(json_text)
+        key_style = self._class_style("detail-key")
+        for match in _KEY_LINE.finditer(json_text):
+            text.stylize(key_style, start + match.start(2), start + match.end(2))
+        return text
+
+    def action_copy(self) -> None:
+        focused = self.focused
+        side = 0 if focused is not None and focused.id == "detail-side-0" else 1
+        message = self.model.original(self.row) if side == 0 else self.model.repaired(self.row)
+        if message is None:
+            self.notify(f"nothing on the {SIDES[side]} side to copy", severity="warning", markup=False)
+            return
+        self.copy(record_json(message, side, self.model.transcript, shorten=False), SIDES[side])
+
+    def action_change(self, step: int) -> None:
+        row = self.model.next_changed(self.row, step)
+        if row is None:
+            self.notify("no more changes " + ("below" if step > 0 else "above"), markup=False)
+            return
+        self.show_row(row)
+        self.on_move(row)
+
+    def action_row(self, step: int) -> None:
+        row = self.row + step
+        if 0 <= row < len(self.model):
+            self.show_row(row)
+            self.on_move(row)
+
+    def action_focus_side(self, side: int) -> None:
+        self.query_one(f"#detail-side-{side}").focus()
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key, from the bindings themselves, so the list cannot go stale."""
+
+    AUTO_FOCUS = "*"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark,f1", "app.pop_screen", "Close", id="help.close")
+    ]
+    DEFAULT_CSS = """
+    HelpScreen {
+        align: center middle;
+        #help-box {
+            width: 88; max-width: 95%; height: 90%;
+            border: round $accent; background: $surface; padding: 0 1;
+            border-title-color: $text-accent;
+        }
+    }
+    """
+
+    def __init__(self, groups: Iterable[tuple[str, Iterable[BindingType]]], extra: Iterable[tuple[str, str]]) -> None:
+        super().__init__()
+        self.groups = [(title, list(bindings)) for title, bindings in groups]
+        self.extra = list(extra)
+
+    def compose(self) -> ComposeResult:
+        box = VerticalScroll(Styled(id="help-text"), id="help-box")
+        box.border_title = "suture: keys (esc closes)"
+        yield box
+
+    def on_mount(self) -> None:
+        body = self.query_one("#help-text", Styled)
+        body.update(self._text(body))
+
+    def _text(self, body: Styled) -> Text:
+        key_style, head_style, muted = body.part("key"), body.part("heading"), body.part("muted")
+        text = Text(end="")
+        for title, bindings in self.groups:
+            text.append(f"{title}\n", head_style)
+            for binding in bindings:
+                if not isinstance(binding, Binding):
+                    continue
+                keys = ", ".join(_key_name(k) for k in binding.key.split(","))
+                text.append(f"  {keys:<24}", key_style)
+                text.append(f"{binding.description or binding.action:<16}")
+                if binding.tooltip:
+                    text.append(f" {binding.tooltip}", muted)
+                text.append("\n")
+            text.append("\n")
+        text.append("Mouse\n", head_style)
+        for what, does in self.extra:
+            text.append(f"  {what:<24}", key_style)
+            text.append(does + "\n")
+        return text
+
+
+_KEY_NAMES = {
+    "question_mark": "?",
+    "slash": "/",
+    "left_square_bracket": "[",
+    "right_square_bracket": "]",
+    "ctrl+p": "ctrl+p",
+}
+
+
+def _key_name(key: str) -> str:
+    key = key.strip()
+    return _KEY_NAMES.get(key, key)
+
+
+class ExportScreen(ModalScreen[str | None]):
+    """Ask where to write the repaired transcript."""
+
+    AUTO_FOCUS = "*"
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", id="export.cancel")]
+    DEFAULT_CSS = """
+    ExportScreen {
+        align: center middle;
+        #export-box {
+            width: 90; max-width: 95%; height: auto; border: round $accent; background: $surface; padding: 1 2;
+            border-title-color: $text-accent;
+        }
+        #export-note { color: $foreground-muted; margin-top: 1; }
+    }
+    """
+
+    def __init__(self, default: Path, note: str) -> None:
+        super().__init__()
+        self.default = default
+        self.note = note
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="export-box") as box:
+            box.border_title = "Export the repaired transcript"
+            yield Label("Write to (enter to write, esc to cancel):")
+            yield Input(str(self.default), id="export-path", select_on_focus=False)
+            yield Label(self.note, id="export-note", markup=False)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        value = event.value.strip()
+        self.dismiss(value or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question; no is the default."""
+
+    AUTO_FOCUS = "*"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes", id="confirm.yes"),
+        Binding("n,escape", "answer(False)", "No", id="confirm.no"),
+    ]
+    DEFAULT_CSS = """
+    ConfirmScreen {
+        align: center middle;
+        #confirm-box {
+            width: 80; max-width: 95%; height: auto; border: round $warning; background: $surface; padding: 1 2;
+        }
+        #confirm-buttons { height: auto; margin-top: 1; align-horizontal: right; }
+        Button { margin-left: 2; }
+    }
+    """
+
+    def __init__(self, question: str, yes: str = "Overwrite") -> None:
+        super().__init__()
+        self.question = question
+        self.yes = yes
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box"):
+            yield Label(self.question, markup=False)
+            with Horizontal(id="confirm-buttons"):
+                yield Button("Cancel (n)", id="confirm-no", variant="primary")
+                yield Button(f"{self.yes} (y)", id="confirm-yes", variant="warning")
+
+    def on_mount(self) -> None:
+        self.query_one("#confirm-no").focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "confirm-yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)

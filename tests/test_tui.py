@@ -1,0 +1,639 @@
+"""The app, driven with Pilot: every interaction a person has with it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+import pytest
+from textual.widgets import Input
+from textual.worker import WorkerCancelled, WorkerFailed
+
+from suture.repair import ChangeKind
+from suture.tui.app import SutureApp, default_export_path
+from suture.tui.changes import ChangeList
+from suture.tui.screens import ConfirmScreen, DetailScreen, ExportScreen, HelpScreen
+from suture.tui.view import TranscriptView
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKED = ROOT / "sample_sessions" / "chat" / "worked-example.json"
+SIZE = (160, 45)
+
+
+@pytest.fixture
+def worked(tmp_path: Path) -> Path:
+    path = tmp_path / "worked-example.json"
+    shutil.copy(WORKED, path)
+    return path
+
+
+async def settle(app: SutureApp) -> None:
+    """Let workers finish and the messages they posted be handled."""
+    for _ in range(3):
+        # Every worker but the file watcher, which runs until the app ends.
+        # A read cancelled by a newer one (exclusive workers) is fine to skip.
+        for worker in [w for w in app.workers if w.group != "watch"]:
+            with contextlib.suppress(WorkerCancelled, WorkerFailed):
+                await worker.wait()
+        await asyncio.sleep(0)
+        await app._animator.wait_until_complete()
+    # A pause lets queued messages (Loaded, Moved) run.
+    await asyncio.sleep(0.01)
+
+
+async def ready(pilot: object, app: SutureApp) -> None:
+    await settle(app)
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+def screen_text(app: SutureApp) -> str:
+    """The plain text of the visible panes, row by row, as drawn by render_line."""
+    view = app.view
+    lines = []
+    for y in range(view.size.height):
+        strip = view.render_line(y)
+        lines.append("".join(segment.text for segment in strip))
+    return "\n".join(lines)
+
+
+def line(record: dict[str, object]) -> bytes:
+    return orjson.dumps(record) + b"\n"
+
+
+USER = {"role": "user", "content": "hi"}
+CALL = {
+    "role": "assistant",
+    "content": None,
+    "tool_calls": [{"id": "a", "type": "function", "function": {"name": "ls", "arguments": "{}"}}],
+}
+RESULT = {"role": "tool", "tool_call_id": "a", "content": "ok"}
+
+
+# -- opening and alignment ----------------------------------------------------------------------
+
+
+async def test_rows_align_through_origin(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        model = app.model
+        assert model is not None
+        # Output order, each output next to the input it came from; the dropped placeholder (4)
+        # has an empty Repaired slot, the synthetic result an empty Original slot.
+        assert list(zip(model.left, model.right, strict=True)) == [
+            (0, 0),
+            (1, 1),
+            (5, 2),
+            (3, 3),
+            (4, None),
+            (2, 4),
+            (6, 5),
+            (None, 6),
+            (7, 7),
+            (8, 8),
+        ]
+        text = screen_text(app)
+        assert "dropped, not sent" in text
+        assert "added by repair" in text
+        assert "moved" in text and "renamed" in text and "interrupt" in text and "note" in text
+        # The cursor starts on the first change.
+        assert app.view.cursor == 2
+        status = app.status.render().plain
+        assert "2 moved" in status and "1 interrupted" in status and "1 note" in status
+        assert "1 renamed" in status and "1 dropped" in status
+
+
+async def test_navigation_keys_and_mouse(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        view = app.view
+        await pilot.press("g")
+        assert view.cursor == 0
+        await pilot.press("j", "j", "down")
+        assert view.cursor == 3
+        await pilot.press("k", "up")
+        assert view.cursor == 1
+        await pilot.press("G")
+        assert view.cursor == 9
+        await pilot.press("home")
+        assert view.cursor == 0
+        await pilot.press("pagedown")
+        assert view.cursor == 9
+        # Click the fifth row (the dropped placeholder) on the Original side.
+        await pilot.click(TranscriptView, offset=(10, 4))
+        assert view.cursor == 4
+        assert view.side == 0
+        await pilot.click(TranscriptView, offset=(view.size.width - 5, 6))
+        assert view.cursor == 6
+        assert view.side == 1
+        await pilot.press("h")
+        assert view.side == 0
+        await pilot.press("l")
+        assert view.side == 1
+        info = app.query_one("#info").render().plain  # type: ignore[attr-defined]
+        assert "renamed" in info and "x_1" in info
+
+
+async def test_next_and_previous_change(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        view = app.view
+        assert app.model is not None
+        changed = app.model.changed_rows
+        assert changed == [2, 3, 4, 6, 7, 9]
+        seen = [view.cursor]
+        for _ in range(len(changed) - 1):
+            await pilot.press("n")
+            seen.append(view.cursor)
+        assert seen == changed
+        await pilot.press("n")  # no more: stays, says so
+        assert view.cursor == 9
+        await pilot.press("N", "N")
+        assert view.cursor == 6
+        # From the changes list too (n works from anywhere).
+        await pilot.press("tab")
+        assert isinstance(app.focused, ChangeList)
+        await pilot.press("N")
+        assert view.cursor == 4
+
+
+async def test_changes_list_jumps(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        changes = app.query_one("#changes", ChangeList)
+        assert app.model is not None
+        kinds = [c.kind for c in changes.changes]
+        synthetic = kinds.index(ChangeKind.SYNTHETIC_INTERRUPT)
+        await pilot.click(ChangeList, offset=(5, synthetic))
+        assert app.view.cursor == 7
+        assert app.focused is app.view
+        await pilot.press("tab", "down")
+        assert app.view.cursor == app.model.change_rows[synthetic + 1]
+        await pilot.press("enter")
+        assert app.focused is app.view
+
+
+async def test_search_counts_and_steps(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await pilot.press("g", "slash")
+        box = app.query_one("#search", Input)
+        assert box.display and box.has_focus
+        await pilot.press(*"X_1", "enter")
+        await ready(pilot, app)
+        assert not box.display
+        assert app.matches == [6, 7]
+        assert app.view.cursor == 6
+        assert "1/2" in app.status.search
+        await pilot.press("right_square_bracket")
+        assert app.view.cursor == 7
+        assert "2/2" in app.status.search
+        await pilot.press("right_square_bracket")  # wraps around
+        assert app.view.cursor == 6
+        await pilot.press("left_square_bracket")
+        assert app.view.cursor == 7
+        # Text, not only ids: the orphan's content.
+        await pilot.press("slash")
+        box.value = ""
+        await pilot.press(*"late output", "enter")
+        await ready(pilot, app)
+        assert app.matches == [9]
+        await pilot.press("escape")
+        assert app.matches == [] and app.status.search == ""
+        await pilot.press("slash", *"nothing like this", "enter")
+        await ready(pilot, app)
+        assert app.matches == []
+        assert "no match" in app.status.search
+
+
+async def test_search_escape_cancels(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await pilot.press("slash", "z", "escape")
+        assert not app.query_one("#search", Input).display
+        assert app.focused is app.view
+        assert app.matches == []
+
+
+async def test_copy_selected_record(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await pilot.press("n", "n", "n")  # the renamed call, row 6
+        assert app.view.cursor == 6
+        await pilot.press("y")
+        repaired = orjson.loads(app.clipboard)
+        assert repaired["tool_calls"][0]["id"] == "x_1"
+        await pilot.press("h", "y")
+        original = orjson.loads(app.clipboard)
+        assert original["tool_calls"][0]["id"] == "x"
+        # A row with nothing on the focused side copies the other side.
+        await pilot.press("j", "y")
+        synthetic = orjson.loads(app.clipboard)
+        assert synthetic["role"] == "tool" and synthetic["tool_call_id"] == "x_1"
+
+
+async def test_details_view(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await pilot.press("enter")
+        screen = app.screen
+        assert isinstance(screen, DetailScreen)
+        assert screen.row == 2
+        why = str(screen.query_one("#detail-why").render())
+        assert "moved" in why
+        right = str(screen.query_one("#detail-body-1").render())
+        assert '"tool_call_id": "x"' in right and "<contents>" in right
+        assert "$[5]" in str(screen.query_one("#detail-side-0").border_title)
+        await pilot.press("n")
+        assert screen.row == 3 and app.view.cursor == 3
+        await pilot.press("n", "n")
+        assert screen.row == 6
+        assert '"id": "x_1"' in str(screen.query_one("#detail-body-1").render())
+        await pilot.press("J")
+        assert "nothing" in str(screen.query_one("#detail-side-0").border_title)
+        await pilot.press("y")
+        assert orjson.loads(app.clipboard)["tool_call_id"] == "x_1"
+        await pilot.press("escape")
+        assert not isinstance(app.screen, DetailScreen)
+        assert app.view.cursor == 7
+
+
+async def test_big_payload_is_a_placeholder_in_details(tmp_path: Path) -> None:
+    payload = "iVBORw0KGgo" * 2000
+    record = {
+        "role": "user",
+        "content": [{"type": "image_url", "image_url": {"url": f"data:image/png;base64,{payload}"}}],
+    }
+    path = tmp_path / "img.json"
+    path.write_bytes(orjson.dumps([record]))
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await pilot.press("enter")
+        body = str(app.screen.query_one("#detail-body-0").render())
+        assert payload not in body
+        assert "image/png payload, 21.5 KB" in body
+        await pilot.press("y")
+        assert payload in app.clipboard
+
+
+async def test_help_lists_every_key(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        text = str(app.screen.query_one("#help-text").render())
+        for _title, bindings in app.help_groups():
+            for binding in bindings:
+                assert binding.description in text  # type: ignore[union-attr]
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_every_binding_has_an_id_and_description() -> None:
+    app = SutureApp(WORKED, watch=False)
+    for _title, bindings in app.help_groups()[:-1]:
+        for binding in bindings:
+            assert binding.id and binding.description  # type: ignore[union-attr]
+
+
+async def test_command_palette_offers_the_actions(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        for wanted in ("Next change", "Previous change", "Search", "Copy message JSON", "Export repaired transcript"):
+            assert wanted in titles
+        commands = {c.title: c.callback for c in app.get_system_commands(app.screen)}
+        commands["Next change"]()
+        await pilot.pause()
+        assert app.view.cursor == 3
+
+
+# -- export --------------------------------------------------------------------------------------
+
+
+def suture_repair(path: Path) -> bytes:
+    done = subprocess.run(
+        [sys.executable, "-m", "suture", "repair", str(path)], capture_output=True, check=True, cwd=path.parent
+    )
+    return done.stdout
+
+
+async def export(pilot: object, app: SutureApp, path: str | None = None) -> None:
+    await pilot.press("e")  # type: ignore[attr-defined]
+    assert isinstance(app.screen, ExportScreen)
+    if path is not None:
+        app.screen.query_one("#export-path", Input).value = path
+    await pilot.press("enter")  # type: ignore[attr-defined]
+    await ready(pilot, app)
+
+
+async def test_export_writes_what_repair_writes(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    before = worked.read_bytes()
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await export(pilot, app)
+        target = default_export_path(worked)
+        assert target.name == "worked-example.repaired.json"
+        assert target.read_bytes() == suture_repair(worked)
+        assert worked.read_bytes() == before
+        assert not [p for p in worked.parent.iterdir() if p.name.endswith(".suture-tmp")]
+        assert sorted(p.name for p in worked.parent.iterdir()) == ["worked-example.json", "worked-example.repaired.json"]
+
+
+async def test_export_jsonl_keeps_format(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(line(USER) + line(CALL) + line(USER))
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await export(pilot, app)
+        assert (tmp_path / "s.repaired.jsonl").read_bytes() == suture_repair(path)
+
+
+async def test_export_asks_before_overwriting(worked: Path) -> None:
+    target = default_export_path(worked)
+    target.write_bytes(b"keep me")
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await export(pilot, app)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await ready(pilot, app)
+        assert target.read_bytes() == b"keep me"
+        await export(pilot, app)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await ready(pilot, app)
+        assert target.read_bytes() == suture_repair(worked)
+
+
+async def test_export_over_the_input_needs_a_yes(worked: Path) -> None:
+    before = worked.read_bytes()
+    expected = suture_repair(worked)
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await export(pilot, app, str(worked))
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "is the file you opened" in str(app.screen.query_one("Label").render())
+        await pilot.press("escape")
+        await ready(pilot, app)
+        assert worked.read_bytes() == before
+        await export(pilot, app, str(worked))
+        await pilot.press("y")
+        await ready(pilot, app)
+        assert worked.read_bytes() == expected
+        # Our own write is not a change to show: the view keeps the original it read.
+        app.read_file()
+        await ready(pilot, app)
+        assert app.model is not None and app.model.repair.changes
+
+
+async def test_export_cancel(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await pilot.press("e", "escape")
+        assert not isinstance(app.screen, ExportScreen)
+        assert not default_export_path(worked).exists()
+
+
+async def test_export_failure_is_reported(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await export(pilot, app, str(worked.parent / "no-such-folder" / "out.json"))
+        assert any("export failed" in n.title for n in app._notifications)
+        assert app.is_running
+
+
+# -- reloading -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def jsonl(tmp_path: Path) -> Path:
+    path = tmp_path / "live.jsonl"
+    path.write_bytes(line(USER) + line(CALL) + line(RESULT))
+    return path
+
+
+def notes(app: SutureApp) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+async def test_reload_after_append_keeps_place(jsonl: Path) -> None:
+    app = SutureApp(jsonl, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await pilot.press("g", "j")
+        assert app.view.cursor == 1
+        with open(jsonl, "ab") as f:
+            f.write(line(USER) + line(CALL))
+        app.read_file()
+        await ready(pilot, app)
+        assert app.model is not None and app.model.transcript.messages.__len__() == 5
+        assert app.view.cursor == 1
+        assert "reloaded, +2 messages" in notes(app)
+
+
+async def test_reload_after_replace_by_rename(jsonl: Path, tmp_path: Path) -> None:
+    app = SutureApp(jsonl, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await pilot.press("G")
+        other = tmp_path / ".live.jsonl.swp"
+        other.write_bytes(line(USER) + line(USER) + line(CALL) + line(RESULT))
+        os.replace(other, jsonl)
+        app.read_file()
+        await ready(pilot, app)
+        assert app.model is not None and len(app.model.transcript.messages) == 4
+        assert "reloaded, +1 message" in notes(app)
+        # The selected message (the result, input 2) is now input 2 still: the place is kept by index.
+        assert app.view.cursor == app.model.row_of_input[2]
+
+
+async def test_reload_after_truncation(jsonl: Path) -> None:
+    app = SutureApp(jsonl, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await pilot.press("G")
+        jsonl.write_bytes(line(USER))
+        app.read_file()
+        await ready(pilot, app)
+        assert app.model is not None and len(app.model) == 1
+        assert app.view.cursor == 0
+        assert "reloaded, −2 messages" in notes(app)
+
+
+async def test_half_written_file_then_good(tmp_path: Path) -> None:
+    path = tmp_path / "t.json"
+    path.write_bytes(orjson.dumps([USER, CALL, RESULT], option=orjson.OPT_INDENT_2))
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        good = app.model
+        path.write_bytes(b'[\n  {"role": "user", "content": "hi"},\n  {"role": "assis')
+        app.read_file()
+        await ready(pilot, app)
+        assert app.model is good
+        assert "line 3, column" in app.status.error
+        assert "last good version" in app.status.error
+        assert "line 3" in app.status.render().plain
+        path.write_bytes(orjson.dumps([USER, CALL, RESULT, USER]))
+        app.read_file()
+        await ready(pilot, app)
+        assert app.status.error == ""
+        assert app.model is not good and app.model is not None
+        assert len(app.model.transcript.messages) == 4
+
+
+async def test_unreadable_at_start_then_good(tmp_path: Path) -> None:
+    path = tmp_path / "t.json"
+    path.write_bytes(b'[{"role": "user"')
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        assert app.model is None
+        assert "not valid JSON" in app.status.error
+        path.write_bytes(orjson.dumps([USER]))
+        app.read_file()
+        await ready(pilot, app)
+        assert app.model is not None and app.status.error == ""
+
+
+async def test_follow_moves_to_the_end_on_reload(jsonl: Path) -> None:
+    app = SutureApp(jsonl, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await pilot.press("g", "f")
+        assert app.following and app.view.cursor == 2
+        with open(jsonl, "ab") as f:
+            f.write(line(USER) + line(USER))
+        app.read_file()
+        await ready(pilot, app)
+        assert app.view.cursor == 4
+        # Moving away stops following, like a pager.
+        await pilot.press("k")
+        assert not app.following
+
+
+async def test_watcher_reloads_on_append_and_rename(jsonl: Path, tmp_path: Path) -> None:
+    app = SutureApp(jsonl, watch=True, debounce_ms=50)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+
+        async def wait_for(count: int) -> None:
+            for _ in range(400):  # a bound, not a timing assertion
+                await pilot.pause(0.025)
+                if app.model is not None and len(app.model.transcript.messages) == count:
+                    return
+            raise AssertionError(f"no reload to {count} messages")
+
+        await pilot.pause(0.2)  # let the watcher start
+        with open(jsonl, "ab") as f:
+            f.write(line(USER))
+        await wait_for(4)
+        other = tmp_path / "tmp-save"
+        other.write_bytes(jsonl.read_bytes() + line(USER))
+        os.replace(other, jsonl)
+        await wait_for(5)
+        # The export beside the input is not a change of the input.
+        await export(pilot, app)
+        await pilot.pause(0.3)
+        assert len(app.model.transcript.messages) == 5  # type: ignore[union-attr]
+
+
+# -- content is data -----------------------------------------------------------------------------
+
+NASTY = "[bold red]BOLD[/] [link=http://x]l[/link] \x1b[31mred\x1b[0m \x1b]52;c;ZXZpbA==\x07 \u202eabc"
+
+
+async def test_markup_and_escapes_show_literally(tmp_path: Path) -> None:
+    path = tmp_path / "[bold]n.json"
+    record = {"role": "user", "content": NASTY}
+    call = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [{"id": "[red]id\x1b[2J", "type": "function", "function": {"name": "[b]x", "arguments": "{}"}}],
+    }
+    path.write_bytes(orjson.dumps([record, call]))
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=(320, 45)) as pilot:
+        await ready(pilot, app)
+        text = screen_text(app)
+        assert "[bold red]BOLD[/]" in text
+        assert "[link=http://x]l[/link]" in text
+        assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
+        assert "␛[31mred" in text and "<U+202E>" in text
+        assert "[red]id␛[2J" in text and "[b]x" in text
+        status = app.status.render().plain
+        assert "[bold]n.json" in status
+        await pilot.press("g", "enter")
+        body = str(app.screen.query_one("#detail-body-0").render())
+        assert "[bold red]BOLD[/]" in body and "\x1b" not in body and "\u202e" not in body
+        await pilot.press("escape", "slash", *"[bold", "enter")
+        await ready(pilot, app)
+        assert app.matches == [0]
+        for note in app._notifications:
+            assert "\x1b" not in note.message
+
+
+# -- demo and size -------------------------------------------------------------------------------
+
+
+async def test_demo_shows_every_kind_of_change() -> None:
+    from suture.cli.view import demo_path
+
+    app = SutureApp(demo_path(), watch=False, export_dir=Path.cwd(), title="demo")
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        assert app.model is not None
+        assert all(app.model.counts()[kind] for kind in ChangeKind)
+
+
+async def test_large_transcript_opens_and_scrolls(tmp_path: Path) -> None:
+    path = tmp_path / "big.jsonl"
+    chunks = []
+    for k in range(5_000):
+        chunks.append(line(USER))
+        chunks.append(
+            line(
+                {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [{"id": f"c{k}", "type": "function", "function": {"name": "ls", "arguments": "{}"}}],
+                }
+            )
+        )
+        if k % 3:
+            chunks.append(line({"role": "tool", "tool_call_id": f"c{k}", "content": "ok"}))
+    path.write_bytes(b"".join(chunks))
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        assert app.model is not None and len(app.model) > 13_000
+        await pilot.press("G")
+        assert app.view.cursor == len(app.model) - 1
+        assert app.view.scroll_y > 13_000 - 50
+        text = screen_text(app)
+        assert "c4999" in text
+        await pilot.press("N")
+        assert app.view.cursor in app.model.changed_rows

@@ -1,0 +1,62 @@
+"""SVG snapshots of the app: the main screen on the worked example, the detail view, the help.
+
+Update them with ``pytest tests/test_tui_snapshots.py --snapshot-update`` after a deliberate
+change of look, and read the diff before committing.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from suture.tui.app import SutureApp
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKED = ROOT / "sample_sessions" / "chat" / "worked-example.json"
+SIZE = (160, 45)
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> SutureApp:
+    path = tmp_path / "worked-example.json"
+    shutil.copy(WORKED, path)
+    # A fixed title: the temporary path differs on every run.
+    return SutureApp(path, watch=False, title="worked-example.json")
+
+
+async def loaded(pilot: Any) -> None:
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def test_main_screen(app: SutureApp, snap_compare: Any) -> None:
+    assert snap_compare(app, terminal_size=SIZE, run_before=loaded)
+
+
+def test_main_screen_light_theme(app: SutureApp, snap_compare: Any) -> None:
+    async def light(pilot: Any) -> None:
+        pilot.app.theme = "textual-light"
+        await loaded(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=light)
+
+
+def test_detail_view(app: SutureApp, snap_compare: Any) -> None:
+    async def open_renamed(pilot: Any) -> None:
+        await loaded(pilot)
+        await pilot.press("n", "n", "n", "enter")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=open_renamed)
+
+
+def test_help_view(app: SutureApp, snap_compare: Any) -> None:
+    async def help_open(pilot: Any) -> None:
+        await loaded(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=help_open)
