@@ -447,15 +447,19 @@ class MessagesAdapter:
             if follower is not None:
                 blocks.extend(self._user_blocks(follower, own, index))
                 pieces.append(follower)
-            origin = {known.index(m.raw) for m in pieces}
+            # The record the pieces came from, where they all came from one (a synthetic result
+            # joins its turn's record): its other keys are kept, and if nothing changed, all of it.
+            origin = {known.index(m.raw) for m in pieces} - {None}
             only = next(iter(origin)) if len(origin) == 1 else None
             record = known.records[only] if only is not None else None
             if isinstance(record, dict):
                 same = record.get("content")
+                # Every block of the record, unchanged (in any order: the loader put its results
+                # first), is the record itself, so a history that needs no repair dumps as read.
                 if (
                     isinstance(same, list)
                     and len(same) == len(blocks)
-                    and all(a is b for a, b in zip(same, blocks, strict=True))
+                    and {id(b) for b in same} == {id(b) for b in blocks}
                 ):
                     out.append(record)
                 else:
@@ -477,8 +481,13 @@ class MessagesAdapter:
                 out.append(self._assistant(m, own, index))
                 continue
             if group:
+                # The user message right after results joins them, unless it was a record of its
+                # own beside theirs in the file (then it stays one, as read).
                 mine = known.index(m.raw)
-                joins = m.raw is None or not own or mine is None or mine == known.index(group[0][0].raw)
+                theirs = {known.index(g.raw) for g, _ in group} - {None}
+                joins = not own or mine is None or not theirs or mine in theirs
+                # A follower with nothing to add would vanish inside the results' message.
+                joins = joins and bool(m.content)
                 if joins:
                     flush(m, index)
                     continue

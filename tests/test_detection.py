@@ -1,0 +1,154 @@
+"""The format registry: detection by content, --format, undecidable files, `suture formats`, --to."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import orjson
+import pytest
+
+import suture
+import suture.formats as registry
+from suture.formats import CERTAIN, PLAUSIBLE, adapters, detect, dump, get, load_bytes
+from suture.io import Document, InputError, parse_document
+from suture.model import Transcript
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_sessions"
+SAMPLE_FILES = sorted(p for p in SAMPLES.glob("*/*") if p.is_file() and p.suffix in (".json", ".jsonl"))
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "suture", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONWARNINGS": "ignore"},
+    )
+
+
+def test_every_format_has_a_sample() -> None:
+    folders = {p.parent.name for p in SAMPLE_FILES}
+    assert {a.name for a in adapters()} <= folders
+
+
+@pytest.mark.parametrize("path", SAMPLE_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_each_sample_is_detected_as_its_folder_says(path: Path) -> None:
+    assert detect(parse_document(path.read_bytes())).adapter.name == path.parent.name
+
+
+@pytest.mark.parametrize("path", SAMPLE_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_detection_never_looks_at_the_file_name(path: Path, tmp_path: Path) -> None:
+    for name in ("transcript.json", "session.jsonl", "notes.txt"):
+        copy = tmp_path / name
+        shutil.copyfile(path, copy)
+        assert suture.load_file(copy).format == path.parent.name
+
+
+def test_a_plain_history_valid_in_many_formats_loads_by_order() -> None:
+    data = b'[{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]'
+    found = detect(parse_document(data))
+    assert found.score == PLAUSIBLE
+    assert found.adapter is min((a for a in adapters() if a.sniff(parse_document(data))), key=lambda a: a.order)
+    assert len(found.others) >= 1
+    assert [m.role for m in load_bytes(data).messages] == ["user", "assistant"]
+
+
+def test_the_first_telling_message_decides() -> None:
+    plain = [{"role": "user", "content": "hi"}] * 3
+    anthropic = {"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "ls", "input": {}}]}
+    chat = {"role": "assistant", "content": None, "tool_calls": [{"id": "t", "function": {"name": "ls"}}]}
+    assert load_bytes(orjson.dumps([*plain, anthropic])).format == "messages"
+    assert load_bytes(orjson.dumps([*plain, chat])).format == "chat"
+
+
+def test_format_overrides_detection() -> None:
+    data = b'[{"role": "user", "content": "hi"}]'
+    assert load_bytes(data).format != "messages"
+    assert load_bytes(data, "messages").format == "messages"
+
+
+def test_a_format_that_does_not_fit_says_so() -> None:
+    with pytest.raises(InputError) as info:
+        load_bytes(b'{"type": "session", "cwd": "/p"}\n', "messages")
+    assert str(info.value) == "this file is not in the messages format"
+
+
+def test_an_unknown_format_lists_the_known_ones() -> None:
+    with pytest.raises(InputError) as info:
+        get("nope")
+    assert all(a.name in str(info.value) for a in adapters())
+
+
+@dataclass
+class _Certain:
+    name: str
+    order: int
+    title: str = "test"
+    export_format: str = ""
+
+    def sniff(self, doc: Document) -> int:
+        return CERTAIN
+
+    def load(self, doc: Document) -> Transcript:
+        raise AssertionError("not reached")
+
+    def dump(self, messages: object, transcript: Transcript) -> bytes:
+        raise AssertionError("not reached")
+
+
+def test_an_undecidable_file_says_which_formats_it_could_be(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(registry, "adapters", lambda: (_Certain("one", 1), _Certain("two", 2)))
+    with pytest.raises(InputError) as info:
+        detect(parse_document(b"[]"))
+    assert str(info.value) == "this file could be any of one, two; pass --format NAME to choose"
+
+
+def test_suture_formats_lists_every_format() -> None:
+    proc = _run("formats")
+    assert proc.returncode == 0, proc.stderr
+    listed = [line.split()[0] for line in proc.stdout.splitlines()]
+    assert listed == [a.name for a in adapters()]
+    assert "exports as messages" in next(line for line in proc.stdout.splitlines() if line.startswith("claude-code"))
+
+
+def test_repair_to_converts_on_the_command_line(tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    proc = _run("repair", str(SAMPLES / "chat" / "worked-example.json"), "--to", "messages", "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert suture.load_file(out).format == "messages"
+
+
+def test_repair_to_a_format_that_cannot_express_it_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    proc = _run("repair", str(SAMPLES / "messages" / "clean-request.json"), "--to", "chat", "-o", str(tmp_path / "o"))
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1
+    assert "chat cannot express this history" in proc.stderr
+    assert not (tmp_path / "o").exists()
+
+
+def test_dump_to_the_own_format_is_the_plain_dump() -> None:
+    t = suture.load_file(SAMPLES / "messages" / "clean-request.json")
+    assert dump(t.messages, t, to="messages") == dump(t.messages, t)
+
+
+def test_the_engine_and_the_app_never_test_a_format_name() -> None:
+    names = "|".join(re.escape(a.name) for a in adapters())
+    test = re.compile(
+        rf"""([=!]=\s*["']({names})["'])|(["']({names})["']\s*[=!]=)|(in\s*[(\[{{][^)\]}}]*["']({names})["'])"""
+    )
+    offenders = []
+    for path in (ROOT / "src" / "suture").rglob("*.py"):
+        if "formats" in path.relative_to(ROOT / "src" / "suture").parts:
+            continue
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            if test.search(line):
+                offenders.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert offenders == []

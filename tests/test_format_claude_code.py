@@ -1,0 +1,211 @@
+"""Claude Code session JSONL: detection, merging of split responses, evidence, compaction, export."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import suture
+from suture.cli._common import load_strict
+from suture.formats import CERTAIN, detect, dump, get, load_bytes
+from suture.formats import essences as _essences
+from suture.io import InputError, parse_document
+from suture.model import Message
+from suture.repair import ChangeKind, interrupted_text, repair
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_sessions" / "claude-code"
+PARALLEL = SAMPLES / "parallel-calls.jsonl"
+INTERRUPTED = SAMPLES / "interrupted-then-api-error.jsonl"
+COMPACTED = SAMPLES / "compacted.jsonl"
+
+
+def essences(messages: list[Message]) -> list[dict[str, Any]]:
+    return [e for _, e in _essences(messages)]
+
+
+def jsonl(records: list[Any]) -> bytes:
+    return b"".join(orjson.dumps(r) + b"\n" for r in records)
+
+
+def test_samples_are_detected_for_certain() -> None:
+    for path in SAMPLES.iterdir():
+        found = detect(parse_document(path.read_bytes()))
+        assert (found.adapter.name, found.score) == ("claude-code", CERTAIN), path
+
+
+def test_lines_of_one_response_merge_even_with_results_between_them() -> None:
+    t = suture.load_file(PARALLEL)
+    assert t.raw_is("messages") and get(t.format).export_format == "messages"
+    assert [m.role for m in t.messages] == ["user", "assistant", "tool", "tool", "assistant"]
+    call = t.messages[1]
+    assert str(call.source) == "line 4, merged with lines 5, 6, 9"
+    assert [c.name for c in call.tool_calls] == ["Bash", "Read"]
+    assert [type(p).__name__ for p in call.content or []] == ["TextPart", "ThinkingPart"]
+    assert [str(m.source) for m in t.messages[2:4]] == ["line 8, message.content[0]", "line 10, message.content[0]"]
+    assert [m.tool_call_id for m in t.messages[2:4]] == [c.id for c in call.tool_calls]
+    result = repair(t.messages)
+    assert result.changes == []
+
+
+def test_export_is_an_anthropic_messages_request_with_results_in_one_user_message() -> None:
+    t = suture.load_file(PARALLEL)
+    out = orjson.loads(dump(repair(t.messages).messages, t))
+    assert [r["role"] for r in out] == ["user", "assistant", "user", "assistant"]
+    assert set(out[1]) == {"role", "content"}
+    assert [b["type"] for b in out[1]["content"]] == ["text", "thinking", "tool_use", "tool_use"]
+    assert [b["type"] for b in out[2]["content"]] == ["tool_result", "tool_result"]
+    back = load_bytes(orjson.dumps(out))
+    assert back.format == "messages"
+    assert essences(back.messages) == essences(t.messages)
+    assert repair(back.messages).changes == []
+
+
+def test_api_errors_are_evidence_and_the_interrupted_call_is_repaired() -> None:
+    t = suture.load_file(INTERRUPTED)
+    assert len(t.evidence) == 1
+    source, text = t.evidence[0]
+    assert source.line == 8
+    assert "tool_use` ids were found without `tool_result`" in text
+    assert all(m.raw.get("content") != text for m in t.messages if isinstance(m.raw, dict))
+    assert [m.role for m in t.messages] == ["user", "assistant", "tool", "user", "user"]
+    result = repair(t.messages)
+    assert [(c.kind, c.input_index) for c in result.changes] == [(ChangeKind.SYNTHETIC_INTERRUPT, 1)]
+    out = orjson.loads(dump(result.messages, t))
+    assert [r["role"] for r in out] == ["user", "assistant", "user", "user"]
+    assert out[2]["content"] == [
+        {
+            "tool_use_id": "toolu_01Qw5ErTy7UiOp3AsDf6GhJk",
+            "type": "tool_result",
+            "content": t.messages[2].content,
+            "is_error": False,
+        },
+        {
+            "type": "tool_result",
+            "tool_use_id": "toolu_01Zx9CvBn4MqWe2RtYu8IoPl",
+            "content": interrupted_text("Bash", False),
+        },
+        {"type": "text", "text": "[Request interrupted by user for tool use]"},
+    ]
+    assert out[3] == {"role": "user", "content": "skip the tests, just check the migration"}
+
+
+def test_the_history_of_a_compacted_session_starts_at_its_summary() -> None:
+    t = suture.load_file(COMPACTED)
+    assert [m.role for m in t.messages] == ["user", "assistant", "tool"]
+    assert isinstance(t.messages[0].content, str) and t.messages[0].content.startswith(
+        "This session is being continued"
+    )
+    assert t.meta["compacted"] == {"line": 4, "records_before": 2}
+    assert repair(t.messages).changes == []
+
+
+def _record(kind: str, message: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"type": kind, "uuid": f"u{len(extra)}", "sessionId": "s", "isSidechain": False, "message": message, **extra}
+
+
+def test_sidechain_records_in_a_main_file_are_skipped_and_a_subagent_file_loads() -> None:
+    main = [
+        _record("user", {"role": "user", "content": "main task"}),
+        _record("user", {"role": "user", "content": "subagent prompt"}, isSidechain=True),
+        _record("assistant", {"id": "m1", "role": "assistant", "content": [{"type": "text", "text": "ok"}]}),
+    ]
+    t = load_bytes(jsonl(main))
+    assert [m.content for m in t.messages if m.role == "user"] == ["main task"]
+    sub = [{**r, "isSidechain": True} for r in main]
+    t = load_bytes(jsonl(sub))
+    assert t.meta["sidechain"] is True
+    assert [m.role for m in t.messages] == ["user", "user", "assistant"]
+
+
+def test_a_bad_record_is_a_named_problem() -> None:
+    data = jsonl(
+        [
+            _record("user", {"role": "user", "content": "hi"}),
+            _record("assistant", {"id": "m1", "role": "assistant", "content": [{"type": "tool_use", "id": 5}]}),
+            {"type": "assistant", "uuid": "x", "sessionId": "s", "message": "not an object"},
+        ]
+    )
+    t = load_bytes(data)
+    assert [(p.line, p.message) for p in t.problems] == [
+        (2, "message.content[0].id: must be a string, got a number"),
+        (3, "a assistant record needs a message object, got a string"),
+    ]
+
+
+def test_load_strict_refuses_bad_records(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(jsonl([_record("user", {"role": "user", "content": 3})]))
+    with pytest.raises(InputError) as info:
+        load_strict(str(path))
+    assert "line 1" in str(info.value)
+
+
+def test_claude_code_is_not_written() -> None:
+    t = suture.load_file(PARALLEL)
+    with pytest.raises(InputError) as info:
+        dump(t.messages, t, to="claude-code")
+    assert "--to messages" in str(info.value)
+
+
+# -- property: however Claude Code splits a response and interleaves results, the loader pairs -----
+
+
+@st.composite
+def sessions(draw: st.DrawFn) -> tuple[list[dict[str, Any]], list[Message]]:
+    """A Claude Code file of complete turns, each response written one block a line, each result
+    written at any point after its call's line (also between lines of the same response), with
+    progress records sprinkled in; and the neutral history it stands for."""
+    lines: list[dict[str, Any]] = []
+    expected: list[Message] = []
+    n = 0
+    for turn in range(draw(st.integers(1, 4))):
+        lines.append(_record("user", {"role": "user", "content": f"task {turn}"}))
+        expected.append(Message("user", f"task {turn}"))
+        mid = f"msg_{turn}"
+        calls = draw(st.integers(0, 3))
+        text = draw(st.booleans()) or calls == 0
+        blocks: list[dict[str, Any]] = [{"type": "text", "text": f"reply {turn}"}] if text else []
+        ids = []
+        for _ in range(calls):
+            n += 1
+            ids.append(f"toolu_{n:02d}")
+            blocks.append({"type": "tool_use", "id": ids[-1], "name": "Bash", "input": {"n": n}})
+        # Place each block's line, then each result after its call's line.
+        events: list[tuple[float, dict[str, Any]]] = []
+        for k, block in enumerate(blocks):
+            events.append((k, _record("assistant", {"id": mid, "role": "assistant", "content": [block]})))
+            if draw(st.booleans()):
+                events.append((k + 0.1, {"type": "progress", "uuid": "p", "sessionId": "s", "data": {}}))
+        first_call = len(blocks) - len(ids)
+        for j, call_id in enumerate(ids):
+            at = draw(st.floats(first_call + j + 0.2, len(blocks) + 1, allow_nan=False))
+            result = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call_id, "content": "ok"}]}
+            events.append((at, _record("user", result)))
+        events.sort(key=lambda e: e[0])
+        lines.extend(r for _, r in events)
+        expected.append(Message("assistant", [], ()))  # filled below from the blocks
+        expected[-1] = _neutral_assistant(blocks)
+        result_order = [r["message"]["content"][0]["tool_use_id"] for _, r in events if r["type"] == "user"]
+        expected.extend(Message("tool", "ok", tool_call_id=i) for i in result_order)
+    return lines, expected
+
+
+def _neutral_assistant(blocks: list[dict[str, Any]]) -> Message:
+    t = load_bytes(orjson.dumps([{"role": "assistant", "content": blocks}]), "messages")
+    return t.messages[0]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sessions())
+def test_split_responses_always_pair_with_their_results(session: tuple[list[dict[str, Any]], list[Message]]) -> None:
+    lines, expected = session
+    t = load_bytes(jsonl(lines))
+    assert t.format == "claude-code"
+    assert essences(t.messages) == essences(expected)
+    kinds = {c.kind for c in repair(t.messages).changes}
+    assert kinds <= {ChangeKind.MOVED_RESULT}

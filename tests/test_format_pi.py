@@ -1,0 +1,208 @@
+"""pi / openclaw session JSONL: detection, the active branch, aborted turns, compaction, export."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import suture
+from suture.formats import CERTAIN, adapters, detect, dump, load_bytes
+from suture.formats import essences as _essences
+from suture.io import InputError, parse_document
+from suture.model import Message, ThinkingPart
+from suture.repair import ChangeKind, repair
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_sessions" / "pi"
+BRANCHED = SAMPLES / "branched-aborted.jsonl"
+V1 = SAMPLES / "v1-clean.jsonl"
+HEADER = {"type": "session", "version": 3, "id": "s1", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/p"}
+
+
+def essences(messages: list[Message]) -> list[dict[str, Any]]:
+    return [e for _, e in _essences(messages)]
+
+
+def jsonl(records: list[Any]) -> bytes:
+    return b"".join(orjson.dumps(r) + b"\n" for r in records)
+
+
+def entry(i: str, parent: str | None, message: dict[str, Any], kind: str = "message") -> dict[str, Any]:
+    return {"type": kind, "id": i, "parentId": parent, "timestamp": "2026-01-01T00:00:01.000Z", "message": message}
+
+
+def test_samples_are_detected_for_certain() -> None:
+    for path in SAMPLES.iterdir():
+        found = detect(parse_document(path.read_bytes()))
+        assert (found.adapter.name, found.score) == ("pi", CERTAIN), path
+
+
+def test_the_history_is_the_branch_that_ends_at_the_last_entry() -> None:
+    t = suture.load_file(BRANCHED)
+    assert [m.role for m in t.messages] == [
+        "user",
+        "assistant",
+        "tool",
+        "branchSummary",
+        "user",
+        "assistant",
+        "bashExecution",
+        "user",
+        "assistant",
+        "tool",
+        "user",
+    ]
+    # The abandoned branch (line 6, its call and its label) is not part of it.
+    lines = [m.source.line for m in t.messages if m.source]
+    assert 6 not in lines and 7 not in lines
+    assert t.messages[6].content == "Ran `ls src`\n```\nApp.tsx\nNotesList.tsx\n\n```"
+    thinking = t.messages[1].content[0] if isinstance(t.messages[1].content, list) else None
+    assert isinstance(thinking, ThinkingPart) and thinking.signature == "ErMCCkYICRgCKkBOTn34eNIXFbLXFdzP"
+    assert t.messages[2].name == "read" and t.messages[2].is_error is False
+
+
+def test_aborted_turns_are_placeholders_and_a_failed_call_gets_a_result() -> None:
+    t = suture.load_file(BRANCHED)
+    result = repair(t.messages)
+    assert [(c.kind, c.input_index, t.messages[c.input_index].source.line) for c in result.changes] == [  # type: ignore[union-attr]
+        (ChangeKind.DROPPED_PLACEHOLDER, 5, 10),
+        (ChangeKind.SYNTHETIC_INTERRUPT, 8, 13),
+    ]
+    assert [c.id for c in result.interrupted] == ["toolu_01Qa1Ws2Ed3Rf4Tg5Yh6UjIk"]
+
+
+def test_an_anthropic_session_exports_as_anthropic_messages() -> None:
+    t = suture.load_file(BRANCHED)
+    assert t.export_format == "messages"
+    out = orjson.loads(dump(repair(t.messages).messages, t))
+    assert out[1]["content"][0] == {
+        "type": "thinking",
+        "thinking": "Find the list component first.",
+        "signature": "ErMCCkYICRgCKkBOTn34eNIXFbLXFdzP",
+    }
+    assert out[1]["content"][2] == {
+        "type": "tool_use",
+        "id": "toolu_01Rt5Yu6Io7Pa8Sd9Fg0HjKl",
+        "name": "read",
+        "input": {"path": "src/NotesList.tsx"},
+    }
+    back = load_bytes(orjson.dumps(out))
+    assert back.format == "messages"
+    assert repair(back.messages).changes == []
+
+
+def test_v1_sessions_are_read_in_file_order() -> None:
+    t = suture.load_file(V1)
+    assert t.meta["version"] == 1
+    assert [m.role for m in t.messages] == ["user", "assistant", "tool", "assistant"]
+    assert [m.source.line for m in t.messages if m.source] == [2, 3, 4, 5]
+    assert repair(t.messages).changes == []
+
+
+def test_compaction_keeps_the_summary_then_the_kept_entries() -> None:
+    records = [
+        HEADER,
+        entry("a", None, {"role": "user", "content": "old question"}),
+        entry("b", "a", {"role": "assistant", "content": [{"type": "text", "text": "old answer"}]}),
+        entry("c", "b", {"role": "user", "content": "recent question"}),
+        {
+            "type": "compaction",
+            "id": "d",
+            "parentId": "c",
+            "summary": "we talked",
+            "firstKeptEntryId": "c",
+            "tokensBefore": 9,
+        },
+        entry("e", "d", {"role": "assistant", "content": [{"type": "text", "text": "recent answer"}]}),
+    ]
+    t = load_bytes(jsonl(records))
+    assert [(m.role, m.content if isinstance(m.content, str) else m.content[0].text) for m in t.messages] == [  # type: ignore[index, union-attr]
+        ("compactionSummary", "we talked"),
+        ("user", "recent question"),
+        ("assistant", "recent answer"),
+    ]
+
+
+def test_export_follows_the_provider_of_the_last_assistant_message() -> None:
+    names = {a.name for a in adapters()}
+    records = [
+        HEADER,
+        entry("a", None, {"role": "user", "content": "hi"}),
+        entry(
+            "b", "a", {"role": "assistant", "content": [{"type": "text", "text": "yo"}], "api": "openai-completions"}
+        ),
+    ]
+    t = load_bytes(jsonl(records))
+    assert t.export_format == "chat"
+    records[2]["message"]["api"] = "openai-responses"
+    t = load_bytes(jsonl(records))
+    assert t.export_format == ("responses" if "responses" in names else "messages")
+
+
+def test_broken_trees_are_named_problems() -> None:
+    records = [
+        HEADER,
+        entry("a", "zzz", {"role": "user", "content": "parent is missing"}),
+        entry("b", "a", {"role": "assistant", "content": [{"type": "text", "text": "ok"}]}),
+    ]
+    t = load_bytes(jsonl(records))
+    assert [p.line for p in t.problems] == [2]
+    assert "parent 'zzz' is not in the file" in t.problems[0].message
+    assert [m.role for m in t.messages] == ["user", "assistant"]
+
+
+def test_bad_entries_are_named_problems() -> None:
+    records = [HEADER, entry("a", None, {"role": "toolResult", "toolCallId": 3}), entry("b", "a", {"content": "x"})]
+    t = load_bytes(jsonl(records))
+    assert [(p.line, p.message) for p in t.problems] == [
+        (2, "message.toolCallId: must be a string, got a number"),
+        (3, "message.role: is missing"),
+    ]
+
+
+def test_pi_files_are_not_written() -> None:
+    t = suture.load_file(V1)
+    with pytest.raises(InputError):
+        dump(t.messages, t, to="pi")
+
+
+# -- property: the active branch of a generated tree is the history ------------------------------
+
+
+@st.composite
+def trees(draw: st.DrawFn) -> tuple[list[dict[str, Any]], list[str]]:
+    """A v3 session whose active branch is a list of user/assistant/result entries, with
+    abandoned side branches hanging off random entries; and the texts of the active branch."""
+    records: list[dict[str, Any]] = [HEADER]
+    texts: list[str] = []
+    parent: str | None = None
+    n = 0
+    for i in range(draw(st.integers(1, 8))):
+        n += 1
+        me = f"e{n}"
+        text = f"message {i}"
+        role = draw(st.sampled_from(("user", "assistant")))
+        content: Any = text if role == "user" else [{"type": "text", "text": text}]
+        records.append(entry(me, parent, {"role": role, "content": content}))
+        texts.append(text)
+        if parent is not None and draw(st.booleans()):
+            n += 1
+            records.append(entry(f"e{n}", parent, {"role": "user", "content": "abandoned"}))
+        parent = me
+    # The last entry must be on the active branch: move any side branch written last before it.
+    if records[-1]["message"]["content"] == "abandoned":
+        records.insert(len(records) - 2, records.pop())
+    return records, texts
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(trees())
+def test_side_branches_never_reach_the_history(tree: tuple[list[dict[str, Any]], list[str]]) -> None:
+    records, texts = tree
+    t = load_bytes(jsonl(records))
+    assert t.format == "pi"
+    assert [e["text"] for e in essences(t.messages)] == texts
