@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Iterator
@@ -109,12 +110,19 @@ def _json_error(e: orjson.JSONDecodeError, data: bytes, line_offset: int = 0) ->
 
 def parse_document(data: bytes) -> Document:
     """Parse a file's bytes as JSON, or failing that as JSONL. Raises :class:`InputError`."""
-    if not data.strip():
+    if not data or data.isspace():  # (what strip() would say, without copying the bytes)
         raise InputError("the file is empty" if not data else "the file holds only whitespace")
     if data.startswith(_BOM):
         raise InputError("the file starts with a UTF-8 byte order mark, which JSON does not allow; remove it")
     if b"\x00" in data[:8192]:
         raise InputError("this is a binary file, not a JSON or JSONL transcript")
+    if _first_line_is_a_value(data):
+        # Then the bytes cannot be one JSON document: skip parsing them whole, which reads them all.
+        bad = _decode_error(data)
+        if bad:
+            raise InputError(bad) from None
+        with gc_paused():
+            return _parse_jsonl(data, None)
     try:
         with gc_paused():
             value = orjson.loads(data)
@@ -124,12 +132,48 @@ def parse_document(data: bytes) -> Document:
             raise InputError(bad) from None
         with gc_paused():
             return _parse_jsonl(data, whole)
-    head = data.lstrip()[:1]
-    pretty = head in (b"[", b"{") and b"\n" in data.strip()[:4096]
+    # As data.strip()[:4096] would give, without copying the whole file.
+    start = _NON_SPACE.search(data).start()  # type: ignore[union-attr]  # not all whitespace
+    head = data[start : start + 1]
+    pretty = head in (b"[", b"{") and b"\n" in data[start : min(start + 4096, _content_end(data))]
     return Document("json", value=value, pretty=pretty, size=len(data))
 
 
-def _parse_jsonl(data: bytes, whole: orjson.JSONDecodeError) -> Document:
+_NON_SPACE = re.compile(rb"[^ \t\n\r\x0b\x0c]")
+
+
+def _content_end(data: bytes) -> int:
+    """One past the last byte that is not whitespace (``len(data.rstrip())``, without the copy)."""
+    end = len(data)
+    while end:
+        chunk = data[max(0, end - 65536) : end]
+        kept = chunk.rstrip()
+        if kept:
+            return end - len(chunk) + len(kept)
+        end -= len(chunk)
+    return 0
+
+
+def _first_line_is_a_value(data: bytes) -> bool:
+    """Whether the first line that is not blank is a whole JSON value with more text after it."""
+    start = 0
+    while True:
+        end = data.find(b"\n", start)
+        if end < 0:
+            return False
+        if data[start:end].strip():
+            break
+        start = end + 1
+    if _NON_SPACE.search(data, end + 1) is None:
+        return False
+    try:
+        orjson.loads(data[start:end])
+    except orjson.JSONDecodeError:
+        return False
+    return True
+
+
+def _parse_jsonl(data: bytes, whole: orjson.JSONDecodeError | None) -> Document:
     lines = data.split(b"\n")
     pending = b""
     if lines and lines[-1].strip() == b"":
@@ -157,6 +201,12 @@ def _parse_jsonl(data: bytes, whole: orjson.JSONDecodeError) -> Document:
     )
     if not records or first_failed:
         # Not JSONL either: one JSON document that is broken (truncated, say). Say where.
+        if whole is None:
+            try:
+                orjson.loads(data)
+            except orjson.JSONDecodeError as e:
+                whole = e
+        assert whole is not None
         raise InputError(_json_error(whole, data))
     return Document("jsonl", records=records, problems=problems, pending=pending, size=len(data))
 
@@ -169,9 +219,16 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
+        st = os.stat(target)
+        mode = stat.S_IMODE(st.st_mode)
     except FileNotFoundError:
         mode = None
+    else:
+        if not stat.S_ISREG(st.st_mode):
+            # A device or a pipe (-o /dev/null, /dev/stdout): renaming over it would replace it.
+            with open(target, "wb") as f:
+                f.write(data)
+            return target
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".suture-tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as f:

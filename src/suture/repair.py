@@ -17,6 +17,7 @@ The rules, in the order they apply (numbers as in SPEC.md):
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -186,8 +187,9 @@ class _Ids:
     """Rule 3: final ids, each depending only on the calls before it.
 
     The ids in use are ``base`` (shared between results, never changed) plus ``used`` (this run's
-    own). ``log`` records each id taken, so the state at a checkpoint can be restored to resume a
-    repair there (:func:`repair_from`).
+    own); each call visited adds one id to ``used``. ``log`` records what a clash changed in
+    ``next_k``, so the state before the last calls can be restored to resume a repair there
+    (:func:`repair_from`).
     """
 
     __slots__ = ("_base", "_log", "_next_k", "_used")
@@ -201,13 +203,13 @@ class _Ids:
         self._base = base
         self._used: set[str] = set() if used is None else used
         self._next_k: dict[str, int] = {} if next_k is None else next_k
-        self._log: list[tuple[str, str | None, int | None]] = []
+        # (ids in used before the clash, its base, next_k[base] before it)
+        self._log: list[tuple[int, str, int | None]] = []
 
     def final(self, base: str) -> str:
         used = self._used
         if base not in used and base not in self._base:
             used.add(base)
-            self._log.append((base, None, None))
             return base
         # The set only grows, so the smallest free k for a base never goes down.
         previous = self._next_k.get(base)
@@ -217,24 +219,22 @@ class _Ids:
             k += 1
             candidate = f"{base}_{k}"
         self._next_k[base] = k + 1
+        self._log.append((len(used), base, previous))
         used.add(candidate)
-        self._log.append((candidate, base, previous))
         return candidate
 
-    def mark(self) -> int:
-        return len(self._log)
-
-    def rewind(self, mark: int) -> None:
-        """Forget every id taken after ``mark``."""
+    def rewind(self, taken: Sequence[str]) -> None:
+        """Forget ``taken``, the final ids of the last calls visited, as if they were never visited."""
         log, used, next_k = self._log, self._used, self._next_k
-        while len(log) > mark:
-            taken, base, previous = log.pop()
-            used.discard(taken)
-            if base is not None:
-                if previous is None:
-                    del next_k[base]
-                else:
-                    next_k[base] = previous
+        mark = len(used) - len(taken)
+        for final in taken:
+            used.discard(final)
+        while log and log[-1][0] >= mark:
+            _, base, previous = log.pop()
+            if previous is None:
+                del next_k[base]
+            else:
+                next_k[base] = previous
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,12 +326,14 @@ def _run(
         first = 0
     kept_changes = len(changes)
     final = ids.final
+    used_ids, base_ids = ids._used, ids._base
+    take = used_ids.add
 
     # The open span: its assistant's input index and the input indices of its other members.
     span_start = -1
     members: list[int] = []
-    # The last point a later repair may start from (see repair_from).
-    last: tuple[int, int, int, int, int, int] | None = None
+    # The last assistant message that is not a placeholder: where a later repair may start.
+    last = -1
 
     def orphan(index: int, span: int | None) -> None:
         result = messages[index]
@@ -363,8 +365,15 @@ def _run(
         output_start = len(out)
         n_calls = len(calls)
 
-        # Rule 3, in call order.
-        finals = [final(c.id or f"call_{span_start}_{j}") for j, c in enumerate(calls)]
+        # Rule 3, in call order (the usual case, an id no call took yet, inline).
+        finals = []
+        for j, c in enumerate(calls):
+            base = c.id or f"call_{span_start}_{j}"
+            if base in used_ids or base in base_ids:
+                base = final(base)
+            else:
+                take(base)
+            finals.append(base)
 
         # The usual span: one result per call, in call order, under ids that stay. Rule 4 pairs
         # them one to one and nothing moves, so the span is written as it is.
@@ -499,7 +508,7 @@ def _run(
         message = messages[index]
         role = message.role
         if role == "assistant":
-            if _is_placeholder(message):
+            if not message.tool_calls and _is_placeholder(message):
                 changes.append(
                     Change(
                         ChangeKind.DROPPED_PLACEHOLDER,
@@ -515,7 +524,7 @@ def _run(
             if span_start >= 0:
                 close_span()
                 span_start = -1
-            last = (index, len(out), len(changes), len(spans), len(interrupted), ids.mark())
+            last = index
             if message.tool_calls:
                 span_start = index
                 members = []
@@ -537,21 +546,44 @@ def _run(
     else:
         changes.sort(key=_by_input_index)
 
-    checkpoint = point if last is None else _checkpoint(ids, *last)
+    checkpoint = point if last < 0 else _checkpoint(last, messages, out, origin, changes, spans, interrupted, ids)
     return Repair(out, changes, spans, origin, interrupted, len(messages), _checkpoint=checkpoint)
 
 
 def _checkpoint(
-    ids: _Ids, start: int, outputs: int, changes: int, spans: int, interrupted: int, mark: int
+    start: int,
+    messages: Sequence[Message],
+    out: list[Message],
+    origin: list[int | None],
+    changes: list[Change],
+    spans: list[Span],
+    interrupted: list[ToolCall],
+    ids: _Ids,
 ) -> _Checkpoint:
-    """The state at ``start``, taken from the ids at the end of a run (which are no longer needed)."""
-    ids.rewind(mark)
+    """The state just before ``start``, the last assistant message that is not a placeholder,
+    worked out at the end of a run from what followed it (the run's ids are no longer needed)."""
+    if messages[start].tool_calls:
+        # It opened the last span: its calls took the last ids, its results hold the last synthetic ones.
+        outputs = spans[-1].output_start
+        n_spans = len(spans) - 1
+        taken = [c.id for c in out[outputs].tool_calls]
+        synthetic = sum(1 for j in range(outputs + 1, outputs + 1 + len(taken)) if origin[j] is None)
+        n_interrupted = len(interrupted) - synthetic
+    else:
+        outputs = len(origin) - 1
+        while origin[outputs] != start:
+            outputs -= 1
+        n_spans = len(spans)
+        taken = []
+        n_interrupted = len(interrupted)
+    n_changes = bisect_left(changes, start, key=_by_input_index)
+    ids.rewind(taken)
     base, used = ids._base, ids._used
     if not base:
         base, used = used, set()
     elif len(used) > _FOLD:
         base, used = base | used, set()
-    return _Checkpoint(start, outputs, changes, spans, interrupted, base, used, ids._next_k)
+    return _Checkpoint(start, outputs, n_changes, n_spans, n_interrupted, base, used, ids._next_k)
 
 
 def _by_input_index(change: Change) -> int:

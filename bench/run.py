@@ -1,0 +1,421 @@
+"""Every suture benchmark in one command, each figure beside its floor and its budget.
+
+    python bench/run.py            # the budgets' sizes (100k messages, a 45 MB file), best of 5
+    python bench/run.py --quick    # 10k messages, best of 3: a smoke run, not the budgets
+    python bench/run.py --only repair,load
+
+Each benchmark runs in a fresh Python process (so one's heap does not slow the next) and times
+its floor and its subject in that same process; each figure is the best of several runs. A ratio
+is subject / floor; PASS when it is within the budget. Files come from ``bench/generate.py``
+(made on first use, into ``bench/data/``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+
+import generate  # noqa: E402
+
+SECTIONS = ("repair", "load", "cli", "tail", "multi", "app")
+
+
+def best(fn: Callable[[], Any], runs: int) -> float:
+    """The shortest of ``runs`` timings of ``fn``, the collector settled before each."""
+    times = []
+    for _ in range(runs):
+        gc.collect()
+        t = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - t)
+        del result
+    return min(times)
+
+
+def row(
+    name: str,
+    figure: float,
+    floor: float | None,
+    floor_name: str,
+    budget: float | None,
+    unit: str = "s",
+    kind: str = "ratio",
+    note: str = "",
+) -> dict[str, Any]:
+    """One line of the report. ``kind`` is ``ratio`` (figure / floor <= budget), ``max`` (figure
+    <= budget, absolute) or ``min`` (figure >= budget, e.g. a speed-up)."""
+    return {
+        "name": name,
+        "figure": figure,
+        "floor": floor,
+        "floor_name": floor_name,
+        "budget": budget,
+        "unit": unit,
+        "kind": kind,
+        "note": note,
+    }
+
+
+# -- the sections (each runs in its own process) --------------------------------------------------
+
+
+def section_repair(size: str, runs: int) -> list[dict[str, Any]]:
+    import orjson
+
+    from suture.formats import load_bytes
+    from suture.repair import repair
+
+    data = generate.ensure(f"chat-{size}.json").read_bytes()
+    floor = best(lambda: orjson.loads(data), runs)
+    transcript = load_bytes(data)
+    n = len(transcript.messages)
+    figure = best(lambda: repair(transcript.messages), runs)
+    return [row(f"repair() of {n:,} chat messages", figure, floor, "orjson.loads", 0.5)]
+
+
+def section_load(size: str, runs: int) -> list[dict[str, Any]]:
+    import orjson
+
+    from suture.formats import load_bytes
+
+    out = []
+    for name in (f"chat-{size}.json", f"chat-{size}.jsonl", f"claude-code-{size}.jsonl"):
+        data = generate.ensure(name).read_bytes()
+        if name.endswith(".jsonl"):
+            loads = orjson.loads
+
+            def floor_fn(data: bytes = data) -> Any:
+                return [loads(line) for line in data.splitlines() if line.strip()]
+
+            floor_name = "orjson.loads per line"
+        else:
+
+            def floor_fn(data: bytes = data) -> Any:
+                return orjson.loads(data)
+
+            floor_name = "orjson.loads"
+        floor = best(floor_fn, runs)
+        try:
+            figure = best(lambda data=data: load_bytes(data), runs)
+        except Exception as e:  # a format still being written: say so, go on
+            out.append(row(f"load {name}", float("nan"), floor, floor_name, 2.0, note=f"cannot load: {e}"))
+            continue
+        n = len(load_bytes(data).messages)
+        out.append(row(f"load {name} ({len(data) / 1e6:.0f} MB, {n:,} messages)", figure, floor, floor_name, 2.0))
+    return out
+
+
+def _run_child(argv: list[str], cwd: Path | None = None, env: dict[str, str] | None = None) -> tuple[float, int]:
+    """Wall time and peak RSS (bytes) of one child process."""
+    t = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd, env=env)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} exited {proc.returncode}: {err.strip()[-400:]}")
+    return wall, usage.ru_maxrss * 1024
+
+
+BARE = (
+    "import sys, orjson\n"
+    "data = open(sys.argv[1], 'rb').read()\n"
+    "value = orjson.loads(data)\n"
+    "open(sys.argv[2], 'wb').write(orjson.dumps(value))\n"
+)
+
+
+def section_cli(size: str, runs: int) -> list[dict[str, Any]]:
+    name = "chat-45mb.json" if size == "100k" else f"chat-{size}.json"
+    path = generate.ensure(name)
+    out_dir = Path(tempfile.mkdtemp(prefix="suture-bench-", dir=generate.DATA))
+    try:
+        bare = [sys.executable, "-c", BARE, str(path), str(out_dir / "bare.json")]
+        subject = [sys.executable, "-m", "suture", "repair", str(path), "-o", str(out_dir / "repaired.json"), "-q"]
+        bare_times, bare_rss, times, rss = [], [], [], []
+        for _ in range(runs):  # interleaved, so a busy moment hits both
+            t, r = _run_child(bare)
+            bare_times.append(t)
+            bare_rss.append(r)
+            t, r = _run_child(subject)
+            times.append(t)
+            rss.append(r)
+    finally:
+        shutil.rmtree(out_dir, ignore_errors=True)
+    mb = path.stat().st_size / 1e6
+    return [
+        row(
+            f"suture repair {name} ({mb:.0f} MB), whole process",
+            min(times),
+            min(bare_times),
+            "python + orjson read/parse/dump",
+            3.0,
+        ),
+        row(
+            f"suture repair {name}, peak RSS",
+            min(rss) / 1e6,
+            min(bare_rss) / 1e6,
+            "the same bare process",
+            2.0,
+            unit="MB",
+        ),
+    ]
+
+
+def section_tail(size: str, runs: int) -> list[dict[str, Any]]:
+    import orjson
+
+    from suture.formats import load_file
+    from suture.repair import repair
+    from suture.tail import Tail
+
+    out = []
+    for source in (f"chat-{size}.jsonl", f"claude-code-{size}.jsonl"):
+        original = generate.ensure(source)
+        work = Path(tempfile.mkdtemp(prefix="suture-tail-", dir=generate.DATA))
+        try:
+            path = work / source
+            shutil.copyfile(original, path)
+
+            def full(path: Path = path) -> Any:
+                t = load_file(path)
+                return t, repair(t.messages)
+
+            floor = best(full, max(2, runs - 2))
+            tail = Tail(path)
+            first = tail.poll()
+            n = len(first.transcript.messages)
+            times = []
+            kinds = set()
+            for i in range(runs * 3):
+                if source.startswith("chat"):
+                    record: dict[str, Any] = {"role": "user", "content": f"one more thing ({i})"}
+                else:
+                    record = {
+                        "type": "user",
+                        "uuid": f"00000000-0000-4000-a000-{i:012d}",
+                        "parentUuid": None,
+                        "sessionId": "3f2b8c1e-0d4a-4e8b-9a61-5c7e2f9d0b13",
+                        "isSidechain": False,
+                        "message": {"role": "user", "content": f"one more thing ({i})"},
+                    }
+                with open(path, "ab") as f:
+                    f.write(orjson.dumps(record) + b"\n")
+                gc.collect()
+                t = time.perf_counter()
+                update = tail.poll()
+                times.append(time.perf_counter() - t)
+                kinds.add(update.kind)
+            figure = min(times)
+            how = "read the new bytes only" if kinds == {"append"} else f"polls were: {', '.join(sorted(kinds))}"
+            label = f"append one message to {source} ({n:,} messages)"
+            out.append(row(label, figure, floor, "full load + repair", 0.02, note=how))
+            out.append(row(f"{label}, absolute", figure * 1000, None, "", 150, unit="ms", kind="max", note=how))
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    return out
+
+
+def section_multi(size: str, runs: int) -> list[dict[str, Any]]:
+    from suture.cli import repair as cli_repair
+
+    source = cli_repair.__file__ and Path(cli_repair.__file__).read_text()
+    if "--out-dir" not in source:
+        return [row("suture repair A B C --out-dir D", float("nan"), None, "", None, note="no --out-dir yet")]
+    name = f"chat-{'10k' if size == '100k' else '1k'}.json"
+    original = generate.ensure(name)
+    work = Path(tempfile.mkdtemp(prefix="suture-multi-", dir=generate.DATA))
+    try:
+        files = []
+        for i in range(8):
+            p = work / f"in{i}.json"
+            shutil.copyfile(original, p)
+            files.append(str(p))
+        argv = [sys.executable, "-m", "suture", "repair", *files, "--out-dir", str(work / "out"), "-q"]
+        cores = len(os.sched_getaffinity(0))
+        one_core = ["taskset", "-c", str(min(os.sched_getaffinity(0))), *argv]
+        t1, tn = [], []
+        for _ in range(max(2, runs - 2)):
+            t1.append(_run_child(one_core)[0])
+            tn.append(_run_child(argv)[0])
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    speedup = min(t1) / min(tn)
+    return [
+        row(
+            f"suture repair of 8 x {name} --out-dir, {cores} cores vs 1",
+            speedup,
+            None,
+            "",
+            0.75 * cores,
+            unit="x",
+            kind="min",
+            note=f"1 core {min(t1):.2f} s, {cores} cores {min(tn):.2f} s",
+        ),
+    ]
+
+
+def section_app(size: str, runs: int) -> list[dict[str, Any]]:
+    try:
+        from suture.tui.app import SutureApp
+    except ImportError as e:
+        return [row("app first screen", float("nan"), None, "", 2.0, kind="max", note=f"no app: {e}")]
+    path = generate.ensure(f"chat-{size}.json")
+    return asyncio.run(_app(SutureApp, path, runs))
+
+
+async def _app(app_class: Any, path: Path, runs: int) -> list[dict[str, Any]]:
+    firsts: list[float] = []
+    keys: dict[str, list[float]] = {"down": [], "pagedown": [], "up": []}
+    for attempt in range(max(2, runs - 2)):
+        t = time.perf_counter()
+        app = app_class(path, watch=False)
+        async with app.run_test(size=(160, 45)) as pilot:
+            while getattr(app, "model", None) is None:
+                await asyncio.sleep(0.005)
+            await pilot.pause()
+            firsts.append(time.perf_counter() - t)
+            if attempt == 0:
+                for key in keys:
+                    for _ in range(30):
+                        t = time.perf_counter()
+                        await pilot.press(key)
+                        await pilot.pause()
+                        keys[key].append(time.perf_counter() - t)
+    n = path.name
+    out = [row(f"app first screen of {n}", min(firsts), None, "", 2.0, kind="max")]
+    for key, times in keys.items():
+        times.sort()
+        median = times[len(times) // 2]
+        out.append(
+            row(
+                f"app key {key} (median of 30, press to idle)",
+                median * 1000,
+                None,
+                "",
+                16,
+                unit="ms",
+                kind="max",
+                note=f"slowest {times[-1] * 1000:.1f} ms",
+            )
+        )
+    return out
+
+
+# -- the report -----------------------------------------------------------------------------------
+
+
+def verdict(r: dict[str, Any]) -> tuple[str, str]:
+    figure, floor, budget, kind = r["figure"], r["floor"], r["budget"], r["kind"]
+    if figure != figure:  # nan: not measured
+        return "-", "SKIP"
+    if kind == "ratio":
+        ratio = figure / floor
+        return f"{ratio:.3f}x", "PASS" if ratio <= budget else "FAIL"
+    if kind == "max":
+        return "", "PASS" if figure <= budget else "FAIL"
+    return "", "PASS" if figure >= budget else "FAIL"
+
+
+def fmt(value: float | None, unit: str) -> str:
+    if value is None or value != value:
+        return "-"
+    if unit == "s":
+        return f"{value * 1000:.1f} ms" if value < 10 else f"{value:.2f} s"
+    if unit == "ms":
+        return f"{value:.1f} ms"
+    if unit == "MB":
+        return f"{value:.0f} MB"
+    return f"{value:.2f}{unit}"
+
+
+def report(rows: list[dict[str, Any]]) -> str:
+    lines = [
+        f"{'benchmark':<64} {'figure':>10} {'floor':>10} {'ratio':>8} {'budget':>9}  verdict",
+    ]
+    for r in rows:
+        ratio, word = verdict(r)
+        if r["kind"] == "ratio":
+            budget = f"<={r['budget']}x"
+        elif r["kind"] == "max":
+            budget = f"<={fmt(r['budget'], r['unit'])}" if r["budget"] is not None else "-"
+        else:
+            budget = f">={r['budget']:.2f}x" if r["budget"] is not None else "-"
+        lines.append(
+            f"{r['name'][:64]:<64} {fmt(r['figure'], r['unit']):>10} {fmt(r['floor'], r['unit']):>10} "
+            f"{ratio:>8} {budget:>9}  {word}"
+        )
+        if r["floor_name"] and r["floor"] is not None:
+            lines.append(f"{'':<4}floor: {r['floor_name']}" + (f"; {r['note']}" if r["note"] else ""))
+        elif r["note"]:
+            lines.append(f"{'':<4}{r['note']}")
+    return "\n".join(lines)
+
+
+def machine() -> str:
+    import orjson
+
+    cpu = "?"
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    return (
+        f"nproc {os.cpu_count()}, CPU {cpu}, Python {sys.version.split()[0]}, orjson {orjson.__version__}, "
+        f"load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--quick", action="store_true", help="10k messages and fewer runs")
+    p.add_argument("--only", default="", help=f"comma-separated sections: {', '.join(SECTIONS)}")
+    p.add_argument("--runs", type=int, default=0, help="runs per figure (default 5, quick 3)")
+    p.add_argument("--json", metavar="PATH", help="also write the rows as JSON")
+    p.add_argument("--section", help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    size = "10k" if args.quick else "100k"
+    runs = args.runs or (3 if args.quick else 5)
+    if args.section:
+        rows = globals()[f"section_{args.section}"](size, runs)
+        print(json.dumps(rows))
+        return 0
+    chosen = [s for s in (args.only.split(",") if args.only else SECTIONS) if s]
+    print(machine())
+    print(f"command: python bench/run.py{' --quick' if args.quick else ''}; best of {runs}\n", flush=True)
+    rows: list[dict[str, Any]] = []
+    for section in chosen:
+        cmd = [sys.executable, __file__, "--section", section, "--runs", str(runs)] + (
+            ["--quick"] if args.quick else []
+        )
+        done = subprocess.run(cmd, capture_output=True, text=True, cwd=BENCH.parent)
+        if done.returncode != 0:
+            rows.append(row(section, float("nan"), None, "", None, note="failed: " + done.stderr.strip()[-300:]))
+        else:
+            rows.extend(json.loads(done.stdout.strip().splitlines()[-1]))
+        print(f"[{section} done]", file=sys.stderr, flush=True)
+    print(report(rows))
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=2))
+    return 1 if any(verdict(r)[1] == "FAIL" for r in rows) else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
