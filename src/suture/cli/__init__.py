@@ -35,6 +35,18 @@ def commands() -> dict[str, ModuleType]:
     return {name: module for module in found for name in module.NAMES}
 
 
+def _own_module(name: str) -> ModuleType | None:
+    """The module of subcommand ``name`` when the module is named after it (``repair`` lives in
+    ``repair.py``), found without importing the other commands: ``suture repair`` then loads
+    only what repair needs, not every command's dependencies."""
+    if not name.isidentifier() or name.startswith("_"):
+        return None
+    if not any(info.name == name for info in pkgutil.iter_modules(__path__)):
+        return None
+    module = importlib.import_module(f"{__name__}.{name}")
+    return module if name in getattr(module, "NAMES", ()) else None
+
+
 EXIT_OK = 0
 EXIT_FOUND = 1
 EXIT_BAD_INPUT = 2
@@ -57,7 +69,19 @@ def _version() -> str:
         return "0+unknown"
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _VersionAction(argparse.Action):
+    """``--version``, looking the version up only when asked (package metadata is slow to import)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
+        sys.stdout.write(f"suture {_version()}\n")
+        parser.exit()
+
+
+def build_parser(only: ModuleType | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or with ``only`` just that module's subcommands."""
     parser = _Parser(
         prog="suture",
         description=(
@@ -65,8 +89,12 @@ def build_parser() -> argparse.ArgumentParser:
             "'suture FILE' opens the app."
         ),
     )
-    parser.add_argument("--version", action="version", version=f"suture {_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    if only is not None:
+        for name in only.NAMES:
+            only.add_arguments(sub, name)
+        return parser
     for name, module in commands().items():
         module.add_arguments(sub, name)
     return parser
@@ -74,9 +102,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if args_list and args_list[0] not in commands() and not args_list[0].startswith("-") and "view" in commands():
+    own = _own_module(args_list[0]) if args_list else None
+    if (
+        own is None
+        and args_list
+        and args_list[0] not in commands()
+        and not args_list[0].startswith("-")
+        and "view" in commands()
+    ):
         args_list.insert(0, "view")
-    parser = build_parser()
+    parser = build_parser(own)
     if not args_list:
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from suture.formats import load_file
@@ -14,9 +15,18 @@ from suture.repair import ChangeKind, Repair
 __all__ = ["load_strict", "same_file", "summary_line", "write_output"]
 
 
-def load_strict(path: str, format: str | None = None, skip_bad_lines: bool = False) -> Transcript:
+def _to_stderr(line: str) -> None:
+    sys.stderr.write(line + "\n")
+
+
+def load_strict(
+    path: str,
+    format: str | None = None,
+    skip_bad_lines: bool = False,
+    warn: Callable[[str], None] = _to_stderr,
+) -> Transcript:
     """Load a transcript for a command: a JSONL line that cannot be read is an error unless the
-    person asked to skip such lines (then each is named on stderr)."""
+    person asked to skip such lines (then each is named by ``warn``, on stderr by default)."""
     transcript = load_file(path, format)
     problems = list(transcript.problems)
     if problems:
@@ -25,7 +35,7 @@ def load_strict(path: str, format: str | None = None, skip_bad_lines: bool = Fal
             more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
             raise InputError(f"{path}: {shown}{more}; pass --skip-bad-lines to repair the rest")
         for problem in problems:
-            sys.stderr.write(f"suture: warning: {path}: skipped {problem}\n")
+            warn(f"suture: warning: {path}: skipped {problem}")
     return transcript
 
 
@@ -58,20 +68,24 @@ _KIND_WORDS = {
 }
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _printable(value: str) -> str:
+    """A transcript's id as one line of terminal text: control characters escaped."""
+    return value if value.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in value)
+
+
 def summary_line(result: Repair) -> str:
     """One line a person reads after a repair: how many changes of each kind."""
     n_in, n_out = result.input_count, len(result.messages)
     if not result.changes:
-        return f"no changes needed ({n_in} messages)"
-    parts = []
-    for kind, count in result.counts().items():
-        if count:
-            word = _KIND_WORDS[kind]
-            parts.append(f"{count} {word}{'s' if count > 1 else ''}")
-    total = len(result.changes)
-    line = f"{total} change{'s' if total > 1 else ''} ({', '.join(parts)}); {n_in} messages in, {n_out} out"
+        return f"no changes needed ({_plural(n_in, 'message')})"
+    parts = [_plural(count, _KIND_WORDS[kind]) for kind, count in result.counts().items() if count]
+    line = f"{_plural(len(result.changes), 'change')} ({', '.join(parts)}); {n_in} messages in, {n_out} out"
     if result.interrupted:
-        ids = ", ".join(c.id for c in result.interrupted[:5])
+        ids = ", ".join(_printable(c.id) for c in result.interrupted[:5])
         more = f" and {len(result.interrupted) - 5} more" if len(result.interrupted) > 5 else ""
         line += f"; interrupted: {ids}{more}"
     return line

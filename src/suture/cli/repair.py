@@ -1,20 +1,30 @@
-"""``suture repair IN [-o OUT]``: write the repaired transcript, say what changed."""
+"""``suture repair IN... [-o OUT | --out-dir DIR]``: write repaired transcripts, say what changed.
+
+One input: the repaired transcript goes to OUT (stdout by default) and one summary line to
+stderr. Several inputs, or a folder (its ``.json`` and ``.jsonl`` files): each is written to
+``DIR/<name>`` in its own format, work spread over the machine's cores, one line per file on
+stderr in input order. A bad input is named on its own line and makes the exit code 2; the
+other files are still written. No input file is ever written.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-import orjson
-
 from suture.cli._common import load_strict, same_file, summary_line, write_output
-from suture.formats import dump
 from suture.io import InputError
-from suture.repair import repair
 
 NAMES = ("repair",)
 ORDER = 20
+
+# Files a folder given as input contributes (format detection itself is by content).
+_TRANSCRIPT_SUFFIXES = (".json", ".jsonl")
 
 
 def add_arguments(sub: Any, name: str) -> None:
@@ -22,19 +32,26 @@ def add_arguments(sub: Any, name: str) -> None:
         name,
         help="write the repaired transcript (stdout by default) and a summary of changes to stderr",
         description=(
-            "Repair a transcript by suture's contract and write it in the input's format. "
-            "A one-line summary of the changes goes to stderr. The input file is never written."
+            "Repair transcripts by suture's contract and write each in its input's format. "
+            "A one-line summary of the changes goes to stderr. Input files are never written. "
+            "With several inputs, or a folder (its .json and .jsonl files), pass --out-dir."
         ),
     )
-    p.add_argument("input", metavar="IN", help="transcript file")
-    p.add_argument("-o", "--output", metavar="OUT", help="where to write (default: stdout; '-' is stdout)")
+    p.add_argument("input", metavar="IN", nargs="+", help="transcript file, or a folder of them")
+    p.add_argument("-o", "--output", metavar="OUT", help="where to write one input (default: stdout; '-' is stdout)")
+    p.add_argument("--out-dir", metavar="DIR", help="write each repaired input to DIR/<its name> (created if missing)")
     p.add_argument(
         "--read-only",
         metavar="NAME,...",
         default="",
         help="tools that only read: their interrupted calls are marked safe to run again",
     )
-    p.add_argument("--report", metavar="PATH", help="write a JSON report of every change to PATH")
+    p.add_argument(
+        "--report",
+        metavar="PATH",
+        help="write a JSON report of every change to PATH; with several inputs (or when PATH is a folder), "
+        "PATH is a folder holding <name>.report.json per input",
+    )
     p.add_argument("--format", metavar="NAME", help="the input's format (default: detect from content)")
     p.add_argument("--to", metavar="FORMAT", help="write in this format instead of the input's")
     p.add_argument("--skip-bad-lines", action="store_true", help="repair the readable lines of a damaged JSONL file")
@@ -46,18 +63,167 @@ def read_only_set(spec: str) -> frozenset[str]:
     return frozenset(n.strip() for n in spec.split(",") if n.strip())
 
 
-def run(args: argparse.Namespace) -> int:
-    if args.output not in (None, "-") and same_file(args.input, args.output):
-        raise InputError(f"{args.output}: is the input file; suture never writes over its input, choose another -o")
-    if args.report and same_file(args.input, args.report):
-        raise InputError(f"{args.report}: is the input file; choose another --report path")
-    transcript = load_strict(args.input, args.format, args.skip_bad_lines)
-    names = read_only_set(args.read_only)
+@dataclass(frozen=True, slots=True)
+class _Job:
+    """One input to repair and where its results go (``None`` output: stdout)."""
+
+    input: str
+    output: str | None
+    report: str | None
+    format: str | None
+    to: str | None
+    read_only: frozenset[str]
+    skip_bad_lines: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Done:
+    """What a job has to say: warnings and its summary, or the one-line error that stopped it."""
+
+    lines: tuple[str, ...]
+    error: str | None = None
+
+
+def _report_bytes(report: dict[str, Any]) -> bytes:
+    import orjson
+
+    return orjson.dumps(report, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
+
+
+def _repair_one(job: _Job) -> tuple[list[str], str]:
+    """Repair one input and write its outputs. Returns the warnings and the summary."""
+    from suture.formats import dump
+    from suture.repair import repair
+
+    warnings: list[str] = []
+    transcript = load_strict(job.input, job.format, job.skip_bad_lines, warnings.append)
+    names = job.read_only
     result = repair(transcript.messages, names.__contains__ if names else None)
-    data = dump(result.messages, transcript, args.to)
-    write_output(data, args.output)
-    if args.report:
-        write_output(orjson.dumps(result.report(), option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE), args.report)
+    data = dump(result.messages, transcript, job.to)
+    write_output(data, job.output)
+    if job.report:
+        write_output(_report_bytes(result.report()), job.report)
+    return warnings, summary_line(result)
+
+
+def _run_job(job: _Job) -> _Done:
+    """A job in a worker process: errors a person can cause come back as one line."""
+    try:
+        warnings, summary = _repair_one(job)
+    except InputError as e:
+        return _Done((), str(e))
+    except RecursionError:
+        return _Done((), f"{job.input}: nested too deeply to be a transcript")
+    return _Done((*warnings, f"suture: {job.input}: {summary}"))
+
+
+def _inputs(paths: Sequence[str]) -> Iterator[str | InputError]:
+    """Every input file: files as given, a folder's transcript files sorted by name; an empty
+    folder is an error of its own."""
+    for path in paths:
+        if not os.path.isdir(path):
+            yield path
+            continue
+        names = sorted(
+            entry.name
+            for entry in os.scandir(path)
+            if not entry.name.startswith(".") and entry.name.lower().endswith(_TRANSCRIPT_SUFFIXES) and entry.is_file()
+        )
+        if not names:
+            yield InputError(f"{path}: a folder with no .json or .jsonl files in it")
+        yield from (os.path.join(path, n) for n in names)
+
+
+def _single(args: argparse.Namespace) -> int:
+    path = args.input[0]
+    if args.output not in (None, "-") and same_file(path, args.output):
+        raise InputError(f"{args.output}: is the input file; suture never writes over its input, choose another -o")
+    report = args.report
+    if report and os.path.isdir(report):
+        report = os.path.join(report, f"{Path(path).name}.report.json")
+    if report and same_file(path, report):
+        raise InputError(f"{report}: is the input file; choose another --report path")
+    warnings, summary = _repair_one(
+        _Job(path, args.output, report, args.format, args.to, read_only_set(args.read_only), args.skip_bad_lines)
+    )
+    for line in warnings:
+        sys.stderr.write(line + "\n")
     if not args.quiet:
-        sys.stderr.write(f"suture: {summary_line(result)}\n")
+        sys.stderr.write(f"suture: {summary}\n")
     return 0
+
+
+def _folder(path: str, what: str) -> Path:
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"{path}: is a file; {what} must be a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InputError(f"{path}: cannot create the folder ({e.strerror or e})") from None
+    return folder
+
+
+def _jobs(args: argparse.Namespace, inputs: Iterator[str | InputError]) -> Iterator[_Job | str]:
+    """A job per input, or the one-line error that stops it before it starts."""
+    out_dir = _folder(args.out_dir, "--out-dir")
+    report_dir = _folder(args.report, "--report with several inputs") if args.report else None
+    read_only = read_only_set(args.read_only)
+    taken: dict[str, str] = {}
+    for path in inputs:
+        if isinstance(path, InputError):
+            yield str(path)
+            continue
+        name = Path(path).name
+        output = out_dir / name
+        if name in taken:
+            yield f"{path}: has the same name as {taken[name]}; both would be written to {output}"
+            continue
+        taken[name] = path
+        if same_file(path, output):
+            yield f"{output}: is the input file; suture never writes over its input, choose another --out-dir"
+            continue
+        report = str(report_dir / f"{name}.report.json") if report_dir else None
+        if report and same_file(path, report):
+            yield f"{report}: is the input file; choose another --report folder"
+            continue
+        yield _Job(path, str(output), report, args.format, args.to, read_only, args.skip_bad_lines)
+
+
+def _many(args: argparse.Namespace) -> int:
+    if args.output is not None:
+        raise InputError("-o writes one file; with several inputs or a folder, use --out-dir DIR")
+    if not args.out_dir:
+        raise InputError("several inputs (or a folder) need --out-dir DIR to write them to")
+    planned = list(_jobs(args, _inputs(args.input)))
+    jobs = [j for j in planned if isinstance(j, _Job)]
+    done = iter(_map(jobs))
+    bad = False
+    for item in planned:
+        outcome = _Done((), item) if isinstance(item, str) else next(done)
+        for line in outcome.lines:
+            if not args.quiet or line.startswith("suture: warning:"):
+                sys.stderr.write(line + "\n")
+        if outcome.error is not None:
+            bad = True
+            sys.stderr.write(f"suture: error: {outcome.error}\n")
+        sys.stderr.flush()
+    return 2 if bad else 0
+
+
+def _map(jobs: list[_Job]) -> Iterator[_Done]:
+    """Run the jobs over every core, yielding outcomes in job order."""
+    workers = min(len(jobs), os.cpu_count() or 1)
+    if workers <= 1:
+        yield from map(_run_job, jobs)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(_run_job, jobs)
+
+
+def run(args: argparse.Namespace) -> int:
+    if len(args.input) == 1 and not args.out_dir and not os.path.isdir(args.input[0]):
+        return _single(args)
+    return _many(args)

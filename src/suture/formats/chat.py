@@ -93,9 +93,12 @@ class ChatAdapter:
             content = record.get("content")
             if isinstance(content, list):
                 for part in content:
-                    if isinstance(part, dict) and part.get("type") in _FOREIGN_PARTS:
+                    kind = part.get("type") if isinstance(part, dict) else None
+                    if not isinstance(kind, str):
+                        continue
+                    if kind in _FOREIGN_PARTS:
                         return 0
-                    if isinstance(part, dict) and part.get("type") == "image_url":
+                    if kind == "image_url":
                         score = max(score, LIKELY)
             if "tool_calls" in record or "tool_call_id" in record:
                 score = CERTAIN
