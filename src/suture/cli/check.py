@@ -1,14 +1,24 @@
-"""``suture check IN``: every way the transcript breaks the Valid property; exit 1 if any."""
+"""``suture check IN``: what would make a provider reject the transcript; exit 1 if anything.
+
+Without ``--provider`` it lists every way the transcript breaks the SPEC's Valid property (the
+contract every provider's rules share). With ``--provider NAME|all`` (repeatable or
+comma-separated) it runs those providers' own checks (``suture.checks``) on the original and on
+the repaired history and shows, per provider, each problem: which message, which rule, the text
+the provider would send, and whether the repair fixes it or what to do instead.
+"""
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from typing import Any
 
 import orjson
 
+from suture.checks import RULES, TITLES, Verdict, Violation, resolve, verdicts
 from suture.cli._common import load_strict
+from suture.model import Message, Transcript
 from suture.validity import violations
 
 NAMES = ("check",)
@@ -21,11 +31,19 @@ def add_arguments(sub: Any, name: str) -> None:
         help="list what would make a provider reject the transcript; exit 1 if anything",
         description=(
             "List every way the transcript breaks suture's Valid property (a call without exactly one "
-            "result right after it, a result outside its call's turn, two calls with one id). "
+            "result right after it, a result outside its call's turn, two calls with one id), or with "
+            "--provider, every rule of those providers it breaks, before and after repair. "
             "Exit 1 if there is any, 0 if none, 2 if the file cannot be read."
         ),
     )
     p.add_argument("input", metavar="IN", help="transcript file")
+    p.add_argument(
+        "--provider",
+        action="append",
+        metavar="NAME",
+        help="check this provider's rules (repeatable, or comma-separated; 'all' for every one): "
+        "anthropic, openai-chat, openai-responses, gemini, bedrock, mistral, kimi, deepseek",
+    )
     p.add_argument("--format", metavar="NAME", help="the input's format (default: detect from content)")
     p.add_argument("--json", action="store_true", help="print a JSON object for scripts")
     p.add_argument("--skip-bad-lines", action="store_true", help="check the readable lines of a damaged JSONL file")
@@ -33,7 +51,10 @@ def add_arguments(sub: Any, name: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    providers = resolve(args.provider) if args.provider else ()
     transcript = load_strict(args.input, args.format, args.skip_bad_lines)
+    if providers:
+        return _run_providers(args, transcript, providers)
     found = violations(transcript.messages)
     if args.json:
         out = {
@@ -56,5 +77,81 @@ def run(args: argparse.Namespace) -> int:
             for v in found:
                 source = transcript.messages[v.index].source
                 where = f" ({source})" if source else ""
-                sys.stdout.write(f"  [{v.index}]{where} {v.problem}\n")
+                sys.stdout.write(f"  [{v.index}]{where} {safe(v.problem)}\n")
     return 1 if found else 0
+
+
+# Control characters (C0, DEL, C1) in transcript text would reach the terminal as escape sequences.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def safe(text: str) -> str:
+    """Untrusted text fit for a terminal: control characters shown as ``\\xNN``."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def _source(messages: list[Message], index: int) -> str:
+    if 0 <= index < len(messages):
+        return str(messages[index].source or "")
+    return ""
+
+
+def _violation_json(v: Violation, messages: list[Message]) -> dict[str, Any]:
+    return {**v.to_json(), "source": _source(messages, v.index), "rule_title": RULES[v.rule].title}
+
+
+def _run_providers(args: argparse.Namespace, transcript: Transcript, providers: tuple[str, ...]) -> int:
+    messages = transcript.messages
+    results = verdicts(messages, providers)
+    repaired = next(iter(results.values())).repair.messages
+    broken = any(v.before for v in results.values())
+    if args.json:
+        out = {
+            "file": args.input,
+            "format": transcript.format,
+            "messages": len(messages),
+            "repaired_messages": len(repaired),
+            "clean": not broken,
+            "providers": {
+                name: {
+                    "title": TITLES[name],
+                    "problems": len(v.before),
+                    "after_repair": len(v.after),
+                    "summary": v.summary(),
+                    "before": [_violation_json(x, messages) for x in v.before],
+                    "after": [_violation_json(x, repaired) for x in v.after],
+                }
+                for name, v in results.items()
+            },
+        }
+        sys.stdout.buffer.write(orjson.dumps(out, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
+        return 1 if broken else 0
+    w = sys.stdout.write
+    w(f"{safe(args.input)}: {len(messages)} messages ({transcript.format}); repaired: {len(repaired)} messages\n")
+    for name, v in results.items():
+        w(_render(name, v, messages, repaired))
+    return 1 if broken else 0
+
+
+def _render(name: str, v: Verdict, messages: list[Message], repaired: list[Message]) -> str:
+    lines = [f"\n{v.summary()}  ({TITLES[name]})"]
+    for x in v.before:
+        lines.extend(_lines(x, messages))
+        lines.append("      fixed by repair" if x.fixed else f"      not fixed by repair: {x.remedy}")
+    if v.after:
+        lines.append("  after repair:")
+        for x in v.after:
+            lines.extend(_lines(x, repaired))
+            lines.append(f"      to do: {x.remedy}")
+    return "\n".join(lines) + "\n"
+
+
+def _lines(x: Violation, messages: list[Message]) -> list[str]:
+    role = messages[x.index].role if 0 <= x.index < len(messages) else "?"
+    source = _source(messages, x.index)
+    where = f" {x.where}" if x.where else ""
+    at = f" ({source})" if source else ""
+    return [
+        f"  [{x.index}] {role}{at}{where}  {x.rule}: {safe(x.problem)}",
+        f"      {safe(x.provider)} would say: {safe(x.error)}",
+    ]

@@ -1,0 +1,174 @@
+"""Provider checks: which message would make which provider answer 400, and with what text.
+
+Pure: no Textual, no I/O, no format module. Checks read neutral messages (``suture.model``), so
+they apply to a transcript in any format; each models how its provider's request groups those
+messages (see ``suture.checks._wire``) and reports indices in the provider's own numbering.
+
+Providers (``PROVIDERS``, in display order)::
+
+    anthropic  openai-chat  openai-responses  gemini  bedrock  mistral  kimi  deepseek
+
+The API the app and the command line use::
+
+    from suture.checks import PROVIDERS, TITLES, check, verdict, verdicts
+
+    problems = check(transcript.messages, "anthropic")        # list[Violation]
+    v = verdict(transcript.messages, "anthropic")             # Verdict
+    v.counts                                                  # (3, 0): before, after repair
+    v.summary()                                               # "anthropic: 3 problems → 0 after repair"
+    v.before, v.after                                         # list[Violation] each
+    v.repair                                                  # the suture.repair.Repair it used
+    all_of_them = verdicts(transcript.messages)               # {provider: Verdict}, one repair shared
+    verdicts(messages, ["anthropic", "kimi"], repaired=result)  # reuse a Repair you already have
+
+A :class:`Violation` (``suture.checks._base``) carries: ``provider``; ``rule`` (an id of the rule
+table, e.g. ``A1``, ``O4``; ``RULES[rule]`` has its title, source and remedy); ``index``, the
+neutral message it is about (in ``before`` an index into the input messages, in ``after`` into
+``Repair.messages``: jump to it with that); ``related`` (other neutral messages the text names);
+``where`` (the provider's own pointer, e.g. ``messages.3.content.1``) with ``wire_index`` and
+``block``; ``call_id``; ``error`` (the text the provider would send, ids and indices filled in);
+``problem`` (a plain sentence); ``fixed`` (whether suture's repair is meant to remove it) and
+``remedy`` (what the repair does, or what a person must do where it does not). In ``check`` the
+flag is the rule's intent; in a :class:`Verdict` it is what the repair did: ``before`` problems
+are marked fixed exactly when the repaired history has no problem of that rule at that message.
+``Violation.to_json()`` gives all of it as a dict.
+
+``resolve(["anthropic,kimi", "all"])`` turns command-line names into provider names (``all`` is
+every provider) and raises :class:`suture.io.InputError` for an unknown one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from types import ModuleType
+
+from suture.checks import anthropic, bedrock, deepseek, gemini, kimi, mistral, openai_chat, openai_responses
+from suture.checks._base import Violation
+from suture.checks.rules import RULES, Rule
+from suture.io import InputError
+from suture.model import Message
+from suture.repair import Repair, repair
+
+__all__ = [
+    "PROVIDERS",
+    "RULES",
+    "TITLES",
+    "Rule",
+    "Verdict",
+    "Violation",
+    "check",
+    "resolve",
+    "verdict",
+    "verdicts",
+]
+
+_MODULES: tuple[ModuleType, ...] = (anthropic, openai_chat, openai_responses, gemini, bedrock, mistral, kimi, deepseek)
+_CHECKERS: dict[str, Callable[[Sequence[Message]], list[Violation]]] = {m.NAME: m.check for m in _MODULES}
+
+PROVIDERS: tuple[str, ...] = tuple(m.NAME for m in _MODULES)
+"""Every provider suture checks, in display order."""
+
+TITLES: dict[str, str] = {m.NAME: m.TITLE for m in _MODULES}
+"""What a person calls each provider."""
+
+
+def check(messages: Sequence[Message], provider: str) -> list[Violation]:
+    """Every reason ``provider`` would reject ``messages``, in message order."""
+    try:
+        checker = _CHECKERS[provider]
+    except KeyError:
+        raise InputError(f"unknown provider {provider!r}; known providers: {', '.join(PROVIDERS)}") from None
+    return checker(messages)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """One provider's problems with a history before and after suture's repair."""
+
+    provider: str
+    before: list[Violation]
+    after: list[Violation]
+    repair: Repair
+
+    @property
+    def counts(self) -> tuple[int, int]:
+        return len(self.before), len(self.after)
+
+    @property
+    def clean(self) -> bool:
+        return not self.before
+
+    def summary(self) -> str:
+        """``anthropic: 3 problems → 0 after repair``, or ``anthropic: no problems``."""
+        before, after = self.counts
+        if not before and not after:
+            return f"{self.provider}: no problems"
+        word = "problem" if before == 1 else "problems"
+        return f"{self.provider}: {before} {word} → {after} after repair"
+
+
+def verdict(
+    messages: Sequence[Message],
+    provider: str,
+    repaired: Repair | None = None,
+    is_read_only: Callable[[str], bool] | None = None,
+) -> Verdict:
+    """Check ``messages`` and their repair for ``provider``. Pass ``repaired`` to reuse a repair."""
+    result = repaired if repaired is not None else repair(messages, is_read_only)
+    after = check(result.messages, provider)
+    return Verdict(provider, _reconcile(check(messages, provider), after, result), after, result)
+
+
+def _reconcile(before: list[Violation], after: list[Violation], result: Repair) -> list[Violation]:
+    """Make each ``fixed`` in ``before`` say what the repair actually did: a problem is fixed when
+    the repaired history has no problem of the same rule at the messages it is about (``index``
+    and ``related``) as they are after repair."""
+    remaining = {(v.rule, v.index) for v in after}
+    out = []
+    for v in before:
+        targets = [result.output_of(i) for i in (v.index, *v.related) if 0 <= i < result.input_count]
+        stays = any(t is not None and (v.rule, t) in remaining for t in targets)
+        if stays == v.fixed:
+            rule = RULES[v.rule]
+            if not stays:
+                remedy = _REMOVED
+            elif rule.fixed != "yes":
+                remedy = rule.remedy
+            else:
+                remedy = _STAYS
+            v = replace(v, fixed=not stays, remedy=remedy)
+        out.append(v)
+    return out
+
+
+_STAYS = "the repaired history still has this problem here: edit the message by hand"
+_REMOVED = "the repaired history no longer has this problem (see the repair's changes to this message)"
+
+
+def verdicts(
+    messages: Sequence[Message],
+    providers: Iterable[str] | None = None,
+    repaired: Repair | None = None,
+    is_read_only: Callable[[str], bool] | None = None,
+) -> dict[str, Verdict]:
+    """A :class:`Verdict` per provider (every provider by default), sharing one repair."""
+    result = repaired if repaired is not None else repair(messages, is_read_only)
+    return {p: verdict(messages, p, result) for p in (PROVIDERS if providers is None else providers)}
+
+
+def resolve(names: Iterable[str]) -> tuple[str, ...]:
+    """Provider names from command-line values: repeatable, comma-separated, ``all`` for every one."""
+    chosen: list[str] = []
+    for value in names:
+        for name in value.split(","):
+            name = name.strip().lower()
+            if not name:
+                continue
+            picked = PROVIDERS if name == "all" else (name,)
+            for p in picked:
+                if p not in _CHECKERS:
+                    raise InputError(f"unknown provider {p!r}; known providers: {', '.join(PROVIDERS)}, all")
+                if p not in chosen:
+                    chosen.append(p)
+    return tuple(p for p in PROVIDERS if p in chosen)

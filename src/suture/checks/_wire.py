@@ -1,0 +1,253 @@
+"""How each provider's request groups neutral messages, so a check can speak in its indices.
+
+Neutral messages (``suture.model``) are one record per role change: an assistant message with
+calls, one ``tool`` message per result, a ``user`` message per steer. Providers group them
+differently on the wire:
+
+- **turns** (Anthropic Messages, Bedrock Converse): ``system`` and ``developer`` messages leave the
+  list (a top-level system prompt is not a message); every assistant message is one wire message.
+  For Anthropic, as suture's ``messages`` format writes it, a run of results is one ``user`` wire
+  message of ``tool_result`` blocks, joined by the user message right after it (when it has
+  content); every other user message is a wire message of its own. Anthropic merges consecutive
+  user messages when it reads them, so its checks look at such a run as one (``Turn.run``).
+  For Bedrock Converse, which rejects two user messages in a row, every run of non-assistant
+  messages is one user message (``merge=True``), as Converse clients send it.
+  ``messages.N`` counts these wire messages.
+- **contents** (Gemini): system messages leave for ``systemInstruction``; an assistant message is a
+  ``model`` content; a run of results is one function-response content; every other message is its
+  own ``user`` content. ``contents[N]`` counts these.
+- **items** (OpenAI Responses): a user or system message is one ``message`` item; an assistant
+  message is its reasoning items (one per thinking part), then a ``message`` item when it has
+  text, then one ``function_call`` per call; a result is a ``function_call_output``. ``input[N]``
+  counts these items.
+- Chat-style providers (OpenAI Chat, Mistral, Kimi, DeepSeek) send one message per neutral
+  message: ``messages[N]`` is the neutral index.
+
+None of this reads a file format: it is how suture writes each provider's request, so the
+indices match a request suture exports and the ones a provider reports for a request laid out
+the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from suture.model import ImagePart, Message, OtherPart, TextPart, ThinkingPart
+
+__all__ = ["Block", "Item", "Turn", "contents", "items", "run_of", "turns"]
+
+LIFTED_ROLES = frozenset({"system", "developer"})
+
+
+@dataclass(slots=True)
+class Block:
+    """One content block of a wire message.
+
+    ``kind`` is ``text``, ``image``, ``thinking``, ``tool_use``, ``tool_result`` or ``other``
+    (``other_kind`` then names the part's own type). ``source`` is the neutral message it came
+    from; ``part`` its index in that message's content (or, for ``tool_use``, in its calls).
+    """
+
+    kind: str
+    source: int
+    part: int | None = None
+    text: str = ""
+    id: str = ""
+    name: str | None = None
+    other_kind: str = ""
+    raw: Any = None
+
+
+@dataclass(slots=True)
+class Turn:
+    """One wire message: its role, the neutral messages it is made of, and its blocks."""
+
+    role: str
+    members: list[int] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
+    responses: bool = False
+    """Gemini only: a function-response content."""
+    run: int = 0
+    """Consecutive wire messages of one role share a run number."""
+
+    def ids(self, kind: str) -> list[str]:
+        return [b.id for b in self.blocks if b.kind == kind]
+
+
+def content_blocks(message: Message, index: int) -> list[Block]:
+    """Blocks of a message's content: an empty string gives none, a list one block per part."""
+    content = message.content
+    if content is None:
+        return []
+    if isinstance(content, str):
+        return [Block("text", index, None, content)] if content else []
+    blocks = []
+    for p, part in enumerate(content):
+        if isinstance(part, TextPart):
+            blocks.append(Block("text", index, p, part.text, raw=part.raw))
+        elif isinstance(part, ThinkingPart):
+            blocks.append(Block("thinking", index, p, part.text, raw=part.raw))
+        elif isinstance(part, ImagePart):
+            blocks.append(Block("image", index, p, raw=part.raw))
+        elif isinstance(part, OtherPart):
+            kind = part.kind
+            if isinstance(part.raw, dict) and isinstance(part.raw.get("type"), str):
+                kind = part.raw["type"]
+            blocks.append(Block("other", index, p, other_kind=kind, raw=part.raw))
+    return blocks
+
+
+def _raw_block_order(message: Message) -> list[str] | None:
+    """The order of an assistant record's blocks, where its record lists them with ``tool_use``
+    blocks among the others (an Anthropic-shaped record), and it agrees with the neutral message."""
+    raw = message.raw
+    if not isinstance(raw, dict):
+        return None
+    blocks = raw.get("content")
+    if not isinstance(blocks, list):
+        return None
+    kinds = ["call" if isinstance(b, dict) and b.get("type") == "tool_use" else "part" for b in blocks]
+    content = message.content
+    parts = len(content) if isinstance(content, list) else (1 if content else 0)
+    if kinds.count("call") != len(message.tool_calls) or kinds.count("part") != parts:
+        return None
+    return kinds
+
+
+def assistant_blocks(message: Message, index: int) -> list[Block]:
+    """Content parts, then one ``tool_use`` block per call, unless the record says another order."""
+    parts = content_blocks(message, index)
+    calls = [
+        Block("tool_use", index, c, id=call.id, name=call.name, raw=call.raw)
+        for c, call in enumerate(message.tool_calls)
+    ]
+    order = _raw_block_order(message)
+    if order is None or len(parts) != order.count("part"):
+        return parts + calls
+    out: list[Block] = []
+    pi = ci = 0
+    for kind in order:
+        if kind == "call":
+            out.append(calls[ci])
+            ci += 1
+        else:
+            out.append(parts[pi])
+            pi += 1
+    return out
+
+
+def turns(messages: Sequence[Message], merge: bool = False) -> list[Turn]:
+    """Wire messages for Anthropic Messages (and, with ``merge``, Bedrock Converse); see the module docstring."""
+    out: list[Turn] = []
+    open_results = False  # the last wire message is a run of results that a user message may join
+    for i, m in enumerate(messages):
+        if m.role in LIFTED_ROLES:
+            continue
+        if m.role == "assistant":
+            out.append(Turn("assistant", [i], assistant_blocks(m, i)))
+            open_results = False
+            continue
+        last = out[-1] if out and out[-1].role == "user" else None
+        if m.role == "tool":
+            if last is None or not (merge or open_results):
+                last = Turn("user")
+                out.append(last)
+            last.members.append(i)
+            last.blocks.append(Block("tool_result", i, None, id=m.tool_call_id, name=m.name, raw=m.raw))
+            open_results = True
+            continue
+        if last is None or not (merge or (open_results and bool(m.content))):
+            last = Turn("user")
+            out.append(last)
+        last.members.append(i)
+        last.blocks.extend(content_blocks(m, i))
+        open_results = False
+    run = 0
+    for n, turn in enumerate(out):
+        if n and out[n - 1].role != turn.role:
+            run += 1
+        turn.run = run
+    return out
+
+
+def run_of(wire: Sequence[Turn], n: int) -> list[Turn]:
+    """The wire messages of ``wire[n]``'s run, from ``n`` on."""
+    found = []
+    for turn in wire[n:]:
+        if turn.run != wire[n].run:
+            break
+        found.append(turn)
+    return found
+
+
+def contents(messages: Sequence[Message]) -> list[Turn]:
+    """Gemini ``contents`` (see the module docstring); roles are ``user`` and ``model``."""
+    out: list[Turn] = []
+    for i, m in enumerate(messages):
+        if m.role in LIFTED_ROLES:
+            continue
+        if m.role == "assistant":
+            out.append(Turn("model", [i], assistant_blocks(m, i)))
+        elif m.role == "tool":
+            if not out or not out[-1].responses:
+                out.append(Turn("user", responses=True))
+            out[-1].members.append(i)
+            out[-1].blocks.append(Block("tool_result", i, None, id=m.tool_call_id, name=m.name, raw=m.raw))
+        else:
+            out.append(Turn("user", [i], content_blocks(m, i)))
+    return out
+
+
+@dataclass(slots=True)
+class Item:
+    """One OpenAI Responses input item made from a neutral message."""
+
+    type: str
+    source: int
+    call: int | None = None
+    call_id: str = ""
+    item_id: str | None = None
+    part: int | None = None
+
+
+def _item_id(raw: Any, kind: str) -> str | None:
+    if isinstance(raw, dict) and raw.get("type") == kind and isinstance(raw.get("id"), str):
+        return str(raw["id"])
+    return None
+
+
+def items(messages: Sequence[Message]) -> list[Item]:
+    """OpenAI Responses input items (see the module docstring).
+
+    An item's own id (``fc_…``, ``rs_…``, ``msg_…``) is known only where the neutral record kept
+    a Responses item as its ``raw``; elsewhere it is ``None`` (suture writes no item id then)."""
+    out: list[Item] = []
+    for i, m in enumerate(messages):
+        if m.role == "tool":
+            out.append(Item("function_call_output", i, call_id=m.tool_call_id))
+            continue
+        if m.role != "assistant":
+            out.append(Item("message", i, item_id=_item_id(m.raw, "message")))
+            continue
+        content = m.content
+        has_text = False
+        if isinstance(content, str):
+            has_text = bool(content.strip())
+        elif isinstance(content, list):
+            for p, part in enumerate(content):
+                if isinstance(part, ThinkingPart):
+                    out.append(Item("reasoning", i, part=p, item_id=_item_id(part.raw, "reasoning")))
+                elif not isinstance(part, TextPart) or part.text.strip():
+                    has_text = True
+        if has_text:
+            out.append(Item("message", i, item_id=_item_id(m.raw, "message")))
+        for c, call in enumerate(m.tool_calls):
+            out.append(Item("function_call", i, call=c, call_id=call.id, item_id=_item_id(call.raw, "function_call")))
+    return out
+
+
+def neutral_of_wire(wire: Sequence[Turn]) -> list[list[int]]:
+    """For each wire message, the neutral messages it is made of."""
+    return [t.members for t in wire]

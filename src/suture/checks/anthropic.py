@@ -1,0 +1,378 @@
+"""Anthropic Messages (also Claude on Vertex): rules A1-A9 and A12 of the rule table.
+
+Wire model: ``suture.checks._wire.turns`` (results and the user text after them are one user
+message; a top-level system prompt is not a message). ``messages.N`` and ``content.M`` in the
+texts count those wire messages and their blocks. Duplicate ``tool_use`` ids are checked across
+the whole request (claude-code#20901).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from suture.checks._base import Violation, has_thinking, id_list, is_placeholder, shown_id
+from suture.checks._wire import Block, Turn, run_of, turns
+from suture.checks.rules import RULES
+from suture.model import Message
+
+NAME = "anthropic"
+TITLE = "Anthropic Messages"
+
+# A5: the id pattern Anthropic validates (CommandCodeAI/command-code#323; opencode#1279).
+_ID = re.compile(r"[a-zA-Z0-9_-]+")
+
+
+def _is_thinking(block: Block) -> bool:
+    return block.kind == "thinking" or (block.kind == "other" and block.other_kind in ("thinking", "redacted_thinking"))
+
+
+def _type_of(block: Block) -> str:
+    return block.other_kind if block.kind == "other" else block.kind
+
+
+def _signed(block: Block) -> bool:
+    if block.kind == "other":
+        return True  # redacted_thinking carries its data; nothing to check here
+    raw = block.raw
+    if not isinstance(raw, dict):
+        return False
+    return any(isinstance(raw.get(k), str) and raw.get(k) for k in ("signature", "thinkingSignature"))
+
+
+class _Out:
+    def __init__(self, messages: Sequence[Message]) -> None:
+        self.messages = messages
+        self.found: list[Violation] = []
+
+    def add(
+        self,
+        rule: str,
+        index: int,
+        error: str,
+        problem: str,
+        fixed: bool,
+        where: str,
+        n: int | None,
+        m: int | None = None,
+        call_id: str | None = None,
+        related: tuple[int, ...] = (),
+    ) -> None:
+        r = RULES[rule]
+        self.found.append(Violation(NAME, rule, index, error, problem, fixed, r.remedy, where, n, m, call_id, related))
+
+
+def check(messages: Sequence[Message]) -> list[Violation]:
+    """Every Anthropic rule the history breaks, in wire order."""
+    wire = turns(messages)
+    out = _Out(messages)
+    call_ids = {c.id for m in messages for c in m.tool_calls}
+    thinking_on = any(has_thinking(m) for m in messages if m.role == "assistant")
+    first_use: dict[str, tuple[int, int]] = {}
+    seen_in_run: dict[int, dict[str, int]] = {}
+    last = len(wire) - 1
+    for n, turn in enumerate(wire):
+        if turn.role == "assistant":
+            _assistant(out, wire, n, turn, first_use)
+        else:
+            _user(out, wire, n, turn, call_ids, seen_in_run)
+        _common(out, n, turn, n == last)
+    _thinking(out, wire, thinking_on)
+    return out.found
+
+
+def _assistant(out: _Out, wire: list[Turn], n: int, turn: Turn, first_use: dict[str, tuple[int, int]]) -> None:
+    index = turn.members[0]
+    uses = [(m, b) for m, b in enumerate(turn.blocks) if b.kind == "tool_use"]
+    for m, b in uses:
+        where = f"messages.{n}.content.{m}"
+        if not _ID.fullmatch(b.id):
+            out.add(
+                "A5",
+                index,
+                f"{where}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'",
+                f"call {shown_id(b.id)} has an id Anthropic does not accept",
+                b.id == "",
+                where,
+                n,
+                m,
+                b.id,
+            )
+        elif b.id in first_use:
+            fn, fm = first_use[b.id]
+            out.add(
+                "A3",
+                index,
+                f"{where}: `tool_use` ids must be unique",
+                f"call {b.id} reuses the id of the call at messages.{fn}.content.{fm}",
+                True,
+                where,
+                n,
+                m,
+                b.id,
+                (wire[fn].members[0],),
+            )
+        else:
+            first_use[b.id] = (n, m)
+    if not uses:
+        return
+    nxt = wire[n + 1] if n + 1 < len(wire) else None
+    target = n + 1 if nxt is not None else n
+    related = tuple(i for t in run_of(wire, n + 1) for i in t.members) if nxt is not None else ()
+    # A1b: text written after a tool_use block of the same message (opencode recording).
+    late = [m for m, b in enumerate(turn.blocks) if m > uses[0][0] and b.kind != "tool_use" and not _is_thinking(b)]
+    if late:
+        before = [b.id for m, b in uses if m < late[-1]]
+        out.add(
+            "A1b",
+            index,
+            f"messages.{target}: `tool_use` ids were found without `tool_result` blocks immediately after: "
+            f"{id_list(before)}. Each `tool_use` block must have a corresponding `tool_result` block in the next message.",
+            f"text follows a tool_use block in the same assistant message (block {late[0]})",
+            False,
+            f"messages.{n}.content.{late[0]}",
+            n,
+            late[0],
+            before[0] if before else None,
+            related,
+        )
+    lead: set[str] = set()
+    later: set[str] = set()
+    if nxt is not None and nxt.role == "user":
+        leading = True
+        for b in (b for t in run_of(wire, n + 1) for b in t.blocks):
+            if b.kind == "tool_result" and leading:
+                lead.add(b.id)
+            elif b.kind == "tool_result":
+                later.add(b.id)
+            else:
+                leading = False
+    missing = [b.id for _, b in uses if b.id not in lead and b.id not in later]
+    misplaced = [b.id for _, b in uses if b.id not in lead and b.id in later]
+    text = (
+        f"messages.{target}: `tool_use` ids were found without `tool_result` blocks immediately after: {{ids}}. "
+        "Each `tool_use` block must have a corresponding `tool_result` block in the next message."
+    )
+    if missing:
+        out.add(
+            "A1",
+            index,
+            text.format(ids=id_list(missing)),
+            f"{_calls(missing)} no result in the next message",
+            True,
+            f"messages.{target}",
+            target,
+            None,
+            missing[0],
+            related,
+        )
+    if misplaced:
+        out.add(
+            "A1a",
+            index,
+            text.format(ids=id_list(misplaced)),
+            f"the result for {id_list(misplaced)} comes after user text in the next message; results must lead it",
+            True,
+            f"messages.{target}",
+            target,
+            None,
+            misplaced[0],
+            related,
+        )
+
+
+def _calls(ids: list[str]) -> str:
+    return f"call {ids[0]} has" if len(ids) == 1 else f"calls {id_list(ids)} have"
+
+
+def _user(
+    out: _Out, wire: list[Turn], n: int, turn: Turn, call_ids: set[str], seen_in_run: dict[int, dict[str, int]]
+) -> None:
+    # Anthropic reads consecutive user messages as one: the previous message is the one before the run.
+    k = n - 1
+    while k >= 0 and wire[k].role == "user":
+        k -= 1
+    prev = wire[k] if k >= 0 else None
+    uses = prev.ids("tool_use") if prev is not None else []
+    seen = seen_in_run.setdefault(turn.run, {})
+    for m, b in enumerate(turn.blocks):
+        if b.kind != "tool_result":
+            continue
+        where = f"messages.{n}.content.{m}"
+        if not _ID.fullmatch(b.id):
+            out.add(
+                "A5",
+                b.source,
+                f"{where}.tool_result.tool_use_id: String should match pattern '^[a-zA-Z0-9_-]+$'",
+                f"result for {shown_id(b.id)} has an id Anthropic does not accept",
+                b.id == "" or b.id not in call_ids,
+                where,
+                n,
+                m,
+                b.id,
+            )
+            continue
+        if b.id not in uses:
+            out.add(
+                "A2",
+                b.source,
+                f"{where}: unexpected `tool_use_id` found in `tool_result` blocks: {b.id}. Each `tool_result` "
+                "block must have a corresponding `tool_use` block in the previous message.",
+                f"result for {b.id} answers no call of the previous message",
+                True,
+                where,
+                n,
+                m,
+                b.id,
+                tuple(prev.members) if prev is not None else (),
+            )
+            continue
+        count = seen.get(b.id, 0) + 1
+        seen[b.id] = count
+        if count > uses.count(b.id):
+            out.add(
+                "A4",
+                b.source,
+                f"{where}: each tool_use must have a single result. Found multiple tool_result blocks with id: {b.id}",
+                f"a second result for call {b.id}",
+                True,
+                where,
+                n,
+                m,
+                b.id,
+            )
+
+
+def _common(out: _Out, n: int, turn: Turn, final: bool) -> None:
+    messages = out.messages
+    wrong = "tool_result" if turn.role == "assistant" else "tool_use"
+    for m, b in enumerate(turn.blocks):
+        where = f"messages.{n}.content.{m}"
+        if b.kind == "other" and b.other_kind == wrong:
+            role = "user" if wrong == "tool_result" else "assistant"
+            out.add(
+                "A6",
+                b.source,
+                f"`{wrong}` blocks can only be in `{role}` messages",
+                f"a {wrong} block in a {turn.role} message",
+                False,
+                where,
+                n,
+                m,
+            )
+        if b.kind == "text" and not b.text.strip():
+            kind = "be non-empty" if b.text == "" else "contain non-whitespace text"
+            out.add(
+                "A7",
+                b.source,
+                f"messages: text content blocks must {kind}",
+                "an empty text block" if b.text == "" else "a text block holding only whitespace",
+                is_placeholder(messages[b.source]),
+                where,
+                n,
+                m,
+            )
+    if not turn.blocks and not (final and turn.role == "assistant"):
+        out.add(
+            "A8",
+            turn.members[0],
+            f"messages.{n}: all messages must have non-empty content except for the optional final assistant message",
+            f"an empty {turn.role} message",
+            all(is_placeholder(messages[i]) for i in turn.members),
+            f"messages.{n}",
+            n,
+        )
+    if final and turn.role == "assistant" and turn.blocks:
+        tail = turn.blocks[-1]
+        if tail.kind == "text" and tail.text.strip() and tail.text != tail.text.rstrip():
+            out.add(
+                "A9",
+                tail.source,
+                "messages: final assistant content cannot end with trailing whitespace",
+                "the final assistant message ends with whitespace",
+                False,
+                f"messages.{n}.content.{len(turn.blocks) - 1}",
+                n,
+                len(turn.blocks) - 1,
+            )
+
+
+def _thinking(out: _Out, wire: list[Turn], thinking_on: bool) -> None:
+    """A12: what can be seen without the original response (anthropic-sdk-python#1598 and others)."""
+    for n, turn in enumerate(wire):
+        if turn.role != "assistant" or not turn.blocks:
+            continue
+        index = turn.members[0]
+        first = turn.blocks[0]
+        thinking = [m for m, b in enumerate(turn.blocks) if _is_thinking(b)]
+        if thinking and not _is_thinking(first):
+            # claude-code#20705
+            out.add(
+                "A12",
+                index,
+                f"messages.{n}.content.0: If an assistant message contains any thinking blocks, the first block "
+                f"must be thinking or redacted_thinking. Found {_type_of(first)}.",
+                f"thinking blocks are not first in this assistant message (block 0 is {_type_of(first)})",
+                False,
+                f"messages.{n}.content.0",
+                n,
+                0,
+            )
+        for m in thinking:
+            b = turn.blocks[m]
+            if not _signed(b):
+                out.add(
+                    "A12",
+                    b.source,
+                    f"messages.{n}.content.{m}.thinking.signature: Field required",
+                    "a thinking block without its signature (it cannot be verified)",
+                    False,
+                    f"messages.{n}.content.{m}",
+                    n,
+                    m,
+                )
+    if not wire:
+        return
+    last = wire[-1]
+    n = len(wire) - 1
+    if last.role == "assistant" and last.blocks and _is_thinking(last.blocks[-1]):
+        # tailcallhq/forgecode#2107
+        out.add(
+            "A12",
+            last.members[0],
+            f"messages.{n}: The final block in an assistant message cannot be `thinking`.",
+            "the final assistant message ends with a thinking block",
+            False,
+            f"messages.{n}",
+            n,
+        )
+    k = n
+    while k > 0 and wire[k].role == "user" and wire[k - 1].role == "user":
+        k -= 1
+    if (
+        thinking_on
+        and last.role == "user"
+        and wire[k].blocks
+        and wire[k].blocks[0].kind == "tool_result"
+        and k > 0
+        and wire[k - 1].blocks
+        and not any(_is_thinking(b) for b in wire[k - 1].blocks)
+    ):
+        n = k
+        # opencode#3077; n8n-io/n8n#22550
+        prev = wire[n - 1]
+        found = _type_of(prev.blocks[0])
+        out.add(
+            "A12",
+            prev.members[0],
+            f"messages.{n - 1}.content.0.type: Expected `thinking` or `redacted_thinking`, but found `{found}`. "
+            "When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding "
+            "the lastmost set of `tool_use` and `tool_result` blocks). We recommend you include thinking blocks "
+            "from previous turns. To avoid this requirement, disable `thinking`. Please consult our documentation "
+            "at https://docs.claude.com/en/docs/build-with-claude/extended-thinking",
+            "thinking is on in this history, but the assistant message of the current tool turn has no thinking block",
+            False,
+            f"messages.{n - 1}.content.0",
+            n - 1,
+            0,
+        )

@@ -1,0 +1,148 @@
+"""Google Gemini ``generateContent``: rules G1-G5 of the rule table.
+
+Wire model: ``suture.checks._wire.contents`` (assistant messages are ``model`` contents, a run
+of results is one function-response content, system prompts go to ``systemInstruction``);
+``contents[N]`` counts those contents.
+
+G4 (Gemini 3 needs each step's first function call to carry the ``thoughtSignature`` it was
+returned with) is checked only where the history shows signatures at all: a call whose record
+kept one shows the history came from a model that signs its calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from suture.checks._base import Violation, is_placeholder
+from suture.checks._wire import Turn, contents
+from suture.checks.rules import RULES
+from suture.model import Message
+
+NAME = "gemini"
+TITLE = "Google Gemini"
+
+_SIGNATURE_KEYS = ("thoughtSignature", "thought_signature")
+
+
+def _signature(raw: Any) -> bool:
+    return isinstance(raw, dict) and any(isinstance(raw.get(k), str) and raw.get(k) for k in _SIGNATURE_KEYS)
+
+
+def _v(rule: str, index: int, error: str, problem: str, fixed: bool, n: int, call_id: str | None = None) -> Violation:
+    return Violation(NAME, rule, index, error, problem, fixed, RULES[rule].remedy, f"contents[{n}]", n, None, call_id)
+
+
+def _placeholder(messages: Sequence[Message], turn: Turn) -> bool:
+    return turn.role == "model" and all(is_placeholder(messages[i]) for i in turn.members)
+
+
+def check(messages: Sequence[Message]) -> list[Violation]:
+    wire = contents(messages)
+    found: list[Violation] = []
+    for n, turn in enumerate(wire):
+        calls = [b for b in turn.blocks if b.kind == "tool_use"]
+        index = turn.members[0]
+        if not turn.blocks:
+            # vercel/ai#3775, langchain-google#691
+            found.append(
+                _v(
+                    "G5",
+                    index,
+                    f"* GenerateContentRequest.contents[{n}].parts: contents.parts must not be empty.",
+                    f"an empty {turn.role} content",
+                    _placeholder(messages, turn),
+                    n,
+                )
+            )
+        if turn.responses:
+            prev = wire[n - 1] if n > 0 else None
+            if prev is None or prev.role != "model" or not prev.ids("tool_use"):
+                found.append(
+                    _v(
+                        "G1",
+                        index,
+                        "Please ensure that function response turn comes immediately after a function call turn.",
+                        "function responses that do not follow a function call turn",
+                        True,
+                        n,
+                        turn.blocks[0].id,
+                    )
+                )
+        if not calls:
+            continue
+        before = [t for t in wire[:n] if not _placeholder(messages, t)]
+        prev = wire[n - 1] if n > 0 else None
+        if prev is None or prev.role != "user":
+            found.append(
+                _v(
+                    "G2",
+                    index,
+                    "Please ensure that function call turn comes immediately after a user turn or after a function "
+                    "response turn.",
+                    "a function call turn that follows " + ("nothing" if prev is None else "another model turn"),
+                    bool(before) and (before[-1].role == "user" or bool(before[-1].ids("tool_use"))),
+                    n,
+                    calls[0].id,
+                )
+            )
+        nxt = wire[n + 1] if n + 1 < len(wire) else None
+        if nxt is None or not nxt.responses:
+            found.append(
+                _v(
+                    "G1",
+                    index,
+                    "Please ensure that function response turn comes immediately after a function call turn.",
+                    f"the function call turn at contents[{n}] is not followed by its function responses",
+                    True,
+                    n + 1,
+                    calls[0].id,
+                )
+            )
+        elif len(nxt.ids("tool_result")) != len(calls):
+            found.append(
+                _v(
+                    "G3",
+                    index,
+                    "Please ensure that the number of function response parts is equal to the number of function "
+                    "call parts of the function call turn.",
+                    f"{len(calls)} function calls, {len(nxt.ids('tool_result'))} function responses after them",
+                    True,
+                    n + 1,
+                    calls[0].id,
+                )
+            )
+    found.extend(_signatures(messages, wire))
+    found.sort(key=lambda v: v.index)
+    return found
+
+
+def _signatures(messages: Sequence[Message], wire: list[Turn]) -> list[Violation]:
+    """G4 (csells/dartantic#86): in the current turn (after the last user text), the first call of
+    each model step must carry its signature."""
+    if not any(_signature(c.raw) for m in messages for c in m.tool_calls):
+        return []
+    start = 0
+    for n, turn in enumerate(wire):
+        if turn.role == "user" and not turn.responses:
+            start = n + 1
+    found = []
+    for n in range(start, len(wire)):
+        calls = [b for b in wire[n].blocks if b.kind == "tool_use"]
+        if calls and not _signature(calls[0].raw):
+            name = calls[0].name or "the tool"
+            found.append(
+                _v(
+                    "G4",
+                    wire[n].members[0],
+                    "Function call is missing a thought_signature in functionCall parts. This is required for tools "
+                    "to work correctly, and missing thought_signature may lead to degraded model performance. "
+                    f"Additional data, function call `default_api:{name}` , position {n}. Please refer to "
+                    "https://ai.google.dev/gemini-api/docs/thought-signatures for more details.",
+                    f"call {calls[0].id or '(no id)'} ({name}) in the current turn has no thought signature",
+                    False,
+                    n,
+                    calls[0].id,
+                )
+            )
+    return found

@@ -1,0 +1,87 @@
+"""Moonshot Kimi: rules K1 and K2, and O1 (the hosted API checks results like OpenAI: kimi-cli#2405).
+
+One wire message per neutral message. Duplicate call ids are checked across the whole request,
+history included (openclaw#51593): Kimi's own ``name:idx`` ids repeat across turns, yet the
+hosted API rejects them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from suture.checks._base import Violation, id_list
+from suture.checks._chat import pairing
+from suture.checks.openai_chat import o1_text
+from suture.checks.rules import RULES
+from suture.model import ImagePart, Message, OtherPart, ThinkingPart, text_of
+
+NAME = "kimi"
+TITLE = "Moonshot Kimi"
+
+
+def _empty(m: Message) -> bool:
+    if m.tool_calls:
+        return False
+    content = m.content
+    if isinstance(content, list) and any(isinstance(p, ImagePart | OtherPart | ThinkingPart) for p in content):
+        return False
+    return text_of(content) == ""
+
+
+def check(messages: Sequence[Message]) -> list[Violation]:
+    found: list[Violation] = []
+    for a, ids in pairing(messages).missing.items():
+        found.append(
+            Violation(
+                NAME,
+                "O1",
+                a,
+                o1_text(a, ids),
+                f"{id_list(ids)}: no tool message right after this assistant message",
+                True,
+                RULES["O1"].remedy,
+                f"messages[{a}]",
+                a,
+                call_id=ids[0],
+            )
+        )
+    first: dict[str, int] = {}
+    for i, m in enumerate(messages):
+        if m.role != "assistant":
+            continue
+        if _empty(m):
+            found.append(
+                Violation(
+                    NAME,
+                    "K2",
+                    i,
+                    f"Invalid request: the message at position {i} with role 'assistant' must not be empty",
+                    "an empty assistant message",
+                    True,
+                    RULES["K2"].remedy,
+                    f"messages[{i}]",
+                    i,
+                )
+            )
+        for call in m.tool_calls:
+            earlier = first.get(call.id)
+            if earlier is None:
+                first[call.id] = i
+                continue
+            found.append(
+                Violation(
+                    NAME,
+                    "K1",
+                    i,
+                    f"Invalid request: tool call id {call.id} is duplicated",
+                    f"call id {call.id or '(no id)'} is already used by the call at [{earlier}]",
+                    True,
+                    RULES["K1"].remedy,
+                    f"messages[{i}]",
+                    i,
+                    call_id=call.id,
+                    related=(earlier,),
+                )
+            )
+    found.sort(key=lambda v: v.index)
+    return found

@@ -1,0 +1,193 @@
+"""Mistral: rules M1-M5, modelled on mistral-common's request validator.
+
+Source: mistralai/mistral-common ``src/mistral_common/protocol/instruct/validator.py``
+(``MistralRequestValidatorV13`` for ids and counts, ``_validate_message_order`` for roles,
+``_validate_last_message`` for the end). One wire message per neutral message. Ids are checked
+within one assistant message and the results after it, as the validator does; like it, the
+first message is not counted when pairing calls with results.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from suture.checks._base import Violation, is_placeholder
+from suture.checks.rules import RULES
+from suture.model import Message
+
+NAME = "mistral"
+TITLE = "Mistral"
+
+_ID = re.compile(r"[a-zA-Z0-9]{9}")
+
+# validator.py _validate_message_order: the roles allowed after each role.
+_AFTER = {
+    "system": {"user", "assistant", "system"},
+    "user": {"assistant", "system", "user"},
+    "assistant": {"assistant", "user", "tool"},
+    "tool": {"assistant", "tool"},
+}
+
+_FIRST_QUIRK = (
+    "Mistral's validator skips the first message when it pairs calls with results, so results for "
+    "calls in an opening assistant message are unexpected: start the history with a user or system message."
+)
+
+
+def _role(m: Message) -> str:
+    if m.role == "developer":
+        return "system"
+    return m.role if m.role in _AFTER else "user"
+
+
+def _v(
+    rule: str,
+    index: int,
+    error: str,
+    problem: str,
+    fixed: bool,
+    call_id: str | None = None,
+    remedy: str = "",
+    related: tuple[int, ...] = (),
+) -> Violation:
+    return Violation(
+        NAME,
+        rule,
+        index,
+        error,
+        problem,
+        fixed,
+        remedy or RULES[rule].remedy,
+        f"messages[{index}]",
+        index,
+        None,
+        call_id,
+        related,
+    )
+
+
+def check(messages: Sequence[Message]) -> list[Violation]:
+    found: list[Violation] = []
+    n = len(messages)
+    for i, m in enumerate(messages):
+        ids = [c.id for c in m.tool_calls] if m.role == "assistant" else [m.tool_call_id] if m.role == "tool" else []
+        for call_id in ids:
+            if call_id != "null" and not _ID.fullmatch(call_id):
+                found.append(
+                    _v(
+                        "M1",
+                        i,
+                        f"Tool call id was {call_id} but must be a-z, A-Z, 0-9, with a length of 9.",
+                        f"id {call_id or '(no id)'} is not 9 letters or digits",
+                        False,
+                        call_id,
+                    )
+                )
+    for i in range(1, n):
+        prev, cur = _role(messages[i - 1]), _role(messages[i])
+        if cur not in _AFTER[prev]:
+            found.append(
+                _v(
+                    "M3",
+                    i,
+                    f"Unexpected role '{cur}' after role '{prev}'",
+                    f"a {cur} message right after a {prev} message",
+                    False,
+                    related=(i - 1,),
+                )
+            )
+    if n > 1:
+        last = messages[-1]
+        role = _role(last)
+        prefix = isinstance(last.raw, dict) and last.raw.get("prefix") is True
+        if role not in ("user", "tool") and not (role == "assistant" and prefix):
+            kept = [m for m in messages if not is_placeholder(m)]
+            fixed = bool(kept) and (_role(kept[-1]) in ("user", "tool") or bool(kept[-1].tool_calls))
+            found.append(
+                _v(
+                    "M4",
+                    n - 1,
+                    "Expected last role User or Tool (or Assistant with prefix or continue_final_message set to True) "
+                    f"for serving but got {role}",
+                    f"the request ends with a{'n' if role == 'assistant' else ''} {role} message",
+                    fixed,
+                )
+            )
+    found.extend(_pairs(messages))
+    found.sort(key=lambda v: v.index)
+    return found
+
+
+def _pairs(messages: Sequence[Message]) -> list[Violation]:
+    """MistralRequestValidatorV13._validate_tool_calls_followed_by_tool_messages, reporting every
+    problem instead of the first."""
+    found: list[Violation] = []
+    expected: set[str] = set()
+    observed: set[str] = set()
+    owner = -1
+    opening = {c.id for c in messages[0].tool_calls} if messages and messages[0].role == "assistant" else set()
+
+    def count_problem() -> None:
+        if len(expected) != len(observed) and owner >= 0:
+            found.append(
+                _v(
+                    "M2",
+                    owner,
+                    "Not the same number of function calls and responses",
+                    f"{len(expected)} calls here, {len(observed)} matching results before the next assistant message",
+                    True,
+                )
+            )
+
+    for i, m in enumerate(messages):
+        if i == 0:
+            continue
+        if m.role == "tool":
+            tid = m.tool_call_id
+            if tid in observed:
+                found.append(
+                    _v(
+                        "M5",
+                        i,
+                        f"Duplicate tool call id {tid} in tool results",
+                        f"a second result for {tid}",
+                        True,
+                        tid,
+                    )
+                )
+            elif tid not in expected:
+                quirk = owner < 0 and tid in opening
+                found.append(
+                    _v(
+                        "M5",
+                        i,
+                        f"Unexpected tool call id {tid} in tool results",
+                        f"result for {tid or '(no id)'} answers no call of the assistant message before it",
+                        not quirk,
+                        tid,
+                        _FIRST_QUIRK if quirk else "",
+                    )
+                )
+            else:
+                observed.add(tid)
+        elif m.role == "assistant":
+            count_problem()
+            expected.clear()
+            observed.clear()
+            owner = i
+            for call in m.tool_calls:
+                if call.id in expected:
+                    found.append(
+                        _v(
+                            "M5",
+                            i,
+                            f"Duplicate tool call id {call.id} in assistant message",
+                            f"two calls of this message share the id {call.id}",
+                            True,
+                            call.id,
+                        )
+                    )
+                expected.add(call.id)
+    count_problem()
+    return found

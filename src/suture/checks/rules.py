@@ -1,0 +1,708 @@
+"""The rule table: every rejection rule suture checks or recognises, with its source.
+
+Each rule names the providers that enforce it, the error text they send (as collected from real
+400 responses; see the ``source`` of each), whether suture's repair is meant to fix it (``yes``:
+a SPEC rule; ``no``; ``some``: some instances, the violation says which), and what a person must
+do where it does not. ``patterns`` recognise the provider's text in ``suture explain``; they are
+matched against a normalised copy of the pasted text (see :func:`normalise`), so they hold no
+backticks or quotes and match across rewording of punctuation and line breaks.
+
+``family`` lists the rules whose violations a provider reports with this rule's text (Anthropic
+reports tool results that do not lead their message with the same text as missing ones).
+``index`` says which numbering an index in the text uses (see ``suture.checks._wire``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["RULES", "Rule", "normalise", "rule"]
+
+_IDS = r"(?P<ids>[\w.:\-]+(?:, ?[\w.:\-]+)*)"
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    id: str
+    providers: tuple[str, ...]
+    title: str
+    errors: tuple[str, ...]
+    source: str
+    fixed: str
+    remedy: str
+    patterns: tuple[str, ...] = ()
+    family: tuple[str, ...] = ()
+    index: str | None = None
+
+    @property
+    def members(self) -> tuple[str, ...]:
+        return self.family or (self.id,)
+
+    def compiled(self) -> list[re.Pattern[str]]:
+        return _compiled(self.id)
+
+
+def normalise(text: str) -> str:
+    """A pasted error as the patterns expect it: JSON escapes undone, backticks and quotes removed,
+    runs of whitespace (terminal line breaks) made one space."""
+    t = text.replace("\\n", " ").replace("\\t", " ")
+    t = t.replace("\\", "")
+    t = re.sub(r"[`'\"“”‘’]", "", t)
+    return re.sub(r"\s+", " ", t).strip()
+
+
+_A12_REMEDY = (
+    "Thinking blocks must go back exactly as the provider returned them, signature included, and "
+    "suture never edits them. Restore the original blocks from the session, or remove the thinking "
+    "blocks of earlier turns (keep the latest assistant message untouched), or send the request "
+    "with thinking disabled."
+)
+
+_TABLE: tuple[Rule, ...] = (
+    # -- Anthropic Messages (also Vertex and Bedrock-hosted Claude) -----------------------------
+    Rule(
+        "A1",
+        ("anthropic",),
+        "every tool_use needs a tool_result at the start of the next user message",
+        (
+            "messages.{N}: `tool_use` ids were found without `tool_result` blocks immediately after: {ids}. "
+            "Each `tool_use` block must have a corresponding `tool_result` block in the next message.",
+            "messages.{N}: Did not find 1 `tool_result` block(s) at the beginning of this message. Messages "
+            "following `tool_use` blocks must begin with a matching number of `tool_result` blocks.",
+        ),
+        "anthropics/claude-code#5989, #37, #473",
+        "some",
+        "the repair puts every call's result right after it (a synthetic one where none exists)",
+        (
+            r"(?:messages\.(?P<n>\d+): )?tool_use ids were found without tool_result blocks(?: immediately after)?(?:: "
+            + _IDS
+            + ")?",
+            r"(?:messages\.(?P<n>\d+): )?did not find \d+ tool_result block\(?s?\)? at the beginning of this message",
+        ),
+        ("A1", "A1a", "A1b"),
+        "turns",
+    ),
+    Rule(
+        "A1a",
+        ("anthropic",),
+        "tool_result blocks must be the leading run of their user message (order among them is free)",
+        ("as A1",),
+        "V1ki/dsh-plugin-subscriptions#22; QwenLM/qwen-code#8165",
+        "yes",
+        "the repair writes results first, then the user text that arrived among them",
+        index="turns",
+    ),
+    Rule(
+        "A1b",
+        ("anthropic",),
+        "text after tool_use in the same assistant message also breaks A1",
+        ("as A1",),
+        "anomalyco/opencode packages/llm/test/fixtures/recordings/anthropic-messages/"
+        "rejects-malformed-assistant-tool-order-without-patch.json",
+        "no",
+        "Move the text before the tool_use blocks of that assistant message (or into a message of its own "
+        "before it); suture keeps blocks in the order they were written.",
+        index="turns",
+    ),
+    Rule(
+        "A2",
+        ("anthropic",),
+        "a tool_result must answer a tool_use of the previous message",
+        (
+            "messages.{N}.content.{M}: unexpected `tool_use_id` found in `tool_result` blocks: {id}. Each "
+            "`tool_result` block must have a corresponding `tool_use` block in the previous message.",
+        ),
+        "router-for-me/CLIProxyAPI#497",
+        "yes",
+        "the repair moves the result to its call's turn, or keeps it as a user note where it has no call",
+        (
+            r"(?:messages\.(?P<n>\d+)\.content\.(?P<m>\d+): )?unexpected tool_use_id found in tool_result blocks: "
+            + _IDS,
+        ),
+        index="turns",
+    ),
+    Rule(
+        "A3",
+        ("anthropic",),
+        "tool_use ids must be unique in the whole request",
+        ("messages.{N}.content.{M}: `tool_use` ids must be unique",),
+        "anthropics/claude-code#20901, #28515",
+        "yes",
+        "the repair renames the later call (id_1, id_2, ...) and its result",
+        (r"(?:messages\.(?P<n>\d+)\.content\.(?P<m>\d+): )?tool_use ids must be unique",),
+        index="turns",
+    ),
+    Rule(
+        "A4",
+        ("anthropic",),
+        "one tool_use has a single tool_result",
+        (
+            "messages.{N}.content.{M}: each tool_use must have a single result. Found multiple tool_result "
+            "blocks with id: {id}",
+        ),
+        "JohnnyZ93/oai-compatible-copilot#270 (text seen through a proxy; unconfirmed)",
+        "yes",
+        "the repair keeps the first result and turns the second into a user note",
+        (
+            r"(?:messages\.(?P<n>\d+)\.content\.(?P<m>\d+): )?each tool_use must have a single result\.? "
+            r"found multiple tool_result blocks with id:? " + _IDS,
+        ),
+        index="turns",
+    ),
+    Rule(
+        "A5",
+        ("anthropic",),
+        "tool ids match ^[a-zA-Z0-9_-]+$ (an empty id fails)",
+        (
+            "messages.{N}.content.{M}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'",
+            "messages.{N}.content.{M}.tool_result.tool_use_id: String should match pattern '^[a-zA-Z0-9_-]+$'",
+        ),
+        "CommandCodeAI/command-code#323; anomalyco/opencode#1279",
+        "some",
+        "Rename the id, in the call and its result alike, to letters, digits, _ and -; suture keeps "
+        "non-empty ids as they are.",
+        (
+            r"(?:messages\.(?P<n>\d+)\.content\.(?P<m>\d+)\.)?(?:tool_use\.id|tool_result\.tool_use_id): "
+            r"string should match pattern",
+        ),
+        index="turns",
+    ),
+    Rule(
+        "A6",
+        ("anthropic",),
+        "tool_use blocks only in assistant messages, tool_result blocks only in user messages",
+        (
+            "`tool_result` blocks can only be in `user` messages",
+            "`tool_use` blocks can only be in `assistant` messages",
+        ),
+        "tghamm/Anthropic.SDK#128",
+        "no",
+        "Move the block into a message of the right role, or delete it.",
+        (
+            r"(?:messages\.(?P<n>\d+)\.content\.(?P<m>\d+)[.:]? ?)?tool_(?:result|use) blocks can only be in (?:user|assistant) messages",
+        ),
+        index="turns",
+    ),
+    Rule(
+        "A7",
+        ("anthropic",),
+        "no empty or whitespace-only text block",
+        (
+            "messages: text content blocks must be non-empty",
+            "messages: text content blocks must contain non-whitespace text",
+        ),
+        "anthropics/claude-code#59812, #23440",
+        "some",
+        "Delete the empty text block or give it text (the repair drops it only from an assistant "
+        "message that holds nothing else).",
+        (r"text content blocks must (?:be non-empty|contain non-whitespace text)",),
+        index="turns",
+    ),
+    Rule(
+        "A8",
+        ("anthropic",),
+        "no empty message, except an optional final assistant message",
+        ("messages.{N}: all messages must have non-empty content except for the optional final assistant message",),
+        "anthropics/claude-code#6774",
+        "some",
+        "Delete the empty message or give it content (the repair drops empty assistant messages only).",
+        (r"(?:messages\.(?P<n>\d+): )?all messages must have non-empty content",),
+        index="turns",
+    ),
+    Rule(
+        "A9",
+        ("anthropic",),
+        "the final assistant message cannot end with whitespace",
+        ("messages: final assistant content cannot end with trailing whitespace",),
+        "tailcallhq/forgecode#1872",
+        "no",
+        "Strip the trailing whitespace from the final assistant message, or drop that message.",
+        (r"final assistant content cannot end with trailing whitespace",),
+        index="turns",
+    ),
+    Rule(
+        "A10",
+        ("bedrock",),
+        "the first message must be a user message (Claude on Bedrock; Anthropic only in the past)",
+        ('messages: first message must use the "user" role',),
+        "lobehub/lobe-chat#1601; anthropics/anthropic-sdk-typescript#622",
+        "some",
+        "Start the conversation with a user message (add one before the first assistant message).",
+        (r"first message must use the user role",),
+        ("B3",),
+        "turns",
+    ),
+    Rule(
+        "A11",
+        ("bedrock",),
+        "roles alternate (Anthropic only in the past: it now merges same-role messages)",
+        ('messages: roles must alternate between "user" and "assistant", but found multiple "user" roles in a row',),
+        "coaidev/coai#209",
+        "some",
+        "Merge the consecutive messages of one role, or put a message of the other role between them.",
+        (r"roles must alternate between user and assistant",),
+        ("B3",),
+        "turns",
+    ),
+    Rule(
+        "A12",
+        ("anthropic",),
+        "thinking blocks: first in their message, kept byte-exact with their signature, never last",
+        (
+            "messages.{N}.content.0: If an assistant message contains any thinking blocks, the first block "
+            "must be thinking or redacted_thinking. Found text.",
+            "messages.{N}.content.0.type: Expected `thinking` or `redacted_thinking`, but found `text`. When "
+            "`thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding "
+            "the lastmost set of `tool_use` and `tool_result` blocks). ...",
+            "messages.{N}: The final block in an assistant message cannot be `thinking`.",
+            "messages.{N}.content.{M}: Invalid `signature` in `thinking` block",
+            "messages.{N}.content.{M}: `thinking` or `redacted_thinking` blocks in the latest assistant message "
+            "cannot be modified. These blocks must remain as they were in the original response.",
+            "messages.{N}.content.{M}: When thinking is disabled, an `assistant` message in the final position "
+            "cannot contain `thinking`.",
+        ),
+        "anomalyco/opencode#3077; anthropics/claude-code#20705, #19539, #10627, #63246; "
+        "anthropics/anthropic-sdk-python#1598; tailcallhq/forgecode#2107, #1853; "
+        "code-yeongyu/oh-my-openagent#2775",
+        "no",
+        _A12_REMEDY,
+        (
+            r"(?:messages\.(?P<n>\d+)\.content\.(?P<m>\d+): )?if an assistant message contains any thinking "
+            r"blocks,? the first block must be thinking",
+            r"(?:messages\.(?P<n>\d+)\.content\.(?P<m>\d+)\.type: )?expected thinking or redacted_thinking,? but found \w+",
+            r"a final assistant message must start with a thinking block",
+            r"(?:messages\.(?P<n>\d+): )?the final block in an assistant message cannot be thinking",
+            r"(?:messages\.(?P<n>\d+)\.content\.(?P<m>\d+): )?invalid signature in thinking block",
+            r"(?:messages\.(?P<n>\d+)\.content\.(?P<m>\d+): )?thinking or redacted_thinking blocks in the latest "
+            r"assistant message cannot be modified",
+            r"(?:messages\.(?P<n>\d+)\.content\.(?P<m>\d+)\.)?thinking\.signature: field required",
+            r"(?:messages\.(?P<n>\d+)\.content\.(?P<m>\d+): )?when thinking is disabled,? an assistant message "
+            r"in the final position cannot contain thinking",
+        ),
+        index="turns",
+    ),
+    # -- OpenAI Chat Completions (and the chat-compatible providers that reuse its texts) --------
+    Rule(
+        "O1",
+        ("openai-chat", "kimi", "deepseek"),
+        "every tool_calls id needs a tool message right after the assistant message",
+        (
+            "An assistant message with 'tool_calls' must be followed by tool messages responding to each "
+            "'tool_call_id'. The following tool_call_ids did not have response messages: {ids} "
+            "(param messages.[N].role)",
+            "DeepSeek: An assistant message with 'tool_calls' must be followed by tool messages responding to "
+            "each 'tool_call_id'. (insufficient tool messages following tool_calls message)",
+        ),
+        "sdcb/chats#132; zed-industries/zed#51944; gptme/gptme#3421; MoonshotAI/kimi-cli#2405; agno-agi/agno#3105",
+        "yes",
+        "the repair puts every call's result right after it (a synthetic one where none exists)",
+        (
+            r"an assistant message with tool_calls must be followed by tool messages responding to each "
+            r"tool_call_id\.?(?: the following tool_call_ids did not have response messages: " + _IDS + ")?",
+        ),
+        index="messages",
+    ),
+    Rule(
+        "O2",
+        ("openai-chat", "deepseek"),
+        "a tool message must answer a call of the assistant message before it",
+        (
+            "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with "
+            "'tool_calls'. (param messages.[N].role)",
+            "Invalid parameter: 'tool_call_id' of '{id}' not found in 'tool_calls' of previous message.",
+        ),
+        "sdcb/chats#132; run-llama/llama_index#10493; itmisx/deepx-code#94",
+        "yes",
+        "the repair moves the result to its call's turn, or keeps it as a user note where it has no call",
+        (
+            r"messages with role tool must be a response to a prece?eding message with tool_calls",
+            r"tool_call_id of (?P<id>[^\s,]+) not found in tool_calls of previous message",
+        ),
+        index="messages",
+    ),
+    Rule(
+        "O3",
+        ("openai-chat",),
+        "tool messages carry a tool_call_id and calls an id",
+        (
+            "Missing parameter 'tool_call_id': messages with role 'tool' must have a 'tool_call_id'.",
+            "Missing required parameter: 'messages[{N}].tool_calls[{C}].id'.",
+        ),
+        "langchain-ai/langchain#22600",
+        "yes",
+        "the repair gives a call without id the id call_{m}_{c}; a result without id pairs with such a call "
+        "or becomes a user note",
+        (
+            r"missing parameter tool_call_id: messages with role tool must have a tool_call_id",
+            r"missing required parameter: messages\[(?P<n>\d+)\]\.tool_calls\[(?P<c>\d+)\]\.id",
+        ),
+        index="messages",
+    ),
+    Rule(
+        "O4",
+        ("openai-chat",),
+        "one tool message per tool_call_id in the whole request",
+        ("Invalid parameter: Duplicate value for 'tool_call_id' of '{id}', in messages[{A}] and messages[{B}].",),
+        "agno-agi/agno#5116",
+        "yes",
+        "the repair gives each call a unique id and keeps one result per call (others become user notes)",
+        (
+            r"duplicate value for tool_call_id of (?P<id>[^\s,]+),? in messages\[(?P<n2>\d+)\] and messages\[(?P<n>\d+)\]",
+        ),
+        index="messages",
+    ),
+    Rule(
+        "O5",
+        ("openai-chat",),
+        "call ids are at most 40 characters",
+        (
+            "Invalid 'messages[{N}].tool_calls[{C}].id': string too long. Expected a string with maximum length "
+            "40, but got a string with length {L} instead.",
+        ),
+        "vercel/ai#5171",
+        "no",
+        "Shorten the id to 40 characters or fewer, the same in the call and its result (vLLM's "
+        "chatcmpl-tool-… ids are 46); suture keeps ids as they are and its _1 suffix can lengthen one.",
+        (r"invalid messages\[(?P<n>\d+)\]\.tool_calls\[(?P<c>\d+)\]\.id: string too long",),
+        index="messages",
+    ),
+    # -- OpenAI Responses ------------------------------------------------------------------------
+    Rule(
+        "R1",
+        ("openai-responses",),
+        "every function_call needs a function_call_output",
+        ("No tool output found for function call {call_id}.",),
+        "tjardoo/openai-client#124",
+        "yes",
+        "the repair adds a synthetic output for a call that has none",
+        (r"no tool output found for function call (?P<id>\S+)",),
+        index="items",
+    ),
+    Rule(
+        "R2",
+        ("openai-responses",),
+        "every function_call_output needs its function_call",
+        ("No tool call found for function call output with call_id {call_id}.",),
+        "continuedev/continue#10092",
+        "yes",
+        "the repair keeps an output with no call as a user note",
+        (r"no tool call found for function call output with call_id (?P<id>\S+)",),
+        index="items",
+    ),
+    Rule(
+        "R3",
+        ("openai-responses",),
+        "input item ids are unique",
+        ("Duplicate item found with id {id}. Remove duplicate items from your input and try again.",),
+        "vercel/ai#7883",
+        "no",
+        "Remove the duplicated items (a turn replayed twice) or drop their item ids; suture does not edit item ids.",
+        (r"duplicate item found with id (?P<id>\S+?)\.? remove duplicate items",),
+        index="items",
+    ),
+    Rule(
+        "R4",
+        ("openai-responses",),
+        "call_id is present and at most 64 characters",
+        (
+            "Invalid 'input[{N}].call_id': string too long. Expected a string with maximum length 64, but got a "
+            "string with length {L} instead.",
+            "Missing required parameter: 'input[{N}].call_id'.",
+        ),
+        "AnswerDotAI/fastllm#45",
+        "some",
+        "Shorten the call_id to 64 characters or fewer, the same in the call and its output; suture only "
+        "fills in missing ids.",
+        (
+            r"invalid input\[(?P<n>\d+)\]\.call_id: string too long",
+            r"missing required parameter: input\[(?P<n>\d+)\]\.call_id",
+        ),
+        index="items",
+    ),
+    Rule(
+        "R5",
+        ("openai-responses",),
+        "an item id's prefix matches its type (fc_, msg_, rs_)",
+        ("Invalid 'input[{N}].id': '{id}'. Expected an ID that begins with 'fc'.",),
+        "openai/codex#33176",
+        "no",
+        "Drop the item's id or give it the prefix of its type (fc_ for function_call, msg_ for message, "
+        "rs_ for reasoning); suture does not edit item ids.",
+        (r"invalid input\[(?P<n>\d+)\]\.id: (?P<id>\S+?)\.? expected an id that begins with \w+",),
+        index="items",
+    ),
+    Rule(
+        "R6",
+        ("openai-responses",),
+        "a reasoning item stays paired with the item that followed it",
+        (
+            "Item 'fc_…' of type 'function_call' was provided without its required 'reasoning' item: 'rs_…'.",
+            "Item 'rs_…' of type 'reasoning' was provided without its required following item.",
+        ),
+        "continuedev/continue#10018, #8933",
+        "no",
+        "Keep each reasoning item immediately before the item that followed it in the response, or drop "
+        "the item ids of both (and send reasoning as encrypted content with store=false).",
+        (
+            r"item (?P<id>\S+) of type function_call was provided without its required reasoning item:? ?(?P<id2>[\w\-]+)?",
+            r"item (?P<id>\S+) of type reasoning was provided without its required following item",
+        ),
+        index="items",
+    ),
+    # -- Gemini ------------------------------------------------------------------------------------
+    Rule(
+        "G1",
+        ("gemini",),
+        "a function response turn comes right after its function call turn",
+        ("Please ensure that function response turn comes immediately after a function call turn.",),
+        "GoogleCloudPlatform/generative-ai#368",
+        "yes",
+        "the repair puts every call's result right after it (a synthetic one where none exists)",
+        (r"function response turn comes immediately after a function call turn",),
+        index="contents",
+    ),
+    Rule(
+        "G2",
+        ("gemini",),
+        "a function call turn follows a user turn or a function response turn",
+        (
+            "Please ensure that function call turn comes immediately after a user turn or after a function response turn.",
+        ),
+        "google-gemini/gemini-cli#11814",
+        "some",
+        "Merge the model turn before the call into the call's turn, or put a user turn between them "
+        "(the repair only drops empty model turns).",
+        (r"function call turn comes immediately after a user turn or after a function response turn",),
+        index="contents",
+    ),
+    Rule(
+        "G3",
+        ("gemini",),
+        "as many function responses as function calls in the turn",
+        (
+            "Please ensure that the number of function response parts is equal to the number of function call "
+            "parts of the function call turn.",
+        ),
+        "google-gemini/gemini-cli#4217",
+        "yes",
+        "the repair gives every call exactly one result (a synthetic one where none exists)",
+        (r"number of function response parts is equal to the number of function call parts",),
+        index="contents",
+    ),
+    Rule(
+        "G4",
+        ("gemini",),
+        "function calls echo their thoughtSignature (Gemini 3)",
+        (
+            "Function call is missing a thought_signature in functionCall parts. This is required for tools to "
+            "work correctly, and missing thought_signature may lead to degraded model performance. Additional "
+            "data, function call `default_api:{name}` , position {P}. ...",
+        ),
+        "csells/dartantic#86; lbjlaq/Antigravity-Manager#139",
+        "no",
+        "Send each functionCall part back with the thoughtSignature the model returned with it. For calls "
+        "that never had one (history from another model) Gemini documents the placeholder signature "
+        "skip_thought_signature_validator.",
+        (r"function call is missing a thought_signature",),
+        index="contents",
+    ),
+    Rule(
+        "G5",
+        ("gemini",),
+        "no content with empty parts",
+        ("* GenerateContentRequest.contents[{N}].parts: contents.parts must not be empty.",),
+        "vercel/ai#3775; langchain-ai/langchain-google#691",
+        "some",
+        "Give the message content or delete it (the repair drops empty model turns only).",
+        (r"(?:contents\[(?P<n>\d+)\]\.parts: )?contents\.parts must not be empty",),
+        index="contents",
+    ),
+    # -- Mistral (mistral-common validator) --------------------------------------------------------
+    Rule(
+        "M1",
+        ("mistral",),
+        "tool call ids are exactly 9 characters of a-z, A-Z, 0-9",
+        ("Tool call id was {id} but must be a-z, A-Z, 0-9, with a length of 9.",),
+        "mistralai/mistral-common src/mistral_common/protocol/instruct/validator.py",
+        "no",
+        "Rewrite every call id and its result's tool_call_id to 9 letters or digits (the same new id in "
+        "both, e.g. from a hash of the old one); suture keeps ids as they are.",
+        (r"tool call id was (?P<id>\S+) but must be a-z, a-z, 0-9,? with a length of 9",),
+        index="messages",
+    ),
+    Rule(
+        "M2",
+        ("mistral",),
+        "as many tool results as calls before the next assistant message",
+        ("Not the same number of function calls and responses",),
+        "mistralai/mistral-common validator.py",
+        "yes",
+        "the repair gives every call exactly one result (a synthetic one where none exists)",
+        (r"not the same number of function calls and responses",),
+        index="messages",
+    ),
+    Rule(
+        "M3",
+        ("mistral",),
+        "role order: after a tool result only an assistant message or another result",
+        ("Unexpected role '{role}' after role '{previous}'",),
+        "mistralai/mistral-common validator.py; BerriAI/litellm#17761",
+        "no",
+        "Mistral accepts only an assistant message or another result after a tool result (and no result "
+        "after a user or system message): move the user message after the next assistant message, or "
+        "insert an assistant message before it. suture writes user text that arrived among results after them.",
+        (r"unexpected role (?P<role>\w+) after role (?P<previous>\w+)",),
+        index="messages",
+    ),
+    Rule(
+        "M4",
+        ("mistral",),
+        "the last message is a user or tool message (or an assistant prefix)",
+        (
+            "Expected last role User or Tool (or Assistant with prefix True) for serving but got assistant",
+            "Expected last role User or Tool (or Assistant with prefix or continue_final_message set to True) "
+            "for serving but got {role}",
+        ),
+        "huggingface/smolagents#757; mistralai/mistral-common validator.py",
+        "some",
+        "End the request with a user or tool message, or send the final assistant message with prefix: true.",
+        (r"expected last role user or tool .{0,90}?but got (?P<role>\w+)",),
+        index="messages",
+    ),
+    Rule(
+        "M5",
+        ("mistral",),
+        "ids unique and expected within one assistant message and its results",
+        (
+            "Duplicate tool call id {id} in tool results",
+            "Unexpected tool call id {id} in tool results",
+            "Duplicate tool call id {id} in assistant message",
+        ),
+        "mistralai/mistral-common validator.py (MistralRequestValidatorV13)",
+        "some",
+        "the repair gives each call a unique id and exactly one result in its turn (the validator does not "
+        "pair calls in the very first message: start the history with a user message)",
+        (r"(?:duplicate|unexpected) tool call id (?P<id>\S+) in (?:tool results|assistant message)",),
+        index="messages",
+    ),
+    # -- Moonshot / Kimi -----------------------------------------------------------------------------
+    Rule(
+        "K1",
+        ("kimi",),
+        "no two tool calls share an id anywhere in the request",
+        ("Invalid request: tool call id {id} is duplicated",),
+        "openclaw/openclaw#51593, #84730",
+        "yes",
+        "the repair renames the later call (id_1, id_2, ...) and its result",
+        (r"tool call id (?P<id>\S+) is duplicated",),
+        index="messages",
+    ),
+    Rule(
+        "K2",
+        ("kimi",),
+        "no empty assistant message",
+        ("Invalid request: the message at position {N} with role 'assistant' must not be empty",),
+        "labring/FastGPT#3575",
+        "yes",
+        "the repair drops empty assistant messages",
+        (r"the message at position (?P<n>\d+) with role assistant must not be empty",),
+        index="messages",
+    ),
+    # -- Bedrock Converse ------------------------------------------------------------------------------
+    Rule(
+        "B1",
+        ("bedrock",),
+        "no more toolResult blocks than the previous turn's toolUse blocks",
+        (
+            "The number of toolResult blocks at messages.{N}.content exceeds the number of toolUse blocks of "
+            "previous turn.",
+        ),
+        "pydantic/pydantic-ai#2327",
+        "yes",
+        "the repair keeps one result per call in its turn; others become user notes",
+        (r"number of toolresult blocks at messages\.(?P<n>\d+)\.content exceeds the number of tooluse blocks",),
+        index="turns",
+    ),
+    Rule(
+        "B2",
+        ("bedrock",),
+        "every toolUse has its toolResult in the next user message",
+        ("Expected toolResult blocks at messages.{N}.content for the following Ids: {ids}",),
+        "agno-agi/agno#6698",
+        "yes",
+        "the repair puts every call's result right after it (a synthetic one where none exists)",
+        (r"expected toolresult blocks at messages\.(?P<n>\d+)\.content for the following ids: " + _IDS,),
+        index="turns",
+    ),
+    Rule(
+        "B3",
+        ("bedrock",),
+        "the conversation starts with a user message and roles alternate",
+        (
+            "A conversation must start with a user message. Try again with a conversation that starts with a "
+            "user message.",
+            "A conversation must alternate between user and assistant roles. Make sure the conversation "
+            "alternates between user and assistant roles and try again.",
+        ),
+        "elastic/kibana#246393; langgenius/dify#9294",
+        "some",
+        "Start the conversation with a user message, and merge consecutive assistant messages into one "
+        "(or put a user message between them); the repair only drops empty assistant messages.",
+        (
+            r"a conversation must start with a user message",
+            r"a conversation must alternate between user and assistant roles",
+        ),
+        index="turns",
+    ),
+    Rule(
+        "B6",
+        ("bedrock",),
+        "toolUseId is 1-64 characters of [a-zA-Z0-9_-]",
+        (
+            "Value '{id}' at 'messages.{N}.member.content.{M}.member.toolUse.toolUseId' failed to satisfy "
+            "constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+",
+        ),
+        "AWS Bedrock runtime API reference, ToolUseBlock and ToolResultBlock (documented constraint)",
+        "some",
+        "Rename the id, in the call and its result alike, to 1-64 letters, digits, _ or -; suture keeps "
+        "non-empty ids as they are.",
+        (
+            r"(?:value (?P<id>\S+) at )?(?:messages\.(?P<n>\d+)\.member\.content\.(?P<m>\d+)\.member\.)?"
+            r"tool(?:use|result)\.tooluseid(?: failed to satisfy constraint)?",
+        ),
+        index="turns1",
+    ),
+    # -- DeepSeek ----------------------------------------------------------------------------------------
+    Rule(
+        "D1",
+        ("deepseek",),
+        "in thinking mode, assistant messages with tool calls send their reasoning_content back",
+        (
+            "Missing `reasoning_content` field in the assistant message at message index {N}. For more "
+            "information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls",
+        ),
+        "continuedev/continue#10193, #11285",
+        "no",
+        "Send back the reasoning_content the model returned on that assistant message (an empty string "
+        "where none was kept), or turn thinking mode off; suture does not make up reasoning.",
+        (r"missing reasoning_content field in the assistant message at message index (?P<n>\d+)",),
+        index="messages",
+    ),
+)
+
+RULES: dict[str, Rule] = {r.id: r for r in _TABLE}
+
+_CACHE: dict[str, list[re.Pattern[str]]] = {}
+
+
+def _compiled(rule_id: str) -> list[re.Pattern[str]]:
+    found = _CACHE.get(rule_id)
+    if found is None:
+        found = [re.compile(p, re.IGNORECASE) for p in RULES[rule_id].patterns]
+        _CACHE[rule_id] = found
+    return found
+
+
+def rule(rule_id: str) -> Rule:
+    return RULES[rule_id]

@@ -1,0 +1,225 @@
+"""``suture explain IN "ERROR TEXT"``: which messages a provider's 400 is about, and the fix.
+
+Paste the provider's error (or ``-`` to read it from stdin). suture recognises the rule behind
+it, finds the ids and indices it names in the transcript, shows those messages, and shows the
+repair's changes to them, or says that the repair does not fix this and what to do instead.
+Exit 0 when the error is recognised and its messages found, 1 when they are not found (or the
+text is not recognised), 2 when the input cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+import orjson
+
+from suture.checks import TITLES
+from suture.checks.explain import Location, Recognition, closest, locate, recognise
+from suture.cli._common import load_strict
+from suture.cli.check import safe
+from suture.io import InputError
+from suture.model import ImagePart, Message, text_of
+from suture.repair import Change, Repair, repair
+
+NAMES = ("explain",)
+ORDER = 35
+
+
+def add_arguments(sub: Any, name: str) -> None:
+    p = sub.add_parser(
+        name,
+        help="explain a provider's error: the messages it names and the change that repairs them",
+        description=(
+            "Recognise a provider's error text (paste it, or '-' to read it from stdin), find the "
+            "messages it names in the transcript, and show the repair's changes to them or what to do "
+            "where the repair does not fix it. Exit 0 when found, 1 when not, 2 if the file cannot be read."
+        ),
+    )
+    p.add_argument("input", metavar="IN", help="transcript file")
+    p.add_argument("error", metavar="ERROR", help="the provider's error text, or '-' to read it from stdin")
+    p.add_argument("--format", metavar="NAME", help="the input's format (default: detect from content)")
+    p.add_argument("--json", action="store_true", help="print a JSON object for scripts")
+    p.add_argument("--skip-bad-lines", action="store_true", help="use the readable lines of a damaged JSONL file")
+    p.set_defaults(run=run)
+
+
+def _error_text(value: str) -> str:
+    if value == "-":
+        try:
+            text = sys.stdin.read()
+        except (OSError, UnicodeDecodeError) as e:
+            raise InputError(f"cannot read the error text from stdin ({e})") from None
+    else:
+        text = value
+    if not text.strip():
+        raise InputError("the error text is empty: paste the provider's message, or pass '-' and pipe it in")
+    return text
+
+
+def summary(m: Message, limit: int = 70) -> str:
+    """One line about a message: its calls, its result id, its text."""
+    bits = []
+    if m.tool_calls:
+        bits.append("calls " + ", ".join(f"{c.name or '?'} {c.id or '(no id)'}" for c in m.tool_calls))
+    if m.role == "tool":
+        bits.append(f"result for {m.tool_call_id or '(no id)'}")
+    text = " ".join(text_of(m.content).split())
+    if text:
+        bits.append(repr(text if len(text) <= limit else text[: limit - 1] + "…"))
+    images = [p for p in (m.content if isinstance(m.content, list) else []) if isinstance(p, ImagePart)]
+    if images:
+        bits.append(f"{len(images)} image{'s' if len(images) > 1 else ''}")
+    return "  ".join(bits) or "(empty)"
+
+
+def _changes(result: Repair, indices: set[int], ids: set[str]) -> list[Change]:
+    return [
+        c
+        for c in result.changes
+        if c.input_index in indices or (c.call_id is not None and c.call_id in ids) or (c.new_id in ids)
+    ]
+
+
+def run(args: argparse.Namespace) -> int:
+    text = _error_text(args.error)
+    transcript = load_strict(args.input, args.format, args.skip_bad_lines)
+    messages = transcript.messages
+    recognised = recognise(text)
+    if not recognised:
+        return _unrecognised(args, text)
+    rec = recognised[0]
+    result = repair(messages)
+    where = locate(messages, rec, result)
+    ids = set(rec.ids) | {v.call_id for v in where.violations if v.call_id}
+    related = set(where.indices) | {i for v in where.violations for i in v.related}
+    changes = _changes(result, related, ids)
+    if args.json:
+        _json(args, transcript.format, messages, rec, where, changes, recognised[1:])
+    else:
+        _human(args, transcript.format, messages, rec, where, changes, recognised[1:])
+    return 0 if where.found else 1
+
+
+def _fix(rec: Recognition, where: Location) -> tuple[bool, str]:
+    """Whether the repair fixes what the error is about, and the remedy or what the repair does."""
+    if where.violations:
+        fixed = all(v.fixed for v in where.violations)
+        remedies = [v.remedy for v in where.violations if not v.fixed] or [where.violations[0].remedy]
+        return fixed, remedies[0]
+    return rec.rule.fixed == "yes", rec.rule.remedy
+
+
+def _json(
+    args: argparse.Namespace,
+    fmt: str,
+    messages: list[Message],
+    rec: Recognition,
+    where: Location,
+    changes: list[Change],
+    others: list[Recognition],
+) -> None:
+    fixed, remedy = _fix(rec, where)
+    out = {
+        "file": args.input,
+        "format": fmt,
+        "recognised": True,
+        "rule": rec.rule.id,
+        "title": rec.rule.title,
+        "providers": list(rec.providers),
+        "provider": where.provider,
+        "source": rec.rule.source,
+        "named": {"ids": list(rec.ids), "index": rec.index, "block": rec.block},
+        "found": where.found,
+        "found_by": where.by,
+        "messages": [
+            {
+                "index": i,
+                "role": messages[i].role,
+                "summary": summary(messages[i]),
+                "source": str(messages[i].source or ""),
+            }
+            for i in where.indices
+        ],
+        "violations": [v.to_json() for v in where.violations],
+        "fixed_by_repair": fixed,
+        "remedy": remedy,
+        "changes": [c.to_json() for c in changes],
+        "also_matches": [r.rule.id for r in others],
+    }
+    sys.stdout.buffer.write(orjson.dumps(out, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
+
+
+def _human(
+    args: argparse.Namespace,
+    fmt: str,
+    messages: list[Message],
+    rec: Recognition,
+    where: Location,
+    changes: list[Change],
+    others: list[Recognition],
+) -> None:
+    w = sys.stdout.write
+    r = rec.rule
+    w(f"Recognised: {r.id} ({', '.join(r.providers)}): {r.title}\n")
+    w(f"  source: {r.source}\n")
+    named = []
+    if rec.index is not None:
+        named.append(f"index {rec.index}" + (f", block {rec.block}" if rec.block is not None else ""))
+    if rec.ids:
+        named.append("ids " + ", ".join(rec.ids))
+    if named:
+        w(f"  the error names: {safe('; '.join(named))}\n")
+    if others:
+        w(f"  (the text also fits: {', '.join(o.rule.id for o in others[:3])})\n")
+    w(f"\n{safe(args.input)} ({fmt}, {len(messages)} messages):\n")
+    if not where.found:
+        what = "the ids and indices it names" if named else "a problem of this rule"
+        w(
+            f"  not found: suture's {', '.join(r.providers)} check finds no {r.id} problem here, and no message matches {what}.\n"
+        )
+        w("  Is this the transcript that was sent? (A provider counts messages as it received them.)\n")
+    else:
+        if where.by != "check":
+            w(
+                f"  suture's checks cannot see this rule in a history alone; these are the messages the error names ({where.by}):\n"
+            )
+        for i in where.indices:
+            m = messages[i]
+            source = f" ({m.source})" if m.source else ""
+            w(f"  [{i}] {m.role}{source}  {safe(summary(m))}\n")
+        for v in where.violations:
+            w(f"      {v.rule} at {v.where} ({TITLES[v.provider]}): {safe(v.problem)}\n")
+    fixed, remedy = _fix(rec, where)
+    if where.found and fixed:
+        w(f"\nRepair: fixes it ({remedy}).\n")
+    elif where.found:
+        w(f"\nRepair: does not fix this. What to do: {remedy}\n")
+    else:
+        w(f"\nWhat fixes it: {remedy}\n")
+    if changes:
+        w("Changes the repair makes to these messages:\n")
+        for c in changes:
+            out = f"[{c.output_index}]" if c.output_index is not None else "(dropped)"
+            w(f"  {c.kind} [{c.input_index}] → {out}: {safe(c.summary)}\n")
+
+
+def _unrecognised(args: argparse.Namespace, text: str) -> int:
+    near = closest(text)
+    if args.json:
+        out = {
+            "file": args.input,
+            "recognised": False,
+            "closest": [{"rule": r.id, "providers": list(r.providers), "title": r.title} for r in near],
+        }
+        sys.stdout.buffer.write(orjson.dumps(out, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
+        return 1
+    w = sys.stdout.write
+    w("suture does not recognise this error text.\n")
+    if near:
+        w("Closest rules:\n")
+        for r in near:
+            w(f"  {r.id} ({', '.join(r.providers)}): {r.title}\n      e.g. {r.errors[0]}\n")
+    w("Run 'suture check IN --provider all' to list every problem suture can see.\n")
+    return 1

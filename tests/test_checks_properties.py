@@ -1,0 +1,60 @@
+"""Properties of the provider checks over generated histories (``tests.strategies``).
+
+The one that matters: after suture's repair, no provider reports a problem of a rule the repair
+is meant to fix. A checker that called everything "not fixed" would pass that trivially, so the
+rules the repair always fixes (``fixed == "yes"`` in the rule table) must be absent outright,
+and every problem a verdict calls fixed must be gone from the repaired history.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+
+from suture.checks import PROVIDERS, RULES, check, verdicts
+from suture.model import Message
+from suture.repair import repair
+from tests.strategies import histories
+
+ALWAYS_FIXED = {r.id for r in RULES.values() if r.fixed == "yes"}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(histories())
+def test_repaired_history_has_no_problem_the_repair_is_meant_to_fix(messages: list[Message]) -> None:
+    result = repair(messages)
+    for provider in PROVIDERS:
+        after = check(result.messages, provider)
+        meant = [(v.rule, v.index, v.error) for v in after if v.fixed]
+        assert meant == [], provider
+        assert [v.rule for v in after if v.rule in ALWAYS_FIXED] == [], provider
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(histories())
+def test_verdicts_are_consistent(messages: list[Message]) -> None:
+    result = repair(messages)
+    for provider, v in verdicts(messages, repaired=result).items():
+        remaining = {(x.rule, x.index) for x in v.after}
+        for x in v.before:
+            assert x.provider == provider
+            assert 0 <= x.index < len(messages)
+            assert all(0 <= i < len(messages) for i in x.related)
+            assert x.error and x.problem and x.remedy and x.where
+            target = result.output_of(x.index)
+            if x.fixed:
+                assert target is None or (x.rule, target) not in remaining
+            else:
+                assert (
+                    x.rule not in ALWAYS_FIXED
+                    or (x.rule, target) in remaining
+                    or any((x.rule, result.output_of(i)) in remaining for i in x.related)
+                )
+        for x in v.after:
+            assert 0 <= x.index < len(result.messages)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(histories())
+def test_checks_are_deterministic(messages: list[Message]) -> None:
+    for provider in PROVIDERS:
+        assert check(messages, provider) == check(messages, provider)

@@ -1,0 +1,167 @@
+"""``suture check --provider``: grouped by provider, before and after repair; exit codes; JSON."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from suture.checks import PROVIDERS
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKED = ROOT / "sample_sessions" / "chat" / "worked-example.json"
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "suture", "check", *args], capture_output=True, text=True, timeout=60)
+
+
+def _write(path: Path, messages: list[dict[str, object]]) -> Path:
+    path.write_text(json.dumps(messages))
+    return path
+
+
+def _call(call_id: str, name: str = "read") -> dict[str, object]:
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": "{}"}}
+
+
+@pytest.fixture
+def clean(tmp_path: Path) -> Path:
+    return _write(
+        tmp_path / "clean.json",
+        [
+            {"role": "system", "content": "be brief"},
+            {"role": "user", "content": "fix the build"},
+            {"role": "assistant", "content": None, "tool_calls": [_call("abcdefghi")]},
+            {"role": "tool", "tool_call_id": "abcdefghi", "content": "ok"},
+            {"role": "assistant", "content": "done"},
+            {"role": "user", "content": "thanks"},
+        ],
+    )
+
+
+@pytest.fixture
+def interrupted(tmp_path: Path) -> Path:
+    """A call cut off before its result, then the user typed on."""
+    return _write(
+        tmp_path / "interrupted.json",
+        [
+            {"role": "user", "content": "fix the build"},
+            {"role": "assistant", "content": None, "tool_calls": [_call("call_1")]},
+            {"role": "user", "content": "hello?"},
+        ],
+    )
+
+
+def test_provider_all_on_a_clean_file_exits_0(clean: Path) -> None:
+    r = _run(str(clean), "--provider", "all")
+    assert r.returncode == 0, r.stdout + r.stderr
+    for provider in PROVIDERS:
+        assert f"{provider}: no problems" in r.stdout
+
+
+def test_problems_are_shown_by_provider_with_the_providers_text(interrupted: Path) -> None:
+    r = _run(str(interrupted), "--provider", "anthropic")
+    assert r.returncode == 1
+    assert "anthropic: 1 problem → 0 after repair" in r.stdout
+    assert "[1] assistant ($[1]) messages.2  A1: call call_1 has no result in the next message" in r.stdout
+    assert (
+        "anthropic would say: messages.2: `tool_use` ids were found without `tool_result` blocks immediately after: "
+        "call_1." in r.stdout
+    )
+    assert "fixed by repair" in r.stdout
+    assert "openai-chat" not in r.stdout
+
+
+def test_repeatable_and_comma_separated_providers(interrupted: Path) -> None:
+    r = _run(str(interrupted), "--provider", "kimi,gemini", "--provider", "openai-chat")
+    assert r.returncode == 1
+    shown = [p for p in PROVIDERS if f"\n{p}: " in r.stdout]
+    assert shown == ["openai-chat", "gemini", "kimi"]
+
+
+def test_problems_left_after_repair_say_what_to_do(interrupted: Path) -> None:
+    r = _run(str(interrupted), "--provider", "mistral")
+    assert r.returncode == 1
+    assert "not fixed by repair: Rewrite every call id" in r.stdout
+    assert "after repair:" in r.stdout
+    assert "to do:" in r.stdout
+
+
+def test_json_is_grouped_by_provider_for_original_and_repaired(interrupted: Path) -> None:
+    r = _run(str(interrupted), "--provider", "anthropic,mistral", "--json")
+    assert r.returncode == 1
+    out = json.loads(r.stdout)
+    assert out["clean"] is False
+    assert out["messages"] == 3 and out["repaired_messages"] == 4
+    assert list(out["providers"]) == ["anthropic", "mistral"]
+    anthropic = out["providers"]["anthropic"]
+    assert (anthropic["problems"], anthropic["after_repair"]) == (1, 0)
+    [v] = anthropic["before"]
+    assert v["rule"] == "A1" and v["index"] == 1 and v["where"] == "messages.2" and v["fixed_by_repair"] is True
+    assert v["source"] == "$[1]"
+    assert v["error"].startswith("messages.2: `tool_use` ids were found")
+    mistral = out["providers"]["mistral"]
+    assert mistral["after_repair"] >= 1
+    assert all(not x["fixed_by_repair"] for x in mistral["after"])
+    assert {x["rule"] for x in mistral["after"]} >= {"M1"}
+
+
+def test_json_clean(clean: Path) -> None:
+    r = _run(str(clean), "--provider", "all", "--json")
+    assert r.returncode == 0
+    out = json.loads(r.stdout)
+    assert out["clean"] is True
+    assert all(p["problems"] == 0 and p["before"] == [] for p in out["providers"].values())
+
+
+def test_worked_example_against_every_provider() -> None:
+    r = _run(str(WORKED), "--provider", "all", "--json")
+    assert r.returncode == 1
+    out = json.loads(r.stdout)
+    assert set(out["providers"]) == set(PROVIDERS)
+    # The SPEC's own rules are what every provider rejects it for; repair leaves only id formats.
+    assert out["providers"]["anthropic"]["after_repair"] == 0
+    assert out["providers"]["openai-chat"]["after_repair"] == 0
+    assert out["providers"]["mistral"]["after_repair"] > 0
+
+
+def test_without_provider_the_valid_property_is_checked(interrupted: Path, clean: Path) -> None:
+    r = _run(str(interrupted))
+    assert r.returncode == 1
+    assert "1 problem" in r.stdout and "[1]" in r.stdout
+    r = _run(str(clean), "--json")
+    assert r.returncode == 0
+    assert json.loads(r.stdout)["valid"] is True
+
+
+def test_unknown_provider_exits_2(clean: Path) -> None:
+    r = _run(str(clean), "--provider", "openai")
+    assert r.returncode == 2
+    assert "unknown provider 'openai'" in r.stderr and "anthropic" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_unreadable_file_exits_2(tmp_path: Path) -> None:
+    (tmp_path / "bad.json").write_text("{not json")
+    for path in (tmp_path / "bad.json", tmp_path / "missing.json"):
+        r = _run(str(path), "--provider", "all")
+        assert r.returncode == 2
+        assert r.stderr.startswith("suture: error:") and "Traceback" not in r.stderr
+
+
+def test_control_characters_in_ids_do_not_reach_the_terminal(tmp_path: Path) -> None:
+    path = _write(
+        tmp_path / "evil.json",
+        [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": None, "tool_calls": [_call("x\x1b[31mred")]},
+        ],
+    )
+    r = _run(str(path), "--provider", "anthropic")
+    assert r.returncode == 1
+    assert "\x1b" not in r.stdout
+    assert "x\\x1b[31mred" in r.stdout
