@@ -350,3 +350,52 @@ def test_repaired_histories_dump_to_valid_anthropic_order(messages: list[Message
         assert kinds[: len(ids)] == ["tool_result"] * len(ids)
         assert "tool_result" not in kinds[len(ids) :]
         assert [b["tool_use_id"] for b in nxt[: len(ids)]] == ids
+
+
+# -- near-valid files: one thing broken anywhere loads or says why, and what loads writes back ----
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.text(max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(("type", "id", "text", "content")), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+def _paths(value: Any, here: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [here]
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out += _paths(v, (*here, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out += _paths(v, (*here, i))
+    return out
+
+
+_CLEAN_VALUE = orjson.loads(CLEAN.read_bytes())
+_CLEAN_PATHS = [p for p in _paths(_CLEAN_VALUE) if p]
+
+
+@PROPS
+@given(st.sampled_from(_CLEAN_PATHS), _json, st.booleans())
+def test_near_valid_requests_load_or_say_why(path: tuple[Any, ...], value: Any, drop: bool) -> None:
+    doc = orjson.loads(orjson.dumps(_CLEAN_VALUE))
+    holder = doc
+    for key in path[:-1]:
+        holder = holder[key]
+    if drop:
+        del holder[path[-1]]
+    else:
+        holder[path[-1]] = value
+    try:
+        t = load_bytes(orjson.dumps(doc), "messages")
+    except InputError as e:
+        assert "\n" not in str(e)
+        return
+    result = repair(t.messages)
+    data = dump(result.messages, t)
+    again = load_bytes(data, "messages")
+    assert essences(again.messages) == essences(result.messages)

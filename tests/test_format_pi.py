@@ -206,3 +206,56 @@ def test_side_branches_never_reach_the_history(tree: tuple[list[dict[str, Any]],
     t = load_bytes(jsonl(records))
     assert t.format == "pi"
     assert [e["text"] for e in essences(t.messages)] == texts
+
+
+# -- near-valid files: one thing broken anywhere loads or says why, and what loads exports ------
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.text(max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(("type", "id", "text", "content", "role", "parentId")), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+def _paths(value: Any, here: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [here]
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out += _paths(v, (*here, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out += _paths(v, (*here, i))
+    return out
+
+
+_RECORDS = [orjson.loads(line) for line in BRANCHED.read_bytes().splitlines()]
+_RECORD_PATHS = [p for p in _paths(_RECORDS) if len(p) > 1 and p[0] > 0]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(_RECORD_PATHS), _json, st.booleans())
+def test_near_valid_sessions_load_or_say_why(path: tuple[Any, ...], value: Any, drop: bool) -> None:
+    records = orjson.loads(orjson.dumps(_RECORDS))
+    holder = records
+    for key in path[:-1]:
+        holder = holder[key]
+    if drop:
+        del holder[path[-1]]
+    else:
+        holder[path[-1]] = value
+    try:
+        t = load_bytes(jsonl(records), "pi")
+    except InputError as e:
+        assert "\n" not in str(e)
+        return
+    result = repair(t.messages)
+    try:
+        data = dump(result.messages, t)
+    except InputError as e:
+        assert "cannot express" in str(e)
+        return
+    back = load_bytes(data, t.export_format)
+    assert essences(back.messages) == essences(result.messages)

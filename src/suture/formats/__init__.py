@@ -3,7 +3,19 @@
 Each module in this package that defines ``ADAPTER`` (a :class:`Adapter`) is a format. An adapter
 scores how sure it is that a parsed document is its format (``sniff``), turns the document into a
 neutral :class:`~suture.model.Transcript` (``load``) and writes neutral messages back in its
-format (``dump``). Detection is by content, never by file name.
+format (``dump``). Detection is by content, never by file name:
+
+- every adapter scores the parsed document; the highest score wins. A format that sees a record
+  or block only it writes says CERTAIN, and one that sees a record only another format writes
+  says 0, so the first message that tells formats apart decides;
+- a history that many formats share (``[{"role": "user", "content": "hi"}]``) is no error: the
+  formats that fit equally are taken in ``order`` (``Detection.others`` names the rest);
+- two formats that each recognise the document for certain make it undecidable: the InputError
+  names them and asks for ``--format NAME``.
+
+Writing, ``dump(..., to=NAME)`` converts; the result is read back with the target's own loader,
+and a history the target cannot express is an InputError that says what it would lose. Session
+logs (Claude Code, pi, Codex) are read, and export as their provider's request format.
 """
 
 from __future__ import annotations
@@ -31,6 +43,7 @@ __all__ = [
     "detect",
     "dump",
     "essences",
+    "export_name",
     "get",
     "load_bytes",
     "load_file",
@@ -145,6 +158,11 @@ def load_file(path: str | os.PathLike[str], format: str | None = None) -> Transc
         raise InputError(f"{os.fspath(path)}: nested too deeply to be a transcript") from None
 
 
+def export_name(transcript: Transcript) -> str:
+    """The format a transcript's repaired history is written in when no other is asked for."""
+    return transcript.export_format or get(transcript.format).export_format
+
+
 def dump(messages: Sequence[Message], transcript: Transcript, to: str | None = None) -> bytes:
     """Bytes of ``messages`` in ``to``, or in the transcript's export format.
 
@@ -152,7 +170,7 @@ def dump(messages: Sequence[Message], transcript: Transcript, to: str | None = N
     back with ``to``'s own loader and must give the same history; where it does not, the target
     cannot express something in it and an InputError (one line) says what.
     """
-    name = to or transcript.export_format or get(transcript.format).export_format
+    name = to or export_name(transcript)
     target = get(name)
     data = target.dump(messages, transcript)
     if to and not transcript.raw_is(name):
@@ -220,11 +238,13 @@ def _check_expressed(messages: Sequence[Message], target: Adapter, data: bytes) 
     after = essences(target.load(parse_document(data)).messages) if data.strip() else []
     for (i, a), (_, b) in zip(before, after, strict=False):
         if a != b:
-            lost = " and ".join(_WORDS[k] for k in a if a.get(k) != b.get(k))
             where = f", {messages[i].source}" if messages[i].source else ""
+            if a["role"] == b["role"] and a["text"] != b["text"] and b["text"].startswith(a["text"]):
+                what = "would be joined with the message after it"
+            else:
+                what = "would not keep " + " and ".join(_WORDS[k] for k in a if a.get(k) != b.get(k))
             raise InputError(
-                f"{target.name} cannot express this history: message {i} ({messages[i].role}{where}) "
-                f"would not keep {lost}"
+                f"{target.name} cannot express this history: message {i} ({messages[i].role}{where}) {what}"
             )
     if len(before) != len(after):
         raise InputError(
