@@ -75,6 +75,10 @@ def test_other_formats_are_not_gemini(value: Any) -> None:
 
 def test_request_body_loads_with_thoughts_images_and_position_ids() -> None:
     t = load_file(SAMPLES / "clean-request.json")
+    system, *rest = t.messages
+    assert system.role == "system" and str(system.source) == "systemInstruction"
+    assert text_of(system.content).startswith("You are a travel assistant.")
+    t.messages = rest
     assert [m.role for m in t.messages] == ["user", "assistant", "tool", "tool", "assistant", "user", "assistant"]
     turn = t.messages[1]
     assert [c.id for c in turn.tool_calls] == [derived_id(1, 1), derived_id(1, 2)] == ["call_c1_p1", "call_c1_p2"]
@@ -87,6 +91,17 @@ def test_request_body_loads_with_thoughts_images_and_position_ids() -> None:
     assert isinstance(image, list) and image[1].type == "image" and image[1].media_type == "image/png"
     assert repair(t.messages).changes == []
     assert violations(t.messages) == []
+
+
+def test_system_messages_of_another_format_go_to_system_instruction() -> None:
+    messages = [Message("system", "be brief"), Message("system", "use metric"), Message("user", "hi")]
+    data = orjson.loads(ADAPTER.dump(messages, Transcript([], "chat")))
+    assert data == {
+        "systemInstruction": {"parts": [{"text": "be brief\n\nuse metric"}]},
+        "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+    }
+    back = load_bytes(orjson.dumps(data), "gemini").messages
+    assert [(m.role, text_of(m.content)) for m in back] == [("system", "be brief\n\nuse metric"), ("user", "hi")]
 
 
 def test_id_less_responses_pair_by_order_and_name() -> None:

@@ -54,6 +54,11 @@ def test_plain_role_content_message_stays_with_chat() -> None:
     assert detect(doc).adapter.name == "chat"
 
 
+def test_ai_sdk_image_parts_decide_for_vercel() -> None:
+    value = [{"role": "user", "content": [{"type": "image", "image": "AAAA", "mediaType": "image/png"}]}]
+    assert detect(parse_document(orjson.dumps(value))).adapter.name == "vercel"
+
+
 @pytest.mark.parametrize(
     "value",
     [
@@ -176,7 +181,12 @@ def test_broken_jsonl_sample_repairs() -> None:
             "toolCallId": "toolu_01Fq8ZsK3mWnYt7RbV2cXh4L_1",
         }
     ]
-    assert lines[7]["content"].startswith("A result for tool call toolu_01Zz0QwE1rTy2UiO3pAs4DfG")
+    note = lines[7]["content"]
+    assert note[0] == {
+        "type": "text",
+        "text": "A result for tool call toolu_01Zz0QwE1rTy2UiO3pAs4DfG arrived outside its turn and is kept here as a note:",
+    }
+    assert note[1]["text"].startswith('{\n  "dependencies"')
     again = load_bytes(dump(result.messages, t), "vercel")
     assert violations(again.messages) == []
     assert repair(again.messages).changes == []

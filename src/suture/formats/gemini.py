@@ -11,6 +11,8 @@ How contents become neutral messages:
   ``text`` parts are text (``thought: true`` ones are thinking), ``inlineData`` images are images,
   anything else is kept as an other part. Every part keeps its record, ``thoughtSignature``
   included, byte for byte: Gemini checks the signatures it handed out.
+- a request body's ``systemInstruction`` is a first ``system`` message (written back where it
+  was); system messages another format loaded go there too, so converting needs no system role.
 - any other content (``user``, the older ``function`` role, no role) is split at its
   ``functionResponse`` parts: each one is a result, the parts between them one user message.
   All of them keep the content as ``raw`` and are written back into one content again.
@@ -48,6 +50,7 @@ from suture.model import (
     ThinkingPart,
     ToolCall,
     Transcript,
+    text_of,
 )
 
 __all__ = ["ADAPTER", "GeminiAdapter", "derived_id"]
@@ -203,6 +206,11 @@ class GeminiAdapter:
             raise FormatError("", "not Gemini contents: expected a list of contents or an object with contents")
         contents, shape = found
         messages: list[Message] = []
+        system = doc.value.get("systemInstruction") if shape == "body" else None
+        if isinstance(system, dict) and isinstance(system.get("parts"), list):
+            # The system prompt, shown as the first message; written back where it was.
+            prompt = [_part(p) for p in system["parts"]]
+            messages.append(Message("system", prompt, raw=system, source=Source(pointer="systemInstruction")))
         derived: set[str] = set()
         # Calls of the last model content with calls: [neutral id, name, has its own id, answered].
         open_calls: list[list[Any]] = []
@@ -327,7 +335,19 @@ class GeminiAdapter:
             last = out[-1] if out else None
             return last if isinstance(last, _Group) else None
 
-        for m in messages:
+        body: dict[str, Any] = dict(transcript.meta["body"]) if own and transcript.meta.get("shape") == "body" else {}
+        system_texts: list[str] = []
+        start = 0
+        while start < len(messages) and messages[start].role == "system":
+            m = messages[start]
+            if own and m.raw is not None and m.raw is body.get("systemInstruction"):
+                pass  # as read: the body keeps it
+            else:
+                system_texts.append(text_of(m.content))
+            start += 1
+        if system_texts:
+            body["systemInstruction"] = {"parts": [{"text": "\n\n".join(system_texts)}]}
+        for m in messages[start:]:
             raw = m.raw if own and isinstance(m.raw, dict) else None
             group = current()
             if m.role == "assistant":
@@ -354,8 +374,8 @@ class GeminiAdapter:
                 out.append(_Group(None, self._fresh_parts(m, derived, names), changed=True, adoptable=False))
         contents = [self._content_of(g) if isinstance(g, _Group) else g for g in _merge_answers(out, order)]
         value: Any = contents
-        if own and transcript.meta.get("shape") == "body":
-            value = {**transcript.meta["body"], "contents": contents}
+        if body:
+            value = {**body, "contents": contents}
         pretty = transcript.meta.get("pretty", True) if own else True
         option = orjson.OPT_APPEND_NEWLINE | (orjson.OPT_INDENT_2 if pretty else 0)
         return orjson.dumps(value, option=option)

@@ -27,7 +27,7 @@ from typing import Any
 
 import orjson
 
-from suture.formats import CERTAIN, PLAUSIBLE, FormatError
+from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
 from suture.io import Document
 from suture.model import (
     Content,
@@ -167,6 +167,8 @@ class VercelAdapter:
                         return 0
                     if kind in _OWN_PARTS:
                         score = CERTAIN
+                    elif "mediaType" in part or "providerOptions" in part or (kind == "image" and "image" in part):
+                        score = max(score, LIKELY)  # keys only the AI SDK writes on a part
             elif not isinstance(content, str):
                 return 0
         return score
@@ -269,7 +271,7 @@ class VercelAdapter:
             if m.role == "assistant":
                 for call in m.tool_calls:
                     names[call.id] = call.name
-                out.append(self._assistant_out(m, raw))
+                out.append(self._assistant_out(m, raw, own))
             elif raw is not None and raw.get("role") == "tool" and not m.tool_call_id and not _has_parts(m):
                 out.append(raw)  # a tool message with no parts: nothing to pair, kept as read
             elif raw is not None and raw.get("role") == "tool":
@@ -292,7 +294,7 @@ class VercelAdapter:
                 last.changed = True
                 last.parts.append(self._fresh_result(m, names, v4))
             else:
-                out.append(self._fresh(m))
+                out.append(self._fresh(m, own))
         records = [self._tool_record(r) if isinstance(r, _ToolMessage) else r for r in out]
         shape = transcript.meta.get("shape", "array") if own else "array"
         if shape == "jsonl":
@@ -332,7 +334,7 @@ class VercelAdapter:
             return part
         return {**part, "toolCallId": m.tool_call_id}
 
-    def _assistant_out(self, m: Message, raw: dict[str, Any] | None) -> dict[str, Any]:
+    def _assistant_out(self, m: Message, raw: dict[str, Any] | None, own: bool) -> dict[str, Any]:
         if raw is not None:
             content = raw.get("content")
             if not m.tool_calls or not isinstance(content, list):
@@ -347,7 +349,7 @@ class VercelAdapter:
             if all(a is b for a, b in zip(content, new, strict=True)):
                 return raw
             return {**raw, "content": new}
-        parts = self._fresh_parts(m.content)
+        parts = self._fresh_parts(m.content, own)
         for call in m.tool_calls:
             args = call.arguments
             if isinstance(args, str):
@@ -376,16 +378,18 @@ class VercelAdapter:
             part["output"] = {"type": "error-text" if m.is_error else "text", "value": text}
         return part
 
-    def _fresh(self, m: Message) -> dict[str, Any]:
+    def _fresh(self, m: Message, own: bool) -> dict[str, Any]:
         role = m.role if m.role in ("system", "user") else "user"
         if isinstance(m.content, str) or m.content is None:
             return {"role": role, "content": m.content or ""}
-        parts = self._fresh_parts(m.content)
-        if role == "system" or all(p.get("type") == "text" for p in parts):
-            return {"role": role, "content": "\n".join(p["text"] for p in parts if p.get("type") == "text")}
+        parts = self._fresh_parts(m.content, own)
+        if len(parts) == 1 and parts[0].get("type") == "text" and len(parts[0]) == 2:
+            return {"role": role, "content": parts[0]["text"]}
         return {"role": role, "content": parts}
 
-    def _fresh_parts(self, content: Content) -> list[dict[str, Any]]:
+    def _fresh_parts(self, content: Content, own: bool) -> list[dict[str, Any]]:
+        """Parts for content repair made or another format loaded; ``own`` when its parts' records
+        are this format's (a note keeps the parts of the result it replaces)."""
         if content is None:
             return []
         if isinstance(content, str):
@@ -393,14 +397,21 @@ class VercelAdapter:
         out: list[dict[str, Any]] = []
         for part in content:
             raw = part.raw
+            mine = own and isinstance(raw, dict) and isinstance(raw.get("type"), str)
             if isinstance(part, TextPart):
-                plain = isinstance(raw, dict) and raw.get("type") == "text" and raw.get("text") == part.text
+                plain = mine and raw.get("type") == "text" and raw.get("text") == part.text
                 out.append(raw if plain else {"type": "text", "text": part.text})
             elif isinstance(part, ThinkingPart):
-                if isinstance(raw, dict) and raw.get("type") == "reasoning":
+                if mine and raw.get("type") == "reasoning":
                     out.append(raw)
+                    continue
+                reasoning: dict[str, Any] = {"type": "reasoning", "text": part.text}
+                if part.signature:
+                    # The AI SDK's Anthropic provider sends a reasoning part's signature from here.
+                    reasoning["providerOptions"] = {"anthropic": {"signature": part.signature}}
+                out.append(reasoning)
             elif isinstance(part, ImagePart):
-                if isinstance(raw, dict) and raw.get("type") == "image" and "image" in raw:
+                if mine and raw.get("type") in ("image", "file"):
                     out.append(raw)
                     continue
                 url = part.data or part.url or _image_data(raw)
@@ -409,8 +420,8 @@ class VercelAdapter:
                     if part.media_type:
                         image["mediaType"] = part.media_type
                     out.append(image)
-            elif isinstance(raw, dict) and isinstance(raw.get("text"), str):
-                out.append({"type": "text", "text": raw["text"]})
+            elif mine:
+                out.append(raw)
         return out
 
 
