@@ -164,6 +164,11 @@ def test_bad_entries_are_named_problems() -> None:
     ]
 
 
+def test_a_new_session_with_only_its_header_is_an_empty_history() -> None:
+    t = load_bytes(orjson.dumps(HEADER) + b"\n")
+    assert (t.format, t.messages, t.problems) == ("pi", [], [])
+
+
 def test_pi_files_are_not_written() -> None:
     t = suture.load_file(V1)
     with pytest.raises(InputError):

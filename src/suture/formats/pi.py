@@ -137,6 +137,13 @@ def _string(value: Any, where: str) -> str:
     return value
 
 
+def _records(doc: Document) -> list[tuple[int, Any]]:
+    """A JSONL document's records; a one-line file (a new session's header) parses as JSON."""
+    if doc.kind == "jsonl":
+        return doc.records
+    return [(1, doc.value)] if isinstance(doc.value, dict) else []
+
+
 class PiAdapter:
     name = "pi"
     title = "pi / openclaw session JSONL (a tree: the branch ending at the last entry)"
@@ -144,10 +151,8 @@ class PiAdapter:
     export_format = DEFAULT_EXPORT
 
     def sniff(self, doc: Document) -> int:
-        if doc.kind != "jsonl":
-            return 0
         score = 0
-        for _, record in doc.records[:50]:
+        for _, record in _records(doc)[:50]:
             if not isinstance(record, dict):
                 continue
             kind = record.get("type")
@@ -166,12 +171,12 @@ class PiAdapter:
         return score
 
     def load(self, doc: Document) -> Transcript:
-        if doc.kind != "jsonl":
+        if doc.kind != "jsonl" and not isinstance(doc.value, dict):
             raise FormatError("", "not a pi session: expected JSONL entries")
         problems = list(doc.problems)
         header: dict[str, Any] = {}
         entries: list[tuple[int, dict[str, Any]]] = []
-        for line, record in doc.records:
+        for line, record in _records(doc):
             if not isinstance(record, dict):
                 problems.append(LoadProblem(line, f"an entry must be an object, got {type_name(record)}"))
                 continue
