@@ -69,6 +69,14 @@ def test_the_first_telling_message_decides() -> None:
     assert load_bytes(orjson.dumps([*plain, chat])).format == "chat"
 
 
+def test_the_telling_message_decides_however_late_it_comes() -> None:
+    plain = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": [{"type": "text", "text": "yo"}]}]
+    anthropic = {"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "ls", "input": {}}]}
+    t = load_bytes(orjson.dumps([*plain * 300, anthropic]))
+    assert t.format == "messages"
+    assert t.messages[-1].tool_calls[0].id == "t"
+
+
 def test_format_overrides_detection() -> None:
     data = b'[{"role": "user", "content": "hi"}]'
     assert load_bytes(data).format != "messages"

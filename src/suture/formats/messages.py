@@ -342,7 +342,8 @@ class MessagesAdapter:
             score = LIKELY if "system" in body else PLAUSIBLE if not records else 0
         elif not records:
             score = PLAUSIBLE
-        for record in records[:200]:
+        # The first record that tells formats apart decides, however deep in the file it is.
+        for record in records:
             if not isinstance(record, dict):
                 continue
             role = record.get("role")
@@ -354,14 +355,16 @@ class MessagesAdapter:
             content = record.get("content")
             if not isinstance(content, list):
                 continue
+            decisive = False
             for block in content:
                 if not isinstance(block, dict):
                     continue
                 kind = _kind(block)
                 if kind in _FOREIGN_BLOCKS or (kind == "image" and "source" not in block):
                     return 0
-                if kind in _DECISIVE_BLOCKS or kind == "image":
-                    score = CERTAIN
+                decisive = decisive or kind in _DECISIVE_BLOCKS or kind == "image"
+            if decisive:
+                return CERTAIN
         return score
 
     # -- loading -----------------------------------------------------------------------------
