@@ -133,7 +133,7 @@ def test_a_bad_record_is_a_named_problem() -> None:
     t = load_bytes(data)
     assert [(p.line, p.message) for p in t.problems] == [
         (2, "message.content[0].id: must be a string, got a number"),
-        (3, "a assistant record needs a message object, got a string"),
+        (3, "the assistant record needs a message object, got a string"),
     ]
 
 

@@ -51,7 +51,6 @@ class _Turn:
 
     id: str | None
     line: int
-    record: dict[str, Any]
     blocks: list[Any] = field(default_factory=list)
     parts: list[Part] = field(default_factory=list)
     calls: list[ToolCall] = field(default_factory=list)
@@ -171,11 +170,13 @@ class ClaudeCodeAdapter:
             if i < start:
                 continue
             if not isinstance(message, dict):
-                problems.append(LoadProblem(line, f"a {kind} record needs a message object, got {type_name(message)}"))
+                problems.append(
+                    LoadProblem(line, f"the {kind} record needs a message object, got {type_name(message)}")
+                )
                 continue
             try:
                 if kind == "assistant":
-                    last_turn = self._assistant(record, message, line, items, last_turn)
+                    last_turn = self._assistant(message, line, items, last_turn)
                 else:
                     items.extend(self._user(message, line))
             except FormatError as e:
@@ -193,7 +194,6 @@ class ClaudeCodeAdapter:
 
     def _assistant(
         self,
-        record: dict[str, Any],
         message: dict[str, Any],
         line: int,
         items: list[Message | _Turn],
@@ -214,7 +214,7 @@ class ClaudeCodeAdapter:
         ):
             turn = last
         else:
-            turn = _Turn(message_id, line, record)
+            turn = _Turn(message_id, line)
             items.append(turn)
             if not isinstance(content, list):
                 turn.text = content if isinstance(content, str) else None
