@@ -239,8 +239,8 @@ CASES: list[Case] = [
     Case(
         "anthropic",
         "A12",
-        [U(), A([thought()], C("toolu_1")), T("toolu_1"), A(None, C("toolu_2")), T("toolu_2")],
-        3,
+        [U(), A([thought()], C("toolu_1")), T("toolu_1"), U("next"), A(None, C("toolu_2")), T("toolu_2")],
+        4,
         "messages.3.content.0.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`. When "
         "`thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the "
         "lastmost set of `tool_use` and `tool_result` blocks). We recommend you include thinking blocks from "
@@ -248,7 +248,7 @@ CASES: list[Case] = [
         "https://docs.claude.com/en/docs/build-with-claude/extended-thinking",
         "messages.3.content.0",
         False,
-        [U(), A([thought()], C("toolu_1")), T("toolu_1"), A([thought()], C("toolu_2")), T("toolu_2")],
+        [U(), A([thought()], C("toolu_1")), T("toolu_1"), U("next"), A([thought()], C("toolu_2")), T("toolu_2")],
     ),
     Case(
         "anthropic",
@@ -739,6 +739,12 @@ def test_repair_removes_exactly_the_problems_it_is_meant_to_fix(case: Case) -> N
     assert matching and matching[0].fixed is case.fixed
 
 
+def test_thinking_left_out_of_a_later_step_of_the_same_tool_turn_is_not_flagged() -> None:
+    # With interleaved thinking a model may skip thinking in a later step of one tool turn.
+    history = [U(), A([thought()], C("toolu_1")), T("toolu_1"), A(None, C("toolu_2")), T("toolu_2")]
+    assert check(history, "anthropic") == []
+
+
 def test_every_rule_of_the_table_has_a_case() -> None:
     checked = {c.rule for c in CASES}
     # A10 and A11 are older Anthropic wordings of what Bedrock now enforces as B3.
@@ -874,3 +880,20 @@ def test_checks_do_not_mutate_their_input() -> None:
     before = [(m.role, m.content, m.tool_calls, m.tool_call_id) for m in history]
     verdicts(history)
     assert [(m.role, m.content, m.tool_calls, m.tool_call_id) for m in history] == before
+
+
+def test_checks_and_explain_do_not_import_textual(tmp_path: Any) -> None:
+    from tests.test_import_hygiene import probe
+
+    assert probe("import suture.checks, suture.checks.explain") == []
+    sample = tmp_path / "h.json"
+    sample.write_text('[{"role": "user", "content": "hi"}]')
+    body = f"""
+from suture.cli import main
+for argv in (["check", {str(sample)!r}, "--provider", "all"], ["explain", {str(sample)!r}, "contents.parts must not be empty"]):
+    try:
+        main(argv)
+    except SystemExit:
+        pass
+"""
+    assert probe(body) == []

@@ -112,9 +112,9 @@ TEXTS: list[tuple[str, list[Message], str, list[int]]] = [
         "`thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the "
         "lastmost set of `tool_use` and `tool_result` blocks). We recommend you include thinking blocks from "
         "previous turns. To avoid this requirement, disable `thinking`.",
-        [U(), A([thought()], C("toolu_1")), T("toolu_1"), A(None, C("toolu_2")), T("toolu_2")],
+        [U(), A([thought()], C("toolu_1")), T("toolu_1"), U("next"), A(None, C("toolu_2")), T("toolu_2")],
         "A12",
-        [3],
+        [4],
     ),
     (
         "messages.1: The final block in an assistant message cannot be `thinking`.",

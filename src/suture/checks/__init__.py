@@ -79,7 +79,12 @@ def check(messages: Sequence[Message], provider: str) -> list[Violation]:
         checker = _CHECKERS[provider]
     except KeyError:
         raise InputError(f"unknown provider {provider!r}; known providers: {', '.join(PROVIDERS)}") from None
-    return checker(messages)
+    found = checker(messages)
+    for k, v in enumerate(found):
+        rule = RULES[v.rule]
+        if v.fixed and rule.fix and v.remedy == rule.remedy:
+            found[k] = replace(v, remedy=rule.fix)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +137,7 @@ def _reconcile(before: list[Violation], after: list[Violation], result: Repair) 
         if stays == v.fixed:
             rule = RULES[v.rule]
             if not stays:
-                remedy = _REMOVED
+                remedy = rule.repair_does or _REMOVED
             elif rule.fixed != "yes":
                 remedy = rule.remedy
             else:

@@ -23,6 +23,12 @@ TITLE = "Anthropic Messages"
 _ID = re.compile(r"[a-zA-Z0-9_-]+")
 
 
+_BLANK_FIRST = (
+    "Delete the whitespace-only text block in front of the thinking block (agents such as Claude Code "
+    "log one there); the thinking block itself must stay as it is."
+)
+
+
 def _is_thinking(block: Block) -> bool:
     return block.kind == "thinking" or (block.kind == "other" and block.other_kind in ("thinking", "redacted_thinking"))
 
@@ -307,16 +313,22 @@ def _thinking(out: _Out, wire: list[Turn], thinking_on: bool) -> None:
         thinking = [m for m, b in enumerate(turn.blocks) if _is_thinking(b)]
         if thinking and not _is_thinking(first):
             # claude-code#20705
-            out.add(
-                "A12",
-                index,
-                f"messages.{n}.content.0: If an assistant message contains any thinking blocks, the first block "
-                f"must be thinking or redacted_thinking. Found {_type_of(first)}.",
-                f"thinking blocks are not first in this assistant message (block 0 is {_type_of(first)})",
-                False,
-                f"messages.{n}.content.0",
-                n,
-                0,
+            blank = first.kind == "text" and not first.text.strip()
+            out.found.append(
+                Violation(
+                    NAME,
+                    "A12",
+                    index,
+                    f"messages.{n}.content.0: If an assistant message contains any thinking blocks, the first block "
+                    f"must be thinking or redacted_thinking. Found {_type_of(first)}.",
+                    "thinking blocks are not first in this assistant message (block 0 is "
+                    + ("a whitespace-only text block)" if blank else f"{_type_of(first)})"),
+                    False,
+                    _BLANK_FIRST if blank else RULES["A12"].remedy,
+                    f"messages.{n}.content.0",
+                    n,
+                    0,
+                )
             )
         for m in thinking:
             b = turn.blocks[m]
@@ -349,15 +361,24 @@ def _thinking(out: _Out, wire: list[Turn], thinking_on: bool) -> None:
     k = n
     while k > 0 and wire[k].role == "user" and wire[k - 1].role == "user":
         k -= 1
+    # The current tool loop: the assistant messages since the last user message with text in it.
+    loop = []
+    for turn in reversed(wire[:k]):
+        if turn.role == "user" and any(b.kind != "tool_result" for b in turn.blocks):
+            break
+        if turn.role == "assistant":
+            loop.append(turn)
+    final = [b for t in wire[k:] for b in t.blocks]
     if (
         thinking_on
         and last.role == "user"
-        and wire[k].blocks
-        and wire[k].blocks[0].kind == "tool_result"
+        and final
+        and all(b.kind == "tool_result" for b in final)
         and k > 0
         and wire[k - 1].blocks
-        and not any(_is_thinking(b) for b in wire[k - 1].blocks)
+        and not any(_is_thinking(b) for t in loop for b in t.blocks)
     ):
+        # Thinking was on (earlier turns have it), but this tool loop has none: it was removed.
         n = k
         # opencode#3077; n8n-io/n8n#22550
         prev = wire[n - 1]
@@ -370,7 +391,7 @@ def _thinking(out: _Out, wire: list[Turn], thinking_on: bool) -> None:
             "the lastmost set of `tool_use` and `tool_result` blocks). We recommend you include thinking blocks "
             "from previous turns. To avoid this requirement, disable `thinking`. Please consult our documentation "
             "at https://docs.claude.com/en/docs/build-with-claude/extended-thinking",
-            "thinking is on in this history, but the assistant message of the current tool turn has no thinking block",
+            "thinking is on in this history, but no assistant message of the current tool turn has a thinking block",
             False,
             f"messages.{n - 1}.content.0",
             n - 1,

@@ -34,6 +34,13 @@ class Rule:
     patterns: tuple[str, ...] = ()
     family: tuple[str, ...] = ()
     index: str | None = None
+    fix: str = ""
+    """What the repair does about it, for a rule it fixes only in some cases (``fixed == "some"``)."""
+
+    @property
+    def repair_does(self) -> str:
+        """What the repair does about a problem of this rule that it fixes."""
+        return self.fix or (self.remedy if self.fixed == "yes" else "")
 
     @property
     def members(self) -> tuple[str, ...]:
@@ -167,6 +174,7 @@ _TABLE: tuple[Rule, ...] = (
             r"string should match pattern",
         ),
         index="turns",
+        fix="the repair gives a call without an id the id call_{m}_{c}, and keeps a result no call answers as a user note",
     ),
     Rule(
         "A6",
@@ -198,6 +206,7 @@ _TABLE: tuple[Rule, ...] = (
         "message that holds nothing else).",
         (r"text content blocks must (?:be non-empty|contain non-whitespace text)",),
         index="turns",
+        fix="the repair drops an assistant message that holds nothing but whitespace",
     ),
     Rule(
         "A8",
@@ -209,6 +218,7 @@ _TABLE: tuple[Rule, ...] = (
         "Delete the empty message or give it content (the repair drops empty assistant messages only).",
         (r"(?:messages\.(?P<n>\d+): )?all messages must have non-empty content",),
         index="turns",
+        fix="the repair drops empty assistant messages",
     ),
     Rule(
         "A9",
@@ -232,6 +242,7 @@ _TABLE: tuple[Rule, ...] = (
         (r"first message must use the user role",),
         ("B3",),
         "turns",
+        fix="the repair drops an empty assistant message at the start",
     ),
     Rule(
         "A11",
@@ -244,6 +255,7 @@ _TABLE: tuple[Rule, ...] = (
         (r"roles must alternate between user and assistant",),
         ("B3",),
         "turns",
+        fix="the repair drops empty assistant messages and puts results after an assistant message with calls",
     ),
     Rule(
         "A12",
@@ -419,6 +431,7 @@ _TABLE: tuple[Rule, ...] = (
             r"missing required parameter: input\[(?P<n>\d+)\]\.call_id",
         ),
         index="items",
+        fix="the repair gives a call without a call_id the id call_{m}_{c}",
     ),
     Rule(
         "R5",
@@ -475,6 +488,7 @@ _TABLE: tuple[Rule, ...] = (
         "(the repair only drops empty model turns).",
         (r"function call turn comes immediately after a user turn or after a function response turn",),
         index="contents",
+        fix="the repair drops the empty model turn before the call, or puts results after the call turn before it",
     ),
     Rule(
         "G3",
@@ -517,6 +531,7 @@ _TABLE: tuple[Rule, ...] = (
         "Give the message content or delete it (the repair drops empty model turns only).",
         (r"(?:contents\[(?P<n>\d+)\]\.parts: )?contents\.parts must not be empty",),
         index="contents",
+        fix="the repair drops empty model turns",
     ),
     # -- Mistral (mistral-common validator) --------------------------------------------------------
     Rule(
@@ -569,6 +584,7 @@ _TABLE: tuple[Rule, ...] = (
         "End the request with a user or tool message, or send the final assistant message with prefix: true.",
         (r"expected last role user or tool .{0,90}?but got (?P<role>\w+)",),
         index="messages",
+        fix="the repair adds the missing results, so the request ends with a tool message",
     ),
     Rule(
         "M5",
@@ -654,6 +670,7 @@ _TABLE: tuple[Rule, ...] = (
             r"a conversation must alternate between user and assistant roles",
         ),
         index="turns",
+        fix="the repair drops empty assistant messages and puts results after an assistant message with calls",
     ),
     Rule(
         "B6",
@@ -672,6 +689,7 @@ _TABLE: tuple[Rule, ...] = (
             r"tool(?:use|result)\.tooluseid(?: failed to satisfy constraint)?",
         ),
         index="turns1",
+        fix="the repair gives a call without an id the id call_{m}_{c}, and keeps a result no call answers as a user note",
     ),
     # -- DeepSeek ----------------------------------------------------------------------------------------
     Rule(

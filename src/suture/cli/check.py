@@ -137,7 +137,7 @@ def _render(name: str, v: Verdict, messages: list[Message], repaired: list[Messa
     lines = [f"\n{v.summary()}  ({TITLES[name]})"]
     for x in v.before:
         lines.extend(_lines(x, messages))
-        lines.append("      fixed by repair" if x.fixed else f"      not fixed by repair: {x.remedy}")
+        lines.append(f"      fixed by repair: {x.remedy}" if x.fixed else f"      not fixed by repair: {x.remedy}")
     if v.after:
         lines.append("  after repair:")
         for x in v.after:

@@ -20,7 +20,7 @@ from suture.checks.explain import Location, Recognition, closest, locate, recogn
 from suture.cli._common import load_strict
 from suture.cli.check import safe
 from suture.io import InputError
-from suture.model import ImagePart, Message, text_of
+from suture.model import ImagePart, Message, TextPart, text_of
 from suture.repair import Change, Repair, repair
 
 NAMES = ("explain",)
@@ -65,7 +65,10 @@ def summary(m: Message, limit: int = 70) -> str:
         bits.append("calls " + ", ".join(f"{c.name or '?'} {c.id or '(no id)'}" for c in m.tool_calls))
     if m.role == "tool":
         bits.append(f"result for {m.tool_call_id or '(no id)'}")
-    text = " ".join(text_of(m.content).split())
+    content = m.content
+    if isinstance(content, list):
+        content = "\n".join(p.text for p in content if isinstance(p, TextPart))
+    text = " ".join(text_of(content).split())
     if text:
         bits.append(repr(text if len(text) <= limit else text[: limit - 1] + "…"))
     images = [p for p in (m.content if isinstance(m.content, list) else []) if isinstance(p, ImagePart)]
@@ -193,7 +196,7 @@ def _human(
             w(f"      {v.rule} at {v.where} ({TITLES[v.provider]}): {safe(v.problem)}\n")
     fixed, remedy = _fix(rec, where)
     if where.found and fixed:
-        w(f"\nRepair: fixes it ({remedy}).\n")
+        w(f"\nRepair: fixes it: {remedy}.\n")
     elif where.found:
         w(f"\nRepair: does not fix this. What to do: {remedy}\n")
     else:
