@@ -35,6 +35,17 @@ are marked fixed exactly when the repaired history has no problem of that rule a
 
 ``resolve(["anthropic,kimi", "all"])`` turns command-line names into provider names (``all`` is
 every provider) and raises :class:`suture.io.InputError` for an unknown one.
+
+For a provider picker in the app: cycle through ``PROVIDERS``, label with ``TITLES[p]``, show
+``verdicts[p].summary()`` in the header and list ``verdicts[p].before`` (``[v.index] v.rule
+v.problem``, then ``v.error`` and ``v.remedy``), jumping to ``v.index`` in the original pane (or
+``v.index`` of ``after`` problems in the repaired pane). Checking is linear in the history and
+runs all eight providers on a thousand-message session in well under a second, so a worker
+thread can redo it on every reload.
+
+``suture.checks.explain`` has the pure part of ``suture explain``: ``recognise(text)`` (the rules
+a pasted error matches, with the ids and indices it names), ``locate(messages, recognition)``
+and ``closest(text)``.
 """
 
 from __future__ import annotations

@@ -71,9 +71,9 @@ def check(messages: Sequence[Message]) -> list[Violation]:
                 )
         if not calls:
             continue
-        before = [t for t in wire[:n] if not _placeholder(messages, t)]
         prev = wire[n - 1] if n > 0 else None
         if prev is None or prev.role != "user":
+            before = next((t for t in reversed(wire[:n]) if not _placeholder(messages, t)), None)
             found.append(
                 _v(
                     "G2",
@@ -81,7 +81,7 @@ def check(messages: Sequence[Message]) -> list[Violation]:
                     "Please ensure that function call turn comes immediately after a user turn or after a function "
                     "response turn.",
                     "a function call turn that follows " + ("nothing" if prev is None else "another model turn"),
-                    bool(before) and (before[-1].role == "user" or bool(before[-1].ids("tool_use"))),
+                    before is not None and (before.role == "user" or bool(before.ids("tool_use"))),
                     n,
                     calls[0].id,
                 )
