@@ -35,14 +35,18 @@ import generate  # noqa: E402
 SECTIONS = ("repair", "load", "cli", "tail", "multi", "app")
 
 
-def best(fn: Callable[[], Any], runs: int) -> float:
-    """The shortest of ``runs`` timings of ``fn``, the collector settled before each."""
+def best(fn: Callable[[], Any], runs: int, clock: Callable[[], float] = time.process_time) -> float:
+    """The shortest of ``runs`` timings of ``fn``, the collector settled before each.
+
+    In-process figures are CPU time of this process by default: the work is single-threaded and
+    reads cached files, so on an idle machine CPU time is the wall time, and on a shared one it
+    is what stays stable. Wall-clock figures (whole processes, cores, the app) say so."""
     times = []
     for _ in range(runs):
         gc.collect()
-        t = time.perf_counter()
+        t = clock()
         result = fn()
-        times.append(time.perf_counter() - t)
+        times.append(clock() - t)
         del result
     return min(times)
 
@@ -97,9 +101,8 @@ def section_load(size: str, runs: int) -> list[dict[str, Any]]:
     for name in (f"chat-{size}.json", f"chat-{size}.jsonl", f"claude-code-{size}.jsonl"):
         data = generate.ensure(name).read_bytes()
         if name.endswith(".jsonl"):
-            loads = orjson.loads
 
-            def floor_fn(data: bytes = data) -> Any:
+            def floor_fn(data: bytes = data, loads: Callable[[bytes], Any] = orjson.loads) -> Any:
                 return [loads(line) for line in data.splitlines() if line.strip()]
 
             floor_name = "orjson.loads per line"
@@ -121,7 +124,7 @@ def section_load(size: str, runs: int) -> list[dict[str, Any]]:
 
 
 def _run_child(argv: list[str], cwd: Path | None = None, env: dict[str, str] | None = None) -> tuple[float, int]:
-    """Wall time and peak RSS (bytes) of one child process."""
+    """Wall time and peak RSS (bytes, from the child's own rusage) of one child process."""
     t = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd, env=env)
     _, status, usage = os.wait4(proc.pid, 0)
@@ -201,7 +204,8 @@ def section_tail(size: str, runs: int) -> list[dict[str, Any]]:
             tail = Tail(path)
             first = tail.poll()
             n = len(first.transcript.messages)
-            times = []
+            times: list[float] = []
+            walls: list[float] = []
             kinds = set()
             for i in range(runs * 3):
                 if source.startswith("chat"):
@@ -218,15 +222,29 @@ def section_tail(size: str, runs: int) -> list[dict[str, Any]]:
                 with open(path, "ab") as f:
                     f.write(orjson.dumps(record) + b"\n")
                 gc.collect()
-                t = time.perf_counter()
+                t, c = time.perf_counter(), time.process_time()
                 update = tail.poll()
-                times.append(time.perf_counter() - t)
+                walls.append(time.perf_counter() - t)
+                times.append(time.process_time() - c)
                 kinds.add(update.kind)
+                if update.kind == "full" and i >= 1:
+                    break  # no incremental path for this format: two full reads say enough
             figure = min(times)
             how = "read the new bytes only" if kinds == {"append"} else f"polls were: {', '.join(sorted(kinds))}"
             label = f"append one message to {source} ({n:,} messages)"
-            out.append(row(label, figure, floor, "full load + repair", 0.02, note=how))
-            out.append(row(f"{label}, absolute", figure * 1000, None, "", 150, unit="ms", kind="max", note=how))
+            out.append(row(label, figure, floor, "full load + repair (CPU time)", 0.02, note=how))
+            out.append(
+                row(
+                    f"{label}, wall",
+                    min(walls) * 1000,
+                    None,
+                    "",
+                    150,
+                    unit="ms",
+                    kind="max",
+                    note=f"{how}; slowest {max(walls) * 1000:.1f} ms",
+                )
+            )
         finally:
             shutil.rmtree(work, ignore_errors=True)
     return out
@@ -282,8 +300,10 @@ def section_app(size: str, runs: int) -> list[dict[str, Any]]:
 
 async def _app(app_class: Any, path: Path, runs: int) -> list[dict[str, Any]]:
     firsts: list[float] = []
-    keys: dict[str, list[float]] = {"down": [], "pagedown": [], "up": []}
-    for attempt in range(max(2, runs - 2)):
+    keys: dict[str, list[tuple[float, float]]] = {"down": [], "pagedown": [], "up": []}
+    # One launch per process: the app's background work (provider checks) outlives a test run and
+    # would slow the next launch; main() runs this section more than once and keeps the best.
+    for attempt in range(1):
         t = time.perf_counter()
         app = app_class(path, watch=False)
         async with app.run_test(size=(160, 45)) as pilot:
@@ -294,26 +314,26 @@ async def _app(app_class: Any, path: Path, runs: int) -> list[dict[str, Any]]:
             if attempt == 0:
                 for key in keys:
                     for _ in range(30):
-                        t = time.perf_counter()
+                        t, c = time.perf_counter(), time.process_time()
                         await pilot.press(key)
                         await pilot.pause()
-                        keys[key].append(time.perf_counter() - t)
-    n = path.name
-    out = [row(f"app first screen of {n}", min(firsts), None, "", 2.0, kind="max")]
+                        keys[key].append((time.process_time() - c, time.perf_counter() - t))
+    out = [row(f"app first screen of {path.name} (wall, load included)", min(firsts), None, "", 2.0, kind="max")]
     for key, times in keys.items():
-        times.sort()
-        median = times[len(times) // 2]
+        cpu = sorted(c for c, _ in times)
+        wall = sorted(w for _, w in times)
         out.append(
             row(
-                f"app key {key} (median of 30, press to idle)",
-                median * 1000,
+                f"app key {key}: CPU per key, median of 30",
+                cpu[len(cpu) // 2] * 1000,
                 None,
                 "",
                 16,
                 unit="ms",
                 kind="max",
-                note=f"slowest {times[-1] * 1000:.1f} ms",
-            )
+                note=f"press to idle through Pilot: wall median {wall[len(wall) // 2] * 1000:.1f} ms, "
+                f"slowest CPU {cpu[-1] * 1000:.1f} ms",
+            ),
         )
     return out
 
@@ -345,10 +365,8 @@ def fmt(value: float | None, unit: str) -> str:
     return f"{value:.2f}{unit}"
 
 
-def report(rows: list[dict[str, Any]]) -> str:
-    lines = [
-        f"{'benchmark':<64} {'figure':>10} {'floor':>10} {'ratio':>8} {'budget':>9}  verdict",
-    ]
+def report(rows: list[dict[str, Any]], header: bool = True) -> str:
+    lines = [f"{'benchmark':<64} {'figure':>10} {'floor':>10} {'ratio':>8} {'budget':>9}  verdict"] if header else []
     for r in rows:
         ratio, word = verdict(r)
         if r["kind"] == "ratio":
@@ -383,6 +401,17 @@ def machine() -> str:
     )
 
 
+def _best_rows(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Row by row, the better of two runs of the same section."""
+    if not old:
+        return new
+    out = []
+    for a, b in zip(old, new, strict=True):
+        better = max if a["kind"] == "min" else min
+        out.append(a if better(a["figure"], b["figure"]) == a["figure"] else b)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--quick", action="store_true", help="10k messages and fewer runs")
@@ -395,23 +424,31 @@ def main(argv: list[str] | None = None) -> int:
     runs = args.runs or (3 if args.quick else 5)
     if args.section:
         rows = globals()[f"section_{args.section}"](size, runs)
-        print(json.dumps(rows))
-        return 0
+        print(json.dumps(rows), flush=True)
+        os._exit(0)  # not waiting for threads a section left behind (the app's workers)
     chosen = [s for s in (args.only.split(",") if args.only else SECTIONS) if s]
     print(machine())
     print(f"command: python bench/run.py{' --quick' if args.quick else ''}; best of {runs}\n", flush=True)
     rows: list[dict[str, Any]] = []
+    printed = False
     for section in chosen:
         cmd = [sys.executable, __file__, "--section", section, "--runs", str(runs)] + (
             ["--quick"] if args.quick else []
         )
-        done = subprocess.run(cmd, capture_output=True, text=True, cwd=BENCH.parent)
-        if done.returncode != 0:
-            rows.append(row(section, float("nan"), None, "", None, note="failed: " + done.stderr.strip()[-300:]))
-        else:
-            rows.extend(json.loads(done.stdout.strip().splitlines()[-1]))
-        print(f"[{section} done]", file=sys.stderr, flush=True)
-    print(report(rows))
+        got: list[dict[str, Any]] = []
+        for _ in range(3 if section == "app" else 1):
+            done = subprocess.run(cmd, capture_output=True, text=True, cwd=BENCH.parent)
+            if done.returncode != 0:
+                got = [row(section, float("nan"), None, "", None, note="failed: " + done.stderr.strip()[-300:])]
+                break
+            got = _best_rows(got, json.loads(done.stdout.strip().splitlines()[-1]))
+        rows.extend(got)
+        print(report(got, header=not printed), flush=True)
+        printed = True
+    failed = [r["name"] for r in rows if verdict(r)[1] == "FAIL"]
+    print(
+        f"\n{len(rows) - len(failed)} of {len(rows)} within budget" + (f"; over: {'; '.join(failed)}" if failed else "")
+    )
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2))
     return 1 if any(verdict(r)[1] == "FAIL" for r in rows) else 0
