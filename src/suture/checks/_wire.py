@@ -175,10 +175,11 @@ def turns(messages: Sequence[Message], merge: bool = False) -> list[Turn]:
 def run_of(wire: Sequence[Turn], n: int) -> list[Turn]:
     """The wire messages of ``wire[n]``'s run, from ``n`` on."""
     found = []
-    for turn in wire[n:]:
-        if turn.run != wire[n].run:
+    run = wire[n].run
+    for k in range(n, len(wire)):
+        if wire[k].run != run:
             break
-        found.append(turn)
+        found.append(wire[k])
     return found
 
 
