@@ -33,12 +33,14 @@ import base64
 from collections.abc import Sequence
 from typing import Any
 
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from suture.model import Content, ImagePart, Message, OtherPart, Part, TextPart, ThinkingPart, ToolCall
 
 __all__ = [
     "CALL_IDS",
+    "NO_DEADLINE",
     "OTHER_ROLES",
     "TOOL_NAMES",
     "WHITESPACE",
@@ -60,6 +62,10 @@ __all__ = [
     "tool_names",
     "turns",
 ]
+
+NO_DEADLINE = settings(deadline=None)
+"""For property tests: a loaded CI machine must not fail a property by its clock. Example counts
+still come from the active hypothesis profile."""
 
 CALL_IDS: tuple[str, ...] = ("", "x", "y", "z", "x_1", "x_2", "call_1_0", "call_0_0", "call_2_1", "toolu_01")
 """The default id pool: empty ids, plain ones, ones that look like suture's own ``{base}_{k}``

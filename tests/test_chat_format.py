@@ -13,7 +13,7 @@ from suture.formats.chat import ADAPTER as CHAT
 from suture.io import InputError, parse_document
 from suture.model import ImagePart, Message, OtherPart, TextPart, Transcript
 from suture.repair import interrupted_text, repair
-from tests.strategies import histories
+from tests.strategies import NO_DEADLINE, histories
 
 PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
 
@@ -231,6 +231,7 @@ def test_repaired_output_differs_only_where_records_say() -> None:
 
 
 @given(histories())
+@NO_DEADLINE
 def test_repaired_output_differs_only_where_records_say_for_any_history(messages: list[Message]) -> None:
     check_differs_only_where_records_say(orjson.loads(CHAT.dump(messages, Transcript([], "neutral"))))
 
@@ -353,3 +354,41 @@ def test_pointer_in_a_body_and_in_jsonl() -> None:
         load({"model": "m", "messages": [GOOD_CALL, {"role": "tool", "tool_call_id": "c", "content": 1.5}]})
     with pytest.raises(InputError, match=r"line 2\.tool_calls"):
         load_bytes(jsonl([{"role": "user", "content": "a"}, {"role": "assistant", "tool_calls": "c"}]))
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        {"role": "assistant", "content": None, "refusal": "I can't help with deleting production data."},
+        {"role": "assistant", "content": None, "function_call": {"name": "read_file", "arguments": "{}"}},
+        {"role": "assistant", "content": "", "audio": {"id": "audio_abc123"}},
+        {"role": "assistant", "content": " ", "reasoning_content": "The user wants a summary."},
+    ],
+    ids=["refusal", "legacy-function-call", "audio", "reasoning"],
+)
+def test_an_assistant_message_that_said_something_outside_content_is_no_placeholder(record: dict[str, Any]) -> None:
+    records = [{"role": "user", "content": "hi"}, record]
+    transcript = load(records)
+    result = repair(transcript.messages)
+    assert result.changes == []
+    assert dump_value(result.messages, transcript) == records
+
+
+def test_a_real_placeholder_is_still_dropped() -> None:
+    records = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "", "refusal": None}]
+    transcript = load(records)
+    result = repair(transcript.messages)
+    assert [c.kind for c in result.changes] == ["dropped_placeholder"]
+    assert dump_value(result.messages, transcript) == records[:1]
+
+
+def test_missing_and_null_call_ids_are_written_back_as_read() -> None:
+    records = [
+        {"role": "assistant", "content": None, "tool_calls": [{"type": "function", "function": {"name": "a"}}]},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": None, "function": {"name": "b"}}]},
+    ]
+    transcript = load(records)
+    assert dump_value(transcript.messages, transcript) == records
+    out = dump_value(repair(transcript.messages).messages, transcript)
+    assert [c["id"] for c in out[0]["tool_calls"]] == ["call_0_0"]
+    assert {k: v for k, v in out[0]["tool_calls"][0].items() if k != "id"} == records[0]["tool_calls"][0]

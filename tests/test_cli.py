@@ -463,3 +463,15 @@ def test_empty_folder(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     proc = run("repair", tmp_path / "empty", "--out-dir", tmp_path / "out")
     assert "no .json or .jsonl" in one_error_line(proc)
+
+
+def test_report_to_a_new_folder_named_with_a_slash(worked: Path, tmp_path: Path) -> None:
+    proc = run("repair", worked, "--report", f"{tmp_path / 'reports'}{os.sep}", "-q")
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "reports" / "worked-example.json.report.json").is_file()
+
+
+def test_output_that_names_a_folder(worked: Path, tmp_path: Path) -> None:
+    assert "--out-dir" in one_error_line(run("repair", worked, "-o", tmp_path))
+    assert "--out-dir" in one_error_line(run("repair", worked, "-o", f"{tmp_path / 'new'}{os.sep}"))
+    assert not (tmp_path / "new").exists()

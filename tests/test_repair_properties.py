@@ -20,7 +20,7 @@ from suture.io import parse_document
 from suture.model import ImagePart, Message, TextPart, ThinkingPart, ToolCall, Transcript
 from suture.repair import interrupted_text, note_text, repair
 from suture.validity import violations
-from tests.strategies import histories, image_parts, placeholders, turns
+from tests.strategies import NO_DEADLINE, histories, image_parts, placeholders, turns
 
 # -- an independent reading of SPEC.md ------------------------------------------------------------
 
@@ -225,6 +225,7 @@ X_X = [
 
 @given(histories())
 @example(X_X)
+@NO_DEADLINE
 def test_engine_agrees_with_spec_reading(messages: list[Message]) -> None:
     for read_only in (None, READ_ONLY):
         got = engine_view(messages, read_only)
@@ -239,6 +240,7 @@ def test_engine_agrees_with_spec_reading(messages: list[Message]) -> None:
 
 
 @given(histories())
+@NO_DEADLINE
 def test_valid(messages: list[Message]) -> None:
     assert violations(repair(messages).messages) == []
 
@@ -248,6 +250,7 @@ def _chat_bytes(messages: Sequence[Message]) -> bytes:
 
 
 @given(histories())
+@NO_DEADLINE
 def test_deterministic(messages: list[Message]) -> None:
     first, second = repair(messages), repair(copy.deepcopy(messages))
     assert _chat_bytes(first.messages) == _chat_bytes(second.messages)
@@ -258,6 +261,7 @@ def test_deterministic(messages: list[Message]) -> None:
 
 
 @given(histories())
+@NO_DEADLINE
 def test_idempotent(messages: list[Message]) -> None:
     once = repair(messages)
     twice = repair(once.messages)
@@ -268,6 +272,7 @@ def test_idempotent(messages: list[Message]) -> None:
 
 
 @given(histories())
+@NO_DEADLINE
 def test_idempotent_through_the_chat_format(messages: list[Message]) -> None:
     """A chat file, repaired, written, read back and repaired again: no change, same bytes."""
     transcript = CHAT.load(parse_document(_chat_bytes(messages)))
@@ -279,6 +284,7 @@ def test_idempotent_through_the_chat_format(messages: list[Message]) -> None:
 
 
 @given(histories(), st.data())
+@NO_DEADLINE
 def test_prefix_stable(messages: list[Message], data: st.DataObject) -> None:
     """If the message after position k (``messages[k]``, the first one not in the prefix) is a
     non-placeholder assistant message, repairing ``messages[:k]`` gives a prefix of the whole."""
@@ -296,6 +302,7 @@ def test_prefix_stable(messages: list[Message], data: st.DataObject) -> None:
 
 
 @given(st.lists(turns(), min_size=2, max_size=4).map(lambda ts: [m for t in ts for m in t]))
+@NO_DEADLINE
 def test_prefix_stable_at_every_turn(messages: list[Message]) -> None:
     """The same, over histories made only of turns, so every cut is at an assistant message."""
     whole = repair(messages)
@@ -310,6 +317,7 @@ def _images(messages: Sequence[Message]) -> list[int]:
 
 
 @given(histories())
+@NO_DEADLINE
 def test_nothing_lost(messages: list[Message]) -> None:
     result = repair(messages)
     placeholders_in = {c.input_index for c in result.changes if c.kind == "dropped_placeholder"}
@@ -341,6 +349,7 @@ def test_nothing_lost(messages: list[Message]) -> None:
 
 
 @given(histories())
+@NO_DEADLINE
 def test_pure(messages: list[Message]) -> None:
     before = copy.deepcopy(messages)
     ids_before = [id(m) for m in messages]
@@ -350,6 +359,7 @@ def test_pure(messages: list[Message]) -> None:
 
 
 @given(histories())
+@NO_DEADLINE
 def test_untouched_messages_are_not_copied(messages: list[Message]) -> None:
     """Only what changes is copied: a message whose neutral fields stay the same is the input object."""
     result = repair(messages)
@@ -366,12 +376,14 @@ def test_untouched_messages_are_not_copied(messages: list[Message]) -> None:
 
 
 @given(histories())
+@NO_DEADLINE
 def test_records_listed_by_input_index(messages: list[Message]) -> None:
     indices = [c.input_index for c in repair(messages).changes]
     assert indices == sorted(indices)
 
 
 @given(histories())
+@NO_DEADLINE
 def test_origin_consistent_with_messages_and_records(messages: list[Message]) -> None:
     result = repair(messages)
     assert len(result.origin) == len(result.messages)
@@ -404,12 +416,14 @@ def test_origin_consistent_with_messages_and_records(messages: list[Message]) ->
 
 
 @given(histories())
+@NO_DEADLINE
 def test_summaries_are_one_line(messages: list[Message]) -> None:
     for change in repair(messages).changes:
         assert change.summary and "\n" not in change.summary and "\r" not in change.summary
 
 
 @given(st.lists(st.one_of(placeholders(), image_parts().map(lambda p: Message("tool", [p], tool_call_id="q")))))
+@NO_DEADLINE
 def test_placeholders_and_image_orphans_only(messages: list[Message]) -> None:
     result = repair(messages)
     assert all(m.role == "user" for m in result.messages)

@@ -15,7 +15,7 @@ from hypothesis import example, given
 from suture.model import Message, ToolCall
 from suture.repair import repair
 from suture.validity import violations
-from tests.strategies import histories, turns
+from tests.strategies import NO_DEADLINE, histories, turns
 
 
 def A(*ids: str) -> Message:
@@ -55,6 +55,7 @@ def is_valid(messages: Sequence[Message]) -> bool:
 @example([A("x", "x"), T("x"), T("x")])
 @example([A("", ""), T(""), T("")])
 @example([A("x", "y"), T("y"), T("x")])
+@NO_DEADLINE
 def test_violations_agree_with_the_definition(messages: list[Message]) -> None:
     found = violations(messages)
     assert (found == []) == is_valid(messages)
@@ -63,11 +64,13 @@ def test_violations_agree_with_the_definition(messages: list[Message]) -> None:
 
 
 @given(turns())
+@NO_DEADLINE
 def test_violations_agree_on_single_turns(messages: list[Message]) -> None:
     assert (violations(messages) == []) == is_valid(messages)
 
 
 @given(histories())
+@NO_DEADLINE
 def test_every_problem_is_one_line(messages: list[Message]) -> None:
     for v in violations(messages):
         assert v.problem and "\n" not in v.problem

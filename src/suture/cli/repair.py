@@ -138,9 +138,11 @@ def _single(args: argparse.Namespace) -> int:
     path = args.input[0]
     if args.output not in (None, "-") and same_file(path, args.output):
         raise InputError(f"{args.output}: is the input file; suture never writes over its input, choose another -o")
+    if args.output not in (None, "-") and (args.output.endswith(os.sep) or os.path.isdir(args.output)):
+        raise InputError(f"{args.output}: is a folder; -o names a file (use --out-dir DIR for a folder)")
     report = args.report
-    if report and os.path.isdir(report):
-        report = os.path.join(report, f"{Path(path).name}.report.json")
+    if report and (report.endswith(os.sep) or os.path.isdir(report)):
+        report = str(_folder(report, "--report") / f"{Path(path).name}.report.json")
     if report and same_file(path, report):
         raise InputError(f"{report}: is the input file; choose another --report path")
     warnings, summary = _repair_one(
@@ -220,7 +222,8 @@ def _map(jobs: list[_Job]) -> Iterator[_Done]:
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(_run_job, jobs)
+        # A few chunks per worker: little overhead for many small files, balanced for big ones.
+        yield from pool.map(_run_job, jobs, chunksize=max(1, len(jobs) // (workers * 4)))
 
 
 def run(args: argparse.Namespace) -> int:

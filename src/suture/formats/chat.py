@@ -158,6 +158,8 @@ class ChatAdapter:
             tool_call_id = raw_id or ""
             raw_name = record.get("name")
             name = raw_name if isinstance(raw_name, str) else None
+        if role == "assistant" and not calls and _blank(content):
+            content = _with_other_content(content, record)
         return Message(role, content, calls, tool_call_id, name, None, record, source)
 
     def _content(self, content: Any, where: str) -> Content:
@@ -231,11 +233,8 @@ class ChatAdapter:
                 if (raw.get("tool_call_id") or "") != m.tool_call_id:
                     return {**raw, "tool_call_id": m.tool_call_id}
                 return raw
-            if m.tool_calls and any((c.raw or {}).get("id") != c.id for c in m.tool_calls):
-                new_calls = [
-                    c.raw if isinstance(c.raw, dict) and c.raw.get("id") == c.id else {**(c.raw or {}), "id": c.id}
-                    for c in m.tool_calls
-                ]
+            if m.tool_calls and any(_raw_id(c.raw) != c.id for c in m.tool_calls):
+                new_calls = [c.raw if _raw_id(c.raw) == c.id else {**(c.raw or {}), "id": c.id} for c in m.tool_calls]
                 return {**raw, "tool_calls": new_calls}
             return raw
         return self._fresh(m, own)
@@ -287,6 +286,38 @@ class ChatAdapter:
             return raw
         url = _data_url(raw, part.media_type)
         return {"type": "image_url", "image_url": {"url": url}}
+
+
+# Assistant fields that carry what the model said when ``content`` is empty: a refusal, a legacy
+# ``function_call``, an audio reply, reasoning (DeepSeek's ``reasoning_content``). Shapes from
+# openai/openai-python src/openai/types/chat/chat_completion_assistant_message_param.py.
+_OTHER_CONTENT = ("refusal", "function_call", "audio", "reasoning_content")
+
+
+def _blank(content: Content) -> bool:
+    if content is None:
+        return True
+    if isinstance(content, str):
+        return not content.strip()
+    return all(isinstance(p, TextPart) and not p.text.strip() for p in content)
+
+
+def _with_other_content(content: Content, record: dict[str, Any]) -> Content:
+    """An assistant message with empty ``content`` that still said something (a refusal, a legacy
+    function call, audio, reasoning) gets that as a part, so repair does not take it for an empty
+    placeholder and drop it. The record itself is written back unchanged."""
+    extra: list[Part] = [OtherPart({"type": key, key: record[key]}, key) for key in _OTHER_CONTENT if record.get(key)]
+    if not extra:
+        return content
+    if content is None or isinstance(content, str):
+        return [*([TextPart(content)] if content else []), *extra]
+    return [*content, *extra]
+
+
+def _raw_id(raw: Any) -> str:
+    """A call record's id as the neutral model has it: ``""`` where missing or null."""
+    value = raw.get("id") if isinstance(raw, dict) else None
+    return value if isinstance(value, str) else ""
 
 
 def _data_url(raw: Any, media_type: str | None) -> str:
