@@ -160,3 +160,17 @@ def test_the_engine_and_the_app_never_test_a_format_name() -> None:
             if test.search(line):
                 offenders.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
     assert offenders == []
+
+
+@pytest.mark.parametrize("path", SAMPLE_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_sample_converts_to_every_format_or_says_why(path: Path) -> None:
+    t = suture.load_file(path)
+    repaired = suture.repair(t.messages).messages
+    for adapter in adapters():
+        try:
+            data = dump(repaired, t, to=adapter.name)
+        except InputError as e:
+            assert "\n" not in str(e)
+            continue
+        back = load_bytes(data, adapter.name)
+        assert [e for _, e in registry.essences(back.messages)] == [e for _, e in registry.essences(repaired)]

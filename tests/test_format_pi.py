@@ -264,3 +264,17 @@ def test_near_valid_sessions_load_or_say_why(path: tuple[Any, ...], value: Any, 
         return
     back = load_bytes(data, t.export_format)
     assert essences(back.messages) == essences(result.messages)
+
+
+def test_only_an_anthropic_turn_carries_an_anthropic_signature() -> None:
+    thinking = {"type": "thinking", "thinking": "plan", "thinkingSignature": '{"type":"reasoning","id":"rs_1"}'}
+    records = [
+        HEADER,
+        entry("a", None, {"role": "user", "content": "hi"}),
+        entry("b", "a", {"role": "assistant", "content": [thinking], "api": "openai-responses", "provider": "openai"}),
+    ]
+    part = load_bytes(jsonl(records)).messages[1].content[0]  # type: ignore[index]
+    assert isinstance(part, ThinkingPart) and part.signature is None and part.raw == thinking
+    records[2]["message"].update(api="anthropic-messages", provider="anthropic")
+    part = load_bytes(jsonl(records)).messages[1].content[0]  # type: ignore[index]
+    assert isinstance(part, ThinkingPart) and part.signature == thinking["thinkingSignature"]

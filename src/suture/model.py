@@ -71,8 +71,10 @@ class ThinkingPart:
     raw: Any = None
     type: Literal["thinking"] = "thinking"
     signature: str | None = None
-    """The provider's signature over the reasoning, where the record has one (Anthropic's
-    ``signature``, pi's ``thinkingSignature``); another format needs it to write the part back."""
+    """Anthropic's signature over the reasoning, where the record carries one that Anthropic
+    would verify (``signature`` of a thinking block, pi's ``thinkingSignature`` in an Anthropic
+    turn, the AI SDK's ``providerOptions.anthropic.signature``). Another format needs it to write
+    the part as an Anthropic thinking block; other providers' reasoning state stays in ``raw``."""
 
 
 @dataclass(slots=True)

@@ -85,7 +85,7 @@ _PROVIDER_FORMATS = {"anthropic": "messages", "openai": "responses", "google": "
 DEFAULT_EXPORT = "messages"
 
 
-def _part(block: Any, where: str) -> Part:
+def _part(block: Any, where: str, signed: bool = False) -> Part:
     if not isinstance(block, dict):
         raise FormatError(where, f"a content block must be an object, got {type_name(block)}")
     kind = block.get("type")
@@ -97,7 +97,9 @@ def _part(block: Any, where: str) -> Part:
         return ImagePart(block, media, len(data or ""), data=data)
     if kind == "thinking":
         text = block.get("thinking")
-        signature = block.get("thinkingSignature")
+        # ``thinkingSignature`` is Anthropic's signature only in an Anthropic turn; pi keeps
+        # other providers' reasoning state there too (an OpenAI reasoning item, serialised).
+        signature = block.get("thinkingSignature") if signed else None
         return ThinkingPart(
             text if isinstance(text, str) else "",
             block,
@@ -307,6 +309,7 @@ class PiAdapter:
             raise FormatError("message.content", f"must be a list of blocks, got {type_name(content)}")
         parts: list[Part] = []
         calls: list[ToolCall] = []
+        signed = message.get("api") == "anthropic-messages" or message.get("provider") == "anthropic"
         for k, block in enumerate(content):
             here = f"message.content[{k}]"
             if isinstance(block, dict) and block.get("type") == "toolCall":
@@ -315,7 +318,7 @@ class PiAdapter:
                     raise FormatError(f"{here}.name", f"must be a string, got {type_name(name)}")
                 calls.append(ToolCall(_string(block.get("id"), f"{here}.id"), name, block.get("arguments"), block))
             else:
-                parts.append(_part(block, here))
+                parts.append(_part(block, here, signed))
         return Message("assistant", parts, tuple(calls), raw=message, source=source)
 
     def dump(self, messages: Sequence[Message], transcript: Transcript) -> bytes:
