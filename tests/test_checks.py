@@ -897,3 +897,25 @@ for argv in (["check", {str(sample)!r}, "--provider", "all"], ["explain", {str(s
         pass
 """
     assert probe(body) == []
+
+
+def test_responses_indices_follow_the_items_a_run_was_read_from() -> None:
+    # A Responses run read from a file keeps its items as raw: reasoning before each call.
+    items = [
+        {"type": "reasoning", "id": "rs_1", "summary": []},
+        {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "a", "arguments": "{}"},
+        {"type": "reasoning", "id": "rs_2", "summary": []},
+        {"type": "function_call", "id": "fc_2", "call_id": "call_2", "name": "b", "arguments": "{}"},
+    ]
+    run = Message(
+        "assistant",
+        [ThinkingPart("", items[0]), ThinkingPart("", items[2])],
+        (C("call_1", "a", items[1]), C("call_2", "b", items[3])),
+        raw=items,
+    )
+    [v] = check([U(), run, T("call_2")], "openai-responses")
+    assert (v.rule, v.where, v.call_id) == ("R1", "input[2]", "call_1")
+    # Without the list, suture lays the message out as reasoning, reasoning, call, call.
+    flat = Message("assistant", run.content, run.tool_calls)
+    [v] = check([U(), flat, T("call_2")], "openai-responses")
+    assert (v.where, v.call_id) == ("input[3]", "call_1")

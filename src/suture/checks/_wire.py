@@ -223,7 +223,8 @@ def items(messages: Sequence[Message]) -> list[Item]:
     """OpenAI Responses input items (see the module docstring).
 
     An item's own id (``fc_…``, ``rs_…``, ``msg_…``) is known only where the neutral record kept
-    a Responses item as its ``raw``; elsewhere it is ``None`` (suture writes no item id then)."""
+    a Responses item as its ``raw``; elsewhere it is ``None`` (suture writes no item id then). An
+    assistant message whose ``raw`` is the list of items it came from is laid out as that list."""
     out: list[Item] = []
     for i, m in enumerate(messages):
         if m.role == "tool":
@@ -231,6 +232,10 @@ def items(messages: Sequence[Message]) -> list[Item]:
             continue
         if m.role != "assistant":
             out.append(Item("message", i, item_id=_item_id(m.raw, "message")))
+            continue
+        listed = _items_of_run(m, i)
+        if listed is not None:
+            out.extend(listed)
             continue
         content = m.content
         has_text = False
@@ -246,6 +251,40 @@ def items(messages: Sequence[Message]) -> list[Item]:
             out.append(Item("message", i, item_id=_item_id(m.raw, "message")))
         for c, call in enumerate(m.tool_calls):
             out.append(Item("function_call", i, call=c, call_id=call.id, item_id=_item_id(call.raw, "function_call")))
+    return out
+
+
+def _items_of_run(m: Message, index: int) -> list[Item] | None:
+    """An assistant message whose record is the list of Responses items it was read from: those
+    items in their own order (reasoning before the item it belongs to), calls under their neutral
+    ids. ``None`` where the record is not such a list or does not agree with the message."""
+    raw = m.raw
+    if not isinstance(raw, list) or not all(isinstance(r, dict) and isinstance(r.get("type"), str) for r in raw):
+        return None
+    calls = [r for r in raw if "call_id" in r and str(r["type"]).endswith("_call")]
+    if len(calls) != len(m.tool_calls):
+        return None
+    out: list[Item] = []
+    c = 0
+    for r in raw:
+        kind = r["type"]
+        item_id = r.get("id") if isinstance(r.get("id"), str) else None
+        if "call_id" in r and kind.endswith("_call"):
+            call = m.tool_calls[c]
+            out.append(
+                Item(
+                    "function_call",
+                    index,
+                    call=c,
+                    call_id=call.id,
+                    item_id=item_id if kind == "function_call" else None,
+                )
+            )
+            c += 1
+        elif kind in ("reasoning", "message"):
+            out.append(Item(kind, index, item_id=item_id))
+        else:
+            out.append(Item("other", index, item_id=item_id))
     return out
 
 

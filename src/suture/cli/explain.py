@@ -186,7 +186,9 @@ def _human(
     else:
         if where.by != "check":
             w(
-                f"  suture's checks cannot see this rule in a history alone; these are the messages the error names ({where.by}):\n"
+                f"  suture's {where.provider} check does not flag {r.id} here: it may need what only the provider "
+                "saw (the original thinking blocks, item state), or the request differed from this file.\n"
+                f"  The messages the error names (by its {'ids' if where.by == 'ids' else 'index'}):\n"
             )
         for i in where.indices:
             m = messages[i]
