@@ -7,6 +7,8 @@ from typing import Any
 
 import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from suture.formats import CERTAIN, detect, dump, load_bytes, load_file
 from suture.formats.codex import ADAPTER
@@ -14,6 +16,8 @@ from suture.io import parse_document
 from suture.model import Transcript, text_of
 from suture.repair import ChangeKind, repair
 from suture.validity import violations
+from tests.test_format_responses import exercise_near_valid
+from tests.test_fuzz import json_values
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_sessions" / "codex"
 CLEAN = SAMPLES / "clean-rollout.jsonl"
@@ -246,3 +250,85 @@ def test_to_codex_writes_a_rollout_that_loads_back() -> None:
     again = load_bytes(data)
     assert again.format == "codex"
     assert repair(again.messages).changes == []
+
+
+# -- live: appended lines ---------------------------------------------------------------------------
+
+
+def _doc(records: list[Any]) -> Any:
+    return parse_document(jsonl(*records))
+
+
+@pytest.mark.parametrize("path", sorted(SAMPLES.iterdir()), ids=lambda p: p.name)
+def test_extend_at_every_line_equals_a_full_load(path: Path) -> None:
+    records = [orjson.loads(line) for line in path.read_bytes().splitlines() if line.strip()]
+    whole = ADAPTER.load(_doc(records))
+    for cut in range(1, len(records)):
+        before = ADAPTER.load(_doc(records[:cut]))
+        step = ADAPTER.extend(before, _doc(records), cut)
+        if step is None:
+            # Only a line that rewrites the history (a compaction) asks for a full load.
+            assert any(r["type"] == "compacted" for r in records[cut:])
+            continue
+        after, changed = step
+        assert after.messages == whole.messages
+        assert after.problems == whole.problems and after.evidence == whole.evidence
+        assert after.messages[:changed] == before.messages[:changed]
+        assert changed >= len(before.messages) - 1
+
+
+def test_a_tail_reads_appended_rollout_lines_as_an_append(tmp_path: Path) -> None:
+    from suture.tail import Tail
+
+    path = tmp_path / "rollout.jsonl"
+    path.write_bytes(jsonl(META, rec("response_item", msg("user", "go")), rec("response_item", fc("c1"))))
+    tail = Tail(path)
+    assert tail.poll().kind == "full"
+    with open(path, "ab") as f:
+        f.write(jsonl(rec("response_item", fc("c2")), rec("response_item", out("c1"))))
+    update = tail.poll()
+    assert update.kind == "append"
+    assert [c.id for c in update.transcript.messages[1].tool_calls] == ["c1", "c2"]
+    assert update.repair.messages == repair(load_file(path).messages).messages
+
+
+_POOL = [
+    rec("response_item", msg("user", "go")),
+    rec("response_item", msg("assistant", "on it")),
+    rec("response_item", {"type": "reasoning", "summary": [], "encrypted_content": "gAAA"}),
+    rec("response_item", fc("c1")),
+    rec("response_item", fc("c2")),
+    rec("response_item", out("c1")),
+    rec("response_item", out("c2")),
+    rec("response_item", {"type": "ghost_snapshot", "ghost_commit": {}}),
+    rec("response_item", {"not": "an item"}),
+    rec("event_msg", {"type": "user_message", "message": "go"}),
+    rec("event_msg", {"type": "error", "message": "unexpected status 400"}),
+    rec("event_msg", {"type": "thread_rolled_back", "num_turns": 1}),
+    rec("turn_context", {"model": "gpt-5.1-codex"}),
+    rec("compacted", {"message": "summary"}),
+    rec("compacted", {"message": "s", "replacement_history": [msg("user", "go"), fc("c1")]}),
+    "not a record",
+]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(range(len(_POOL))), min_size=2, max_size=14), st.data())
+def test_extend_equals_a_full_load_for_any_appended_lines(picks: list[int], data: st.DataObject) -> None:
+    records = [META, *(_POOL[i] for i in picks)]
+    cut = data.draw(st.integers(1, len(records) - 1))
+    whole = ADAPTER.load(_doc(records))
+    before = ADAPTER.load(_doc(records[:cut]))
+    step = ADAPTER.extend(before, _doc(records), cut)
+    if step is None:
+        return
+    after, changed = step
+    assert after.messages == whole.messages
+    assert after.problems == whole.problems and after.evidence == whole.evidence
+    assert after.messages[:changed] == before.messages[:changed]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(SAMPLES.iterdir())), st.data(), json_values, st.booleans())
+def test_near_valid_samples_load_or_say_why(path: Path, data: st.DataObject, value: Any, drop: bool) -> None:
+    exercise_near_valid(path, "codex", data, value, drop)

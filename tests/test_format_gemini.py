@@ -17,6 +17,8 @@ from suture.model import Message, ToolCall, Transcript, text_of
 from suture.repair import ChangeKind, repair
 from suture.validity import violations
 from tests.strategies import histories
+from tests.test_format_responses import exercise_near_valid
+from tests.test_fuzz import json_values
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_sessions" / "gemini"
 
@@ -312,3 +314,9 @@ def test_any_repaired_history_written_fresh_reads_back_valid(messages: list[Mess
     back = load_bytes(data, "gemini").messages
     assert violations(back) == []
     assert [c.id for m in back for c in m.tool_calls] == [c.id for m in repaired for c in m.tool_calls]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(SAMPLES.iterdir())), st.data(), json_values, st.booleans())
+def test_near_valid_samples_load_or_say_why(path: Path, data: st.DataObject, value: Any, drop: bool) -> None:
+    exercise_near_valid(path, "gemini", data, value, drop)

@@ -17,6 +17,7 @@ from suture.model import Message, TextPart, ThinkingPart, ToolCall, Transcript, 
 from suture.repair import ChangeKind, repair
 from suture.validity import violations
 from tests.strategies import histories
+from tests.test_fuzz import json_values
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_sessions" / "responses"
 CLEAN = SAMPLES / "clean-request.json"
@@ -354,3 +355,52 @@ def test_any_repaired_history_written_fresh_reads_back_valid(messages: list[Mess
     back = load_bytes(data, "responses").messages
     assert violations(back) == []
     assert [c.id for m in back for c in m.tool_calls] == [c.id for m in repaired for c in m.tool_calls]
+
+
+# -- near-valid input: one thing broken in a real-looking sample -----------------------------------
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix] if prefix else []
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            found += _paths(inner, (*prefix, key))
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            found += _paths(inner, (*prefix, index))
+    return found
+
+
+def exercise_near_valid(path: Path, fmt: str, data: st.DataObject, value: Any, drop: bool) -> None:
+    """Break one place of a sample (replace a value or drop it) and load it as ``fmt``: it must
+    load or raise InputError; what loads must repair, dump, and load again as its own format,
+    and converting it to any format either works or raises InputError."""
+    doc = parse_document(path.read_bytes())
+    root = orjson.loads(orjson.dumps(doc.value if doc.kind == "json" else [v for _, v in doc.records]))
+    where = data.draw(st.sampled_from(_paths(root)))
+    holder = root
+    for key in where[:-1]:
+        holder = holder[key]
+    if drop:
+        del holder[where[-1]]
+    else:
+        holder[where[-1]] = value
+    raw = orjson.dumps(root) if doc.kind == "json" else b"".join(orjson.dumps(r) + b"\n" for r in root)
+    try:
+        t = load_bytes(raw, fmt)
+    except InputError:
+        return
+    repaired = repair(t.messages).messages
+    load_bytes(dump(repaired, t), t.format if t.raw_is(t.format) else t.raw_format)
+    for target in ("chat", "responses", "gemini", "vercel", "codex"):
+        try:
+            data_out = dump(repaired, t, target)
+        except InputError:
+            continue
+        load_bytes(data_out, target)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(SAMPLES.iterdir())), st.data(), json_values, st.booleans())
+def test_near_valid_items_load_or_say_why(path: Path, data: st.DataObject, value: Any, drop: bool) -> None:
+    exercise_near_valid(path, "responses", data, value, drop)

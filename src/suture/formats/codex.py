@@ -118,8 +118,26 @@ class CodexAdapter:
         records = self._records(doc)
         if records is None:
             raise FormatError("", "not a Codex rollout: expected JSONL lines with type and payload")
+        own: list[LoadProblem] = []
+        history, _ = self._read(records, 0, history, own, evidence, meta)
+        meta["history"] = history
+        meta["problems"] = own
+        return self._transcript(history, meta, [*problems, *own], evidence)
+
+    def _read(
+        self,
+        records: Sequence[tuple[int, Any]],
+        first: int,
+        history: list[tuple[Any, Source]],
+        problems: list[LoadProblem],
+        evidence: list[tuple[Source, str]],
+        meta: dict[str, Any],
+    ) -> tuple[list[tuple[Any, Source]], bool]:
+        """Read rollout lines (``first`` is the index of the first of them in the file) into
+        ``history``; also whether a line rewrote what came before it (compaction, rollback)."""
         timestamps: dict[int, Any] = meta["timestamps"]
-        for n, (line, record) in enumerate(records):
+        rewrote = False
+        for n, (line, record) in enumerate(records, first):
             if not isinstance(record, dict):
                 problems.append(LoadProblem(line, "a rollout line must be an object"))
                 continue
@@ -135,12 +153,14 @@ class CodexAdapter:
                     meta["model"] = payload.get("model")
                 elif kind == "compacted":
                     history = self._compacted(history, problems, payload, line, timestamps, stamp)
+                    rewrote = True
                 elif kind == "event_msg" and isinstance(payload, dict):
                     event = payload.get("type")
                     if _named(event, _EVIDENCE_EVENTS):
                         evidence.append((Source(line=line), str(payload.get("message", event))))
                     elif event == "thread_rolled_back":
                         history = _rolled_back(history, payload.get("num_turns"))
+                        rewrote = True
             elif n == 0 and _is_legacy_header(record):
                 meta["session"] = record
             elif _is_state(record):
@@ -148,7 +168,43 @@ class CodexAdapter:
             elif ("type" in record or "role" in record) and "payload" not in record:
                 self._add(history, problems, record, Source(line=line), line)
             # Any other line (a record type newer than this reader) is not history.
-        return self._transcript(history, meta, problems, evidence)
+        return history, rewrote
+
+    def extend(self, transcript: Transcript, doc: Document, start: int) -> tuple[Transcript, int] | None:
+        """The transcript with appended rollout lines (``suture.tail.Extends``). Items that
+        continue the model's last turn are read again with it; a compaction or rollback among
+        the new lines means a full load."""
+        meta = transcript.meta
+        if doc.kind != "jsonl" or transcript.format != self.name or "history" not in meta:
+            return None
+        old_history: list[tuple[Any, Source]] = meta["history"]
+        new_meta = {**meta, "timestamps": dict(meta["timestamps"])}
+        own = list(meta["problems"])
+        evidence = list(transcript.evidence)
+        history, rewrote = self._read(doc.records[start:], start, list(old_history), own, evidence, new_meta)
+        if rewrote:
+            return None
+        new_meta["history"] = history
+        new_meta["problems"] = own
+        added = history[len(old_history) :]
+        old = transcript.messages
+        last = old[-1] if old else None
+        if (
+            last is not None
+            and isinstance(last.raw, list)
+            and added
+            and item_kind(added[0][0]) in ("assistant", "call")
+        ):
+            # The model's turn goes on: its message is read again with the new items.
+            reread = history[len(old_history) - len(last.raw) :]
+            messages, changed = [*old[:-1], *messages_from_items(reread)], len(old) - 1
+        else:
+            messages, changed = [*old, *messages_from_items(added)], len(old)
+        problems = [*doc.problems, *own]
+        extended = Transcript(
+            messages, self.name, raw_format="responses", meta=new_meta, problems=problems, evidence=evidence
+        )
+        return extended, changed
 
     def _add(
         self,

@@ -180,13 +180,24 @@ class VercelAdapter:
         if found is None:
             raise FormatError("", "not AI SDK messages: expected a list of messages or an object with messages")
         records, shape = found
-        messages: list[Message] = []
-        v4 = False
         if doc.kind == "jsonl":
             located = [(r, Source(line=line), f"line {line}") for line, r in doc.records]
+        elif shape == "jsonl":  # one message on one line parses as one JSON value
+            located = [(records[0], Source(line=1), "line 1")]
         else:
             prefix = "messages" if shape == "body" else "$"
             located = [(r, Source(pointer=f"{prefix}[{i}]"), f"{prefix}[{i}]") for i, r in enumerate(records)]
+        messages, v4 = self._read(located)
+        meta: dict[str, Any] = {"shape": shape, "pretty": doc.pretty, "v4": v4}
+        if shape == "body":
+            meta["body"] = doc.value
+        return Transcript(messages, self.name, meta=meta, problems=list(doc.problems))
+
+    def _read(self, located: list[tuple[Any, Source, str]]) -> tuple[list[Message], bool]:
+        """Neutral messages of records given with where they were read; also whether any call
+        is in the v4 shape (``args``)."""
+        messages: list[Message] = []
+        v4 = False
         for record, source, where in located:
             if not isinstance(record, dict):
                 raise FormatError(where, f"a message must be an object, got {_type_name(record)}")
@@ -207,10 +218,17 @@ class VercelAdapter:
             else:
                 parts: Content = content if not isinstance(content, list) else [_part(p) for p in content]
                 messages.append(Message(role, parts, raw=record, source=source))
-        meta: dict[str, Any] = {"shape": shape, "pretty": doc.pretty, "v4": v4}
-        if shape == "body":
-            meta["body"] = doc.value
-        return Transcript(messages, self.name, meta=meta, problems=list(doc.problems))
+        return messages, v4
+
+    def extend(self, transcript: Transcript, doc: Document, start: int) -> tuple[Transcript, int] | None:
+        """The transcript with appended JSONL lines (``suture.tail.Extends``): each line is read
+        on its own, so the new messages follow the old ones unchanged."""
+        if doc.kind != "jsonl" or transcript.format != self.name or transcript.meta.get("shape") != "jsonl":
+            return None
+        new, v4 = self._read([(r, Source(line=line), f"line {line}") for line, r in doc.records[start:]])
+        meta: dict[str, Any] = {"shape": "jsonl", "pretty": doc.pretty, "v4": v4 or transcript.meta.get("v4", False)}
+        messages = [*transcript.messages, *new]
+        return Transcript(messages, self.name, meta=meta, problems=list(doc.problems)), len(transcript.messages)
 
     def _assistant(self, record: dict[str, Any], content: Any, source: Source, where: str) -> tuple[Message, bool]:
         if not isinstance(content, list):
