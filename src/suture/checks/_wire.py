@@ -58,6 +58,8 @@ class Block:
     name: str | None = None
     other_kind: str = ""
     raw: Any = None
+    signature: str | None = None
+    """Thinking only: the neutral part's Anthropic signature."""
 
 
 @dataclass(slots=True)
@@ -88,7 +90,7 @@ def content_blocks(message: Message, index: int) -> list[Block]:
         if isinstance(part, TextPart):
             blocks.append(Block("text", index, p, part.text, raw=part.raw))
         elif isinstance(part, ThinkingPart):
-            blocks.append(Block("thinking", index, p, part.text, raw=part.raw))
+            blocks.append(Block("thinking", index, p, part.text, raw=part.raw, signature=part.signature))
         elif isinstance(part, ImagePart):
             blocks.append(Block("image", index, p, raw=part.raw))
         elif isinstance(part, OtherPart):

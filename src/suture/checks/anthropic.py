@@ -23,6 +23,10 @@ TITLE = "Anthropic Messages"
 _ID = re.compile(r"[a-zA-Z0-9_-]+")
 
 
+_UNSIGNED = (
+    "Anthropic verifies a signature on every thinking block and one cannot be made up: drop this "
+    "block when sending to Anthropic (or send the request with thinking disabled)."
+)
 _BLANK_FIRST = (
     "Delete the whitespace-only text block in front of the thinking block (agents such as Claude Code "
     "log one there); the thinking block itself must stay as it is."
@@ -40,6 +44,8 @@ def _type_of(block: Block) -> str:
 def _signed(block: Block) -> bool:
     if block.kind == "other":
         return True  # redacted_thinking carries its data; nothing to check here
+    if block.signature:
+        return True
     raw = block.raw
     if not isinstance(raw, dict):
         return False
@@ -333,15 +339,20 @@ def _thinking(out: _Out, wire: list[Turn], thinking_on: bool) -> None:
         for m in thinking:
             b = turn.blocks[m]
             if not _signed(b):
-                out.add(
-                    "A12",
-                    b.source,
-                    f"messages.{n}.content.{m}.thinking.signature: Field required",
-                    "a thinking block without its signature (it cannot be verified)",
-                    False,
-                    f"messages.{n}.content.{m}",
-                    n,
-                    m,
+                out.found.append(
+                    Violation(
+                        NAME,
+                        "A12",
+                        b.source,
+                        f"messages.{n}.content.{m}.thinking.signature: Field required",
+                        "a thinking block without an Anthropic signature (reasoning from another provider, "
+                        "or a log that dropped it)",
+                        False,
+                        _UNSIGNED,
+                        f"messages.{n}.content.{m}",
+                        n,
+                        m,
+                    )
                 )
     if not wire:
         return
