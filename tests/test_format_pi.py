@@ -73,6 +73,7 @@ def test_aborted_turns_are_placeholders_and_a_failed_call_gets_a_result() -> Non
         (ChangeKind.SYNTHETIC_INTERRUPT, 8, 13),
     ]
     assert [c.id for c in result.interrupted] == ["toolu_01Qa1Ws2Ed3Rf4Tg5Yh6UjIk"]
+    assert [(s.line, text) for s, text in t.evidence] == [(13, "error: terminated")]
 
 
 def test_an_anthropic_session_exports_as_anthropic_messages() -> None:

@@ -19,6 +19,8 @@ history. Shapes from badlogic/pi-mono ``packages/coding-agent/docs/session.md`` 
   which the engine treats like ``user``.
 - A ``compaction`` entry on the branch replaces what came before it with its summary, then the
   entries from ``firstKeptEntryId`` on, as pi does.
+- An assistant turn the provider failed (``stopReason: "error"``) also goes to
+  ``Transcript.evidence`` with its ``errorMessage``: it says why the session stopped.
 - ``model_change``, ``thinking_level_change``, ``label``, ``session_info`` and ``custom`` entries
   are not messages and are skipped.
 
@@ -190,6 +192,7 @@ class PiAdapter:
         branch = self._after_compaction(branch)
 
         messages: list[Message] = []
+        evidence: list[tuple[Source, str]] = []
         export = None
         provider = header.get("provider")
         for line, entry in branch:
@@ -205,6 +208,10 @@ class PiAdapter:
                 continue
             messages.append(message)
             raw = message.raw if isinstance(message.raw, dict) else {}
+            if message.role == "assistant" and raw.get("stopReason") == "error":
+                # The provider failed this turn: the session's own record of why it stopped.
+                error = raw.get("errorMessage")
+                evidence.append((Source(line=line), f"error: {error}" if error else "error"))
             if message.role == "assistant" and isinstance(raw.get("api"), str) and raw["api"] in _API_FORMATS:
                 export = _API_FORMATS[raw["api"]]
                 provider = None
@@ -216,7 +223,7 @@ class PiAdapter:
         if export not in {a.name for a in adapters()}:
             export = DEFAULT_EXPORT
         meta = {"version": header.get("version", 1), "header": header, "branch": len(branch), "entries": len(entries)}
-        return Transcript(messages, self.name, meta=meta, problems=problems, export_format=export)
+        return Transcript(messages, self.name, meta=meta, problems=problems, evidence=evidence, export_format=export)
 
     def _branch(
         self, entries: list[tuple[int, dict[str, Any]]], problems: list[LoadProblem]
