@@ -36,6 +36,10 @@ _FOREIGN_PARTS = frozenset(
 )
 
 
+# Detection looks at this many records at most (so it costs the same for any size of file).
+_SNIFFED = 200
+
+
 def _type_name(value: Any) -> str:
     if value is None:
         return "null"
@@ -57,9 +61,10 @@ class ChatAdapter:
 
     # -- detection ---------------------------------------------------------------------------
 
-    def _messages_of(self, doc: Document) -> tuple[list[Any], str] | None:
+    def _messages_of(self, doc: Document, head: int | None = None) -> tuple[list[Any], str] | None:
+        """The records that are messages, and the shape; of JSONL only the first ``head`` where given."""
         if doc.kind == "jsonl":
-            return [v for _, v in doc.records], "jsonl"
+            return [v for _, v in (doc.records if head is None else doc.records[:head])], "jsonl"
         value = doc.value
         if isinstance(value, list):
             return value, "array"
@@ -71,14 +76,14 @@ class ChatAdapter:
         return None
 
     def sniff(self, doc: Document) -> int:
-        found = self._messages_of(doc)
+        found = self._messages_of(doc, _SNIFFED)
         if found is None:
             return 0
         messages, shape = found
         if shape == "body" and isinstance(doc.value, dict) and "system" in doc.value:
             return 0  # a top-level system prompt is Anthropic's shape
         score = 0 if messages else PLAUSIBLE  # an empty history is a (trivially valid) chat history
-        for record in messages[:200]:
+        for record in messages[:_SNIFFED]:
             # A record with a bad role is still chat-shaped: load names it precisely.
             if not isinstance(record, dict):
                 continue
