@@ -328,7 +328,7 @@ def test_extend_equals_a_full_load_for_any_appended_lines(picks: list[int], data
     assert after.messages[:changed] == before.messages[:changed]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(st.sampled_from(sorted(SAMPLES.iterdir())), st.data(), json_values, st.booleans())
 def test_near_valid_samples_load_or_say_why(path: Path, data: st.DataObject, value: Any, drop: bool) -> None:
     exercise_near_valid(path, "codex", data, value, drop)

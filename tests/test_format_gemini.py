@@ -316,7 +316,7 @@ def test_any_repaired_history_written_fresh_reads_back_valid(messages: list[Mess
     assert [c.id for m in back for c in m.tool_calls] == [c.id for m in repaired for c in m.tool_calls]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(st.sampled_from(sorted(SAMPLES.iterdir())), st.data(), json_values, st.booleans())
 def test_near_valid_samples_load_or_say_why(path: Path, data: st.DataObject, value: Any, drop: bool) -> None:
     exercise_near_valid(path, "gemini", data, value, drop)

@@ -400,7 +400,7 @@ def exercise_near_valid(path: Path, fmt: str, data: st.DataObject, value: Any, d
         load_bytes(data_out, target)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(st.sampled_from(sorted(SAMPLES.iterdir())), st.data(), json_values, st.booleans())
 def test_near_valid_items_load_or_say_why(path: Path, data: st.DataObject, value: Any, drop: bool) -> None:
     exercise_near_valid(path, "responses", data, value, drop)

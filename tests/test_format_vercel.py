@@ -290,7 +290,7 @@ def test_extend_at_every_line_equals_a_full_load() -> None:
         assert changed == len(before.messages)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(st.sampled_from(sorted(SAMPLES.iterdir())), st.data(), json_values, st.booleans())
 def test_near_valid_samples_load_or_say_why(path: Path, data: st.DataObject, value: Any, drop: bool) -> None:
     exercise_near_valid(path, "vercel", data, value, drop)

@@ -33,7 +33,7 @@ import orjson
 
 from suture.formats import CERTAIN, LIKELY, FormatError
 from suture.formats.responses import item_kind, item_problem, items_of, messages_from_items
-from suture.io import Document
+from suture.io import Document, gc_paused
 from suture.model import LoadProblem, Message, Source, Transcript
 
 __all__ = ["ADAPTER", "CodexAdapter"]
@@ -119,7 +119,8 @@ class CodexAdapter:
         if records is None:
             raise FormatError("", "not a Codex rollout: expected JSONL lines with type and payload")
         own: list[LoadProblem] = []
-        history, _ = self._read(records, 0, history, own, evidence, meta)
+        with gc_paused():
+            history, _ = self._read(records, 0, history, own, evidence, meta)
         meta["history"] = history
         meta["problems"] = own
         return self._transcript(history, meta, [*problems, *own], evidence)
@@ -181,7 +182,8 @@ class CodexAdapter:
         new_meta = {**meta, "timestamps": dict(meta["timestamps"])}
         own = list(meta["problems"])
         evidence = list(transcript.evidence)
-        history, rewrote = self._read(doc.records[start:], start, list(old_history), own, evidence, new_meta)
+        with gc_paused():
+            history, rewrote = self._read(doc.records[start:], start, list(old_history), own, evidence, new_meta)
         if rewrote:
             return None
         new_meta["history"] = history

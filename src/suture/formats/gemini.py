@@ -39,7 +39,7 @@ from typing import Any
 import orjson
 
 from suture.formats import CERTAIN, PLAUSIBLE, FormatError
-from suture.io import Document
+from suture.io import Document, gc_paused
 from suture.model import (
     ImagePart,
     Message,
@@ -212,6 +212,22 @@ class GeminiAdapter:
             prompt = [_part(p) for p in system["parts"]]
             messages.append(Message("system", prompt, raw=system, source=Source(pointer="systemInstruction")))
         derived: set[str] = set()
+        with gc_paused():
+            self._contents(contents, messages, derived)
+        meta: dict[str, Any] = {
+            "shape": shape,
+            "pretty": doc.pretty,
+            "derived_ids": derived,
+            # Each content's index, by identity; ``contents`` keeps them alive while meta is.
+            "order": {id(c): i for i, c in enumerate(contents)},
+            "contents": contents,
+        }
+        if shape == "body":
+            meta["body"] = doc.value
+        return Transcript(messages, self.name, meta=meta, problems=list(doc.problems))
+
+    def _contents(self, contents: list[Any], messages: list[Message], derived: set[str]) -> None:
+        """Append the neutral messages of ``contents``; made-up call ids go into ``derived``."""
         # Calls of the last model content with calls: [neutral id, name, has its own id, answered].
         open_calls: list[list[Any]] = []
         for ci, content in enumerate(contents):
@@ -230,17 +246,6 @@ class GeminiAdapter:
                 messages.append(message)
             else:
                 messages += self._user(content, parts, role or "user", ci, where, open_calls)
-        meta: dict[str, Any] = {
-            "shape": shape,
-            "pretty": doc.pretty,
-            "derived_ids": derived,
-            # Each content's index, by identity; ``contents`` keeps them alive while meta is.
-            "order": {id(c): i for i, c in enumerate(contents)},
-            "contents": contents,
-        }
-        if shape == "body":
-            meta["body"] = doc.value
-        return Transcript(messages, self.name, meta=meta, problems=list(doc.problems))
 
     def _model(self, content: dict[str, Any], parts: list[Any], ci: int, where: str, derived: set[str]) -> Message:
         body: list[Part] = []

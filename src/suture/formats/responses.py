@@ -41,7 +41,7 @@ from typing import Any
 import orjson
 
 from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
-from suture.io import Document
+from suture.io import Document, gc_paused
 from suture.model import (
     Content,
     ImagePart,
@@ -288,6 +288,11 @@ def _run_message(run: list[tuple[dict[str, Any], Source, str]]) -> Message:
 def messages_from_items(entries: Iterable[tuple[Any, Source]]) -> list[Message]:
     """Neutral messages of Responses items, each given with where it was read. Raises FormatError
     (naming the item) for an item that is not one."""
+    with gc_paused():
+        return _messages_from_items(entries)
+
+
+def _messages_from_items(entries: Iterable[tuple[Any, Source]]) -> list[Message]:
     messages: list[Message] = []
     run: list[tuple[dict[str, Any], Source, str]] = []
     for item, source in entries:

@@ -28,7 +28,7 @@ from typing import Any
 import orjson
 
 from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
-from suture.io import Document
+from suture.io import Document, gc_paused
 from suture.model import (
     Content,
     ImagePart,
@@ -187,7 +187,8 @@ class VercelAdapter:
         else:
             prefix = "messages" if shape == "body" else "$"
             located = [(r, Source(pointer=f"{prefix}[{i}]"), f"{prefix}[{i}]") for i, r in enumerate(records)]
-        messages, v4 = self._read(located)
+        with gc_paused():
+            messages, v4 = self._read(located)
         meta: dict[str, Any] = {"shape": shape, "pretty": doc.pretty, "v4": v4}
         if shape == "body":
             meta["body"] = doc.value
@@ -225,7 +226,8 @@ class VercelAdapter:
         on its own, so the new messages follow the old ones unchanged."""
         if doc.kind != "jsonl" or transcript.format != self.name or transcript.meta.get("shape") != "jsonl":
             return None
-        new, v4 = self._read([(r, Source(line=line), f"line {line}") for line, r in doc.records[start:]])
+        with gc_paused():
+            new, v4 = self._read([(r, Source(line=line), f"line {line}") for line, r in doc.records[start:]])
         meta: dict[str, Any] = {"shape": "jsonl", "pretty": doc.pretty, "v4": v4 or transcript.meta.get("v4", False)}
         messages = [*transcript.messages, *new]
         return Transcript(messages, self.name, meta=meta, problems=list(doc.problems)), len(transcript.messages)
