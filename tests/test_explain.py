@@ -523,3 +523,22 @@ def test_cli_unreadable_input_exits_2(broken: Path, tmp_path: Path, args: tuple[
     assert r.returncode == 2
     assert r.stderr.startswith("suture: error:")
     assert "Traceback" not in r.stderr
+
+
+CLAUDE_CODE_WITH_ERROR = Path(__file__).resolve().parent.parent / "sample_sessions" / "claude-code"
+
+
+def test_cli_uses_the_api_error_the_session_recorded() -> None:
+    session = CLAUDE_CODE_WITH_ERROR / "interrupted-then-api-error.jsonl"
+    r = _run(str(session))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("The API error recorded at line ")
+    assert "Recognised: A1" in r.stdout and "synthetic_interrupt" in r.stdout
+    out = json.loads(_run(str(session), "--json").stdout)
+    assert "tool_use` ids were found" in out["error"] and out["found"] is True
+
+
+def test_cli_without_error_text_on_a_file_that_records_none_exits_2(broken: Path) -> None:
+    r = _run(str(broken))
+    assert r.returncode == 2
+    assert "records no API error" in r.stderr

@@ -1,6 +1,7 @@
 """``suture explain IN "ERROR TEXT"``: which messages a provider's 400 is about, and the fix.
 
-Paste the provider's error (or ``-`` to read it from stdin). suture recognises the rule behind
+Paste the provider's error (or ``-`` to read it from stdin; without it, the last API error the
+session recorded is used, as Claude Code logs them). suture recognises the rule behind
 it, finds the ids and indices it names in the transcript, shows those messages, and shows the
 repair's changes to them, or says that the repair does not fix this and what to do instead.
 Exit 0 when the error is recognised and its messages found, 1 when they are not found (or the
@@ -38,7 +39,13 @@ def add_arguments(sub: Any, name: str) -> None:
         ),
     )
     p.add_argument("input", metavar="IN", help="transcript file")
-    p.add_argument("error", metavar="ERROR", help="the provider's error text, or '-' to read it from stdin")
+    p.add_argument(
+        "error",
+        metavar="ERROR",
+        nargs="?",
+        help="the provider's error text, or '-' to read it from stdin (default: the last API error the "
+        "session itself recorded, where it has one, as Claude Code sessions do)",
+    )
     p.add_argument("--format", metavar="NAME", help="the input's format (default: detect from content)")
     p.add_argument("--json", action="store_true", help="print a JSON object for scripts")
     p.add_argument("--skip-bad-lines", action="store_true", help="use the readable lines of a damaged JSONL file")
@@ -86,8 +93,21 @@ def _changes(result: Repair, indices: set[int], ids: set[str]) -> list[Change]:
 
 
 def run(args: argparse.Namespace) -> int:
-    text = _error_text(args.error)
     transcript = load_strict(args.input, args.format, args.skip_bad_lines)
+    if args.error is None:
+        if not transcript.evidence:
+            raise InputError(
+                f"{args.input}: records no API error; pass the provider's error text (or '-' to read it from stdin)"
+            )
+        recorded_at, text = transcript.evidence[-1]
+        if not args.json:
+            more = len(transcript.evidence) - 1
+            extra = f" (the last of {more + 1})" if more else ""
+            sys.stdout.write(
+                f"The API error recorded at {recorded_at}{extra}:\n  {safe(' '.join(text.split())[:300])}\n\n"
+            )
+    else:
+        text = _error_text(args.error)
     messages = transcript.messages
     recognised = recognise(text)
     if not recognised:
@@ -99,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     related = set(where.indices) | {i for v in where.violations for i in v.related}
     changes = _changes(result, related, ids)
     if args.json:
-        _json(args, transcript.format, messages, rec, where, changes, recognised[1:])
+        _json(args, transcript.format, messages, rec, where, changes, recognised[1:], text)
     else:
         _human(args, transcript.format, messages, rec, where, changes, recognised[1:])
     return 0 if where.found else 1
@@ -122,11 +142,13 @@ def _json(
     where: Location,
     changes: list[Change],
     others: list[Recognition],
+    text: str,
 ) -> None:
     fixed, remedy = _fix(rec, where)
     out = {
         "file": args.input,
         "format": fmt,
+        "error": text,
         "recognised": True,
         "rule": rec.rule.id,
         "title": rec.rule.title,
