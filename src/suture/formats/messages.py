@@ -329,7 +329,12 @@ class MessagesAdapter:
         return None
 
     def sniff(self, doc: Document) -> int:
-        found = self._records_of(doc)
+        if doc.kind == "jsonl":
+            # Not built into a list: a session log's many lines are looked at only until they
+            # show they are no messages (a live view re-detects on every append).
+            found: tuple[Any, str] | None = ((v for _, v in doc.records), "jsonl") if doc.records else ([], "jsonl")
+        else:
+            found = self._records_of(doc)
         if found is None:
             return 0
         records, shape = found
@@ -342,11 +347,17 @@ class MessagesAdapter:
             score = LIKELY if "system" in body else PLAUSIBLE if not records else 0
         elif not records:
             score = PLAUSIBLE
-        # The first record that tells formats apart decides, however deep in the file it is.
+        # The first record that tells formats apart decides, however deep in the file it is;
+        # a file whose first records have no role at all is no list of messages.
+        roleless = 0
         for record in records:
             if not isinstance(record, dict):
                 continue
             role = record.get("role")
+            if role is None and score < PLAUSIBLE:
+                roleless += 1
+                if roleless >= 50:
+                    return 0
             if _FOREIGN_KEYS & record.keys() or (isinstance(role, str) and role not in _ROLES):
                 return 0
             if not isinstance(role, str):
