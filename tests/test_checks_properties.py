@@ -58,3 +58,20 @@ def test_verdicts_are_consistent(messages: list[Message]) -> None:
 def test_checks_are_deterministic(messages: list[Message]) -> None:
     for provider in PROVIDERS:
         assert check(messages, provider) == check(messages, provider)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(histories())
+def test_every_text_a_check_writes_is_recognised_and_located_by_explain(messages: list[Message]) -> None:
+    from suture.checks.explain import locate, recognise
+
+    result = repair(messages)
+    for provider in PROVIDERS:
+        for v in check(messages, provider):
+            found = recognise(v.error)
+            assert found, v.error
+            rules = {r.rule.id for r in found}
+            assert any(v.rule in RULES[r].members for r in rules), (v.rule, v.error)
+            rec = next(r for r in found if v.rule in r.rule.members)
+            where = locate(messages, rec, result)
+            assert where.found, (v.rule, v.error)

@@ -159,8 +159,9 @@ def _assistant(out: _Out, wire: list[Turn], n: int, turn: Turn, first_use: dict[
                 later.add(b.id)
             else:
                 leading = False
-    missing = [b.id for _, b in uses if b.id not in lead and b.id not in later]
-    misplaced = [b.id for _, b in uses if b.id not in lead and b.id in later]
+    # An empty id is A5's problem; Anthropic lists only ids it can name.
+    missing = [b.id for _, b in uses if b.id and b.id not in lead and b.id not in later]
+    misplaced = [b.id for _, b in uses if b.id and b.id not in lead and b.id in later]
     text = (
         f"messages.{target}: `tool_use` ids were found without `tool_result` blocks immediately after: {{ids}}. "
         "Each `tool_use` block must have a corresponding `tool_result` block in the next message."

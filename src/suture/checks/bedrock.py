@@ -134,7 +134,7 @@ def check(messages: Sequence[Message]) -> list[Violation]:
             uses = turn.ids("tool_use")
             nxt = wire[n + 1] if n + 1 < len(wire) else None
             answered = set(nxt.ids("tool_result")) if nxt is not None and nxt.role == "user" else set()
-            missing = [u for u in uses if u not in answered]
+            missing = [u for u in uses if u and u not in answered]  # an empty id is B6's problem
             if missing:
                 found.append(
                     _v(

@@ -543,7 +543,7 @@ _TABLE: tuple[Rule, ...] = (
         "no",
         "Rewrite every call id and its result's tool_call_id to 9 letters or digits (the same new id in "
         "both, e.g. from a hash of the old one); suture keeps ids as they are.",
-        (r"tool call id was (?P<id>\S+) but must be a-z, a-z, 0-9,? with a length of 9",),
+        (r"tool call id was (?:(?P<id>\S+) )?but must be a-z, a-z, 0-9,? with a length of 9",),
         index="messages",
     ),
     Rule(
@@ -599,7 +599,7 @@ _TABLE: tuple[Rule, ...] = (
         "some",
         "the repair gives each call a unique id and exactly one result in its turn (the validator does not "
         "pair calls in the very first message: start the history with a user message)",
-        (r"(?:duplicate|unexpected) tool call id (?P<id>\S+) in (?:tool results|assistant message)",),
+        (r"(?:duplicate|unexpected) tool call id (?:(?P<id>\S+) )?in (?:tool results|assistant message)",),
         index="messages",
     ),
     # -- Moonshot / Kimi -----------------------------------------------------------------------------
@@ -611,7 +611,7 @@ _TABLE: tuple[Rule, ...] = (
         "openclaw/openclaw#51593, #84730",
         "yes",
         "the repair renames the later call (id_1, id_2, ...) and its result",
-        (r"tool call id (?P<id>\S+) is duplicated",),
+        (r"tool call id (?:(?P<id>\S+) )?is duplicated",),
         index="messages",
     ),
     Rule(
