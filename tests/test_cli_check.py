@@ -165,3 +165,20 @@ def test_control_characters_in_ids_do_not_reach_the_terminal(tmp_path: Path) -> 
     assert r.returncode == 1
     assert "\x1b" not in r.stdout
     assert "x\\x1b[31mred" in r.stdout
+
+
+def test_long_lists_are_cut_in_the_terminal_unless_all(tmp_path: Path) -> None:
+    messages: list[dict[str, object]] = [{"role": "user", "content": "go"}]
+    for i in range(30):
+        messages += [
+            {"role": "assistant", "content": None, "tool_calls": [_call(f"call_{i}")]},
+            {"role": "tool", "tool_call_id": f"call_{i}", "content": "ok"},
+        ]
+    path = _write(tmp_path / "long.json", messages)
+    r = _run(str(path), "--provider", "mistral")
+    assert r.returncode == 1
+    assert r.stdout.count("mistral would say:") == 40  # 20 before, 20 after repair
+    assert "… and 40 more (M1); --all lists them" in r.stdout
+    r = _run(str(path), "--provider", "mistral", "--all")
+    assert r.stdout.count("mistral would say:") == 120
+    assert "more" not in r.stdout

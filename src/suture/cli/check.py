@@ -24,6 +24,9 @@ from suture.validity import violations
 NAMES = ("check",)
 ORDER = 30
 
+SHOWN = 20
+"""Problems listed per provider and list in the terminal unless --all is given."""
+
 
 def add_arguments(sub: Any, name: str) -> None:
     p = sub.add_parser(
@@ -46,6 +49,11 @@ def add_arguments(sub: Any, name: str) -> None:
     )
     p.add_argument("--format", metavar="NAME", help="the input's format (default: detect from content)")
     p.add_argument("--json", action="store_true", help="print a JSON object for scripts")
+    p.add_argument(
+        "--all",
+        action="store_true",
+        help=f"with --provider: list every problem (default: the first {SHOWN} of each list)",
+    )
     p.add_argument("--skip-bad-lines", action="store_true", help="check the readable lines of a damaged JSONL file")
     p.set_defaults(run=run)
 
@@ -128,22 +136,33 @@ def _run_providers(args: argparse.Namespace, transcript: Transcript, providers: 
         return 1 if broken else 0
     w = sys.stdout.write
     w(f"{safe(args.input)}: {len(messages)} messages ({transcript.format}); repaired: {len(repaired)} messages\n")
+    limit = None if args.all else SHOWN
     for name, v in results.items():
-        w(_render(name, v, messages, repaired))
+        w(_render(name, v, messages, repaired, limit))
     return 1 if broken else 0
 
 
-def _render(name: str, v: Verdict, messages: list[Message], repaired: list[Message]) -> str:
+def _render(name: str, v: Verdict, messages: list[Message], repaired: list[Message], limit: int | None) -> str:
     lines = [f"\n{v.summary()}  ({TITLES[name]})"]
-    for x in v.before:
+    for x in v.before[:limit]:
         lines.extend(_lines(x, messages))
         lines.append(f"      fixed by repair: {x.remedy}" if x.fixed else f"      not fixed by repair: {x.remedy}")
+    lines.extend(_more(v.before, limit))
     if v.after:
         lines.append("  after repair:")
-        for x in v.after:
+        for x in v.after[:limit]:
             lines.extend(_lines(x, repaired))
             lines.append(f"      to do: {x.remedy}")
+        lines.extend(_more(v.after, limit))
     return "\n".join(lines) + "\n"
+
+
+def _more(found: list[Violation], limit: int | None) -> list[str]:
+    if limit is None or len(found) <= limit:
+        return []
+    rest = found[limit:]
+    rules = sorted({x.rule for x in rest})
+    return [f"  … and {len(rest)} more ({', '.join(rules)}); --all lists them, --json gives every field"]
 
 
 def _lines(x: Violation, messages: list[Message]) -> list[str]:
