@@ -22,6 +22,9 @@ Main entry points:
 - :func:`contents`, :func:`placeholder_contents`, :func:`parts` -- message content;
 - :func:`call_ids`, :func:`tool_names`, :func:`tool_calls` -- calls.
 
+Profiles: the default one keeps the suite fast; ``SUTURE_HYPOTHESIS_PROFILE=ci`` (300 examples a
+property) or ``=soak`` (3000) run more, for a nightly job or after changing the engine.
+
 Ids and names are drawn from small pools by default, so collisions (a repeated id, a result for
 a call of another turn, an original id equal to a generated ``call_{m}_{c}`` or ``x_1``) are
 common rather than astronomically rare. Pass your own pools to change that.
@@ -30,6 +33,7 @@ common rather than astronomically rare. Pass your own pools to change that.
 from __future__ import annotations
 
 import base64
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -62,6 +66,12 @@ __all__ = [
     "tool_names",
     "turns",
 ]
+
+settings.register_profile("ci", max_examples=300, deadline=None)
+settings.register_profile("soak", max_examples=3000, deadline=None)
+if os.environ.get("SUTURE_HYPOTHESIS_PROFILE"):
+    # SUTURE_HYPOTHESIS_PROFILE=soak pytest tests/test_repair_properties.py: hunt harder, once.
+    settings.load_profile(os.environ["SUTURE_HYPOTHESIS_PROFILE"])
 
 NO_DEADLINE = settings(deadline=None)
 """For property tests: a loaded CI machine must not fail a property by its clock. Example counts

@@ -392,3 +392,12 @@ def test_missing_and_null_call_ids_are_written_back_as_read() -> None:
     out = dump_value(repair(transcript.messages).messages, transcript)
     assert [c["id"] for c in out[0]["tool_calls"]] == ["call_0_0"]
     assert {k: v for k, v in out[0]["tool_calls"][0].items() if k != "id"} == records[0]["tool_calls"][0]
+
+
+def test_a_part_whose_type_is_not_a_string_is_kept() -> None:
+    # Found by fuzzing: a list as a part's "type" once broke detection.
+    records = [{"role": "user", "content": [{"type": []}, {"type": 3}, "bare string"]}]
+    transcript = load(records)
+    content = transcript.messages[0].content
+    assert isinstance(content, list) and all(isinstance(p, OtherPart) for p in content)
+    assert dump_value(transcript.messages, transcript) == records

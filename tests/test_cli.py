@@ -475,3 +475,14 @@ def test_output_that_names_a_folder(worked: Path, tmp_path: Path) -> None:
     assert "--out-dir" in one_error_line(run("repair", worked, "-o", tmp_path))
     assert "--out-dir" in one_error_line(run("repair", worked, "-o", f"{tmp_path / 'new'}{os.sep}"))
     assert not (tmp_path / "new").exists()
+
+
+def test_one_input_into_an_out_dir(worked: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    proc = run("repair", worked, "--out-dir", out)
+    assert proc.returncode == 0, proc.stderr
+    assert (out / worked.name).read_bytes() == expected_repair(worked)
+    assert proc.stderr.splitlines() == [
+        f"suture: {worked}: 6 changes (1 dropped placeholder, 1 renamed id, 1 synthetic interrupt, "
+        "2 moved results, 1 orphan note); 9 messages in, 9 out; interrupted: x_1"
+    ]

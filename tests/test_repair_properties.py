@@ -283,9 +283,9 @@ def test_idempotent_through_the_chat_format(messages: list[Message]) -> None:
     assert CHAT.dump(again.messages, reread) == once
 
 
-@given(histories(), st.data())
+@given(histories())
 @NO_DEADLINE
-def test_prefix_stable(messages: list[Message], data: st.DataObject) -> None:
+def test_prefix_stable(messages: list[Message]) -> None:
     """If the message after position k (``messages[k]``, the first one not in the prefix) is a
     non-placeholder assistant message, repairing ``messages[:k]`` gives a prefix of the whole."""
     whole = repair(messages)

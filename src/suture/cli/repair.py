@@ -213,6 +213,13 @@ def _many(args: argparse.Namespace) -> int:
     return 2 if bad else 0
 
 
+def _quiet_worker() -> None:
+    """Ctrl-C is the parent's to handle: a worker that also took it would print a traceback."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _map(jobs: list[_Job]) -> Iterator[_Done]:
     """Run the jobs over every core, yielding outcomes in job order."""
     workers = min(len(jobs), os.cpu_count() or 1)
@@ -221,7 +228,7 @@ def _map(jobs: list[_Job]) -> Iterator[_Done]:
         return
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker) as pool:
         # A few chunks per worker: little overhead for many small files, balanced for big ones.
         yield from pool.map(_run_job, jobs, chunksize=max(1, len(jobs) // (workers * 4)))
 
