@@ -332,3 +332,13 @@ def test_extend_equals_a_full_load_for_any_appended_lines(picks: list[int], data
 @given(st.sampled_from(sorted(SAMPLES.iterdir())), st.data(), json_values, st.booleans())
 def test_near_valid_samples_load_or_say_why(path: Path, data: st.DataObject, value: Any, drop: bool) -> None:
     exercise_near_valid(path, "codex", data, value, drop)
+
+
+def test_message_items_with_unusual_parts_are_still_history() -> None:
+    odd = {"type": "message", "role": "assistant", "content": [{"type": "text", "text": "hello"}]}
+    t = load(META, rec("response_item", msg("user", "hi")), rec("response_item", odd))
+    assert t.problems == []
+    assert [text_of(m.content) for m in t.messages] == ["hi", "hello"]
+    exported = dump(t.messages, t)
+    assert orjson.loads(exported)[1] == odd
+    assert load_bytes(exported).format == "responses"

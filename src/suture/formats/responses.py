@@ -160,7 +160,9 @@ def item_problem(item: Any) -> str | None:
         if "type" not in item and isinstance(role, str) and role not in _MESSAGE_ROLES:
             return f"message role must be one of {', '.join(sorted(_MESSAGE_ROLES))}"
         content = item.get("content")
-        if isinstance(content, list):
+        if "type" not in item and isinstance(content, list):
+            # A typed message item is Responses whatever its parts; an untyped one with parts of
+            # another format is that format's message.
             for part in content:
                 if isinstance(part, dict) and _named(part.get("type"), _FOREIGN_PARTS):
                     return "message content holds a part of another format"
@@ -222,7 +224,7 @@ def _parts(content: Any, where: str) -> Content:
     parts: list[Part] = []
     for part in content:
         kind = part.get("type") if isinstance(part, dict) else None
-        if kind in ("input_text", "output_text") and isinstance(part.get("text"), str):
+        if kind in ("input_text", "output_text", "text") and isinstance(part.get("text"), str):
             parts.append(TextPart(part["text"], part))
         elif kind in ("input_image", "computer_screenshot"):
             parts.append(_image(part))
