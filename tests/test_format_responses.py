@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -404,3 +406,46 @@ def exercise_near_valid(path: Path, fmt: str, data: st.DataObject, value: Any, d
 @given(st.sampled_from(sorted(SAMPLES.iterdir())), st.data(), json_values, st.booleans())
 def test_near_valid_items_load_or_say_why(path: Path, data: st.DataObject, value: Any, drop: bool) -> None:
     exercise_near_valid(path, "responses", data, value, drop)
+
+
+# -- the command line, as a person runs it ---------------------------------------------------------
+
+_BROKEN_SAMPLES = [
+    ("responses", "broken-interrupted.json", "responses"),
+    ("codex", "broken-resumed.jsonl", "responses"),
+    ("gemini", "broken-no-ids.json", "gemini"),
+    ("vercel", "broken-restarted-ids.jsonl", "vercel"),
+]
+
+
+@pytest.mark.parametrize(("folder", "name", "written_as"), _BROKEN_SAMPLES)
+def test_suture_repair_writes_a_valid_file_and_leaves_the_input_alone(
+    tmp_path: Path, folder: str, name: str, written_as: str
+) -> None:
+    source = SAMPLES.parent / folder / name
+    before = source.read_bytes()
+    target = tmp_path / "repaired.out"
+    done = subprocess.run(
+        [sys.executable, "-m", "suture", "repair", str(source), "-o", str(target)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.startswith("suture: ") and "change" in done.stderr
+    assert source.read_bytes() == before
+    again = load_bytes(target.read_bytes())
+    assert again.format == written_as
+    assert violations(again.messages) == []
+
+
+def test_a_conversion_that_would_lose_reasoning_says_so_in_one_line() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "suture", "repair", str(BROKEN), "--to", "chat"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "chat cannot express this history" in done.stderr
