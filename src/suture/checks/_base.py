@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -11,9 +10,10 @@ from suture.model import Message, TextPart, ThinkingPart
 
 __all__ = [
     "Violation",
+    "has_thinking",
     "id_list",
     "is_placeholder",
-    "short",
+    "shown_id",
 ]
 
 
@@ -85,16 +85,6 @@ def has_thinking(message: Message) -> bool:
 def id_list(ids: Iterable[str]) -> str:
     """Ids as providers list them: comma and space."""
     return ", ".join(ids)
-
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-
-
-def short(text: str, limit: int = 60) -> str:
-    """One line of untrusted text for a summary: control characters shown as spaces, cut to ``limit``."""
-    flat = _CONTROL.sub(" ", text).strip()
-    flat = re.sub(r"\s+", " ", flat)
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def shown_id(call_id: str) -> str:

@@ -288,8 +288,3 @@ def _items_of_run(m: Message, index: int) -> list[Item] | None:
         else:
             out.append(Item("other", index, item_id=item_id))
     return out
-
-
-def neutral_of_wire(wire: Sequence[Turn]) -> list[list[int]]:
-    """For each wire message, the neutral messages it is made of."""
-    return [t.members for t in wire]

@@ -25,25 +25,18 @@ _ID = re.compile(r"[a-zA-Z0-9_-]+")
 
 
 def _v(
-    rule: str, index: int, error: str, problem: str, fixed: bool, where: str, n: int | None, **kw: object
+    rule: str,
+    index: int,
+    error: str,
+    problem: str,
+    fixed: bool,
+    where: str,
+    n: int | None,
+    m: int | None = None,
+    call_id: str | None = None,
+    related: tuple[int, ...] = (),
 ) -> Violation:
-    m = kw.get("m")
-    call_id = kw.get("call_id")
-    related = kw.get("related", ())
-    return Violation(
-        NAME,
-        rule,
-        index,
-        error,
-        problem,
-        fixed,
-        RULES[rule].remedy,
-        where,
-        n,
-        m if isinstance(m, int) else None,
-        call_id if isinstance(call_id, str) else None,
-        related if isinstance(related, tuple) else (),
-    )
+    return Violation(NAME, rule, index, error, problem, fixed, RULES[rule].remedy, where, n, m, call_id, related)
 
 
 def _placeholder_turn(messages: Sequence[Message], turn: Turn) -> bool:

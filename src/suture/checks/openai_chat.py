@@ -20,23 +20,17 @@ TITLE = "OpenAI Chat Completions"
 MAX_ID = 40
 
 
-def _v(rule: str, index: int, error: str, problem: str, fixed: bool, where: str, **kw: object) -> Violation:
-    call_id = kw.get("call_id")
-    related = kw.get("related", ())
-    return Violation(
-        NAME,
-        rule,
-        index,
-        error,
-        problem,
-        fixed,
-        RULES[rule].remedy,
-        where,
-        index,
-        None,
-        call_id if isinstance(call_id, str) else None,
-        related if isinstance(related, tuple) else (),
-    )
+def _v(
+    rule: str,
+    index: int,
+    error: str,
+    problem: str,
+    fixed: bool,
+    where: str,
+    call_id: str | None = None,
+    related: tuple[int, ...] = (),
+) -> Violation:
+    return Violation(NAME, rule, index, error, problem, fixed, RULES[rule].remedy, where, index, None, call_id, related)
 
 
 def o1_text(index: int, ids: list[str]) -> str:
