@@ -69,6 +69,8 @@ class CodexAdapter:
     title = "Codex CLI rollout JSONL (session log)"
     order = 32
     export_format = "responses"
+    provider = "openai-responses"
+    """The provider (a ``suture.checks`` name) whose API these records are written for."""
 
     # -- detection ---------------------------------------------------------------------------
 

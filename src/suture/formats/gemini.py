@@ -174,6 +174,8 @@ class GeminiAdapter:
     title = "Google Gemini contents (JSON array, or request body with contents)"
     order = 40
     export_format = "gemini"
+    provider = "gemini"
+    """The provider (a ``suture.checks`` name) whose API these records are written for."""
 
     # -- detection ---------------------------------------------------------------------------
 

@@ -474,6 +474,8 @@ class ResponsesAdapter:
     title = "OpenAI Responses input items (JSON array, or request body with input)"
     order = 30
     export_format = "responses"
+    provider = "openai-responses"
+    """The provider (a ``suture.checks`` name) whose API these records are written for."""
 
     # -- detection ---------------------------------------------------------------------------
 

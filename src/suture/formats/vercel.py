@@ -132,6 +132,8 @@ class VercelAdapter:
     title = "Vercel AI SDK ModelMessage list (JSON array, object with messages, or JSONL)"
     order = 50
     export_format = "vercel"
+    provider = ""
+    """The AI SDK speaks to many providers: the records do not say which one (a checks name otherwise)."""
 
     # -- detection ---------------------------------------------------------------------------
 
