@@ -484,7 +484,7 @@ CASES: list[Case] = [
         3,
         "Function call is missing a thought_signature in functionCall parts. This is required for tools to work "
         "correctly, and missing thought_signature may lead to degraded model performance. Additional data, "
-        "function call `default_api:read` , position 3. Please refer to "
+        "function call `default_api:read` , position 4. Please refer to "
         "https://ai.google.dev/gemini-api/docs/thought-signatures for more details.",
         "contents[3]",
         False,
@@ -919,3 +919,15 @@ def test_responses_indices_follow_the_items_a_run_was_read_from() -> None:
     flat = Message("assistant", run.content, run.tool_calls)
     [v] = check([U(), flat, T("call_2")], "openai-responses")
     assert (v.where, v.call_id) == ("input[3]", "call_1")
+
+
+def test_gemini_signatures_are_asked_for_history_from_another_provider_only() -> None:
+    native = {"functionCall": {"name": "read", "args": {}}}
+    gemini_2 = [U(), A(None, C("call_1", raw=native)), T("call_1")]
+    assert [v.rule for v in check(gemini_2, "gemini")] == []
+    from_chat = [U(), A(None, C("call_1")), T("call_1")]
+    [v] = check(from_chat, "gemini")
+    assert (v.rule, v.where, v.fixed) == ("G4", "contents[1]", False)
+    assert "position 2." in v.error  # contents counted from 1, as Gemini reports it
+    # Only the current turn (after the last user text) is checked.
+    assert check([*from_chat, A("done"), U("next")], "gemini") == []

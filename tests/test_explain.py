@@ -235,7 +235,7 @@ TEXTS: list[tuple[str, list[Message], str, list[int]]] = [
     (
         "Function call is missing a thought_signature in functionCall parts. This is required for tools to work "
         "correctly, and missing thought_signature may lead to degraded model performance. Additional data, "
-        "function call `default_api:read` , position 3.",
+        "function call `default_api:read` , position 4.",
         [
             U(),
             A(None, C("call_1", raw={"functionCall": {"name": "read"}, "thoughtSignature": "sig"})),

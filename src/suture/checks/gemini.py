@@ -4,9 +4,13 @@ Wire model: ``suture.checks._wire.contents`` (assistant messages are ``model`` c
 of results is one function-response content, system prompts go to ``systemInstruction``);
 ``contents[N]`` counts those contents.
 
-G4 (Gemini 3 needs each step's first function call to carry the ``thoughtSignature`` it was
-returned with) is checked only where the history shows signatures at all: a call whose record
-kept one shows the history came from a model that signs its calls.
+G4 (Gemini 3 needs each step's first function call of the current turn to carry the
+``thoughtSignature`` it was returned with) is checked where the history shows it matters: some
+call kept a signature (the history came from a model that signs its calls), or some call was not
+read from Gemini at all (a history from another provider, which Gemini 3 rejects unsigned:
+Rahularya01/pi-antigravity#22). A Gemini history with no signatures anywhere came from a model
+that does not sign, and is not flagged. The error's ``position`` counts contents from 1 (a model
+turn right after the first user turn is position 2 in every report seen).
 """
 
 from __future__ import annotations
@@ -120,8 +124,11 @@ def check(messages: Sequence[Message]) -> list[Violation]:
 def _signatures(messages: Sequence[Message], wire: list[Turn]) -> list[Violation]:
     """G4 (csells/dartantic#86): in the current turn (after the last user text), the first call of
     each model step must carry its signature."""
-    if not any(_signature(c.raw) for m in messages for c in m.tool_calls):
-        return []
+    every = [c for m in messages for c in m.tool_calls]
+    signed = any(_signature(c.raw) for c in every)
+    foreign = any(not (isinstance(c.raw, dict) and "functionCall" in c.raw) for c in every)
+    if not (signed or foreign):
+        return []  # a Gemini history without signatures: from a model that does not sign its calls
     start = 0
     for n, turn in enumerate(wire):
         if turn.role == "user" and not turn.responses:
@@ -137,7 +144,7 @@ def _signatures(messages: Sequence[Message], wire: list[Turn]) -> list[Violation
                     wire[n].members[0],
                     "Function call is missing a thought_signature in functionCall parts. This is required for tools "
                     "to work correctly, and missing thought_signature may lead to degraded model performance. "
-                    f"Additional data, function call `default_api:{name}` , position {n}. Please refer to "
+                    f"Additional data, function call `default_api:{name}` , position {n + 1}. Please refer to "
                     "https://ai.google.dev/gemini-api/docs/thought-signatures for more details.",
                     f"call {calls[0].id or '(no id)'} ({name}) in the current turn has no thought signature",
                     False,
