@@ -257,3 +257,45 @@ def test_near_valid_sessions_load_or_say_why(path: tuple[Any, ...], value: Any, 
     result = repair(t.messages)
     back = load_bytes(dump(result.messages, t), "messages")
     assert essences(back.messages) == essences(result.messages)
+
+
+# -- live tail: appended lines give what a full load of the file gives ---------------------------
+
+
+def _same(a: Any, b: Any) -> None:
+    assert [(m.role, str(m.source), m.raw) for m in a.messages] == [(m.role, str(m.source), m.raw) for m in b.messages]
+    assert essences(a.messages) == essences(b.messages)
+    assert a.evidence == b.evidence
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sessions(), st.data())
+def test_appended_lines_extend_to_what_a_full_load_gives(
+    session: tuple[list[dict[str, Any]], list[Message]], data: st.DataObject
+) -> None:
+    lines, _ = session
+    cut = data.draw(st.integers(1, len(lines)))
+    adapter = get("claude-code")
+    before = adapter.load(parse_document(jsonl(lines[:cut])))
+    whole = parse_document(jsonl(lines))
+    extended = adapter.extend(before, whole, cut)  # type: ignore[attr-defined]
+    full = adapter.load(whole)
+    assert extended is not None
+    out, first = extended
+    _same(out, full)
+    # Messages before the first changed one are the very same as before.
+    assert out.messages[:first] == before.messages[:first]
+    assert first == len(before.messages) or out.messages[first] != before.messages[first]
+    # And extending again from there keeps working.
+    again = adapter.extend(out, whole, len(lines))  # type: ignore[attr-defined]
+    assert again is not None and again[1] == len(out.messages)
+
+
+def test_a_compaction_or_a_bad_line_needs_a_full_read() -> None:
+    adapter = get("claude-code")
+    lines = [orjson.loads(line) for line in PARALLEL.read_bytes().splitlines()]
+    before = adapter.load(parse_document(jsonl(lines)))
+    boundary = {"type": "system", "subtype": "compact_boundary", "uuid": "b", "sessionId": "s"}
+    assert adapter.extend(before, parse_document(jsonl([*lines, boundary])), len(lines)) is None  # type: ignore[attr-defined]
+    bad = _record("user", {"role": "user", "content": 5})
+    assert adapter.extend(before, parse_document(jsonl([*lines, bad])), len(lines)) is None  # type: ignore[attr-defined]

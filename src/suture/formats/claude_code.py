@@ -38,7 +38,7 @@ from typing import Any
 
 from suture.formats import CERTAIN, LIKELY, FormatError
 from suture.formats.messages import parse_blocks, type_name
-from suture.io import Document, InputError
+from suture.io import Document, InputError, gc_paused
 from suture.model import LoadProblem, Message, Part, Source, ToolCall, Transcript
 
 _OWN_TYPES = frozenset({"file-history-snapshot", "queue-operation"})
@@ -147,10 +147,46 @@ class ClaudeCodeAdapter:
             meta["compacted"] = {"line": records[start - 1][0], "records_before": left_out}
 
         items: list[Message | _Turn] = []
-        last_turn: _Turn | None = None
         problems = list(doc.problems)
         evidence: list[tuple[Source, str]] = []
+        with gc_paused():
+            last_turn = self._read(records, start, has_main, items, None, problems, evidence)
+        return self._transcript(items, last_turn, meta, problems, evidence)
 
+    def _transcript(
+        self,
+        items: list[Message | _Turn],
+        last_turn: _Turn | None,
+        meta: dict[str, Any],
+        problems: list[LoadProblem],
+        evidence: list[tuple[Source, str]],
+    ) -> Transcript:
+        messages = [item.message() if isinstance(item, _Turn) else item for item in items]
+        if last_turn is not None and last_turn.text is None:
+            # Where the latest response is, so appended lines of it can join it (``extend``).
+            index = next(i for i in range(len(items) - 1, -1, -1) if items[i] is last_turn)
+            meta = {**meta, "turn": {"index": index, "id": last_turn.id, "lines": last_turn.lines}}
+        return Transcript(
+            messages,
+            self.name,
+            raw_format="messages",
+            meta=meta,
+            problems=problems,
+            evidence=evidence,
+        )
+
+    def _read(
+        self,
+        records: Sequence[tuple[int, Any]],
+        start: int,
+        has_main: bool,
+        items: list[Message | _Turn],
+        last_turn: _Turn | None,
+        problems: list[LoadProblem],
+        evidence: list[tuple[Source, str]],
+    ) -> _Turn | None:
+        """Read ``records`` (those before index ``start`` precede the last compaction) into
+        ``items``, continuing the response ``last_turn``; returns the latest response."""
         for i, (line, record) in enumerate(records):
             if not isinstance(record, dict):
                 problems.append(LoadProblem(line, f"a record must be an object, got {type_name(record)}"))
@@ -182,15 +218,54 @@ class ClaudeCodeAdapter:
             except FormatError as e:
                 problems.append(LoadProblem(line, e.problem if not e.where else f"{e.where}: {e.problem}"))
 
-        messages = [item.message() if isinstance(item, _Turn) else item for item in items]
-        return Transcript(
-            messages,
-            self.name,
-            raw_format="messages",
-            meta=meta,
-            problems=problems,
-            evidence=evidence,
-        )
+        return last_turn
+
+    def extend(self, transcript: Transcript, doc: Document, start: int) -> tuple[Transcript, int] | None:
+        """The transcript with appended lines (``suture.tail.Extends``). A line of the latest
+        response joins it, so that message and what follows it may change; a compaction, a bad
+        line, or the first main-thread line of a subagent file needs a full read (``None``)."""
+        if doc.kind != "jsonl" or transcript.format != self.name or transcript.problems or doc.problems:
+            return None
+        new = doc.records[start:]
+        for _, record in new:
+            if not isinstance(record, dict):
+                return None
+            if record.get("type") == "system" and record.get("subtype") == "compact_boundary":
+                return None
+            if (
+                transcript.meta.get("sidechain")
+                and record.get("type") in ("user", "assistant")
+                and not record.get("isSidechain")
+            ):
+                return None
+        items: list[Message | _Turn] = list(transcript.messages)
+        last_turn: _Turn | None = None
+        turn = transcript.meta.get("turn")
+        if turn is not None:
+            index = turn["index"]
+            old = transcript.messages[index]
+            raw = old.raw if isinstance(old.raw, dict) else {}
+            last_turn = _Turn(
+                turn["id"],
+                turn["lines"][0],
+                blocks=list(raw.get("content") or []),
+                parts=list(old.content) if isinstance(old.content, list) else [],
+                calls=list(old.tool_calls),
+                lines=list(turn["lines"]),
+            )
+            items[index] = last_turn
+        problems: list[LoadProblem] = []
+        evidence = list(transcript.evidence)
+        with gc_paused():
+            latest = self._read(new, 0, not transcript.meta.get("sidechain"), items, last_turn, problems, evidence)
+        if problems:
+            return None
+        meta = {k: v for k, v in transcript.meta.items() if k != "turn"}
+        out = self._transcript(items, latest, meta, [], evidence)
+        first = len(transcript.messages)
+        if turn is not None and last_turn is not None and len(last_turn.lines) > len(turn["lines"]):
+            first = turn["index"]  # the latest response took in new lines
+        return out, first
 
     def _assistant(
         self,
