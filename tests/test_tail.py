@@ -168,9 +168,62 @@ def check(tail: Tail, path: Path) -> str | None:
     return update.kind
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(file_stories())
-def test_every_poll_equals_a_full_load(tmp_path, story):
+_SESSION = {"sessionId": "s1", "isSidechain": False, "cwd": "/p", "version": "2.1.38"}
+_CC_IDS = ("toolu_a", "toolu_b", "toolu_c")
+
+
+@st.composite
+def claude_code_lines(draw: st.DrawFn) -> bytes:
+    """One line of a Claude Code session: a user turn, one content block of an assistant
+    response (responses share ``message.id``, so several lines make one message), a tool result,
+    a progress line, now and then a compaction, a sidechain line or a broken line."""
+    kind = draw(
+        st.sampled_from(
+            ("user", "assistant", "assistant", "assistant", "result", "result", "progress", "compact", "side", "bad")
+        )
+    )
+    uuid = draw(st.uuids()).hex
+    base: dict[str, Any] = {**_SESSION, "uuid": uuid, "parentUuid": None, "timestamp": "2026-02-10T00:00:00Z"}
+    if kind == "bad" and draw(st.integers(0, 3)) == 0:
+        return b'{"type": "user", "message": \n'
+    if kind == "compact" and draw(st.integers(0, 3)) == 0:
+        return orjson.dumps({**base, "type": "system", "subtype": "compact_boundary", "content": "compacted"}) + b"\n"
+    if kind in ("progress", "bad", "compact"):
+        return orjson.dumps({**base, "type": "progress", "data": {"type": "hook_progress"}}) + b"\n"
+    if kind == "user" or kind == "side":
+        record = {**base, "type": "user", "message": {"role": "user", "content": draw(_TEXT)}}
+        if kind == "side":
+            record["isSidechain"] = True
+        return orjson.dumps(record) + b"\n"
+    if kind == "result":
+        block = {"type": "tool_result", "tool_use_id": draw(st.sampled_from(_CC_IDS)), "content": draw(_TEXT)}
+        return orjson.dumps({**base, "type": "user", "message": {"role": "user", "content": [block]}}) + b"\n"
+    block_kind = draw(st.sampled_from(("text", "tool_use", "tool_use", "thinking")))
+    if block_kind == "text":
+        block = {"type": "text", "text": draw(_TEXT)}
+    elif block_kind == "thinking":
+        block = {"type": "thinking", "thinking": draw(_TEXT), "signature": "sig"}
+    else:
+        block = {"type": "tool_use", "id": draw(st.sampled_from(_CC_IDS)), "name": "Read", "input": {}}
+    message = {"id": draw(st.sampled_from(("msg_1", "msg_2", "msg_3"))), "role": "assistant", "content": [block]}
+    return orjson.dumps({**base, "type": "assistant", "message": message}) + b"\n"
+
+
+@st.composite
+def claude_code_stories(draw: st.DrawFn) -> list[tuple[str, bytes | int]]:
+    lines = draw(st.lists(claude_code_lines(), min_size=1, max_size=30))
+    head = orjson.dumps({**_SESSION, "type": "user", "uuid": "u0", "message": {"role": "user", "content": "go"}})
+    stream = head + b"\n" + b"".join(lines)
+    cuts = sorted(draw(st.lists(st.integers(len(head) // 2, len(stream)), min_size=1, max_size=12)))
+    story: list[tuple[str, bytes | int]] = []
+    last = 0
+    for cut in [*cuts, len(stream)]:
+        story.append(("append", stream[last:cut]))
+        last = cut
+    return story
+
+
+def play(tmp_path: Path, story: list[tuple[str, bytes | int]]) -> None:
     path = tmp_path / "session.jsonl"
     path.write_bytes(b"")
     tail = Tail(path)
@@ -194,6 +247,19 @@ def test_every_poll_equals_a_full_load(tmp_path, story):
             os.replace(fresh, path)
         check(tail, path)
     path.unlink()
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(file_stories())
+def test_every_poll_equals_a_full_load(tmp_path, story):
+    play(tmp_path, story)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(claude_code_stories())
+def test_every_poll_of_a_claude_code_session_equals_a_full_load(tmp_path, story):
+    """Through the Claude Code adapter's extend hook: lines of one response joining it."""
+    play(tmp_path, story)
 
 
 def _lines(n: int, start: int = 0) -> bytes:
