@@ -154,3 +154,14 @@ def test_result_for_no_call_of_its_turn() -> None:
 def test_missing_ids_are_named() -> None:
     found = violations([Message("tool", "lost")])
     assert "(no id)" in found[0].problem
+
+
+def test_a_result_cut_off_from_its_call_names_the_call_and_what_ended_its_turn() -> None:
+    messages = [U(), A("x"), Message("assistant", ""), T("x")]
+    found = [v for v in violations(messages) if v.index == 3]
+    assert len(found) == 1
+    assert found[0].problem == (
+        "result for x is outside its call's turn: the call is at [1], and the assistant message at [2] ends that turn"
+    )
+    later = [A("x"), Message("assistant", "hm"), A("y"), T("y"), Message("assistant", "ok"), T("x")]
+    assert "the call is at [0], and the assistant message at [1]" in violations(later)[-1].problem

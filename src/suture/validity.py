@@ -93,7 +93,7 @@ def violations(messages: Sequence[Message]) -> list[Violation]:
         shown = result.tool_call_id or "(no id)"
         start = span_of_result[index]
         if start < 0:
-            found.append(Violation(index, f"result for {shown} is outside any turn with calls", result.tool_call_id))
+            found.append(Violation(index, _outside(messages, index, shown), result.tool_call_id))
             continue
         ids = [c.id for c in messages[start].tool_calls]
         if result.tool_call_id not in ids:
@@ -114,3 +114,23 @@ def violations(messages: Sequence[Message]) -> list[Violation]:
             )
     found.sort(key=lambda v: v.index)
     return found
+
+
+def _outside(messages: Sequence[Message], index: int, shown: str) -> str:
+    """Why a result is in no turn with calls, naming its call and what ended the call's turn
+    where an earlier call has its id (a placeholder or reply saved between call and result)."""
+    call_id = messages[index].tool_call_id
+    ended_by: int | None = None
+    for k in range(index - 1, -1, -1):
+        m = messages[k]
+        if m.role != "assistant":
+            continue
+        if any(c.id == call_id for c in m.tool_calls):
+            if ended_by is not None:
+                return (
+                    f"result for {shown} is outside its call's turn: the call is at [{k}], "
+                    f"and the assistant message at [{ended_by}] ends that turn"
+                )
+            break
+        ended_by = k
+    return f"result for {shown} is outside any turn with calls"
