@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import suture
-from suture.formats import CERTAIN, adapters, detect, dump, load_bytes
+from suture.formats import CERTAIN, adapters, detect, dump, get, load_bytes
 from suture.formats import essences as _essences
 from suture.io import InputError, parse_document
 from suture.model import Message, ThinkingPart
@@ -279,3 +279,46 @@ def test_only_an_anthropic_turn_carries_an_anthropic_signature() -> None:
     records[2]["message"].update(api="anthropic-messages", provider="anthropic")
     part = load_bytes(jsonl(records)).messages[1].content[0]  # type: ignore[index]
     assert isinstance(part, ThinkingPart) and part.signature == thinking["thinkingSignature"]
+
+
+# -- live tail: appended entries give what a full load of the file gives ------------------------
+
+
+def _same(a: Any, b: Any) -> None:
+    assert [(m.role, str(m.source), m.raw) for m in a.messages] == [(m.role, str(m.source), m.raw) for m in b.messages]
+    assert (a.evidence, a.export_format, a.problems) == (b.evidence, b.export_format, b.problems)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(trees(), st.data())
+def test_appended_entries_extend_to_what_a_full_load_gives(
+    tree: tuple[list[dict[str, Any]], list[str]], data: st.DataObject
+) -> None:
+    records, _ = tree
+    cut = data.draw(st.integers(1, len(records)))
+    adapter = get("pi")
+    before = adapter.load(parse_document(jsonl(records[:cut])))
+    whole = parse_document(jsonl(records))
+    extended = adapter.extend(before, whole, cut)  # type: ignore[attr-defined]
+    if extended is None:
+        return  # a side branch was the tip: a full read follows
+    out, first = extended
+    _same(out, adapter.load(whole))
+    assert first == len(before.messages) and out.messages[:first] == before.messages
+
+
+def test_a_linear_session_extends_line_by_line() -> None:
+    adapter = get("pi")
+    lines = BRANCHED.read_bytes().splitlines(keepends=True)
+    v1 = V1.read_bytes().splitlines(keepends=True)
+    for source in (v1,):
+        for cut in range(1, len(source)):
+            before = adapter.load(parse_document(b"".join(source[:cut])))
+            whole = parse_document(b"".join(source))
+            extended = adapter.extend(before, whole, cut)  # type: ignore[attr-defined]
+            assert extended is not None, cut
+            _same(extended[0], adapter.load(whole))
+    # A new branch (an entry whose parent is not the tip) is read whole.
+    cut = 6  # the abandoned branch's label is the last entry
+    before = adapter.load(parse_document(b"".join(lines[:cut])))
+    assert adapter.extend(before, parse_document(b"".join(lines)), cut) is None  # type: ignore[attr-defined]

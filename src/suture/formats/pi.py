@@ -35,11 +35,12 @@ most often breaks (the real sample is one). pi session files themselves are not 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from suture.formats import CERTAIN, LIKELY, FormatError
 from suture.formats.messages import type_name
-from suture.io import Document, InputError
+from suture.io import Document, InputError, gc_paused
 from suture.model import (
     Content,
     ImagePart,
@@ -148,6 +149,24 @@ def _records(doc: Document) -> list[tuple[int, Any]]:
     return [(1, doc.value)] if isinstance(doc.value, dict) else []
 
 
+@dataclass(slots=True)
+class _Export:
+    """What decides the export format, read so far: the ``api`` of the latest assistant message,
+    and a provider named after it (a ``model_change``, or the header before any message)."""
+
+    api: str | None
+    provider: Any
+
+    def format(self) -> str:
+        found = self.api
+        if isinstance(self.provider, str) and self.provider in _PROVIDER_FORMATS:
+            found = _PROVIDER_FORMATS[self.provider]
+        found = found or DEFAULT_EXPORT
+        from suture.formats import adapters
+
+        return found if found in {a.name for a in adapters()} else DEFAULT_EXPORT
+
+
 class PiAdapter:
     name = "pi"
     title = "pi / openclaw session JSONL (a tree: the branch ending at the last entry)"
@@ -193,12 +212,34 @@ class PiAdapter:
 
         messages: list[Message] = []
         evidence: list[tuple[Source, str]] = []
-        export = None
-        provider = header.get("provider")
+        state = _Export(None, header.get("provider"))
+        with gc_paused():
+            self._read(branch, messages, problems, evidence, state)
+        with_ids = [e["id"] for _, e in entries if isinstance(e.get("id"), str)]
+        meta = {
+            "version": header.get("version", 1),
+            "header": header,
+            "branch": len(branch),
+            "entries": len(entries),
+            "tip": with_ids[-1] if with_ids else None,
+            "export": state,
+        }
+        return Transcript(
+            messages, self.name, meta=meta, problems=problems, evidence=evidence, export_format=state.format()
+        )
+
+    def _read(
+        self,
+        branch: Sequence[tuple[int, dict[str, Any]]],
+        messages: list[Message],
+        problems: list[LoadProblem],
+        evidence: list[tuple[Source, str]],
+        state: _Export,
+    ) -> None:
         for line, entry in branch:
             kind = entry.get("type")
             if kind == "model_change" and isinstance(entry.get("provider"), str):
-                provider = entry["provider"]
+                state.provider = entry["provider"]
             try:
                 message = self._message(entry, line)
             except FormatError as e:
@@ -213,17 +254,48 @@ class PiAdapter:
                 error = raw.get("errorMessage")
                 evidence.append((Source(line=line), f"error: {error}" if error else "error"))
             if message.role == "assistant" and isinstance(raw.get("api"), str) and raw["api"] in _API_FORMATS:
-                export = _API_FORMATS[raw["api"]]
-                provider = None
-        if isinstance(provider, str) and provider in _PROVIDER_FORMATS:
-            export = _PROVIDER_FORMATS[provider]
-        export = export or DEFAULT_EXPORT
-        from suture.formats import adapters
+                state.api = _API_FORMATS[raw["api"]]
+                state.provider = None
 
-        if export not in {a.name for a in adapters()}:
-            export = DEFAULT_EXPORT
-        meta = {"version": header.get("version", 1), "header": header, "branch": len(branch), "entries": len(entries)}
-        return Transcript(messages, self.name, meta=meta, problems=problems, evidence=evidence, export_format=export)
+    def extend(self, transcript: Transcript, doc: Document, start: int) -> tuple[Transcript, int] | None:
+        """The transcript with appended entries (``suture.tail.Extends``): entries that continue
+        the branch tip (or, without ids, the file) add messages; anything else (a new branch, a
+        compaction, a bad entry) needs a full read (``None``)."""
+        if doc.kind != "jsonl" or transcript.format != self.name or transcript.problems or doc.problems:
+            return None
+        tip = transcript.meta.get("tip")
+        old_state = transcript.meta.get("export")
+        if not isinstance(old_state, _Export):
+            return None
+        new = doc.records[start:]
+        for _, entry in new:
+            if not isinstance(entry, dict) or entry.get("type") in ("session", "compaction"):
+                return None
+            entry_id = entry.get("id")
+            if tip is None:
+                if entry_id is not None:
+                    return None
+            elif not isinstance(entry_id, str) or entry.get("parentId") != tip:
+                return None
+            else:
+                tip = entry_id
+        messages = list(transcript.messages)
+        problems: list[LoadProblem] = []
+        evidence = list(transcript.evidence)
+        state = _Export(old_state.api, old_state.provider)
+        with gc_paused():
+            self._read(new, messages, problems, evidence, state)
+        if problems:
+            return None
+        meta = {
+            **transcript.meta,
+            "branch": transcript.meta["branch"] + len(new),
+            "entries": transcript.meta["entries"] + len(new),
+            "tip": tip,
+            "export": state,
+        }
+        out = Transcript(messages, self.name, meta=meta, problems=[], evidence=evidence, export_format=state.format())
+        return out, len(transcript.messages)
 
     def _branch(
         self, entries: list[tuple[int, dict[str, Any]]], problems: list[LoadProblem]
