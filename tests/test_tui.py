@@ -194,10 +194,10 @@ async def test_search_counts_and_steps(worked: Path) -> None:
         assert not box.display
         assert app.matches == [6, 7]
         assert app.view.cursor == 6
-        assert "1/2" in app.status.search
+        assert "1/2" in app.search_state
         await pilot.press("right_square_bracket")
         assert app.view.cursor == 7
-        assert "2/2" in app.status.search
+        assert "2/2" in app.search_state
         await pilot.press("right_square_bracket")  # wraps around
         assert app.view.cursor == 6
         await pilot.press("left_square_bracket")
@@ -209,11 +209,11 @@ async def test_search_counts_and_steps(worked: Path) -> None:
         await ready(pilot, app)
         assert app.matches == [9]
         await pilot.press("escape")
-        assert app.matches == [] and app.status.search == ""
+        assert app.matches == [] and app.search_state == ""
         await pilot.press("slash", *"nothing like this", "enter")
         await ready(pilot, app)
         assert app.matches == []
-        assert "no match" in app.status.search
+        assert "no match" in app.search_state
 
 
 async def test_search_escape_cancels(worked: Path) -> None:
@@ -637,3 +637,42 @@ async def test_large_transcript_opens_and_scrolls(tmp_path: Path) -> None:
         assert "c4999" in text
         await pilot.press("N")
         assert app.view.cursor in app.model.changed_rows
+
+
+# -- provider checks -----------------------------------------------------------------------------
+
+
+async def test_provider_verdict_problems_and_picker(worked: Path) -> None:
+    checks = pytest.importorskip("suture.checks")
+    from suture.tui.changes import ProblemList
+    from suture.tui.screens import ProviderScreen
+
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        assert app.verdicts is not None and app.model is not None
+        expected = checks.verdict(app.model.transcript.messages, app.provider, repaired=app.model.repair)
+        assert app.provider == next(p for p in checks.PROVIDERS if app.verdicts[p].before)
+        assert expected.summary() in app.status.render().plain
+        problems = app.query_one("#problems", ProblemList)
+        assert len(problems.changes) == len(expected.before) + len(expected.after)
+        # Choosing a problem jumps to the message it is about.
+        last = len(expected.before) - 1
+        await pilot.click(ProblemList, offset=(5, last))
+        assert app.view.cursor == app.model.row_of_input[expected.before[last].index]
+        # x / X walk the rows with problems.
+        await pilot.press("g", "x")
+        assert app.view.cursor == min(app.problem_rows)
+        await pilot.press("G", "X")
+        last_row = len(app.model) - 1
+        assert app.view.cursor == max(r for r in app.problem_rows if r < last_row)
+        # p picks another provider; everything follows it.
+        await pilot.press("p")
+        assert isinstance(app.screen, ProviderScreen)
+        other = [p for p in checks.PROVIDERS if p != app.provider][-1]
+        await pilot.press("end")
+        await pilot.press("enter")
+        assert app.provider == other
+        assert app.verdicts[other].summary() in app.status.render().plain
+        info_problems = app.query_one("#info").problems  # type: ignore[attr-defined]
+        assert info_problems == app.problem_rows

@@ -9,8 +9,8 @@ recovers by itself.
 
 No Textual here: the app calls this from worker threads, tests call it directly.
 
-The interface is meant to survive an incremental reader for append-only JSONL (read only the new
-bytes, repair from the last span start): callers only look at :class:`Update`.
+Appends to a JSONL file are read incrementally by :class:`suture.tail.Tail` (only the new bytes,
+repair from the last span start); callers only look at :class:`Update`.
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from suture.formats import detect, get
-from suture.io import InputError, parse_document, read_input
+from suture.io import InputError, read_input
 from suture.model import LoadProblem, Transcript
-from suture.repair import Repair, repair
+from suture.repair import Repair
+from suture.tail import Tail
 
 __all__ = ["LiveFile", "Update", "UpdateKind"]
 
@@ -44,6 +44,8 @@ class Update:
     never readable). ``added`` is how many input messages the good state gained (negative when it
     lost some); ``error`` says what is wrong (``line``/``column`` where the message names them).
     ``pending_line`` is the line number of a final JSONL line still being written.
+    ``stable_input``/``stable_output``: that many input and repaired messages at the start are
+    the same objects as before (0 after a full read).
     """
 
     kind: UpdateKind
@@ -55,6 +57,8 @@ class Update:
     column: int | None = None
     pending_line: int | None = None
     problems: list[LoadProblem] = field(default_factory=list)
+    stable_input: int = 0
+    stable_output: int = 0
 
     @property
     def ok(self) -> bool:
@@ -68,7 +72,9 @@ def _digest(data: bytes) -> bytes:
 class LiveFile:
     """A transcript file, read again on demand, that remembers its last good state.
 
-    ``format`` forces an adapter (detection by content otherwise); ``is_read_only`` is passed to
+    Reading goes through :class:`suture.tail.Tail`, which reads only the appended bytes of a
+    growing JSONL file and falls back to a full read for anything else. ``format`` forces an
+    adapter (detection by content otherwise); ``is_read_only`` is passed to
     :func:`suture.repair.repair`. Not thread-safe: call it from one worker at a time.
     """
 
@@ -81,12 +87,18 @@ class LiveFile:
         self.path = Path(path)
         self.format = format
         self.is_read_only = is_read_only
-        self.transcript: Transcript | None = None
-        self.repair: Repair | None = None
         self.error: str | None = None
-        self._size = 0
-        self._digest = b""
+        self._tail = Tail(self.path, format, is_read_only)
         self._ignored: set[bytes] = set()
+        self._shown: tuple[Transcript, Repair] | None = None
+
+    @property
+    def transcript(self) -> Transcript | None:
+        return self._shown[0] if self._shown else None
+
+    @property
+    def repair(self) -> Repair | None:
+        return self._shown[1] if self._shown else None
 
     def ignore(self, data: bytes) -> None:
         """Bytes this process is about to write to the file itself (an export over the input):
@@ -94,59 +106,62 @@ class LiveFile:
         self._ignored.add(_digest(data))
 
     def poll(self) -> Update:
-        """Read the file again and say what changed since the last good state.
+        """Read what changed since the last good state and say what it was."""
+        if self._ignored and self._is_ignored():
+            return self._keep("unchanged")
+        before = len(self._shown[0].messages) if self._shown else 0
+        try:
+            found = self._tail.poll()
+        except InputError as e:
+            return self._fail(str(e))
+        self.error = None
+        if found.kind == "unchanged" and self._shown is not None:
+            return self._keep("unchanged", found.pending_line)
+        self._shown = (found.transcript, found.repair)
+        return Update(
+            "full" if found.kind == "unchanged" else found.kind,
+            found.transcript,
+            found.repair,
+            added=len(found.transcript.messages) - before,
+            pending_line=found.pending_line,
+            problems=list(found.transcript.problems),
+            stable_input=found.stable_input,
+            stable_output=found.stable_output,
+        )
 
-        Reading is cheap next to parsing and repairing, which happen only when the bytes differ."""
+    def _is_ignored(self) -> bool:
         try:
             data = read_input(self.path)
-        except InputError as e:
-            return self._fail(str(e))
+        except InputError:
+            return False
         digest = _digest(data)
-        if self.transcript is not None and digest == self._digest:
-            self.error = None
-            return self._keep("unchanged")
         if digest in self._ignored:
             self._ignored.discard(digest)
-            self._size, self._digest = len(data), digest
-            self.error = None
-            return self._keep("unchanged")
-        appended = (
-            self.transcript is not None and len(data) > self._size and _digest(data[: self._size]) == self._digest
-        )
-        try:
-            doc = parse_document(data)
-            adapter = get(self.format) if self.format else detect(doc).adapter
-            if self.format and adapter.sniff(doc) == 0:
-                raise InputError(f"this file is not in the {self.format} format")
-            transcript = adapter.load(doc)
-            result = repair(transcript.messages, self.is_read_only)
-        except InputError as e:
-            return self._fail(str(e))
-        except RecursionError:
-            return self._fail("nested too deeply to be a transcript")
-        before = len(self.transcript.messages) if self.transcript is not None else 0
-        self.transcript, self.repair, self.error = transcript, result, None
-        self._size, self._digest = len(data), digest
-        pending = data.count(b"\n") + 1 if doc.pending else None
+            return True
+        return False
+
+    def _keep(self, kind: UpdateKind, pending_line: int | None = None) -> Update:
+        transcript, result = self._shown if self._shown else (None, None)
+        problems = list(transcript.problems) if transcript is not None else []
+        n_in = len(transcript.messages) if transcript is not None else 0
+        n_out = len(result.messages) if result is not None else 0
         return Update(
-            "append" if appended else "full",
+            kind,
             transcript,
             result,
-            added=len(transcript.messages) - before,
-            pending_line=pending,
-            problems=list(transcript.problems),
+            pending_line=pending_line,
+            problems=problems,
+            stable_input=n_in,
+            stable_output=n_out,
         )
 
-    def _keep(self, kind: UpdateKind) -> Update:
-        problems = list(self.transcript.problems) if self.transcript is not None else []
-        return Update(kind, self.transcript, self.repair, problems=problems)
-
     def _fail(self, message: str) -> Update:
-        prefix = f"{self.path}: "
-        if message.startswith(prefix):
-            message = message[len(prefix) :]
+        for prefix in (f"{self.path}: ", f"{os.fspath(self.path)}: "):
+            if message.startswith(prefix):
+                message = message[len(prefix) :]
         self.error = message
         where = _WHERE.search(message)
         line = int(where.group(1)) if where else None
         column = int(where.group(2)) if where and where.group(2) else None
-        return Update("error", self.transcript, self.repair, error=message, line=line, column=column)
+        transcript, result = self._shown if self._shown else (None, None)
+        return Update("error", transcript, result, error=message, line=line, column=column)

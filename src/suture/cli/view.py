@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     if args.demo:
         path = demo_path()
         export_dir: Path | None = Path.cwd()
-        title = "demo (every kind of change)"
+        title = "demo"
     else:
         path = Path(args.input)
         if path.is_dir():

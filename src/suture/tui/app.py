@@ -12,8 +12,9 @@ import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from rich.text import Text
 from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
@@ -21,22 +22,34 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
+from textual.worker import get_current_worker
 
 from suture.formats import dump
 from suture.io import write_atomic
 from suture.live import LiveFile, Update
 from suture.tui.bars import InfoBar, StatusBar
-from suture.tui.changes import ChangeList
+from suture.tui.changes import ChangeList, ProblemList
 from suture.tui.rows import RowModel
-from suture.tui.screens import ConfirmScreen, DetailScreen, ExportScreen, HelpScreen, record_json
+from suture.tui.screens import (
+    ConfirmScreen,
+    DetailScreen,
+    ExportScreen,
+    HelpScreen,
+    ProviderScreen,
+    record_json,
+)
 from suture.tui.view import SIDES, PaneHeader, TranscriptView
 
 __all__ = ["SutureApp", "default_export_path"]
 
 
 def default_export_path(path: Path, folder: Path | None = None) -> Path:
-    """``<stem>.repaired<suffix>`` beside the input (or in ``folder``)."""
-    return (folder or path.parent) / f"{path.stem}.repaired{path.suffix}"
+    """``<stem>.repaired<suffix>`` beside the input (or in ``folder``), or in the current folder
+    where the input's folder cannot be written."""
+    where = folder or path.parent
+    if folder is None and not os.access(where, os.W_OK):
+        where = Path.cwd()
+    return where / f"{path.stem}.repaired{path.suffix}"
 
 
 @dataclass
@@ -55,6 +68,16 @@ class Searched(Message):
 
 
 @dataclass
+class Checked(Message):
+    """Provider verdicts for a model (``None`` where the checks could not run)."""
+
+    model: RowModel
+    verdicts: dict[str, Any] | None
+    error: str | None = None
+    pending: int = 0
+
+
+@dataclass
 class Exported(Message):
     path: Path | None
     error: str | None
@@ -65,7 +88,7 @@ class SutureApp(App[None]):
 
     TITLE = "suture"
     AUTO_FOCUS = "#view"
-    CSS_PATH = "app.tcss"
+    CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute, so subclasses elsewhere find it
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "next_change", "Next change", id="app.next_change", tooltip="Jump to the next change"),
         Binding("N", "previous_change", "Prev change", id="app.previous_change", tooltip="Jump to the previous change"),
@@ -86,6 +109,16 @@ class SutureApp(App[None]):
             show=False,
             id="app.previous_match",
         ),
+        Binding(
+            "x",
+            "problem(1)",
+            "Next problem",
+            show=False,
+            id="app.next_problem",
+            tooltip="Jump to the next provider problem",
+        ),
+        Binding("X", "problem(-1)", "Prev problem", show=False, id="app.previous_problem"),
+        Binding("p", "pick_provider", "Provider", id="app.provider", tooltip="Choose the provider to check against"),
         Binding("y", "copy", "Copy", id="app.copy", tooltip="Copy the selected message's JSON (focused side)"),
         Binding("e", "export", "Export", id="app.export", tooltip="Write the repaired transcript"),
         Binding("f", "follow", "Follow", id="app.follow", tooltip="Follow the end of the file, like tail -f"),
@@ -112,7 +145,10 @@ class SutureApp(App[None]):
         self.live = LiveFile(self.path, format, read_only.__contains__ if read_only else None)
         self.watching = watch
         self.export_dir = export_dir
-        self.shown_name = title or str(path)
+        shown = str(path)
+        if len(shown) > 48:
+            shown = f"…/{self.path.name}"
+        self.shown_name = title or shown
         self.debounce_ms = debounce_ms
         self.model: RowModel | None = None
         self.following = False
@@ -120,6 +156,12 @@ class SutureApp(App[None]):
         self.match_query = ""
         self.error: str | None = None
         self._moving = False
+        self.verdicts: dict[str, Any] | None = None
+        self.provider: str | None = None
+        self.problem_rows: dict[int, list[Any]] = {}
+        self.search_state = ""
+        self.checks_pending = 0
+        self.provider_picked = False
 
     # Actions that act on the main screen's panes; elsewhere (details, help) they are off, and the
     # footer leaves them out.
@@ -134,6 +176,8 @@ class SutureApp(App[None]):
             "follow",
             "toggle_changes",
             "clear_search",
+            "problem",
+            "pick_provider",
         }
     )
 
@@ -152,6 +196,8 @@ class SutureApp(App[None]):
             with Vertical(id="sidebar"):
                 yield Static("Changes", id="changes-title", markup=False)
                 yield ChangeList(id="changes")
+                yield Static("Provider problems", id="problems-title", markup=False)
+                yield ProblemList(id="problems", empty="checking…")
         yield InfoBar(id="info")
         yield Input(placeholder="search text and ids (enter: find, esc: cancel)", id="search")
         yield Footer(compact=True)
@@ -246,6 +292,7 @@ class SutureApp(App[None]):
         header = self.query_one("#pane-header", PaneHeader)
         header.counts = (f"({model.repair.input_count:,})", f"({len(model.repair.messages):,})")
         header.refresh()
+        self.run_checks(model)
         if initial or old is None:
             first = model.changed_rows[0] if model.changed_rows else 0
             view.set_model(model, cursor=first)
@@ -276,6 +323,126 @@ class SutureApp(App[None]):
             said = "reloaded"
         self.notify(said, markup=False)
 
+    # -- provider checks -------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="checks", exit_on_error=False)
+    def run_checks(self, model: RowModel) -> None:
+        """One provider at a time, each reported when done: the first shows while the rest run."""
+        try:
+            from suture.checks import PROVIDERS, verdict
+        except ImportError:  # a build without provider checks
+            self.post_message(Checked(model, None))
+            return
+        worker = get_current_worker()
+        found: dict[str, Any] = {}
+        for provider in PROVIDERS:
+            if worker.is_cancelled:
+                return
+            try:
+                found[provider] = verdict(model.transcript.messages, provider, repaired=model.repair)
+            except Exception as e:  # a check that breaks must not take the app down
+                self.post_message(Checked(model, None, f"provider checks failed: {e}"))
+                return
+            self.post_message(Checked(model, dict(found), pending=len(PROVIDERS) - len(found)))
+
+    def on_checked(self, message: Checked) -> None:
+        if message.model is not self.model:
+            return
+        problems = self.query_one("#problems", ProblemList)
+        if message.verdicts is None:
+            self.verdicts = None
+            problems.empty = message.error or "provider checks are not available"
+            problems.set_changes([])
+            return
+        self.verdicts = message.verdicts
+        self.checks_pending = message.pending
+        if not self.provider_picked:
+            # The first provider, in display order, that would reject the original.
+            found = message.verdicts
+            rejecting = next((p for p, v in found.items() if v.before), None)
+            if rejecting is not None:
+                self.provider = rejecting
+            elif self.provider not in found:
+                self.provider = next(iter(found))
+        if self.provider in message.verdicts:
+            self._show_provider()
+
+    def _show_provider(self) -> None:
+        model = self.model
+        if model is None or self.verdicts is None or self.provider is None:
+            return
+        verdict = self.verdicts[self.provider]
+        items: list[tuple[Any, bool]] = [(v, False) for v in verdict.before] + [(v, True) for v in verdict.after]
+        rows: dict[int, list[Any]] = {}
+        for violation, after in items:
+            rows.setdefault(self._problem_row(violation, after), []).append((violation, after))
+        self.problem_rows = rows
+        problems = self.query_one("#problems", ProblemList)
+        problems.empty = f"{self.provider}: no problems"
+        problems.set_changes(items)
+        before, after_count = verdict.counts
+        self.query_one("#problems-title", Static).update(
+            f"Problems ({before} → {after_count}) · {self.provider} · p: change"
+        )
+        summary = Text(end="")
+        status = self.status
+        summary.append(verdict.summary(), status.part("error" if after_count else ("ok" if before else "muted")))
+        if self.checks_pending:
+            summary.append(f"  (checking {self.checks_pending} more providers…)", status.part("muted"))
+        status.update_state(checks=summary)
+        self.query_one("#info", InfoBar).problems = rows
+        self.query_one("#info", InfoBar).refresh(layout=True)
+
+    def _problem_row(self, violation: Any, after: bool) -> int:
+        model = self.model
+        assert model is not None
+        index = int(violation.index)
+        if after:
+            return model.row_of_output[index] if 0 <= index < len(model.row_of_output) else 0
+        return model.row_of_input[index] if 0 <= index < len(model.row_of_input) else 0
+
+    def action_pick_provider(self) -> None:
+        if self.verdicts is None:
+            self.notify("provider checks are not ready", markup=False)
+            return
+        choices = [(name, verdict.summary()) for name, verdict in self.verdicts.items()]
+        if self.checks_pending:
+            self.notify(f"{self.checks_pending} providers are still being checked", markup=False)
+        self.push_screen(ProviderScreen(choices, self.provider), self._picked)
+
+    def _picked(self, provider: str | None) -> None:
+        if provider and self.verdicts and provider in self.verdicts:
+            self.provider = provider
+            self.provider_picked = True
+            self._show_provider()
+
+    def action_problem(self, step: int) -> None:
+        if not self.problem_rows:
+            self.notify("no provider problems", markup=False)
+            return
+        import bisect
+
+        rows = sorted(self.problem_rows)
+        cursor = self.view.cursor
+        if step > 0:
+            k = bisect.bisect_right(rows, cursor)
+            row = rows[k] if k < len(rows) else None
+        else:
+            k = bisect.bisect_left(rows, cursor) - 1
+            row = rows[k] if k >= 0 else None
+        self._jump(row, "more problems " + ("below" if step > 0 else "above"))
+
+    @on(ProblemList.Chosen, "#problems")
+    def _problem_chosen(self, message: ChangeList.Chosen) -> None:
+        message.stop()
+        problems = self.query_one("#problems", ProblemList)
+        if self.model is None or not problems.changes:
+            return
+        violation, after = problems.changes[message.index]
+        self.view.select(self._problem_row(violation, after), center=True)
+        if message.picked:
+            self.view.focus()
+
     # -- moving ------------------------------------------------------------------------------
 
     @on(TranscriptView.Moved)
@@ -296,7 +463,7 @@ class SutureApp(App[None]):
     def _opened(self, message: TranscriptView.Opened) -> None:
         self.action_details(message.row, message.side)
 
-    @on(ChangeList.Chosen)
+    @on(ChangeList.Chosen, "#changes")
     def _chosen(self, message: ChangeList.Chosen) -> None:
         if self.model is None or not self.model.change_rows:
             return
@@ -329,6 +496,7 @@ class SutureApp(App[None]):
             view.side if side is None else side,
             on_move=lambda r: view.select(r, center=True),
             copy=self._copy,
+            problems=lambda r: [(self.provider or "", v, after) for v, after in self.problem_rows.get(r, [])],
         )
         self.push_screen(screen)
 
@@ -381,7 +549,7 @@ class SutureApp(App[None]):
         self.matches = rows
         self.view.set_matches(query, rows)
         if not rows:
-            self.status.update_state(search=f"no match for “{query}”")
+            self._set_search(f"no match for “{query}”")
             if jump:
                 self.notify(f"no match for “{query}”", severity="warning", markup=False)
             return
@@ -395,7 +563,13 @@ class SutureApp(App[None]):
         cursor = self.view.cursor
         at = rows.index(cursor) + 1 if cursor in rows else 0
         where = f"{at}/{len(rows):,}" if at else f"{len(rows):,} matches"
-        self.status.update_state(search=f"/{self.match_query}: {where}  ] next  [ prev")
+        self._set_search(f"/{self.match_query}: {where}  ] next  [ prev")
+
+    def _set_search(self, text: str) -> None:
+        self.search_state = text
+        info = self.query_one("#info", InfoBar)
+        info.search = text
+        info.refresh(layout=True)
 
     def action_search_step(self, step: int) -> None:
         if not self.matches:
@@ -419,7 +593,7 @@ class SutureApp(App[None]):
             self.match_query = ""
             self.matches = []
             self.view.set_matches("", [])
-            self.status.update_state(search="")
+            self._set_search("")
 
     # -- copy --------------------------------------------------------------------------------
 
@@ -550,6 +724,9 @@ class SutureApp(App[None]):
             ("Search", "Search message text and ids (/)", self.action_search),
             ("Next match", "Go to the next search match (])", lambda: self.action_search_step(1)),
             ("Previous match", "Go to the previous search match ([)", lambda: self.action_search_step(-1)),
+            ("Choose provider", "Check against another provider (p)", self.action_pick_provider),
+            ("Next problem", "Jump to the next provider problem (x)", lambda: self.action_problem(1)),
+            ("Previous problem", "Jump to the previous provider problem (X)", lambda: self.action_problem(-1)),
             ("Copy message JSON", "Copy the selected message's record (y)", self.action_copy),
             ("Export repaired transcript", "Write the repaired transcript (e)", self.action_export),
             ("Follow the end", "Follow the file's end like tail -f (f)", self.action_follow),

@@ -3,13 +3,12 @@ panes that says what the selected row is and why it changed."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
 
-from suture.repair import ChangeKind
 from suture.tui.rows import KIND_BADGES, KIND_ORDER, KIND_SHORT, RowModel, clean
 from suture.tui.view import kind_class
 
@@ -60,7 +59,6 @@ class StatusBar(_Bar):
         self.live = ""
         self.error = ""
         self.notes: list[str] = []
-        self.search = ""
         self.checks: Text | None = None
 
     def update_state(self, **values: object) -> None:
@@ -99,8 +97,6 @@ class StatusBar(_Bar):
             text.append_text(self.checks)
         if self.live:
             text.append(f"  {self.live}", self.part("live"))
-        if self.search:
-            text.append(f"  {clean(self.search)}", self.part("muted"))
         if self.error:
             text.append("\n")
             text.append("⚠ ", self.part("error"))
@@ -125,6 +121,8 @@ class InfoBar(_Bar):
         super().__init__(id=id)
         self.model: RowModel | None = None
         self.row = 0
+        self.problems: dict[int, list[Any]] = {}
+        self.search = ""
 
     def show(self, model: RowModel | None, row: int) -> None:
         self.model, self.row = model, row
@@ -151,14 +149,17 @@ class InfoBar(_Bar):
         if original is None and right is not None:
             text.append(" (made by repair)", self.part("muted"))
         changes = model.row_changes.get(row, [])
+        if not changes:
+            text.append("   unchanged", self.part("muted"))
+        if self.search:
+            text.append(f"    {clean(self.search)}", self.part("live"))
         for change in changes:
             text.append("\n")
             text.append(f"{KIND_BADGES[change.kind]}  ", self.part(f"badge-{kind_class(change.kind)}"))
             text.append(clean(change.summary))
-        if not changes:
-            text.append("   unchanged", self.part("muted"))
+        for violation, after in self.problems.get(row, [])[:2]:
+            text.append("\n")
+            text.append(f"{violation.provider} {violation.rule}", self.part("error"))
+            text.append(" after repair: " if after else (" fixed by repair: " if violation.fixed else ": "))
+            text.append(clean(violation.error))
         return text
-
-
-def kind_style_name(kind: ChangeKind) -> str:
-    return f"badge-{kind_class(kind)}"

@@ -6,7 +6,7 @@ costs no more than one with five.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -23,7 +23,7 @@ from suture.repair import Change
 from suture.tui.rows import KIND_BADGES, clean
 from suture.tui.view import kind_class
 
-__all__ = ["ChangeList"]
+__all__ = ["ChangeList", "ProblemList"]
 
 
 class ChangeList(ScrollView, can_focus=True):
@@ -64,23 +64,28 @@ class ChangeList(ScrollView, can_focus=True):
     cursor: reactive[int] = reactive(0, repaint=False)
 
     class Chosen(Message):
-        """The person moved to or picked a change (``index`` into the repair's changes)."""
+        """The person moved to or picked an item (``index`` into the list's items)."""
 
-        def __init__(self, index: int, picked: bool) -> None:
+        def __init__(self, owner: ChangeList, index: int, picked: bool) -> None:
+            self.owner = owner
             self.index = index
             self.picked = picked
             super().__init__()
 
+        @property
+        def control(self) -> ChangeList:
+            return self.owner
+
     def __init__(self, *, id: str | None = None, empty: str = "no changes: the transcript is valid as it is") -> None:
         super().__init__(id=id)
-        self.changes: list[Change] = []
+        self.changes: list[Any] = []
         self.empty = empty
         self.digits = 1
         self._cache: LRUCache[tuple[int, int, bool, bool], Strip] = LRUCache(512)
 
-    def set_changes(self, changes: list[Change]) -> None:
+    def set_changes(self, changes: list[Any]) -> None:
         self.changes = changes
-        self.digits = len(str(max((c.input_index for c in changes), default=0)))
+        self.digits = len(str(max((self.index_of(c) for c in changes), default=0)))
         self._cache.clear()
         self.virtual_size = Size(0, max(1, len(changes)))
         self.set_reactive(ChangeList.cursor, min(self.cursor, max(0, len(changes) - 1)))
@@ -102,7 +107,7 @@ class ChangeList(ScrollView, can_focus=True):
         self.refresh()
         self._scroll_to_cursor()
         if self.changes:
-            self.post_message(self.Chosen(new, picked=False))
+            self.post_message(self.Chosen(self, new, picked=False))
 
     def _scroll_to_cursor(self) -> None:
         height = self.scrollable_content_region.height
@@ -125,7 +130,7 @@ class ChangeList(ScrollView, can_focus=True):
 
     def action_choose(self) -> None:
         if self.changes:
-            self.post_message(self.Chosen(self.cursor, picked=True))
+            self.post_message(self.Chosen(self, self.cursor, picked=True))
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
@@ -134,7 +139,7 @@ class ChangeList(ScrollView, can_focus=True):
         index = offset.y + int(self.scroll_y)
         if index < len(self.changes):
             self.cursor = index
-            self.post_message(self.Chosen(index, picked=True))
+            self.post_message(self.Chosen(self, index, picked=True))
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
@@ -160,6 +165,10 @@ class ChangeList(ScrollView, can_focus=True):
             self._cache[key] = strip
         return strip.apply_offsets(0, index)
 
+    def index_of(self, item: Any) -> int:
+        change: Change = item
+        return change.input_index
+
     def _draw(self, index: int, width: int, base: Style) -> Strip:
         change = self.changes[index]
         back = self.get_component_rich_style("changes--cursor", partial=True) if index == self.cursor else Style()
@@ -174,5 +183,48 @@ class ChangeList(ScrollView, can_focus=True):
             self.get_component_rich_style("changes--index", partial=True),
         )
         text.append(clean(change.summary))
+        text.truncate(width, overflow="ellipsis", pad=True)
+        return Strip(list(text.render(self.app.console)), text.cell_len).crop_extend(0, width, base)
+
+
+class ProblemList(ChangeList):
+    """A provider's problems: before repair (what the provider would reject now), then any that
+    remain after it. Items are ``(violation, after)`` pairs."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "problems--cursor",
+        "problems--rule",
+        "problems--fixed",
+        "problems--stays",
+        "problems--index",
+        "changes--cursor",
+        "changes--index",
+        "changes--empty",
+    }
+    DEFAULT_CSS = """
+    ProblemList {
+        & > .problems--rule { color: $text-error; text-style: bold; }
+        & > .problems--fixed { color: $text-success; }
+        & > .problems--stays { color: $text-warning; text-style: bold; }
+    }
+    """
+
+    def index_of(self, item: Any) -> int:
+        return int(item[0].index)
+
+    def _draw(self, index: int, width: int, base: Style) -> Strip:
+        violation, after = self.changes[index]
+        back = self.get_component_rich_style("changes--cursor", partial=True) if index == self.cursor else Style()
+        text = Text(no_wrap=True, overflow="ellipsis", end="", style=base + back)
+        part = self.get_component_rich_style
+        text.append(f" {clean(violation.rule):<4} ", part("problems--rule", partial=True))
+        text.append(f"#{violation.index}".rjust(self.digits + 1) + " ", part("changes--index", partial=True))
+        if after:
+            text.append("after repair ", part("problems--stays", partial=True))
+        elif violation.fixed:
+            text.append("✓ ", part("problems--fixed", partial=True))
+        else:
+            text.append("✗ ", part("problems--stays", partial=True))
+        text.append(clean(violation.problem))
         text.truncate(width, overflow="ellipsis", pad=True)
         return Strip(list(text.render(self.app.console)), text.cell_len).crop_extend(0, width, base)

@@ -108,12 +108,19 @@ class Piece:
     kind: str = "text"
 
 
+def short_id(value: str) -> str:
+    """A long id cut to its head and tail (``toolu_01Wj…dKQ``): rows have room for the text too.
+    The detail view, the info line, copying and search use the whole id."""
+    value = clean(value)
+    return value if len(value) <= 16 else f"{value[:9]}…{value[-4:]}"
+
+
 def summarize(message: Message, limit: int = 400) -> list[Piece]:
     """A one-line summary: the text, then calls (name and id) or the result's id."""
     pieces: list[Piece] = []
     if message.role == "tool":
         pieces.append(Piece("← ", "muted"))
-        pieces.append(Piece(clean(message.tool_call_id) or "(no id)", "id"))
+        pieces.append(Piece(short_id(message.tool_call_id) or "(no id)", "id"))
         if message.name:
             pieces.append(Piece(" " + clean(message.name), "name"))
         pieces.append(Piece(": ", "muted"))
@@ -146,7 +153,7 @@ def summarize(message: Message, limit: int = 400) -> list[Piece]:
             if k:
                 pieces.append(Piece(", ", "muted"))
             pieces.append(Piece(clean(call.name or "?"), "name"))
-            pieces.append(Piece(" " + (clean(call.id) or "(no id)"), "id"))
+            pieces.append(Piece(" " + (short_id(call.id) or "(no id)"), "id"))
     if not pieces:
         pieces.append(Piece("(empty)", "muted"))
     return pieces

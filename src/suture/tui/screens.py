@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -13,14 +13,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Input, Label, Static
+from textual.widgets import Button, Footer, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
 
 from suture.model import Message, Transcript
 from suture.tui.records import pretty, repaired_record, shorten_payloads
 from suture.tui.rows import KIND_BADGES, KIND_WORDS, RowModel, clean, clean_block, text_of_all
 from suture.tui.view import SIDES
 
-__all__ = ["ConfirmScreen", "DetailScreen", "ExportScreen", "HelpScreen", "record_json"]
+__all__ = ["ConfirmScreen", "DetailScreen", "ExportScreen", "HelpScreen", "ProviderScreen", "record_json"]
 
 _KEY_LINE = re.compile(r'^(\s*)("(?:[^"\\]|\\.)*")(:)', re.MULTILINE)
 
@@ -83,8 +84,10 @@ class DetailScreen(Screen[None]):
         side: int,
         on_move: Callable[[int], None],
         copy: Callable[[str, str], None],
+        problems: Callable[[int], list[tuple[str, Any, bool]]] | None = None,
     ) -> None:
         super().__init__()
+        self.problems = problems
         self.model = model
         self.row = row
         self.side = side
@@ -126,6 +129,11 @@ class DetailScreen(Screen[None]):
             why.append(clean(change.summary))
         if row not in model.row_changes:
             why.append("\nunchanged: the same record is sent as it was read", self._class_style("detail-empty"))
+        for provider, violation, after in self.problems(row) if self.problems else []:
+            why.append("\n")
+            state = "after repair" if after else ("fixed by repair" if violation.fixed else "not fixed by repair")
+            why.append(f"{clean(provider)} {clean(violation.rule)} ({state}): ", self._class_style("detail-key"))
+            why.append(clean(violation.error))
         self.query_one("#detail-why", Styled).update(why)
         for side in (0, 1):
             message = model.original(row) if side == 0 else model.repaired(row)
@@ -340,3 +348,38 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+class ProviderScreen(ModalScreen[str | None]):
+    """Pick the provider whose rules the header, the problems list and the details follow."""
+
+    AUTO_FOCUS = "*"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "cancel", "Cancel", id="provider.cancel")]
+    DEFAULT_CSS = """
+    ProviderScreen {
+        align: center middle;
+        #provider-box { width: 70; max-width: 95%; height: auto; border: round $accent; background: $surface; }
+        OptionList { height: auto; max-height: 20; border: none; }
+    }
+    """
+
+    def __init__(self, choices: list[tuple[str, str]], current: str | None) -> None:
+        super().__init__()
+        self.choices = choices
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="provider-box") as box:
+            box.border_title = "Check against (enter picks, esc cancels)"
+            yield OptionList(*(Option(Text(summary), id=name) for name, summary in self.choices))
+
+    def on_mount(self) -> None:
+        names = [name for name, _ in self.choices]
+        if self.current in names:
+            self.query_one(OptionList).highlighted = names.index(self.current)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
