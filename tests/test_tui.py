@@ -354,7 +354,10 @@ async def test_export_writes_what_repair_writes(worked: Path) -> None:
         assert target.read_bytes() == suture_repair(worked)
         assert worked.read_bytes() == before
         assert not [p for p in worked.parent.iterdir() if p.name.endswith(".suture-tmp")]
-        assert sorted(p.name for p in worked.parent.iterdir()) == ["worked-example.json", "worked-example.repaired.json"]
+        assert sorted(p.name for p in worked.parent.iterdir()) == [
+            "worked-example.json",
+            "worked-example.repaired.json",
+        ]
 
 
 async def test_export_jsonl_keeps_format(tmp_path: Path) -> None:

@@ -278,9 +278,16 @@ class SutureApp(App[None]):
             if recovered:
                 self.notify("the file reads again", markup=False)
             return
-        self._show(message.model, message.initial, update.added)
+        if recovered and not update.added:
+            self.notify("the file reads again", markup=False)
+        self._show(
+            message.model,
+            message.initial,
+            update.added,
+            quiet=(update.kind == "append" or recovered) and not update.added,
+        )
 
-    def _show(self, model: RowModel, initial: bool, added: int) -> None:
+    def _show(self, model: RowModel, initial: bool, added: int, quiet: bool = False) -> None:
         view = self.view
         old = self.model
         self.model = model
@@ -315,6 +322,8 @@ class SutureApp(App[None]):
             view.set_model(model, cursor=cursor, scroll_y=view.scroll_y)
         if self.match_query:
             self.run_search(self.match_query, jump=False)
+        if quiet:  # only a line still being written grew: nothing new to show
+            return
         if added > 0:
             said = f"reloaded, +{added:,} message{'s' if added != 1 else ''}"
         elif added < 0:
@@ -366,6 +375,10 @@ class SutureApp(App[None]):
                 self.provider = next(iter(found))
         if self.provider in message.verdicts:
             self._show_provider()
+            model = message.model
+            if not model.changed_rows and self.problem_rows and self.view.cursor == 0 and not self.provider_picked:
+                # Nothing to repair but a provider would still say no: start where it would.
+                self.view.select(min(self.problem_rows), center=True)
 
     def _show_provider(self) -> None:
         model = self.model

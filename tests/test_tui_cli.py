@@ -1,0 +1,44 @@
+"""The app's command line: bad input ends in one line and exit 2, Textual loads only for the app."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+
+def suture(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "suture", *args], capture_output=True, text=True, cwd=cwd)
+
+
+def test_missing_file_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    for args in (("nothing-here.json",), ("view", "nothing-here.json")):
+        done = suture(*args, cwd=tmp_path)
+        assert done.returncode == 2
+        assert done.stderr.count("\n") == 1 and "no such file" in done.stderr
+        assert "Traceback" not in done.stderr
+
+
+def test_folder_is_refused(tmp_path: Path) -> None:
+    done = suture("view", str(tmp_path))
+    assert done.returncode == 2 and "is a folder" in done.stderr
+
+
+def test_view_and_demo_are_listed() -> None:
+    done = suture("--help")
+    assert "view" in done.stdout + done.stderr and "demo" in done.stdout + done.stderr
+    assert suture("demo", "--help").returncode == 0
+
+
+def test_view_module_does_not_import_textual() -> None:
+    code = "import sys, suture.cli, suture.cli.view, suture.live, suture.tui.rows, suture.tui.records; print('textual' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
+
+
+def test_demo_file_ships_inside_the_package() -> None:
+    from suture.cli.view import demo_path
+
+    path = demo_path()
+    assert path.is_file()
+    assert "suture" in path.parts and "tui" in path.parts
