@@ -7,6 +7,7 @@ from typing import Any
 import orjson
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from suture.formats import detect, load_bytes
 from suture.formats.chat import ADAPTER as CHAT
@@ -237,7 +238,7 @@ def test_repaired_output_differs_only_where_records_say_for_any_history(messages
 
 
 def check_differs_only_where_records_say(records: list[dict[str, Any]]) -> None:
-    transcript = load(records) if records else CHAT.load(parse_document(b"[]"))
+    transcript = CHAT.load(parse_document(orjson.dumps(records)))
     result = repair(transcript.messages)
     out = dump_value(result.messages, transcript)
     notes = {c.output_index for c in result.changes if c.kind == "orphan_note"}
@@ -401,3 +402,78 @@ def test_a_part_whose_type_is_not_a_string_is_kept() -> None:
     content = transcript.messages[0].content
     assert isinstance(content, list) and all(isinstance(p, OtherPart) for p in content)
     assert dump_value(transcript.messages, transcript) == records
+
+
+# -- round trips over generated chat records -----------------------------------------------------
+
+_KEYS = st.sampled_from(("name", "x_extra", "metadata", "refusal", "annotations", "audio"))
+_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=6,
+)
+_IDS = st.sampled_from(("", "a", "b", "a_1", "call_1_0"))
+_PART = st.one_of(
+    st.builds(lambda t: {"type": "text", "text": t}, st.text(max_size=6)),
+    st.builds(lambda u: {"type": "image_url", "image_url": {"url": u}}, st.sampled_from((PNG, "https://x/a.png"))),
+    st.builds(lambda d: {"type": "input_audio", "input_audio": {"data": d, "format": "wav"}}, st.text(max_size=4)),
+)
+_CONTENT = st.one_of(st.none(), st.text(max_size=10), st.lists(_PART, max_size=3))
+
+
+def _call_record(call_id: str, name: str, arguments: str, omit_id: bool) -> dict[str, Any]:
+    call: dict[str, Any] = {"type": "function", "function": {"name": name, "arguments": arguments}}
+    if not omit_id:
+        call = {"id": call_id, **call}
+    return call
+
+
+_CALL = st.builds(
+    _call_record, _IDS, st.sampled_from(("read_file", "bash")), st.sampled_from(("{}", "{bad", "")), st.booleans()
+)
+
+
+def _with_extras(record: dict[str, Any], extras: dict[str, Any]) -> dict[str, Any]:
+    return {**record, **{k: v for k, v in extras.items() if k not in record}}
+
+
+_EXTRAS = st.dictionaries(_KEYS, _VALUES, max_size=2)
+CHAT_RECORDS = st.one_of(
+    st.builds(
+        lambda r, c, e: _with_extras({"role": r, "content": c}, e),
+        st.sampled_from(("user", "system", "developer", "assistant")),
+        _CONTENT,
+        _EXTRAS,
+    ),
+    st.builds(
+        lambda c, calls, e: _with_extras({"role": "assistant", "content": c, "tool_calls": calls}, e),
+        _CONTENT,
+        st.lists(_CALL, min_size=1, max_size=3),
+        _EXTRAS,
+    ),
+    st.builds(
+        lambda i, c, e: _with_extras({"role": "tool", "tool_call_id": i, "content": c}, e),
+        _IDS,
+        st.one_of(st.text(max_size=10), st.lists(_PART, max_size=2)),
+        _EXTRAS,
+    ),
+)
+
+
+@given(st.lists(CHAT_RECORDS, max_size=10), st.sampled_from(("array", "body", "jsonl")))
+@NO_DEADLINE
+def test_any_chat_file_round_trips_and_repairs_only_what_records_say(records: list[Any], shape: str) -> None:
+    if shape == "jsonl" and records:
+        data = jsonl(records)
+    elif shape == "body":
+        data = orjson.dumps({"model": "m", "messages": records, "tools": []})
+    else:
+        data = orjson.dumps(records)
+    transcript = CHAT.load(parse_document(data))
+    out = CHAT.dump(transcript.messages, transcript)
+    if shape == "jsonl" and records:
+        assert [orjson.loads(line) for line in out.splitlines()] == records
+    else:
+        assert orjson.loads(out) == orjson.loads(data)
+    if shape == "array":
+        check_differs_only_where_records_say(records)
