@@ -295,7 +295,50 @@ def section_app(size: str, runs: int) -> list[dict[str, Any]]:
     except ImportError as e:
         return [row("app first screen", float("nan"), None, "", 2.0, kind="max", note=f"no app: {e}")]
     path = generate.ensure(f"chat-{size}.json")
-    return asyncio.run(_app(SutureApp, path, runs))
+    rows = asyncio.run(_app(SutureApp, path, runs))
+    return rows + asyncio.run(_app_append(SutureApp, generate.ensure(f"chat-{size}.jsonl")))
+
+
+async def _app_append(app_class: Any, original: Path) -> list[dict[str, Any]]:
+    """From appending one line to a watched file until the app shows it (wall)."""
+    import orjson
+
+    work = Path(tempfile.mkdtemp(prefix="suture-app-", dir=generate.DATA))
+    path = work / original.name
+    shutil.copyfile(original, path)
+    times: list[float] = []
+    try:
+        app = app_class(path, watch=True)
+        async with app.run_test(size=(160, 45)) as pilot:
+            while getattr(app, "model", None) is None:
+                await asyncio.sleep(0.005)
+            await app.workers.wait_for_complete([w for w in app.workers if w.group != "watch"])
+            await asyncio.sleep(0.5)  # the watcher is up
+            for i in range(5):
+                n = len(app.model.transcript.messages)
+                t = time.perf_counter()
+                with open(path, "ab") as f:
+                    f.write(orjson.dumps({"role": "user", "content": f"one more thing ({i})"}) + b"\n")
+                while len(app.model.transcript.messages) == n and time.perf_counter() - t < 30:
+                    await asyncio.sleep(0.002)
+                times.append(time.perf_counter() - t)
+                await pilot.pause()
+                await asyncio.sleep(0.3)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    debounce = getattr(app, "debounce_ms", None)
+    return [
+        row(
+            f"app: append one message to {original.name}, until shown (wall)",
+            min(times) * 1000,
+            None,
+            "",
+            150,
+            unit="ms",
+            kind="max",
+            note=f"slowest {max(times) * 1000:.0f} ms; the watcher's debounce is {debounce} ms",
+        ),
+    ]
 
 
 async def _app(app_class: Any, path: Path, runs: int) -> list[dict[str, Any]]:
