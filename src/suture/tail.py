@@ -17,6 +17,10 @@ anything the incremental path cannot vouch for is read again whole. That is
   near the start of a small file, a record the adapter rejects, another format detected):
   the full load then gives exactly the result, or the error, a first load would.
 
+Format detection runs again on every poll that found new bytes, as a full load would detect the
+file's format anew; it costs what the formats' ``sniff`` read (most read a bounded head of the
+file). Pass ``format`` to skip it.
+
 No Textual here; the app's live reload calls it from a worker thread.
 """
 
