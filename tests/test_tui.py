@@ -370,6 +370,19 @@ async def test_export_jsonl_keeps_format(tmp_path: Path) -> None:
         assert (tmp_path / "s.repaired.jsonl").read_bytes() == suture_repair(path)
 
 
+async def test_export_of_a_session_log_names_what_it_writes(tmp_path: Path) -> None:
+    sample = ROOT / "sample_sessions" / "claude-code" / "interrupted-then-api-error.jsonl"
+    path = tmp_path / sample.name
+    shutil.copy(sample, path)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await export(pilot, app)
+        written = tmp_path / "interrupted-then-api-error.repaired.json"
+        assert written.read_bytes() == suture_repair(path)
+        orjson.loads(written.read_bytes())  # one JSON document, as its name says
+
+
 async def test_export_asks_before_overwriting(worked: Path) -> None:
     target = default_export_path(worked)
     target.write_bytes(b"keep me")

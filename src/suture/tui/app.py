@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+import orjson
 from rich.text import Text
 from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
@@ -644,19 +645,35 @@ class SutureApp(App[None]):
     # -- export ------------------------------------------------------------------------------
 
     def action_export(self) -> None:
-        model = self.model
-        if model is None:
+        if self.model is None:
             self.notify("nothing to export yet", markup=False)
             return
+        self.prepare_export(self.model)
+
+    @work(thread=True, exclusive=True, group="export", exit_on_error=False)
+    def prepare_export(self, model: RowModel) -> None:
+        """The bytes to write, made once: the export writes exactly what ``suture repair`` does."""
+        try:
+            data = dump(model.repair.messages, model.transcript)
+        except Exception as e:  # a format that cannot write this history says why
+            self.post_message(Exported(None, str(e)))
+            return
+        self.call_from_thread(self._ask_export, model, data)
+
+    def _ask_export(self, model: RowModel, data: bytes) -> None:
         problems = model.transcript.problems
         note = "Writes the repaired transcript in the input's format, atomically."
         if problems:
             note += f" {len(problems)} unreadable line(s) are left out, as with --skip-bad-lines."
         default = default_export_path(self.path, self.export_dir)
-        self.push_screen(ExportScreen(default, note), self._export_to)
+        suffix = _suffix_for(data, default.suffix)
+        if suffix != default.suffix:
+            default = default.with_suffix(suffix)
+            note += f" (a {suffix} document: that is the format this session is sent in.)"
+        self.push_screen(ExportScreen(default, note), lambda answer: self._export_to(answer, data))
 
-    def _export_to(self, answer: str | None) -> None:
-        if not answer or self.model is None:
+    def _export_to(self, answer: str | None, data: bytes) -> None:
+        if not answer:
             return
         target = Path(os.path.expanduser(answer))
         if not target.is_absolute():
@@ -668,26 +685,24 @@ class SutureApp(App[None]):
                 "The original will be gone."
             )
             self.push_screen(
-                ConfirmScreen(question, yes="Overwrite the input"), lambda yes: self._confirmed(yes, target)
+                ConfirmScreen(question, yes="Overwrite the input"), lambda yes: self._confirmed(yes, target, data)
             )
         elif target.exists():
-            self.push_screen(ConfirmScreen(f"{target} exists. Overwrite it?"), lambda yes: self._confirmed(yes, target))
+            self.push_screen(
+                ConfirmScreen(f"{target} exists. Overwrite it?"), lambda yes: self._confirmed(yes, target, data)
+            )
         else:
-            self.write_export(target)
+            self.write_export(target, data)
 
-    def _confirmed(self, yes: bool | None, target: Path) -> None:
+    def _confirmed(self, yes: bool | None, target: Path, data: bytes) -> None:
         if yes:
-            self.write_export(target)
+            self.write_export(target, data)
         else:
             self.notify("not exported", markup=False)
 
     @work(thread=True, exclusive=True, group="export", exit_on_error=False)
-    def write_export(self, target: Path) -> None:
-        model = self.model
-        if model is None:
-            return
+    def write_export(self, target: Path, data: bytes) -> None:
         try:
-            data = dump(model.repair.messages, model.transcript)
             if _same_file(target, self.path):
                 self.live.ignore(data)
             write_atomic(target, data)
@@ -749,6 +764,19 @@ class SutureApp(App[None]):
         ]
         for title, helptext, callback in commands:
             yield SystemCommand(title, helptext, callback)
+
+
+def _suffix_for(data: bytes, suffix: str) -> str:
+    """``.json`` or ``.jsonl`` by what the bytes are, where the input's suffix says the other one
+    (a JSONL session log is sent, and so exported, as one JSON document); else ``suffix``."""
+    if suffix.lower() not in (".json", ".jsonl"):
+        return suffix
+    try:
+        orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return ".jsonl"
+    # One line of JSON is a one-line JSONL file as well: keep what the input said.
+    return ".json" if data.rstrip(b"\n").count(b"\n") else suffix
 
 
 def _same_file(a: Path, b: Path) -> bool:
