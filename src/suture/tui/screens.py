@@ -214,7 +214,7 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen {
         align: center middle;
         #help-box {
-            width: 88; max-width: 95%; height: 90%;
+            width: 104; max-width: 95%; height: 90%;
             border: round $accent; background: $surface; padding: 0 1;
             border-title-color: $text-accent;
         }
