@@ -529,6 +529,7 @@ async def test_unreadable_at_start_then_good(tmp_path: Path) -> None:
         await ready(pilot, app)
         assert app.model is None
         assert "not valid JSON" in app.status.error
+        assert "nothing to show" in app.query_one("#info").render().plain  # type: ignore[attr-defined]
         path.write_bytes(orjson.dumps([USER]))
         app.read_file()
         await ready(pilot, app)

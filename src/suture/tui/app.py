@@ -265,7 +265,10 @@ class SutureApp(App[None]):
             if was != update.error:
                 self.notify(f"{update.error}", title="cannot read the file", severity="error", markup=False)
             if self.model is None:
-                self.query_one("#info", InfoBar).show(None, 0)
+                info = self.query_one("#info", InfoBar)
+                again = "it is watched: the next save is read" if self.watching else "press r to read it again"
+                info.waiting = f"nothing to show until the file reads ({again})"
+                info.show(None, 0)
             return
         recovered = self.error is not None
         self.error = None

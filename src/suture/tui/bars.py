@@ -123,6 +123,7 @@ class InfoBar(_Bar):
         self.row = 0
         self.problems: dict[int, list[Any]] = {}
         self.search = ""
+        self.waiting = "loading…"
 
     def show(self, model: RowModel | None, row: int) -> None:
         self.model, self.row = model, row
@@ -132,7 +133,10 @@ class InfoBar(_Bar):
         text = Text(no_wrap=True, overflow="ellipsis", end="")
         model = self.model
         if model is None or not len(model):
-            text.append("loading…" if model is None else "the file holds no messages", self.part("muted"))
+            if model is None:
+                text.append(self.waiting, self.part("error" if self.waiting != "loading…" else "muted"))
+            else:
+                text.append("the file holds no messages", self.part("muted"))
             return text
         row = self.row
         left, right = model.left[row], model.right[row]
