@@ -100,3 +100,14 @@ def test_message_says_what_is_wrong(corpus: dict[str, Path], case: str, words: s
     with pytest.raises(InputError) as info:
         suture.load_file(corpus[case])
     assert words in str(info.value)
+
+
+def test_character_cut_off_in_a_pending_last_line_is_not_an_error() -> None:
+    from suture.io import parse_document
+
+    line = '{"role": "user", "content": "café"}\n'.encode()
+    tail = '{"role": "user", "content": "é'.encode()[:-1]  # half of a two-byte character
+    doc = parse_document(line * 2 + tail)
+    assert (doc.kind, len(doc.records), doc.pending) == ("jsonl", 2, tail)
+    with pytest.raises(InputError, match="byte 0xff at line 3"):
+        parse_document(line * 2 + b'{"a": "\xff')

@@ -9,6 +9,7 @@ reader (or a crash) sees either the old file or the whole new one.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import gc
 import os
@@ -93,12 +94,20 @@ def read_input(path: str | os.PathLike[str]) -> bytes:
         raise InputError(f"{p}: cannot read ({e.strerror or e})") from None
 
 
-def _decode_error(data: bytes) -> str | None:
+def _decode_error(data: bytes, pending: bytes = b"") -> str | None:
+    """Where ``data`` first fails to be UTF-8, or None. A character cut off at the very end of a
+    pending last line is not an error: the writer has not finished writing it yet."""
+    cut = len(data) - len(pending) if pending and data.endswith(pending) else len(data)
+    offset = 0
     try:
-        data.decode("utf-8")
+        (data if cut == len(data) else data[:cut]).decode("utf-8")
+        if cut != len(data):
+            offset = cut
+            codecs.getincrementaldecoder("utf-8")().decode(pending, final=False)
     except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        return f"not UTF-8 text: byte 0x{data[e.start]:02x} at line {line} (offset {e.start})"
+        start = offset + e.start
+        line = data.count(b"\n", 0, start) + 1
+        return f"not UTF-8 text: byte 0x{data[start]:02x} at line {line} (offset {start})"
     return None
 
 
@@ -145,7 +154,7 @@ def _jsonl_or_not_utf8(data: bytes, whole: orjson.JSONDecodeError | None) -> Doc
             raise InputError(bad) from None
         raise
     if doc.problems or doc.pending:
-        bad = _decode_error(data)
+        bad = _decode_error(data, doc.pending)
         if bad:
             raise InputError(bad) from None
     return doc

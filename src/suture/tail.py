@@ -26,6 +26,7 @@ No Textual here; the app's live reload calls it from a worker thread.
 
 from __future__ import annotations
 
+import codecs
 import os
 import zlib
 from collections.abc import Callable
@@ -217,12 +218,14 @@ class Tail:
             return self._unchanged()
         if committed < _BINARY_PROBE and b"\x00" in chunk[: _BINARY_PROBE - committed]:
             return None
-        try:
-            chunk.decode("utf-8")
-        except UnicodeDecodeError:
-            return None
         end = chunk.rfind(b"\n") + 1
         complete, fragment = chunk[:end], chunk[end:]
+        try:
+            complete.decode("utf-8")
+            # A character cut off at the end of the line being written is not an error yet (io).
+            codecs.getincrementaldecoder("utf-8")().decode(fragment, final=False)
+        except UnicodeDecodeError:
+            return None
         new_records: list[tuple[int, Any]] = []
         loads = orjson.loads
         line = self._lines
