@@ -192,7 +192,8 @@ class TranscriptView(ScrollView, can_focus=True):
         return self._clamp(row)
 
     def watch_cursor(self, old: int, new: int) -> None:
-        self._cache.clear()
+        # The cache key holds whether a row is the cursor's, so only the two rows that changed
+        # are drawn again.
         self.refresh()
         self.show_cursor()
         self.post_message(self.Moved(new))
@@ -204,7 +205,6 @@ class TranscriptView(ScrollView, can_focus=True):
 
     def select(self, row: int, center: bool = False) -> None:
         self.set_reactive(TranscriptView.cursor, self._clamp(row))
-        self._cache.clear()
         self.refresh()
         self.show_cursor(center=center)
         self.post_message(self.Moved(self.cursor))
@@ -352,10 +352,12 @@ class TranscriptView(ScrollView, can_focus=True):
             start = len(text)
             plain = selected_here
             for piece in model.summary(side, row):
-                if len(text) > width + 8:
+                room = width + 8 - len(text)
+                if room <= 0:
                     break
                 style = self._style(piece.kind) if piece.kind != "text" and not plain else Style()
-                text.append(piece.text, style)
+                # Cut a long piece (a whole message's text) to what can show before styling it.
+                text.append(piece.text[:room], style)
             if self.query_text and row in self.matches:
                 self._highlight(text, start)
         text.truncate(width, overflow="ellipsis", pad=True)
