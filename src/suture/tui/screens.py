@@ -284,7 +284,7 @@ class ExportScreen(ModalScreen[str | None]):
             width: 90; max-width: 95%; height: auto; border: round $accent; background: $surface; padding: 1 2;
             border-title-color: $text-accent;
         }
-        #export-note { color: $foreground-muted; margin-top: 1; }
+        #export-note { color: $foreground-muted; margin-top: 1; width: 1fr; }
     }
     """
 
@@ -323,6 +323,7 @@ class ConfirmScreen(ModalScreen[bool]):
         #confirm-box {
             width: 80; max-width: 95%; height: auto; border: round $warning; background: $surface; padding: 1 2;
         }
+        Label { width: 1fr; }
         #confirm-buttons { height: auto; margin-top: 1; align-horizontal: right; }
         Button { margin-left: 2; }
     }
