@@ -303,7 +303,9 @@ class SutureApp(App[None]):
         header = self.query_one("#pane-header", PaneHeader)
         header.counts = (f"({model.repair.input_count:,})", f"({len(model.repair.messages):,})")
         header.refresh()
-        self.run_checks(model)
+        # The checks hold the GIL for a while on a long history: start them once this screen has
+        # been drawn, so the rows show first.
+        self.call_after_refresh(self.run_checks, model)
         if initial or old is None:
             first = model.changed_rows[0] if model.changed_rows else 0
             view.set_model(model, cursor=first)
