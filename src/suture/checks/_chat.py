@@ -35,19 +35,21 @@ class Pairing:
 def pairing(messages: Sequence[Message]) -> Pairing:
     out = Pairing()
     owner = -1  # assistant whose run of tool messages is open
+    owner_ids: set[str] = set()  # its call ids
     for i, m in enumerate(messages):
         if m.role == "tool":
             if not m.tool_call_id:
                 out.empty.append(i)
             elif owner < 0:
                 out.stray.append(i)
-            elif m.tool_call_id not in {c.id for c in messages[owner].tool_calls}:
+            elif m.tool_call_id not in owner_ids:
                 out.unknown[i] = owner
             else:
                 out.answers.setdefault(owner, []).append(i)
             continue
         owner = i if m.role == "assistant" and m.tool_calls else -1
         if owner >= 0:
+            owner_ids = {c.id for c in m.tool_calls}
             out.answers[i] = []
     for a, answers in out.answers.items():
         got = {messages[j].tool_call_id for j in answers}

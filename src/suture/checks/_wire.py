@@ -36,7 +36,7 @@ from typing import Any
 
 from suture.model import ImagePart, Message, OtherPart, TextPart, ThinkingPart
 
-__all__ = ["Block", "Item", "Turn", "contents", "items", "run_of", "turns"]
+__all__ = ["Block", "Item", "Turn", "contents", "items", "run_ends", "run_of", "turns"]
 
 LIFTED_ROLES = frozenset({"system", "developer"})
 
@@ -174,8 +174,11 @@ def turns(messages: Sequence[Message], merge: bool = False) -> list[Turn]:
     return out
 
 
-def run_of(wire: Sequence[Turn], n: int) -> list[Turn]:
-    """The wire messages of ``wire[n]``'s run, from ``n`` on."""
+def run_of(wire: Sequence[Turn], n: int, ends: Sequence[int] | None = None) -> list[Turn]:
+    """The wire messages of ``wire[n]``'s run, from ``n`` on (``ends`` from :func:`run_ends`
+    saves walking the run)."""
+    if ends is not None:
+        return list(wire[n : ends[n]])
     found = []
     run = wire[n].run
     for k in range(n, len(wire)):
@@ -183,6 +186,17 @@ def run_of(wire: Sequence[Turn], n: int) -> list[Turn]:
             break
         found.append(wire[k])
     return found
+
+
+def run_ends(wire: Sequence[Turn]) -> list[int]:
+    """For each wire message, the index just past the last wire message of its run."""
+    ends = [0] * len(wire)
+    end = len(wire)
+    for n in range(len(wire) - 1, -1, -1):
+        if n + 1 < len(wire) and wire[n + 1].run != wire[n].run:
+            end = n + 1
+        ends[n] = end
+    return ends
 
 
 def contents(messages: Sequence[Message]) -> list[Turn]:

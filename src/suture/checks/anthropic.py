@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from suture.checks._base import Violation, has_thinking, id_list, is_placeholder, shown_id
-from suture.checks._wire import Block, Turn, run_of, turns
+from suture.checks._wire import Block, Turn, run_ends, run_of, turns
 from suture.checks.rules import RULES
 from suture.model import Message
 
@@ -82,18 +82,26 @@ def check(messages: Sequence[Message]) -> list[Violation]:
     thinking_on = any(has_thinking(m) for m in messages if m.role == "assistant")
     first_use: dict[str, tuple[int, int]] = {}
     seen_in_run: dict[int, dict[str, int]] = {}
+    ends = run_ends(wire)
     last = len(wire) - 1
+    prev = -1  # the wire message before the current run of user messages
+    uses: dict[str, int] = {}  # the tool_use ids of that message, with how often each occurs
     for n, turn in enumerate(wire):
         if turn.role == "assistant":
-            _assistant(out, wire, n, turn, first_use)
+            _assistant(out, wire, n, turn, first_use, ends)
         else:
-            _user(out, wire, n, turn, call_ids, seen_in_run)
+            if n == 0 or wire[n - 1].role != "user":
+                prev = n - 1
+                uses = _counts(wire[prev].ids("tool_use")) if prev >= 0 else {}
+            _user(out, wire[prev] if prev >= 0 else None, n, turn, call_ids, seen_in_run, uses)
         _common(out, n, turn, n == last)
     _thinking(out, wire, thinking_on)
     return out.found
 
 
-def _assistant(out: _Out, wire: list[Turn], n: int, turn: Turn, first_use: dict[str, tuple[int, int]]) -> None:
+def _assistant(
+    out: _Out, wire: list[Turn], n: int, turn: Turn, first_use: dict[str, tuple[int, int]], ends: list[int]
+) -> None:
     index = turn.members[0]
     uses = [(m, b) for m, b in enumerate(turn.blocks) if b.kind == "tool_use"]
     for m, b in uses:
@@ -130,7 +138,8 @@ def _assistant(out: _Out, wire: list[Turn], n: int, turn: Turn, first_use: dict[
         return
     nxt = wire[n + 1] if n + 1 < len(wire) else None
     target = n + 1 if nxt is not None else n
-    related = tuple(i for t in run_of(wire, n + 1) for i in t.members) if nxt is not None else ()
+    run = run_of(wire, n + 1, ends) if nxt is not None else []
+    related = tuple(i for t in run for i in t.members)
     # A1b: text written after a tool_use block of the same message (opencode recording).
     late = [m for m, b in enumerate(turn.blocks) if m > uses[0][0] and b.kind != "tool_use" and not _is_thinking(b)]
     if late:
@@ -152,7 +161,7 @@ def _assistant(out: _Out, wire: list[Turn], n: int, turn: Turn, first_use: dict[
     later: set[str] = set()
     if nxt is not None and nxt.role == "user":
         leading = True
-        for b in (b for t in run_of(wire, n + 1) for b in t.blocks):
+        for b in (b for t in run for b in t.blocks):
             if b.kind == "tool_result" and leading:
                 lead.add(b.id)
             elif b.kind == "tool_result":
@@ -194,19 +203,28 @@ def _assistant(out: _Out, wire: list[Turn], n: int, turn: Turn, first_use: dict[
         )
 
 
+def _counts(ids: list[str]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for i in ids:
+        counts[i] = counts.get(i, 0) + 1
+    return counts
+
+
 def _calls(ids: list[str]) -> str:
     return f"call {ids[0]} has" if len(ids) == 1 else f"calls {id_list(ids)} have"
 
 
 def _user(
-    out: _Out, wire: list[Turn], n: int, turn: Turn, call_ids: set[str], seen_in_run: dict[int, dict[str, int]]
+    out: _Out,
+    prev: Turn | None,
+    n: int,
+    turn: Turn,
+    call_ids: set[str],
+    seen_in_run: dict[int, dict[str, int]],
+    uses: dict[str, int],
 ) -> None:
-    # Anthropic reads consecutive user messages as one: the previous message is the one before the run.
-    k = n - 1
-    while k >= 0 and wire[k].role == "user":
-        k -= 1
-    prev = wire[k] if k >= 0 else None
-    uses = prev.ids("tool_use") if prev is not None else []
+    # Anthropic reads consecutive user messages as one: the previous message is the one before the
+    # run (``prev``), ``uses`` its tool_use ids with how often each occurs.
     seen = seen_in_run.setdefault(turn.run, {})
     for m, b in enumerate(turn.blocks):
         if b.kind != "tool_result":
@@ -242,7 +260,7 @@ def _user(
             continue
         count = seen.get(b.id, 0) + 1
         seen[b.id] = count
-        if count > uses.count(b.id):
+        if count > uses.get(b.id, 0):
             out.add(
                 "A4",
                 b.source,
