@@ -410,7 +410,7 @@ class SutureApp(App[None]):
             summary.append(f"  (checking {self.checks_pending} more providers…)", status.part("muted"))
         status.update_state(checks=summary)
         self.query_one("#info", InfoBar).problems = rows
-        self.query_one("#info", InfoBar).refresh(layout=True)
+        self.query_one("#info", InfoBar).redraw()
 
     def _problem_row(self, violation: Any, after: bool) -> int:
         model = self.model
@@ -588,7 +588,7 @@ class SutureApp(App[None]):
         self.search_state = text
         info = self.query_one("#info", InfoBar)
         info.search = text
-        info.refresh(layout=True)
+        info.redraw()
 
     def action_search_step(self, step: int) -> None:
         if not self.matches:

@@ -124,10 +124,21 @@ class InfoBar(_Bar):
         self.problems: dict[int, list[Any]] = {}
         self.search = ""
         self.waiting = "loading…"
+        self._lines = -1
 
     def show(self, model: RowModel | None, row: int) -> None:
         self.model, self.row = model, row
-        self.refresh(layout=True)
+        self.redraw()
+
+    def redraw(self) -> None:
+        """Draw again; lay the screen out again only when the bar needs another number of lines
+        (a layout per key press would cost more than drawing every row)."""
+        lines = self.render().plain.count("\n") + 1  # the bar does not wrap: lines are rows
+        if lines != self._lines:
+            self._lines = lines
+            self.refresh(layout=True)
+        else:
+            self.refresh()
 
     def render(self) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis", end="")
