@@ -39,9 +39,10 @@ every provider) and raises :class:`suture.io.InputError` for an unknown one.
 For a provider picker in the app: cycle through ``PROVIDERS``, label with ``TITLES[p]``, show
 ``verdicts[p].summary()`` in the header and list ``verdicts[p].before`` (``[v.index] v.rule
 v.problem``, then ``v.error`` and ``v.remedy``), jumping to ``v.index`` in the original pane (or
-``v.index`` of ``after`` problems in the repaired pane). Checking is linear in the history and
-runs all eight providers on a thousand-message session in well under a second, so a worker
-thread can redo it on every reload.
+``v.index`` of ``after`` problems in the repaired pane). Checking is linear in the history:
+all eight providers, before and after repair, take about a third of a second on a 7,000-message
+session and a few seconds on 100,000 messages, so a worker thread can redo it on every reload.
+The cyclic garbage collector is paused while a check runs (see ``_collector_paused``).
 
 ``suture.checks.explain`` has the pure part of ``suture explain``: ``recognise(text)`` (the rules
 a pasted error matches, with the ids and indices it names), ``locate(messages, recognition)``

@@ -105,6 +105,9 @@ def _assistant(
     index = turn.members[0]
     uses = [(m, b) for m, b in enumerate(turn.blocks) if b.kind == "tool_use"]
     for m, b in uses:
+        if b.id not in first_use and _ID.fullmatch(b.id):
+            first_use[b.id] = (n, m)  # the common case: a good id, not seen before
+            continue
         where = f"messages.{n}.content.{m}"
         if not _ID.fullmatch(b.id):
             out.add(
@@ -171,6 +174,8 @@ def _assistant(
     # An empty id is A5's problem; Anthropic lists only ids it can name.
     missing = [b.id for _, b in uses if b.id and b.id not in lead and b.id not in later]
     misplaced = [b.id for _, b in uses if b.id and b.id not in lead and b.id in later]
+    if not missing and not misplaced:
+        return
     text = (
         f"messages.{target}: `tool_use` ids were found without `tool_result` blocks immediately after: {{ids}}. "
         "Each `tool_use` block must have a corresponding `tool_result` block in the next message."
@@ -278,6 +283,9 @@ def _common(out: _Out, n: int, turn: Turn, final: bool) -> None:
     messages = out.messages
     wrong = "tool_result" if turn.role == "assistant" else "tool_use"
     for m, b in enumerate(turn.blocks):
+        kind = b.kind
+        if kind != "other" and (kind != "text" or b.text.strip()):
+            continue  # the common case: nothing below applies
         where = f"messages.{n}.content.{m}"
         if b.kind == "other" and b.other_kind == wrong:
             role = "user" if wrong == "tool_result" else "assistant"
