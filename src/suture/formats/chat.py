@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 
 from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
+from suture.formats._shared import type_name as _type_name
 from suture.io import Document, gc_paused
 from suture.model import (
     Content,
@@ -38,19 +39,6 @@ _FOREIGN_PARTS = frozenset(
 
 # Detection looks at this many records at most (so it costs the same for any size of file).
 _SNIFFED = 200
-
-
-def _type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    return {
-        bool: "a boolean",
-        int: "a number",
-        float: "a number",
-        str: "a string",
-        list: "a list",
-        dict: "an object",
-    }.get(type(value), type(value).__name__)
 
 
 class ChatAdapter:

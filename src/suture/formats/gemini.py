@@ -39,6 +39,7 @@ from typing import Any
 import orjson
 
 from suture.formats import CERTAIN, PLAUSIBLE, FormatError
+from suture.formats._shared import type_name as _type_name
 from suture.io import Document, gc_paused
 from suture.model import (
     ImagePart,
@@ -62,19 +63,6 @@ _FOREIGN_KEYS = frozenset({"content", "tool_calls", "tool_call_id", "type", "too
 def derived_id(content_index: int, part_index: int) -> str:
     """The neutral id of a ``functionCall`` that has none: where it is in ``contents``."""
     return f"call_c{content_index}_p{part_index}"
-
-
-def _type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    return {
-        bool: "a boolean",
-        int: "a number",
-        float: "a number",
-        str: "a string",
-        list: "a list",
-        dict: "an object",
-    }.get(type(value), type(value).__name__)
 
 
 def _response_text(response: Any) -> tuple[str, bool | None]:

@@ -29,6 +29,7 @@ from typing import Any
 import orjson
 
 from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
+from suture.formats._shared import type_name
 from suture.io import Document, InputError
 from suture.model import (
     Content,
@@ -93,19 +94,6 @@ def _kind(block: dict[str, Any]) -> str | None:
     """A block's ``type`` where it is a string (anything else is no type at all)."""
     kind = block.get("type")
     return kind if isinstance(kind, str) else None
-
-
-def type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    return {
-        bool: "a boolean",
-        int: "a number",
-        float: "a number",
-        str: "a string",
-        list: "a list",
-        dict: "an object",
-    }.get(type(value), type(value).__name__)
 
 
 # -- blocks -> neutral ------------------------------------------------------------------------

@@ -41,6 +41,7 @@ from typing import Any
 import orjson
 
 from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
+from suture.formats._shared import type_name as _type_name
 from suture.io import Document, gc_paused
 from suture.model import (
     Content,
@@ -101,19 +102,6 @@ _FOREIGN_PARTS = frozenset(
     {"text", "image_url", "tool_use", "tool_result", "tool-call", "tool-result", "toolCall", "thinking", "image"}
 )
 _MESSAGE_ROLES = frozenset({"user", "assistant", "system", "developer"})
-
-
-def _type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    return {
-        bool: "a boolean",
-        int: "a number",
-        float: "a number",
-        str: "a string",
-        list: "a list",
-        dict: "an object",
-    }.get(type(value), type(value).__name__)
 
 
 def _named(value: Any, names: frozenset[str]) -> bool:

@@ -28,6 +28,7 @@ from typing import Any
 import orjson
 
 from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
+from suture.formats._shared import type_name as _type_name
 from suture.io import Document, gc_paused
 from suture.model import (
     Content,
@@ -51,19 +52,6 @@ _FOREIGN_PARTS = frozenset(
     {"tool_use", "tool_result", "image_url", "input_text", "output_text", "toolCall", "thinking", "input_image"}
 )
 _OWN_PARTS = frozenset({"tool-call", "tool-result", "reasoning", "tool-approval-request", "tool-approval-response"})
-
-
-def _type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    return {
-        bool: "a boolean",
-        int: "a number",
-        float: "a number",
-        str: "a string",
-        list: "a list",
-        dict: "an object",
-    }.get(type(value), type(value).__name__)
 
 
 def _string(value: Any, where: str) -> str | None:
