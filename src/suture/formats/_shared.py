@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["type_name"]
+from suture.io import Document
+
+__all__ = ["message_records", "type_name"]
 
 _NAMES: dict[type, str] = {
     bool: "a boolean",
@@ -21,3 +23,20 @@ def type_name(value: Any) -> str:
     if value is None:
         return "null"
     return _NAMES.get(type(value), type(value).__name__)
+
+
+def message_records(doc: Document, head: int | None = None) -> tuple[list[Any], str] | None:
+    """The records of a document that hold messages, and its shape: ``jsonl`` (one a line, or a
+    lone message object), ``array``, or ``body`` (an object with ``messages``). Of JSONL only the
+    first ``head`` records where given. None for any other document."""
+    if doc.kind == "jsonl":
+        return [v for _, v in (doc.records if head is None else doc.records[:head])], "jsonl"
+    value = doc.value
+    if isinstance(value, list):
+        return value, "array"
+    if isinstance(value, dict):
+        if isinstance(value.get("messages"), list):
+            return value["messages"], "body"
+        if "role" in value:
+            return [value], "jsonl"
+    return None

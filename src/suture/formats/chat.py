@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 
 from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
+from suture.formats._shared import message_records
 from suture.formats._shared import type_name as _type_name
 from suture.io import Document, gc_paused
 from suture.model import (
@@ -49,22 +50,8 @@ class ChatAdapter:
 
     # -- detection ---------------------------------------------------------------------------
 
-    def _messages_of(self, doc: Document, head: int | None = None) -> tuple[list[Any], str] | None:
-        """The records that are messages, and the shape; of JSONL only the first ``head`` where given."""
-        if doc.kind == "jsonl":
-            return [v for _, v in (doc.records if head is None else doc.records[:head])], "jsonl"
-        value = doc.value
-        if isinstance(value, list):
-            return value, "array"
-        if isinstance(value, dict):
-            if isinstance(value.get("messages"), list):
-                return value["messages"], "body"
-            if "role" in value:
-                return [value], "jsonl"
-        return None
-
     def sniff(self, doc: Document) -> int:
-        found = self._messages_of(doc, _SNIFFED)
+        found = message_records(doc, _SNIFFED)
         if found is None:
             return 0
         messages, shape = found
@@ -100,7 +87,7 @@ class ChatAdapter:
     # -- loading -----------------------------------------------------------------------------
 
     def load(self, doc: Document) -> Transcript:
-        found = self._messages_of(doc)
+        found = message_records(doc)
         if found is None:
             raise FormatError("", "not OpenAI chat messages: expected a list of messages or an object with messages")
         records, shape = found

@@ -29,7 +29,7 @@ from typing import Any
 import orjson
 
 from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
-from suture.formats._shared import type_name
+from suture.formats._shared import message_records, type_name
 from suture.io import Document, InputError
 from suture.model import (
     Content,
@@ -303,26 +303,13 @@ class MessagesAdapter:
 
     # -- detection ---------------------------------------------------------------------------
 
-    def _records_of(self, doc: Document) -> tuple[list[Any], str] | None:
-        if doc.kind == "jsonl":
-            return [v for _, v in doc.records], "jsonl"
-        value = doc.value
-        if isinstance(value, list):
-            return value, "array"
-        if isinstance(value, dict):
-            if isinstance(value.get("messages"), list):
-                return value["messages"], "body"
-            if "role" in value:
-                return [value], "jsonl"
-        return None
-
     def sniff(self, doc: Document) -> int:
         if doc.kind == "jsonl":
             # Not built into a list: a session log's many lines are looked at only until they
             # show they are no messages (a live view re-detects on every append).
             found: tuple[Any, str] | None = ((v for _, v in doc.records), "jsonl") if doc.records else ([], "jsonl")
         else:
-            found = self._records_of(doc)
+            found = message_records(doc)
         if found is None:
             return 0
         records, shape = found
@@ -369,7 +356,7 @@ class MessagesAdapter:
     # -- loading -----------------------------------------------------------------------------
 
     def load(self, doc: Document) -> Transcript:
-        found = self._records_of(doc)
+        found = message_records(doc)
         if found is None:
             raise FormatError("", "not Anthropic messages: expected a list of messages or an object with messages")
         records, shape = found

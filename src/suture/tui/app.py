@@ -343,11 +343,8 @@ class SutureApp(App[None]):
     @work(thread=True, exclusive=True, group="checks", exit_on_error=False)
     def run_checks(self, model: RowModel) -> None:
         """One provider at a time, each reported when done: the first shows while the rest run."""
-        try:
-            from suture.checks import PROVIDERS, verdict
-        except ImportError:  # a build without provider checks
-            self.post_message(Checked(model, None))
-            return
+        from suture.checks import PROVIDERS, verdict
+
         worker = get_current_worker()
         found: dict[str, Any] = {}
         for provider in PROVIDERS:
