@@ -358,9 +358,10 @@ class SutureApp(App[None]):
             self.post_message(Checked(model, dict(found), pending=len(PROVIDERS) - len(found)))
 
     def on_checked(self, message: Checked) -> None:
-        if message.model is not self.model:
-            return
-        problems = self.query_one("#problems", ProblemList)
+        lists = self.screen_stack[0].query("#problems") if self.screen_stack else None
+        if message.model is not self.model or not lists:
+            return  # a stale result, or one that lands while the app is closing
+        problems = lists.first(ProblemList)
         if message.verdicts is None:
             self.verdicts = None
             problems.empty = message.error or "provider checks are not available"
