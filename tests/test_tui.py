@@ -693,3 +693,63 @@ async def test_provider_verdict_problems_and_picker(worked: Path) -> None:
         assert app.verdicts[other].summary() in app.status.render().plain
         info_problems = app.query_one("#info").problems  # type: ignore[attr-defined]
         assert info_problems == app.problem_rows
+
+
+def _marked(app: SutureApp, row: int) -> list[str]:
+    """The texts drawn in the search-match style on a row (both panes)."""
+    view = app.view
+    match = view._style("match")
+    strip = view._draw(row, view.size.width, view._base_style())
+    return [seg.text for seg in strip if seg.style is not None and seg.style.bgcolor == match.bgcolor]
+
+
+async def test_search_marks_exactly_the_matches(tmp_path: Path) -> None:
+    # Casefolding "ß" gives two letters: the mark must still fall on the match, not beside it.
+    path = tmp_path / "s.json"
+    path.write_text('[{"role": "user", "content": "Straße THE end"}, {"role": "user", "content": "no"}]')
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        app.run_search("the", jump=False)
+        await pilot.pause()
+        assert app.matches == [0]
+        assert _marked(app, 1) == []
+        # Row 0's index number is marked too; in each pane the summary's "THE" is.
+        assert [t for t in _marked(app, 0) if not t.strip().isdigit()] == ["THE", "THE"]
+
+
+async def test_first_screen_shows_the_first_change(tmp_path: Path) -> None:
+    # The cursor starts on the first change; on a long history the view must scroll to it.
+    messages = [{"role": "user" if i % 2 == 0 else "assistant", "content": f"m{i}"} for i in range(300)]
+    messages.insert(200, {"role": "assistant", "content": ""})  # dropped by repair
+    path = tmp_path / "long.json"
+    path.write_bytes(orjson.dumps(messages))
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        view = app.view
+        assert app.model is not None and view.cursor == app.model.changed_rows[0] == 200
+        top = int(view.scroll_y)
+        assert top <= view.cursor < top + view.scrollable_content_region.height
+        assert "200 assistant" in screen_text(app)
+
+
+async def test_cursor_move_redraws_only_its_two_rows(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await pilot.press("g")
+        await pilot.pause()
+        view = app.view
+        asked: list[int] = []
+        real = view.render_line
+
+        def spy(y: int) -> object:
+            asked.append(y)
+            return real(y)
+
+        view.render_line = spy  # type: ignore[method-assign]
+        await pilot.press("down")
+        await pilot.pause()
+        assert view.cursor == 1 and int(view.scroll_y) == 0
+        assert sorted(set(asked)) == [0, 1]

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from suture.checks import PROVIDERS
 from suture.tui.app import SutureApp
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,8 +29,18 @@ def app(tmp_path: Path) -> SutureApp:
 
 
 async def loaded(pilot: Any) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    """Wait for the load and for every provider's checks: the checks start after the first
+    screen is drawn, so one wait for the workers can come before they have begun."""
+    app = pilot.app
+    for _ in range(200):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if app.model is not None and app.verdicts is not None and len(app.verdicts) == len(PROVIDERS):
+            break
+    await app.workers.wait_for_complete()
+    # The footer recomposes after the focus settles (after a refresh), then draws its new keys.
+    for _ in range(3):
+        await pilot.pause()
 
 
 def test_main_screen(app: SutureApp, snap_compare: Any) -> None:

@@ -252,7 +252,10 @@ class SutureApp(App[None]):
     def on_loaded(self, message: Loaded) -> None:
         update = message.update
         view = self.view
-        view.loading = False
+        if view.loading:
+            view.loading = False
+            # The view's keys (Enter for details) come back with it: tell the footer.
+            self.refresh_bindings()
         if self.focused is None:
             view.focus()
         if update.kind == "error":
@@ -466,7 +469,7 @@ class SutureApp(App[None]):
     def _moved(self, message: TranscriptView.Moved) -> None:
         model = self.model
         self.query_one("#info", InfoBar).show(model, message.row)
-        self.query_one("#pane-header", PaneHeader).refresh()
+        self.query_one("#pane-header", PaneHeader).refresh_if_stale()
         if model is None:
             return
         index = model.first_change.get(message.row)

@@ -108,11 +108,16 @@ class StatusBar(_Bar):
 
 
 class InfoBar(_Bar):
-    """Where the selected row's messages are in the file and what repair did to them."""
+    """Where the selected row's messages are in the file and what repair did to them.
 
+    Always three lines high, so the panes above do not jump as the cursor moves, and a move
+    never lays the screen out again: the row's place, then two lines of changes and problems
+    (the details view has them all)."""
+
+    DETAIL_LINES = 2
     DEFAULT_CSS = (
         """
-    InfoBar { height: auto; max-height: 4; background: $panel; padding: 0 1; """
+    InfoBar { height: 3; background: $panel; padding: 0 1; """
         + _BAR_CSS
         + "}"
     )
@@ -124,21 +129,13 @@ class InfoBar(_Bar):
         self.problems: dict[int, list[Any]] = {}
         self.search = ""
         self.waiting = "loading…"
-        self._lines = -1
 
     def show(self, model: RowModel | None, row: int) -> None:
         self.model, self.row = model, row
         self.redraw()
 
     def redraw(self) -> None:
-        """Draw again; lay the screen out again only when the bar needs another number of lines
-        (a layout per key press would cost more than drawing every row)."""
-        lines = self.render().plain.count("\n") + 1  # the bar does not wrap: lines are rows
-        if lines != self._lines:
-            self._lines = lines
-            self.refresh(layout=True)
-        else:
-            self.refresh()
+        self.refresh()
 
     def render(self) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis", end="")
@@ -164,15 +161,20 @@ class InfoBar(_Bar):
         if original is None and right is not None:
             text.append(" (made by repair)", self.part("muted"))
         changes = model.row_changes.get(row, [])
+        problems = self.problems.get(row, [])
         if not changes:
             text.append("   unchanged", self.part("muted"))
+        hidden = len(changes) + len(problems) - self.DETAIL_LINES
+        if hidden > 0:
+            text.append(f"   +{hidden} more: ⏎ details", self.part("muted"))
         if self.search:
             text.append(f"    {clean(self.search)}", self.part("live"))
-        for change in changes:
+        room = self.DETAIL_LINES
+        for change in changes[:room]:
             text.append("\n")
             text.append(f"{KIND_BADGES[change.kind]}  ", self.part(f"badge-{kind_class(change.kind)}"))
             text.append(clean(change.summary))
-        for violation, after in self.problems.get(row, [])[:2]:
+        for violation, after in problems[: room - min(room, len(changes))]:
             text.append("\n")
             text.append(f"{violation.provider} {violation.rule}", self.part("error"))
             text.append(" after repair: " if after else (" fixed by repair: " if violation.fixed else ": "))

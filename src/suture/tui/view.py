@@ -1,14 +1,17 @@
 """The two panes, Original and Repaired, drawn as one scrolling view so their rows stay aligned.
 
-Only the rows on screen are drawn (``render_line``); a row is a few Rich ``Text`` pieces built
-from data with ``Text.append``, never from markup, so transcript content shows literally.
+Only the rows on screen are drawn (``render_line``); a row is a list of segments built from
+terminal-safe data, never from markup, so transcript content shows literally.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import ClassVar
 
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -22,7 +25,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from suture.repair import ChangeKind
-from suture.tui.rows import KIND_BADGES, RowModel
+from suture.tui.rows import KIND_BADGES, RowModel, clean
 
 __all__ = ["Layout", "PaneHeader", "TranscriptView"]
 
@@ -72,6 +75,8 @@ class Layout:
 
 class TranscriptView(ScrollView, can_focus=True):
     """Rows of aligned messages. Keys move the cursor; the app listens for :class:`Moved`."""
+
+    ALLOW_SELECT = False  # rows are picked, not text: `y` copies the selected message
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up,k", "cursor(-1)", "Up", show=False, id="view.up", tooltip="Select the row above"),
@@ -157,6 +162,8 @@ class TranscriptView(ScrollView, can_focus=True):
         self.matches: set[int] = set()
         self.query_text = ""
         self._cache: LRUCache[tuple[int, int, bool, int, bool], Strip] = LRUCache(1024)
+        self._base: Style | None = None
+        self._styles: dict[tuple[Style, str], Style] = {}
 
     # -- data --------------------------------------------------------------------------------
 
@@ -165,11 +172,22 @@ class TranscriptView(ScrollView, can_focus=True):
         self._cache.clear()
         self.virtual_size = Size(0, len(model))
         self.set_reactive(TranscriptView.cursor, self._clamp(cursor))
-        if scroll_y is not None:
-            self.scroll_to(y=scroll_y, animate=False, immediate=True)
-        self.show_cursor(center=scroll_y is None and cursor > 0)
+        self._place(scroll_y)
+        if (scroll_y is not None and int(self.scroll_y) != int(scroll_y)) or not self._cursor_shown():
+            # The new virtual size reaches the scrollbars only at the next layout, and a scroll
+            # beyond the old size is cut short: place the view again once it is laid out.
+            self.call_after_refresh(self._place, scroll_y)
         self.refresh()
         self.post_message(self.Moved(self.cursor))
+
+    def _place(self, scroll_y: float | None) -> None:
+        if scroll_y is not None:
+            self.scroll_to(y=scroll_y, animate=False, immediate=True)
+        self.show_cursor(center=scroll_y is None and self.cursor > 0)
+
+    def _cursor_shown(self) -> bool:
+        top, height = int(self.scroll_y), self.scrollable_content_region.height
+        return height > 0 and top <= self.cursor < top + height
 
     def set_matches(self, query: str, rows: list[int]) -> None:
         self.query_text = query
@@ -193,10 +211,20 @@ class TranscriptView(ScrollView, can_focus=True):
 
     def watch_cursor(self, old: int, new: int) -> None:
         # The cache key holds whether a row is the cursor's, so only the two rows that changed
-        # are drawn again.
-        self.refresh()
+        # are drawn again; when the move scrolls, the scroll refreshes the whole view.
+        top = int(self.scroll_y)
         self.show_cursor()
+        if int(self.scroll_y) == top:
+            self._refresh_rows(old, new)
+        else:
+            self.refresh()
         self.post_message(self.Moved(new))
+
+    def _refresh_rows(self, *rows: int) -> None:
+        top, height = int(self.scroll_y), self.size.height
+        regions = [Region(0, row - top, self.size.width, 1) for row in rows if 0 <= row - top < height]
+        if regions:
+            self.refresh(*regions)
 
     def watch_side(self) -> None:
         self._cache.clear()
@@ -258,119 +286,186 @@ class TranscriptView(ScrollView, can_focus=True):
         else:
             self.cursor = row
 
-    def on_resize(self) -> None:
-        self._cache.clear()
-
     def notify_style_update(self) -> None:
         super().notify_style_update()
+        self._base = None
+        self._styles.clear()
         self._cache.clear()
 
     # -- drawing -----------------------------------------------------------------------------
+    #
+    # A row is built as segments directly (no Rich ``Text`` and no console render): a page of
+    # new rows is drawn on every page key, and building Text then rendering it cost most of
+    # the key's time. Every string here comes from ``RowModel`` pieces, which are already
+    # terminal-safe (``rows.clean``), or from numbers and fixed labels.
 
     def render_line(self, y: int) -> Strip:
         row = int(self.scroll_y) + y
         width = self.size.width
-        base = self.rich_style
+        base = self._base_style()
         if self.model is None or row >= len(self.model):
             return Strip.blank(width, base)
         key = (row, width, row == self.cursor, self.side, self.has_focus)
         strip = self._cache.get(key)
         if strip is None:
+            # No ``apply_offsets``: the offsets are for text selection, which this view does not
+            # offer (clicks use the event's own offset), and they cost as much as the drawing.
             strip = self._draw(row, width, base)
             self._cache[key] = strip
-        return strip.apply_offsets(0, row)
+        return strip
+
+    def _base_style(self) -> Style:
+        # ``rich_style`` walks every ancestor; it changes only with the styles, which clear it.
+        base = self._base
+        if base is None:
+            base = self._base = self.rich_style
+        return base
 
     def _style(self, name: str) -> Style:
         return self.get_component_rich_style(f"transcript--{name}", partial=True)
+
+    def _on(self, under: Style, name: str) -> Style:
+        """A component style over ``under``, combined once per style update."""
+        key = (under, name)
+        style = self._styles.get(key)
+        if style is None:
+            style = self._styles[key] = under + self._style(name)
+        return style
 
     def _draw(self, row: int, width: int, base: Style) -> Strip:
         model = self.model
         assert model is not None
         layout = self.layout_now
         selected = row == self.cursor
-        cursor = self._style("cursor")
-        other = self._style("cursor-other")
-        # The widget's own style under everything: since Textual 6 segments without a background
-        # do not take the widget's.
-        line = Text(no_wrap=True, overflow="ellipsis", end="", style=base)
+        segments: list[Segment] = []
         for side in (0, 1):
-            back = (cursor if side == self.side else other) if selected else Style()
+            under = self._on(base, "cursor" if side == self.side else "cursor-other") if selected else base
             here = selected and side == self.side
-            cell = self._pane(model, side, row, layout.left if side == 0 else layout.right, layout.digits, back, here)
+            pane = layout.left if side == 0 else layout.right
+            self._pane(segments, model, side, row, pane, layout.digits, under, here)
             if side == 0:
-                line.append_text(cell)
-                line.append_text(self._badge(model, row, layout.badge, back))
-            else:
-                line.append_text(cell)
-        segments = list(line.render(self.app.console))
-        strip = Strip(segments, line.cell_len)
-        return strip.crop_extend(0, width, base)
+                self._badge(segments, model, row, layout.badge, base, under)
+        # The columns add up to the width exactly, each cut or padded to its own. Joining runs
+        # of one style halves the segments, and every later stage (styles, filters, the
+        # compositor's cuts) costs per segment.
+        return Strip(list(Segment.simplify(segments)), layout.left + layout.badge + layout.right)
 
-    def _badge(self, model: RowModel, row: int, width: int, back: Style) -> Text:
+    def _badge(self, out: list[Segment], model: RowModel, row: int, width: int, base: Style, under: Style) -> None:
+        if width <= 0:
+            return
         changes = model.row_changes.get(row)
         if not changes:
-            return Text(" " * width, style=back, end="")
+            out.append(Segment(" " * width, under))
+            return
         first = changes[0]
         label = KIND_BADGES[first.kind]
         if len(changes) > 1:
             label += f" +{len(changes) - 1}"
-        label = f" {label}".ljust(width - 1)[: width - 1] + " "
-        text = Text(end="")
-        text.append(label[:-1], self._style(f"badge-{kind_class(first.kind)}"))
-        text.append(" ", back)
-        return text
+        out.append(Segment(set_cell_size(f" {label}", width - 1), self._on(base, f"badge-{kind_class(first.kind)}")))
+        out.append(Segment(" ", under))
 
     def _pane(
-        self, model: RowModel, side: int, row: int, width: int, digits: int, back: Style, selected_here: bool
-    ) -> Text:
-        text = Text(no_wrap=True, overflow="ellipsis", end="", style=back)
+        self,
+        out: list[Segment],
+        model: RowModel,
+        side: int,
+        row: int,
+        width: int,
+        digits: int,
+        under: Style,
+        selected_here: bool,
+    ) -> None:
+        """One pane of a row onto ``out``, exactly ``width`` cells: cut with an ellipsis or padded."""
         if width <= 0:
-            return text
+            return
+        pieces: list[tuple[str, Style]] = []
+        add = pieces.append
         index = model.left[row] if side == 0 else model.right[row]
         span = model.span_of(side, row)
-        if span is not None:
-            text.append("▌", self._style(f"span-{span % SPAN_STYLES}"))
-        else:
-            text.append(" ")
+        add(("▌", self._on(under, f"span-{span % SPAN_STYLES}")) if span is not None else (" ", under))
         if index is None:
             label = "— dropped, not sent —" if side == 1 else "— added by repair —"
-            text.append(" " * (digits + 1 + ROLE_WIDTH + 1))
-            text.append(label, self._style("slot"))
+            add((" " * (digits + 1 + ROLE_WIDTH + 1), under))
+            add((label, self._on(under, "slot")))
         else:
             message = model.original(row) if side == 0 else model.repaired(row)
             assert message is not None
-            number_style = self._style("match") if row in self.matches else self._style("index")
-            if selected_here and row not in self.matches:
-                number_style = Style()
-            text.append(str(index).rjust(digits), number_style)
-            text.append(" ")
-            role = message.role
+            matched = row in self.matches
+            if matched:
+                number_style = self._on(under, "match")
+            elif selected_here:
+                number_style = under
+            else:
+                number_style = self._on(under, "index")
+            add((str(index).rjust(digits), number_style))
+            add((" ", under))
+            role = clean(message.role)
             role_class = role if role in ("user", "assistant", "tool", "system") else "user"
             shown = role if len(role) <= ROLE_WIDTH else role[: ROLE_WIDTH - 1] + "…"
-            text.append(shown.ljust(ROLE_WIDTH), Style() if selected_here else self._style(f"role-{role_class}"))
-            text.append(" ")
-            start = len(text)
-            plain = selected_here
+            add((shown.ljust(ROLE_WIDTH), under if selected_here else self._on(under, f"role-{role_class}")))
+            add((" ", under))
+            start = len(pieces)
+            used = 1 + digits + 1 + ROLE_WIDTH + 1
             for piece in model.summary(side, row):
-                room = width + 8 - len(text)
+                room = width + 8 - used
                 if room <= 0:
                     break
-                style = self._style(piece.kind) if piece.kind != "text" and not plain else Style()
-                # Cut a long piece (a whole message's text) to what can show before styling it.
-                text.append(piece.text[:room], style)
-            if self.query_text and row in self.matches:
-                self._highlight(text, start)
-        text.truncate(width, overflow="ellipsis", pad=True)
-        return text
+                style = self._on(under, piece.kind) if piece.kind != "text" and not selected_here else under
+                # Cut a long piece (a whole message's text) to what can show before measuring it.
+                text = piece.text[:room]
+                used += len(text)
+                add((text, style))
+            if self.query_text and matched:
+                pieces[start:] = self._highlight(pieces[start:])
+        lengths = [cell_len(text) for text, _ in pieces]
+        total = sum(lengths)
+        if total <= width:
+            out.extend(Segment(text, style) for text, style in pieces if text)
+            if total < width:
+                out.append(Segment(" " * (width - total), under))
+            return
+        # Too long: keep width - 1 cells and end with an ellipsis in the style of the first
+        # cell cut off (as Rich's ellipsis overflow does).
+        room = width - 1
+        for (text, style), length in zip(pieces, lengths, strict=True):
+            if length <= room:
+                if text:
+                    out.append(Segment(text, style))
+                room -= length
+                continue
+            if room:
+                out.append(Segment(set_cell_size(text, room), style))
+            out.append(Segment("…", style))
+            return
 
-    def _highlight(self, text: Text, start: int) -> None:
+    def _highlight(self, pieces: list[tuple[str, Style]]) -> list[tuple[str, Style]]:
+        """The summary pieces with every match of the search marked (case-insensitive)."""
         needle = self.query_text.casefold()
-        hay = text.plain.casefold()
-        style = self._style("match")
-        at = hay.find(needle, start)
-        while at >= 0 and needle:
-            text.stylize(style, at, at + len(needle))
-            at = hay.find(needle, at + len(needle))
+        plain = "".join(text for text, _ in pieces)
+        hay = plain.casefold()
+        if not needle:
+            return pieces
+        # Where casefolding changed lengths (ß is ss), map each folded character to its source.
+        origin = None if len(hay) == len(plain) else [i for i, c in enumerate(plain) for _ in c.casefold()]
+        marks: list[tuple[int, int]] = []
+        at = hay.find(needle)
+        while at >= 0:
+            end = at + len(needle)
+            marks.append((at, end) if origin is None else (origin[at], origin[end - 1] + 1))
+            at = hay.find(needle, end)
+        if not marks:
+            return pieces
+        match = self._style("match")
+        out: list[tuple[str, Style]] = []
+        offset = 0
+        for text, style in pieces:
+            end = offset + len(text)
+            cuts = sorted({offset, end, *(p for m in marks for p in m if offset < p < end)})
+            for a, b in pairwise(cuts):
+                inside = any(s <= a and b <= e for s, e in marks)
+                out.append((plain[a:b], style + match if inside else style))
+            offset = end
+        return out
 
     def region_of(self, row: int) -> Region:
         return Region(0, row, self.size.width, 1)
@@ -394,9 +489,16 @@ class PaneHeader(Widget):
         super().__init__(id=id)
         self.view = view
         self.counts = ("", "")
+        self.drawn: tuple[int, int] | None = None  # (side, width) of the last render
+
+    def refresh_if_stale(self) -> None:
+        """Draw again only if the view's side or width moved since the last render."""
+        if self.drawn != (self.view.side, self.view.size.width):
+            self.refresh()
 
     def render(self) -> Text:
         layout = self.view.layout_now
+        self.drawn = (self.view.side, self.view.size.width)
         active = self.get_component_rich_style("paneheader--active", partial=True)
         text = Text(no_wrap=True, end="")
         for side, width in ((0, layout.left), (1, layout.right)):
