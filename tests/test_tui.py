@@ -753,3 +753,38 @@ async def test_cursor_move_redraws_only_its_two_rows(worked: Path) -> None:
         await pilot.pause()
         assert view.cursor == 1 and int(view.scroll_y) == 0
         assert sorted(set(asked)) == [0, 1]
+
+
+@pytest.mark.parametrize("suffix", [".json", ".jsonl"])  # a full reload; an append read incrementally
+async def test_reload_frees_the_old_model_with_the_heap_frozen(tmp_path: Path, suffix: str) -> None:
+    # The app freezes the heap after a load (no full collections on key presses), so an old
+    # model must be freed by reference counting alone: it must hold no reference cycles.
+    import gc
+    import weakref
+
+    path = tmp_path / f"t{suffix}"
+    messages = [{"role": "user" if i % 2 == 0 else "assistant", "content": f"m{i}"} for i in range(50)]
+
+    def write(items: list[dict[str, str]]) -> None:
+        if suffix == ".json":
+            path.write_bytes(orjson.dumps(items))
+        else:
+            path.write_bytes(b"".join(orjson.dumps(m) + b"\n" for m in items))
+
+    write(messages)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        assert gc.get_freeze_count() > 0
+        olds = []
+        for i in range(1, 4):
+            olds.append(weakref.ref(app.model))
+            write([*messages, *[{"role": "user", "content": "more"}] * i])
+            await pilot.press("r")
+            await ready(pilot, app)
+            assert app.model is not None and len(app.model.transcript.messages) == 50 + i
+        await pilot.press("e")  # the export's worker holds no model either
+        await ready(pilot, app)
+        await pilot.press("escape")
+        assert [old() for old in olds] == [None, None, None]
+    gc.unfreeze()

@@ -8,7 +8,9 @@ watched (editors save by rename) and each change reloads the view in place.
 
 from __future__ import annotations
 
+import gc
 import os
+import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,6 +84,16 @@ class Checked(Message):
 class Exported(Message):
     path: Path | None
     error: str | None
+
+
+def freeze_heap() -> None:
+    """Take every object alive now out of the cycle collector's sight (``gc.freeze``).
+
+    A loaded 100,000-message transcript is millions of objects, and a full collection over them
+    takes about 300 ms: it would land on some key press. They live as long as the model does, and
+    when a reload replaces the model they are still freed, by reference counting: the model holds
+    no reference cycles (``tests/test_tui.py`` checks that an old model is freed)."""
+    gc.freeze()
 
 
 class SutureApp(App[None]):
@@ -190,6 +202,7 @@ class SutureApp(App[None]):
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
         view = TranscriptView(id="view")
+        view.on_moved = self._moved_to
         with Horizontal(id="main"):
             with Vertical(id="panes"):
                 yield PaneHeader(view, id="pane-header")
@@ -308,10 +321,11 @@ class SutureApp(App[None]):
         header.refresh()
         # The checks hold the GIL for a while on a long history: start them once this screen has
         # been drawn, so the rows show first.
-        self.call_after_refresh(self.run_checks, model)
+        self.call_after_refresh(self.run_checks, weakref.ref(model))
         if initial or old is None:
             first = model.changed_rows[0] if model.changed_rows else 0
             view.set_model(model, cursor=first)
+            freeze_heap()
             return
         # Keep the place: the same message under the cursor, the same scroll offset.
         row = view.cursor
@@ -331,6 +345,7 @@ class SutureApp(App[None]):
             view.set_model(model, cursor=cursor, scroll_y=view.scroll_y)
         if self.match_query:
             self.run_search(self.match_query, jump=False)
+        freeze_heap()
         if quiet:  # only a line still being written grew: nothing new to show
             return
         if added > 0:
@@ -344,9 +359,16 @@ class SutureApp(App[None]):
     # -- provider checks -------------------------------------------------------------------
 
     @work(thread=True, exclusive=True, group="checks", exit_on_error=False)
-    def run_checks(self, model: RowModel) -> None:
-        """One provider at a time, each reported when done: the first shows while the rest run."""
+    def run_checks(self, ref: weakref.ref[RowModel]) -> None:
+        """One provider at a time, each reported when done: the first shows while the rest run.
+
+        The model comes by weak reference: a finished worker lives on in a reference cycle (with
+        its context), and with the heap frozen that cycle is never collected."""
         from suture.checks import PROVIDERS, verdict
+
+        model = ref()
+        if model is None:  # replaced before the checks began
+            return
 
         worker = get_current_worker()
         found: dict[str, Any] = {}
@@ -372,6 +394,8 @@ class SutureApp(App[None]):
             return
         self.verdicts = message.verdicts
         self.checks_pending = message.pending
+        if not message.pending:
+            freeze_heap()
         if not self.provider_picked:
             # The first provider, in display order, that would reject the original.
             found = message.verdicts
@@ -465,17 +489,18 @@ class SutureApp(App[None]):
 
     # -- moving ------------------------------------------------------------------------------
 
-    @on(TranscriptView.Moved)
-    def _moved(self, message: TranscriptView.Moved) -> None:
+    def _moved_to(self, row: int) -> None:
+        """The view's cursor moved (called by the view itself, so the info bar is drawn in the
+        same frame as the rows)."""
         model = self.model
-        self.query_one("#info", InfoBar).show(model, message.row)
+        self.query_one("#info", InfoBar).show(model, row)
         self.query_one("#pane-header", PaneHeader).refresh_if_stale()
         if model is None:
             return
-        index = model.first_change.get(message.row)
+        index = model.first_change.get(row)
         if index is not None:
             self.query_one("#changes", ChangeList).sync_to(index)
-        if self.following and not self._moving and message.row != len(model) - 1:
+        if self.following and not self._moving and row != len(model) - 1:
             self.following = False
             self.status.update_state(live="")
 
@@ -654,11 +679,15 @@ class SutureApp(App[None]):
         if self.model is None:
             self.notify("nothing to export yet", markup=False)
             return
-        self.prepare_export(self.model)
+        self.prepare_export(weakref.ref(self.model))
 
     @work(thread=True, exclusive=True, group="export", exit_on_error=False)
-    def prepare_export(self, model: RowModel) -> None:
-        """The bytes to write, made once: the export writes exactly what ``suture repair`` does."""
+    def prepare_export(self, ref: weakref.ref[RowModel]) -> None:
+        """The bytes to write, made once: the export writes exactly what ``suture repair`` does.
+        (The model by weak reference, as for the checks.)"""
+        model = ref()
+        if model is None:
+            return
         try:
             data = dump(model.repair.messages, model.transcript)
         except Exception as e:  # a format that cannot write this history says why

@@ -6,6 +6,7 @@ terminal-safe data, never from markup, so transcript content shows literally.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import ClassVar
@@ -163,6 +164,7 @@ class TranscriptView(ScrollView, can_focus=True):
         self.query_text = ""
         self._cache: LRUCache[tuple[int, int, bool, int, bool], Strip] = LRUCache(1024)
         self._base: Style | None = None
+        self.on_moved: Callable[[int], None] | None = None
         self._styles: dict[tuple[Style, str], Style] = {}
 
     # -- data --------------------------------------------------------------------------------
@@ -178,7 +180,7 @@ class TranscriptView(ScrollView, can_focus=True):
             # beyond the old size is cut short: place the view again once it is laid out.
             self.call_after_refresh(self._place, scroll_y)
         self.refresh()
-        self.post_message(self.Moved(self.cursor))
+        self._announce(self.cursor)
 
     def _place(self, scroll_y: float | None) -> None:
         if scroll_y is not None:
@@ -218,7 +220,15 @@ class TranscriptView(ScrollView, can_focus=True):
             self._refresh_rows(old, new)
         else:
             self.refresh()
-        self.post_message(self.Moved(new))
+        self._announce(new)
+
+    def _announce(self, row: int) -> None:
+        """Tell the app the cursor moved: at once when it asked to be called (so what it shows
+        about the row is drawn in the same frame as the row), else as a :class:`Moved` message."""
+        if self.on_moved is not None:
+            self.on_moved(row)
+        else:
+            self.post_message(self.Moved(row))
 
     def _refresh_rows(self, *rows: int) -> None:
         top, height = int(self.scroll_y), self.size.height
@@ -229,13 +239,13 @@ class TranscriptView(ScrollView, can_focus=True):
     def watch_side(self) -> None:
         self._cache.clear()
         self.refresh()
-        self.post_message(self.Moved(self.cursor))
+        self._announce(self.cursor)
 
     def select(self, row: int, center: bool = False) -> None:
         self.set_reactive(TranscriptView.cursor, self._clamp(row))
         self.refresh()
         self.show_cursor(center=center)
-        self.post_message(self.Moved(self.cursor))
+        self._announce(self.cursor)
 
     def show_cursor(self, center: bool = False) -> None:
         height = self.scrollable_content_region.height or self.size.height
