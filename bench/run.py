@@ -3,6 +3,7 @@
     python bench/run.py            # the budgets' sizes (100k messages, a 45 MB file), best of 5
     python bench/run.py --quick    # 10k messages, best of 3: a smoke run, not the budgets
     python bench/run.py --only repair,load
+    python bench/run.py --size 1m --runs 1   # the 1M-message files, for scale (budgets are at 100k)
 
 Each benchmark runs in a fresh Python process (so one's heap does not slow the next) and times
 its floor and its subject in that same process; each figure is the best of several runs. A ratio
@@ -256,7 +257,7 @@ def section_multi(size: str, runs: int) -> list[dict[str, Any]]:
     source = cli_repair.__file__ and Path(cli_repair.__file__).read_text()
     if "--out-dir" not in source:
         return [row("suture repair A B C --out-dir D", float("nan"), None, "", None, note="no --out-dir yet")]
-    name = f"chat-{'10k' if size == '100k' else '1k'}.json"
+    name = f"chat-{ {'1m': '100k', '100k': '10k'}.get(size, '1k') }.json"
     original = generate.ensure(name)
     work = Path(tempfile.mkdtemp(prefix="suture-multi-", dir=generate.DATA))
     try:
@@ -512,12 +513,13 @@ def _best_rows(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dic
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--quick", action="store_true", help="10k messages and fewer runs")
+    p.add_argument("--size", choices=("10k", "100k", "1m"), help="the files' size (default 100k; --quick 10k)")
     p.add_argument("--only", default="", help=f"comma-separated sections: {', '.join(SECTIONS)}")
     p.add_argument("--runs", type=int, default=0, help="runs per figure (default 5, quick 3)")
     p.add_argument("--json", metavar="PATH", help="also write the rows as JSON")
     p.add_argument("--section", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
-    size = "10k" if args.quick else "100k"
+    size = args.size or ("10k" if args.quick else "100k")
     runs = args.runs or (3 if args.quick else 5)
     if args.section:
         rows = globals()[f"section_{args.section}"](size, runs)
@@ -525,13 +527,14 @@ def main(argv: list[str] | None = None) -> int:
         os._exit(0)  # not waiting for threads a section left behind (the app's workers)
     chosen = [s for s in (args.only.split(",") if args.only else SECTIONS) if s]
     print(machine())
-    print(f"command: python bench/run.py{' --quick' if args.quick else ''}; best of {runs}\n", flush=True)
+    print(
+        f"command: python bench/run.py {' '.join(argv if argv is not None else sys.argv[1:])}; best of {runs}\n",
+        flush=True,
+    )
     rows: list[dict[str, Any]] = []
     printed = False
     for section in chosen:
-        cmd = [sys.executable, __file__, "--section", section, "--runs", str(runs)] + (
-            ["--quick"] if args.quick else []
-        )
+        cmd = [sys.executable, __file__, "--section", section, "--runs", str(runs), "--size", size]
         got: list[dict[str, Any]] = []
         for _ in range(2 if section == "app" else 1):
             try:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import orjson
 import pytest
+from rich.cells import cell_len
 from textual.widgets import Input
 from textual.worker import WorkerCancelled, WorkerFailed
 
@@ -788,3 +789,38 @@ async def test_reload_frees_the_old_model_with_the_heap_frozen(tmp_path: Path, s
         await pilot.press("escape")
         assert [old() for old in olds] == [None, None, None]
     gc.unfreeze()
+
+
+async def test_rows_fill_the_view_exactly_at_any_width(tmp_path: Path) -> None:
+    # Wide characters, combining marks and long texts: each row is cut or padded to the cell.
+    path = tmp_path / "wide.json"
+    messages = [
+        {"role": "system", "content": "系统提示：你是一个编码代理。" * 5},
+        {"role": "user", "content": "emoji 🎉🎉 e\u0301 " + "宽字符" * 30},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "读取文件", "arguments": "{}"}}],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": "İstanbul straße " * 10},
+        {"role": "assistant", "content": ""},
+        {"role": "user", "content": "x"},
+    ]
+    path.write_bytes(orjson.dumps(messages))
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        app.run_search("ss", jump=False)
+        await ready(pilot, app)
+        for width in (24, 37, 61, 100, 161, 230):
+            await pilot.resize_terminal(width, 30)
+            await pilot.pause()
+            view = app.view
+            assert view.model is not None
+            for row in range(len(view.model)):
+                for side in (0, 1):
+                    view.side = side
+                    view.cursor = row
+                    strip = view._draw(row, view.size.width, view._base_style())
+                    assert strip.cell_length == view.size.width
+                    assert sum(cell_len(s.text) for s in strip) == view.size.width
