@@ -269,7 +269,12 @@ class RowModel:
         found = self._summaries.get(key)
         if found is None:
             message = self.original(row) if side == 0 else self.repaired(row)
-            found = summarize(message) if message is not None else []
+            # A message repair did not touch is the same object on both sides: summarize it once.
+            other = self._summaries.get((1 - side, row))
+            if other is not None and message is (self.repaired(row) if side == 0 else self.original(row)):
+                found = other
+            else:
+                found = summarize(message) if message is not None else []
             if len(self._summaries) > 4096:
                 self._summaries.clear()
             self._summaries[key] = found

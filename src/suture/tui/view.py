@@ -74,6 +74,18 @@ class Layout:
         return None
 
 
+def _emit(out: list[Segment], text: str, style: Style) -> None:
+    """Add a segment, joined to the last one when it has the same style (the styles come from
+    one cache, so the same style is the same object). Every later stage (styles, filters, the
+    compositor's cuts) costs per segment, and joining halves them."""
+    if not text:
+        return
+    if out and out[-1].style is style:
+        out[-1] = Segment(out[-1].text + text, style)
+    else:
+        out.append(Segment(text, style))
+
+
 class TranscriptView(ScrollView, can_focus=True):
     """Rows of aligned messages. Keys move the cursor; the app listens for :class:`Moved`."""
 
@@ -355,24 +367,22 @@ class TranscriptView(ScrollView, can_focus=True):
             self._pane(segments, model, side, row, pane, layout.digits, under, here)
             if side == 0:
                 self._badge(segments, model, row, layout.badge, base, under)
-        # The columns add up to the width exactly, each cut or padded to its own. Joining runs
-        # of one style halves the segments, and every later stage (styles, filters, the
-        # compositor's cuts) costs per segment.
-        return Strip(list(Segment.simplify(segments)), layout.left + layout.badge + layout.right)
+        # The columns add up to the width exactly, each cut or padded to its own.
+        return Strip(segments, layout.left + layout.badge + layout.right)
 
     def _badge(self, out: list[Segment], model: RowModel, row: int, width: int, base: Style, under: Style) -> None:
         if width <= 0:
             return
         changes = model.row_changes.get(row)
         if not changes:
-            out.append(Segment(" " * width, under))
+            _emit(out, " " * width, under)
             return
         first = changes[0]
         label = KIND_BADGES[first.kind]
         if len(changes) > 1:
             label += f" +{len(changes) - 1}"
-        out.append(Segment(set_cell_size(f" {label}", width - 1), self._on(base, f"badge-{kind_class(first.kind)}")))
-        out.append(Segment(" ", under))
+        _emit(out, set_cell_size(f" {label}", width - 1), self._on(base, f"badge-{kind_class(first.kind)}"))
+        _emit(out, " ", under)
 
     def _pane(
         self,
@@ -430,22 +440,22 @@ class TranscriptView(ScrollView, can_focus=True):
         lengths = [cell_len(text) for text, _ in pieces]
         total = sum(lengths)
         if total <= width:
-            out.extend(Segment(text, style) for text, style in pieces if text)
+            for text, style in pieces:
+                _emit(out, text, style)
             if total < width:
-                out.append(Segment(" " * (width - total), under))
+                _emit(out, " " * (width - total), under)
             return
         # Too long: keep width - 1 cells and end with an ellipsis in the style of the first
         # cell cut off (as Rich's ellipsis overflow does).
         room = width - 1
         for (text, style), length in zip(pieces, lengths, strict=True):
             if length <= room:
-                if text:
-                    out.append(Segment(text, style))
+                _emit(out, text, style)
                 room -= length
                 continue
             if room:
-                out.append(Segment(set_cell_size(text, room), style))
-            out.append(Segment("…", style))
+                _emit(out, set_cell_size(text, room), style)
+            _emit(out, "…", style)
             return
 
     def _highlight(self, pieces: list[tuple[str, Style]]) -> list[tuple[str, Style]]:
