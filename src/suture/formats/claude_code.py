@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from suture.formats import CERTAIN, LIKELY, FormatError
 from suture.formats.messages import parse_blocks, type_name
@@ -160,8 +160,12 @@ class ClaudeCodeAdapter:
         meta: dict[str, Any],
         problems: list[LoadProblem],
         evidence: list[tuple[Source, str]],
+        settled: int = 0,
     ) -> Transcript:
-        messages = [item.message() if isinstance(item, _Turn) else item for item in items]
+        """``settled``: how many leading items are messages already (``extend`` keeps the old
+        ones as they are: going over them all again would make an append cost the file)."""
+        messages = cast("list[Message]", items[:settled])  # messages, as said
+        messages.extend(item.message() if isinstance(item, _Turn) else item for item in items[settled:])
         if last_turn is not None and last_turn.text is None:
             # Where the latest response is, so appended lines of it can join it (``extend``).
             index = next(i for i in range(len(items) - 1, -1, -1) if items[i] is last_turn)
@@ -261,7 +265,8 @@ class ClaudeCodeAdapter:
         if problems:
             return None
         meta = {k: v for k, v in transcript.meta.items() if k != "turn"}
-        out = self._transcript(items, latest, meta, [], evidence)
+        settled = turn["index"] if turn is not None else len(transcript.messages)
+        out = self._transcript(items, latest, meta, [], evidence, settled)
         first = len(transcript.messages)
         if turn is not None and last_turn is not None and len(last_turn.lines) > len(turn["lines"]):
             first = turn["index"]  # the latest response took in new lines

@@ -125,9 +125,11 @@ class VercelAdapter:
 
     # -- detection ---------------------------------------------------------------------------
 
-    def _messages_of(self, doc: Document) -> tuple[list[Any], str] | None:
+    def _messages_of(self, doc: Document, limit: int | None = None) -> tuple[list[Any], str] | None:
+        """The message records and the document's shape; with ``limit``, at most that many JSONL
+        records (the sniffer reads 200: a live reload sniffs the whole file on every append)."""
         if doc.kind == "jsonl":
-            return [v for _, v in doc.records], "jsonl"
+            return [v for _, v in doc.records[:limit]], "jsonl"
         value = doc.value
         if isinstance(value, list):
             return value, "array"
@@ -139,7 +141,7 @@ class VercelAdapter:
         return None
 
     def sniff(self, doc: Document) -> int:
-        found = self._messages_of(doc)
+        found = self._messages_of(doc, limit=200)
         if found is None:
             return 0
         score = PLAUSIBLE
