@@ -824,3 +824,29 @@ async def test_rows_fill_the_view_exactly_at_any_width(tmp_path: Path) -> None:
                     strip = view._draw(row, view.size.width, view._base_style())
                     assert strip.cell_length == view.size.width
                     assert sum(cell_len(s.text) for s in strip) == view.size.width
+
+
+async def test_checks_run_again_once_the_file_settles(tmp_path: Path) -> None:
+    # After a reload the provider checks wait for the file to be quiet (a live session appends
+    # in bursts), then run on the new history.
+    from suture.tui import app as app_module
+
+    path = tmp_path / "t.json"
+    clean = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+    path.write_bytes(orjson.dumps(clean))
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        assert app.verdicts is not None and not app.verdicts["anthropic"].before
+        orphan = {"role": "tool", "tool_call_id": "nope", "content": "late"}
+        path.write_bytes(orjson.dumps([*clean, orphan]))
+        await pilot.press("r")
+        await ready(pilot, app)
+        assert app._checks_timer is not None  # waiting for the file to settle
+        await asyncio.sleep(app_module.CHECKS_SETTLE + 0.2)
+        await ready(pilot, app)
+        for _ in range(100):  # the checks' results arrive one provider at a time
+            if app.checks_pending == 0 and app.verdicts is not None and "anthropic" in app.verdicts:
+                break
+            await ready(pilot, app)
+        assert app.verdicts["anthropic"].before  # the orphan result is a problem

@@ -24,6 +24,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Input, Static
 from textual.worker import get_current_worker
 
@@ -84,6 +85,10 @@ class Checked(Message):
 class Exported(Message):
     path: Path | None
     error: str | None
+
+
+CHECKS_SETTLE = 1.0
+"""Seconds with no reload before the provider checks run again."""
 
 
 def freeze_heap() -> None:
@@ -174,6 +179,7 @@ class SutureApp(App[None]):
         self.problem_rows: dict[int, list[Any]] = {}
         self.search_state = ""
         self.checks_pending = 0
+        self._checks_timer: Timer | None = None
         self.provider_picked = False
 
     # Actions that act on the main screen's panes; elsewhere (details, help) they are off, and the
@@ -319,9 +325,19 @@ class SutureApp(App[None]):
         header = self.query_one("#pane-header", PaneHeader)
         header.counts = (f"({model.repair.input_count:,})", f"({len(model.repair.messages):,})")
         header.refresh()
-        # The checks hold the GIL for a while on a long history: start them once this screen has
-        # been drawn, so the rows show first.
-        self.call_after_refresh(self.run_checks, weakref.ref(model))
+        # The checks take seconds on a long history and share the GIL with drawing and reading.
+        # On the first load they start once this screen is drawn, so the rows show first; after
+        # a reload, once the file has been quiet for CHECKS_SETTLE seconds: a live session
+        # appends in bursts, and checks restarted on every line would slow every reload.
+        self.workers.cancel_group(self, "checks")
+        if self._checks_timer is not None:
+            self._checks_timer.stop()
+            self._checks_timer = None
+        ref = weakref.ref(model)
+        if initial or old is None:
+            self.call_after_refresh(self.run_checks, ref)
+        else:
+            self._checks_timer = self.set_timer(CHECKS_SETTLE, lambda: self.run_checks(ref))
         if initial or old is None:
             first = model.changed_rows[0] if model.changed_rows else 0
             view.set_model(model, cursor=first)
