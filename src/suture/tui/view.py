@@ -75,12 +75,12 @@ class Layout:
 
 
 def _emit(out: list[Segment], text: str, style: Style) -> None:
-    """Add a segment, joined to the last one when it has the same style (the styles come from
-    one cache, so the same style is the same object). Every later stage (styles, filters, the
-    compositor's cuts) costs per segment, and joining halves them."""
+    """Add a segment, joined to the last one when it has the same style (equal styles compare
+    by their cached hash). Every later stage (styles, filters, the compositor's cuts) costs per
+    segment, and joining halves them."""
     if not text:
         return
-    if out and out[-1].style is style:
+    if out and out[-1].style == style:
         out[-1] = Segment(out[-1].text + text, style)
     else:
         out.append(Segment(text, style))
