@@ -340,6 +340,9 @@ async def _app_append(app_class: Any, original: Path) -> list[dict[str, Any]]:
                     f.write(orjson.dumps({"role": "user", "content": f"one more thing ({i})"}) + b"\n")
                 while len(app.model.transcript.messages) == n and time.perf_counter() - t < 30:
                     await asyncio.sleep(0.002)
+                if len(app.model.transcript.messages) == n:  # say what the app was doing
+                    workers = ", ".join(f"{w.name} {w.state.name} {w.error!r}" for w in app.workers)
+                    raise RuntimeError(f"append {i} not shown in 30 s; workers: {workers}")
                 times.append(time.perf_counter() - t)
                 await pilot.pause()
                 await asyncio.sleep(0.3)

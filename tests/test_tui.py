@@ -850,3 +850,20 @@ async def test_checks_run_again_once_the_file_settles(tmp_path: Path) -> None:
                 break
             await ready(pilot, app)
         assert app.verdicts["anthropic"].before  # the orphan result is a problem
+
+
+async def test_a_broken_background_task_says_so(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+
+        def broken() -> object:
+            raise RuntimeError("disk on fire")
+
+        app.live.poll = broken  # type: ignore[method-assign]
+        await pilot.press("r")
+        await ready(pilot, app)
+        await pilot.pause()
+        texts = [n.message for n in app._notifications]
+        assert any("read_file failed: RuntimeError: disk on fire" in t for t in texts)
+        assert app.model is not None  # the last good view stays

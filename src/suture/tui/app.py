@@ -26,7 +26,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Input, Static
-from textual.worker import get_current_worker
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from suture.formats import dump
 from suture.io import write_atomic
@@ -267,6 +267,18 @@ class SutureApp(App[None]):
             ignore_permission_denied=True,
         ):
             self.read_file()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A background task that broke says so (it would otherwise fail silently: the workers
+        do not end the app on an error)."""
+        if event.state is WorkerState.ERROR:
+            error = event.worker.error
+            self.notify(
+                f"{event.worker.name} failed: {type(error).__name__}: {error}",
+                title="internal error",
+                severity="error",
+                markup=False,
+            )
 
     def on_loaded(self, message: Loaded) -> None:
         update = message.update
