@@ -313,8 +313,12 @@ async def _settle(app: Any, pilot: Any, *, but: str | None = None) -> None:
     """The app's background work done (but the file watcher), with a time limit: a benchmark
     that waits for ever measures nothing."""
     workers = [w for w in app.workers if but is None or w.group != but]
-    with contextlib.suppress(Exception):  # a cancelled or failed worker is done too
-        await asyncio.wait_for(app.workers.wait_for_complete(workers), timeout=120)
+    # Not wait_for_complete([]): an empty list means every worker to it, the file watcher too,
+    # which never ends; and a timeout there cancels the workers it waits for. That was the stall
+    # of this benchmark: no reload ever came, because the watcher had been cancelled.
+    if workers:
+        with contextlib.suppress(Exception):  # a cancelled or failed worker is done too
+            await asyncio.wait_for(asyncio.shield(app.workers.wait_for_complete(workers)), timeout=120)
     await pilot.pause()
 
 
