@@ -867,3 +867,33 @@ async def test_a_broken_background_task_says_so(worked: Path) -> None:
         texts = [n.message for n in app._notifications]
         assert any("read_file failed: RuntimeError: disk on fire" in t for t in texts)
         assert app.model is not None  # the last good view stays
+
+
+async def test_keys_typed_straight_after_the_slash_go_to_the_search(worked: Path) -> None:
+    # A terminal delivers keys typed fast (or pasted) in one batch: all of them must reach the
+    # search box, none the view (n would jump, Enter would open the details).
+    from textual import events
+
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        for key, char in [("slash", "/"), *((c, c) for c in "late"), ("enter", "\r")]:
+            app.post_message(events.Key(key, char))
+        await ready(pilot, app)
+        assert app.matches == [9] and isinstance(app.screen, type(app.screen_stack[0]))
+        assert "/late" in app.search_state
+
+
+async def test_a_slash_typed_into_a_box_is_text(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await pilot.press("slash", "a", "slash", "b")
+        assert app.query_one("#search", Input).value == "a/b"
+        await pilot.press("escape", "e")
+        await ready(pilot, app)
+        assert isinstance(app.screen, ExportScreen)
+        box = app.screen.query_one(Input)
+        box.value = ""
+        await pilot.press("slash", "t", "slash")
+        assert box.value == "/t/"

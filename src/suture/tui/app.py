@@ -110,7 +110,11 @@ class SutureApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "next_change", "Next change", id="app.next_change", tooltip="Jump to the next change"),
         Binding("N", "previous_change", "Prev change", id="app.previous_change", tooltip="Jump to the previous change"),
-        Binding("slash", "search", "Search", key_display="/", id="app.search", tooltip="Search text and ids"),
+        # A priority binding runs as the key arrives, before the keys after it are sent to the
+        # focused widget: "/lint" typed fast (or pasted) goes into the search box, not to the view.
+        Binding(
+            "slash", "search", "Search", key_display="/", id="app.search", tooltip="Search text and ids", priority=True
+        ),
         Binding(
             "right_square_bracket",
             "search_step(1)",
@@ -201,6 +205,8 @@ class SutureApp(App[None]):
     )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "search" and isinstance(self.focused, Input):
+            return False  # a "/" typed into a box (the search itself, an export path) is text
         return not (action in self.MAIN_ONLY and self.screen is not self.screen_stack[0])
 
     # -- layout ------------------------------------------------------------------------------
@@ -584,7 +590,9 @@ class SutureApp(App[None]):
         box = self.query_one("#search", Input)
         box.display = True
         box.value = self.match_query
-        box.focus()
+        # At once, not after this message (``focus()``): the keys after the slash are sent on to
+        # whatever has focus as soon as this binding returns.
+        self.screen.set_focus(box)
 
     @on(Input.Submitted, "#search")
     def _search_submitted(self, event: Input.Submitted) -> None:
