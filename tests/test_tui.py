@@ -44,7 +44,7 @@ async def settle(app: SutureApp) -> None:
                 await worker.wait()
         await asyncio.sleep(0)
         await app._animator.wait_until_complete()
-    # A pause lets queued messages (Loaded, Moved) run.
+    # A pause lets queued messages (Loaded, Checked) run.
     await asyncio.sleep(0.01)
 
 

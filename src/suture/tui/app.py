@@ -213,8 +213,7 @@ class SutureApp(App[None]):
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
-        view = TranscriptView(id="view")
-        view.on_moved = self._moved_to
+        view = TranscriptView(on_moved=self._moved_to, id="view")
         with Horizontal(id="main"):
             with Vertical(id="panes"):
                 yield PaneHeader(view, id="pane-header")
@@ -469,7 +468,7 @@ class SutureApp(App[None]):
             summary.append(f"  (checking {self.checks_pending} more providers…)", status.part("muted"))
         status.update_state(checks=summary)
         self.query_one("#info", InfoBar).problems = rows
-        self.query_one("#info", InfoBar).redraw()
+        self.query_one("#info", InfoBar).refresh()
 
     def _problem_row(self, violation: Any, after: bool) -> int:
         model = self.model
@@ -650,7 +649,7 @@ class SutureApp(App[None]):
         self.search_state = text
         info = self.query_one("#info", InfoBar)
         info.search = text
-        info.redraw()
+        info.refresh()
 
     def action_search_step(self, step: int) -> None:
         if not self.matches:

@@ -132,9 +132,6 @@ class InfoBar(_Bar):
 
     def show(self, model: RowModel | None, row: int) -> None:
         self.model, self.row = model, row
-        self.redraw()
-
-    def redraw(self) -> None:
         self.refresh()
 
     def render(self) -> Text:

@@ -87,7 +87,7 @@ def _emit(out: list[Segment], text: str, style: Style) -> None:
 
 
 class TranscriptView(ScrollView, can_focus=True):
-    """Rows of aligned messages. Keys move the cursor; the app listens for :class:`Moved`."""
+    """Rows of aligned messages. Keys move the cursor; ``on_moved`` is called with the new row."""
 
     ALLOW_SELECT = False  # rows are picked, not text: `y` copies the selected message
 
@@ -154,13 +154,6 @@ class TranscriptView(ScrollView, can_focus=True):
     cursor: reactive[int] = reactive(0, always_update=True, repaint=False)
     side: reactive[int] = reactive(1, repaint=False)
 
-    class Moved(Message):
-        """The cursor moved to a row (or the model changed under it)."""
-
-        def __init__(self, row: int) -> None:
-            self.row = row
-            super().__init__()
-
     class Opened(Message):
         """The person asked to see the selected row whole."""
 
@@ -169,14 +162,16 @@ class TranscriptView(ScrollView, can_focus=True):
             self.side = side
             super().__init__()
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, on_moved: Callable[[int], None] | None = None, id: str | None = None) -> None:
         super().__init__(id=id)
         self.model: RowModel | None = None
         self.matches: set[int] = set()
         self.query_text = ""
         self._cache: LRUCache[tuple[int, int, bool, int, bool], Strip] = LRUCache(1024)
         self._base: Style | None = None
-        self.on_moved: Callable[[int], None] | None = None
+        # Called, not messaged, when the cursor moves (or the model changes under it), so what
+        # the app shows about the row is drawn in the same frame as the row.
+        self.on_moved = on_moved
         self._styles: dict[tuple[Style, str], Style] = {}
 
     # -- data --------------------------------------------------------------------------------
@@ -235,12 +230,8 @@ class TranscriptView(ScrollView, can_focus=True):
         self._announce(new)
 
     def _announce(self, row: int) -> None:
-        """Tell the app the cursor moved: at once when it asked to be called (so what it shows
-        about the row is drawn in the same frame as the row), else as a :class:`Moved` message."""
         if self.on_moved is not None:
             self.on_moved(row)
-        else:
-            self.post_message(self.Moved(row))
 
     def _refresh_rows(self, *rows: int) -> None:
         top, height = int(self.scroll_y), self.size.height
