@@ -6,7 +6,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_sessions"
-REAL = ROOT.parent / "shared" / "samples" / "real"
+REAL = SAMPLES / "real"
 
 
 @pytest.fixture

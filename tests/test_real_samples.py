@@ -1,6 +1,6 @@
-"""Every real transcript in the shared samples folder: detect, load, repair, export, load again.
+"""Every real transcript in ``sample_sessions/real``: detect, load, repair, export, load again.
 
-The folder names the format (``claude-code/``, ``pi/``, ...). Skipped when the folder is absent.
+The folder names the format (``claude-code/``, ``pi/``, ...).
 Print the figures (messages per file, changes by kind) with::
 
     python -m tests.test_real_samples
@@ -26,13 +26,10 @@ from tests.conftest import REAL
 
 
 def _files() -> list[Path]:
-    if not REAL.is_dir():
-        return []
     return sorted(p for p in REAL.rglob("*") if p.is_file() and p.suffix in (".json", ".jsonl"))
 
 
 FILES = _files()
-pytestmark = pytest.mark.skipif(not FILES, reason=f"no real samples at {REAL}")
 CLAUDE_CODE = [p for p in FILES if p.parent.name == "claude-code"]
 
 
@@ -145,3 +142,8 @@ def figures() -> list[str]:
 
 if __name__ == "__main__":
     sys.stdout.write("\n".join(figures()) + "\n")
+
+
+def test_the_real_sessions_are_in_the_repository() -> None:
+    assert {p.parent.name for p in FILES} == {"claude-code", "pi"}
+    assert len(CLAUDE_CODE) == 5
