@@ -42,6 +42,7 @@ def probe(body: str) -> list[str]:
         "suture.validity",
         "suture.model",
         "suture.io",
+        "suture.show",
         "suture.formats",
         "suture.cli",
     ],

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from suture import show
 from suture.model import Content, Message, TextPart, ToolCall
 
 __all__ = [
@@ -172,11 +173,7 @@ def _note_content(content: Content, tool_call_id: str) -> Content:
 def _shown(value: str) -> str:
     """An id or tool name as a summary shows it: on one line, control characters escaped (ids
     and names are untrusted transcript data), ``(no id)`` for an empty one."""
-    if not value:
-        return "(no id)"
-    if value.isprintable():
-        return value
-    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in value)
+    return show.line(value) if value else "(no id)"
 
 
 def _tool_label(name: str | None) -> str:

@@ -56,7 +56,9 @@ class _Parser(argparse.ArgumentParser):
     """argparse that reports a usage error as one line and exit code 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"suture: error: {message} (see 'suture {self.prog.split()[-1]} --help')\n")
+        from suture.show import line
+
+        sys.stderr.write(f"suture: error: {line(message)} (see 'suture {self.prog.split()[-1]} --help')\n")
         raise SystemExit(EXIT_BAD_INPUT)
 
 
@@ -120,7 +122,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return run(args)
     except InputError as e:
-        sys.stderr.write(f"suture: error: {e}\n")
+        from suture.show import line
+
+        sys.stderr.write(f"suture: error: {line(str(e))}\n")
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130

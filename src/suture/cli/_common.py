@@ -1,4 +1,5 @@
-"""What the subcommands share: loading an input the strict way, writing an output, counting."""
+"""What the subcommands share: loading an input the strict way, writing an output, counting, and
+putting lines on the terminal (every line through :func:`suture.show.line`)."""
 
 from __future__ import annotations
 
@@ -7,16 +8,34 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from suture import show
 from suture.formats import load_file
 from suture.io import InputError, write_atomic
 from suture.model import Transcript
 from suture.repair import ChangeKind, Repair
 
-__all__ = ["load_strict", "same_file", "summary_line", "write_output"]
+__all__ = ["err", "load_strict", "out", "out_json", "same_file", "summary_line", "write_output"]
+
+
+def out(*lines: str) -> None:
+    """Lines of a command's human output on stdout, each shown by :func:`suture.show.line`: no
+    text from a transcript or a file name can add a line or reach the terminal as a control."""
+    sys.stdout.write("".join(show.line(line) + "\n" for line in lines))
+
+
+def err(*lines: str) -> None:
+    """Lines on stderr (errors, warnings, summaries), each shown by :func:`suture.show.line`."""
+    sys.stderr.write("".join(show.line(line) + "\n" for line in lines))
+
+
+def out_json(value: object) -> None:
+    """A command's ``--json`` output: :func:`suture.show.dumps` on stdout."""
+    sys.stdout.flush()
+    sys.stdout.buffer.write(show.dumps(value))
 
 
 def _to_stderr(line: str) -> None:
-    sys.stderr.write(line + "\n")
+    err(line)
 
 
 def load_strict(
@@ -50,6 +69,8 @@ def write_output(data: bytes, out: str | None) -> None:
     """Write to stdout when ``out`` is ``-`` or None, else atomically to the file."""
     if out is None or out == "-":
         sys.stdout.flush()
+        if sys.stdout.isatty():  # the same JSON, with nothing a terminal would act on
+            data = show.inert_json(data)
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         return
@@ -72,11 +93,6 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def _printable(value: str) -> str:
-    """A transcript's id as one line of terminal text: control characters escaped."""
-    return value if value.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in value)
-
-
 def summary_line(result: Repair) -> str:
     """One line a person reads after a repair: how many changes of each kind."""
     n_in, n_out = result.input_count, len(result.messages)
@@ -85,7 +101,7 @@ def summary_line(result: Repair) -> str:
     parts = [_plural(count, _KIND_WORDS[kind]) for kind, count in result.counts().items() if count]
     line = f"{_plural(len(result.changes), 'change')} ({', '.join(parts)}); {n_in} messages in, {n_out} out"
     if result.interrupted:
-        ids = ", ".join(_printable(c.id) for c in result.interrupted[:5])
+        ids = ", ".join(show.line(c.id) for c in result.interrupted[:5])
         more = f" and {len(result.interrupted) - 5} more" if len(result.interrupted) > 5 else ""
         line += f"; interrupted: {ids}{more}"
     return line

@@ -10,14 +10,11 @@ the provider would send, and whether the repair fixes it or what to do instead.
 from __future__ import annotations
 
 import argparse
-import re
-import sys
 from typing import Any
 
-import orjson
-
+from suture import show
 from suture.checks import RULES, TITLES, Verdict, Violation, resolve, verdicts
-from suture.cli._common import load_strict
+from suture.cli._common import load_strict, out, out_json
 from suture.model import Message, Transcript
 from suture.validity import violations
 
@@ -65,37 +62,27 @@ def run(args: argparse.Namespace) -> int:
         return _run_providers(args, transcript, providers)
     found = violations(transcript.messages)
     if args.json:
-        out = {
-            "file": args.input,
-            "format": transcript.format,
-            "messages": len(transcript.messages),
-            "valid": not found,
-            "problems": [{**v.to_json(), "source": str(transcript.messages[v.index].source or "")} for v in found],
-        }
-        sys.stdout.buffer.write(orjson.dumps(out, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
+        out_json(
+            {
+                "file": show.path_json(args.input),
+                "format": transcript.format,
+                "messages": len(transcript.messages),
+                "valid": not found,
+                "problems": [{**v.to_json(), "source": str(transcript.messages[v.index].source or "")} for v in found],
+            }
+        )
     else:
         n = len(transcript.messages)
+        name = show.path(args.input)
         if not found:
-            sys.stdout.write(f"{args.input}: valid ({n} messages, {transcript.format})\n")
+            out(f"{name}: valid ({n} messages, {transcript.format})")
         else:
-            sys.stdout.write(
-                f"{args.input}: {len(found)} problem{'s' if len(found) > 1 else ''} "
-                f"({n} messages, {transcript.format})\n"
-            )
+            out(f"{name}: {len(found)} problem{'s' if len(found) > 1 else ''} ({n} messages, {transcript.format})")
             for v in found:
                 source = transcript.messages[v.index].source
                 where = f" ({source})" if source else ""
-                sys.stdout.write(f"  [{v.index}]{where} {safe(v.problem)}\n")
+                out(f"  [{v.index}]{where} {v.problem}")
     return 1 if found else 0
-
-
-# Control characters (C0, DEL, C1) in transcript text would reach the terminal as escape sequences.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def safe(text: str) -> str:
-    """Untrusted text fit for a terminal: control characters shown as ``\\xNN``."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def _source(messages: list[Message], index: int) -> str:
@@ -114,8 +101,8 @@ def _run_providers(args: argparse.Namespace, transcript: Transcript, providers: 
     repaired = next(iter(results.values())).repair.messages
     broken = any(v.before for v in results.values())
     if args.json:
-        out = {
-            "file": args.input,
+        report = {
+            "file": show.path_json(args.input),
             "format": transcript.format,
             "messages": len(messages),
             "repaired_messages": len(repaired),
@@ -132,18 +119,18 @@ def _run_providers(args: argparse.Namespace, transcript: Transcript, providers: 
                 for name, v in results.items()
             },
         }
-        sys.stdout.buffer.write(orjson.dumps(out, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
+        out_json(report)
         return 1 if broken else 0
-    w = sys.stdout.write
-    w(f"{safe(args.input)}: {len(messages)} messages ({transcript.format}); repaired: {len(repaired)} messages\n")
+    out(f"{show.path(args.input)}: {len(messages)} messages ({transcript.format}); repaired: {len(repaired)} messages")
     limit = None if args.all else SHOWN
     for name, v in results.items():
-        w(_render(name, v, messages, repaired, limit))
+        out(*_render(name, v, messages, repaired, limit))
     return 1 if broken else 0
 
 
-def _render(name: str, v: Verdict, messages: list[Message], repaired: list[Message], limit: int | None) -> str:
-    lines = [f"\n{v.summary()}  ({TITLES[name]})"]
+def _render(name: str, v: Verdict, messages: list[Message], repaired: list[Message], limit: int | None) -> list[str]:
+    """The lines about one provider (each to be shown by :func:`suture.cli._common.out`)."""
+    lines = ["", f"{v.summary()}  ({TITLES[name]})"]
     for x in v.before[:limit]:
         lines.extend(_lines(x, messages))
         lines.append(f"      fixed by repair: {x.remedy}" if x.fixed else f"      not fixed by repair: {x.remedy}")
@@ -154,7 +141,7 @@ def _render(name: str, v: Verdict, messages: list[Message], repaired: list[Messa
             lines.extend(_lines(x, repaired))
             lines.append(f"      to do: {x.remedy}")
         lines.extend(_more(v.after, limit))
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def _more(found: list[Violation], limit: int | None) -> list[str]:
@@ -171,6 +158,6 @@ def _lines(x: Violation, messages: list[Message]) -> list[str]:
     where = f" {x.where}" if x.where else ""
     at = f" ({source})" if source else ""
     return [
-        f"  [{x.index}] {role}{at}{where}  {x.rule}: {safe(x.problem)}",
-        f"      {safe(x.provider)} would say: {safe(x.error)}",
+        f"  [{x.index}] {role}{at}{where}  {x.rule}: {x.problem}",
+        f"      {x.provider} would say: {x.error}",
     ]

@@ -14,12 +14,10 @@ import argparse
 import sys
 from typing import Any
 
-import orjson
-
+from suture import show
 from suture.checks import TITLES
 from suture.checks.explain import Location, Recognition, closest, locate, recognise
-from suture.cli._common import load_strict
-from suture.cli.check import safe
+from suture.cli._common import load_strict, out, out_json
 from suture.io import InputError
 from suture.model import ImagePart, Message, TextPart, text_of
 from suture.repair import Change, Repair, repair
@@ -97,15 +95,13 @@ def run(args: argparse.Namespace) -> int:
     if args.error is None:
         if not transcript.evidence:
             raise InputError(
-                f"{args.input}: records no API error; pass the provider's error text (or '-' to read it from stdin)"
+                f"{show.path(args.input)}: records no API error; pass the provider's error text (or '-' to read it from stdin)"
             )
         recorded_at, text = transcript.evidence[-1]
         if not args.json:
             more = len(transcript.evidence) - 1
             extra = f" (the last of {more + 1})" if more else ""
-            sys.stdout.write(
-                f"The API error recorded at {recorded_at}{extra}:\n  {safe(' '.join(text.split())[:300])}\n\n"
-            )
+            out(f"The API error recorded at {recorded_at}{extra}:", f"  {show.prose(text)[:300]}", "")
     else:
         text = _error_text(args.error)
     messages = transcript.messages
@@ -145,35 +141,36 @@ def _json(
     text: str,
 ) -> None:
     fixed, remedy = _fix(rec, where)
-    out = {
-        "file": args.input,
-        "format": fmt,
-        "error": text,
-        "recognised": True,
-        "rule": rec.rule.id,
-        "title": rec.rule.title,
-        "providers": list(rec.providers),
-        "provider": where.provider,
-        "source": rec.rule.source,
-        "named": {"ids": list(rec.ids), "index": rec.index, "block": rec.block},
-        "found": where.found,
-        "found_by": where.by,
-        "messages": [
-            {
-                "index": i,
-                "role": messages[i].role,
-                "summary": summary(messages[i]),
-                "source": str(messages[i].source or ""),
-            }
-            for i in where.indices
-        ],
-        "violations": [v.to_json() for v in where.violations],
-        "fixed_by_repair": fixed,
-        "remedy": remedy,
-        "changes": [c.to_json() for c in changes],
-        "also_matches": [r.rule.id for r in others],
-    }
-    sys.stdout.buffer.write(orjson.dumps(out, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
+    out_json(
+        {
+            "file": show.path_json(args.input),
+            "format": fmt,
+            "error": text,
+            "recognised": True,
+            "rule": rec.rule.id,
+            "title": rec.rule.title,
+            "providers": list(rec.providers),
+            "provider": where.provider,
+            "source": rec.rule.source,
+            "named": {"ids": list(rec.ids), "index": rec.index, "block": rec.block},
+            "found": where.found,
+            "found_by": where.by,
+            "messages": [
+                {
+                    "index": i,
+                    "role": messages[i].role,
+                    "summary": summary(messages[i]),
+                    "source": str(messages[i].source or ""),
+                }
+                for i in where.indices
+            ],
+            "violations": [v.to_json() for v in where.violations],
+            "fixed_by_repair": fixed,
+            "remedy": remedy,
+            "changes": [c.to_json() for c in changes],
+            "also_matches": [r.rule.id for r in others],
+        }
+    )
 
 
 def _human(
@@ -185,68 +182,73 @@ def _human(
     changes: list[Change],
     others: list[Recognition],
 ) -> None:
-    w = sys.stdout.write
+    lines: list[str] = []
+    w = lines.append
     r = rec.rule
-    w(f"Recognised: {r.id} ({', '.join(r.providers)}): {r.title}\n")
-    w(f"  source: {r.source}\n")
+    w(f"Recognised: {r.id} ({', '.join(r.providers)}): {r.title}")
+    w(f"  source: {r.source}")
     named = []
     if rec.index is not None:
         named.append(f"index {rec.index}" + (f", block {rec.block}" if rec.block is not None else ""))
     if rec.ids:
         named.append("ids " + ", ".join(rec.ids))
     if named:
-        w(f"  the error names: {safe('; '.join(named))}\n")
+        w(f"  the error names: {'; '.join(named)}")
     if others:
-        w(f"  (the text also fits: {', '.join(o.rule.id for o in others[:3])})\n")
-    w(f"\n{safe(args.input)} ({fmt}, {len(messages)} messages):\n")
+        w(f"  (the text also fits: {', '.join(o.rule.id for o in others[:3])})")
+    w("")
+    w(f"{show.path(args.input)} ({fmt}, {len(messages)} messages):")
     if not where.found:
         what = "the ids and indices it names" if named else "a problem of this rule"
         w(
-            f"  not found: suture's {', '.join(r.providers)} check finds no {r.id} problem here, and no message matches {what}.\n"
+            f"  not found: suture's {', '.join(r.providers)} check finds no {r.id} problem here, and no message matches {what}."
         )
-        w("  Is this the transcript that was sent? (A provider counts messages as it received them.)\n")
+        w("  Is this the transcript that was sent? (A provider counts messages as it received them.)")
     else:
         if where.by != "check":
             w(
                 f"  suture's {where.provider} check does not flag {r.id} here: it may need what only the provider "
-                "saw (the original thinking blocks, item state), or the request differed from this file.\n"
-                f"  The messages the error names (by its {'ids' if where.by == 'ids' else 'index'}):\n"
+                "saw (the original thinking blocks, item state), or the request differed from this file."
             )
+            w(f"  The messages the error names (by its {'ids' if where.by == 'ids' else 'index'}):")
         for i in where.indices:
             m = messages[i]
             source = f" ({m.source})" if m.source else ""
-            w(f"  [{i}] {m.role}{source}  {safe(summary(m))}\n")
+            w(f"  [{i}] {m.role}{source}  {summary(m)}")
         for v in where.violations:
-            w(f"      {v.rule} at {v.where} ({TITLES[v.provider]}): {safe(v.problem)}\n")
+            w(f"      {v.rule} at {v.where} ({TITLES[v.provider]}): {v.problem}")
     fixed, remedy = _fix(rec, where)
+    w("")
     if where.found and fixed:
-        w(f"\nRepair: fixes it: {remedy}.\n")
+        w(f"Repair: fixes it: {remedy}.")
     elif where.found:
-        w(f"\nRepair: does not fix this. What to do: {remedy}\n")
+        w(f"Repair: does not fix this. What to do: {remedy}")
     else:
-        w(f"\nWhat fixes it: {remedy}\n")
+        w(f"What fixes it: {remedy}")
     if changes:
-        w("Changes the repair makes to these messages:\n")
+        w("Changes the repair makes to these messages:")
         for c in changes:
-            out = f"[{c.output_index}]" if c.output_index is not None else "(dropped)"
-            w(f"  {c.kind} [{c.input_index}] → {out}: {safe(c.summary)}\n")
+            to = f"[{c.output_index}]" if c.output_index is not None else "(dropped)"
+            w(f"  {c.kind} [{c.input_index}] → {to}: {c.summary}")
+    out(*lines)
 
 
 def _unrecognised(args: argparse.Namespace, text: str) -> int:
     near = closest(text)
     if args.json:
-        out = {
-            "file": args.input,
-            "recognised": False,
-            "closest": [{"rule": r.id, "providers": list(r.providers), "title": r.title} for r in near],
-        }
-        sys.stdout.buffer.write(orjson.dumps(out, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
+        out_json(
+            {
+                "file": show.path_json(args.input),
+                "recognised": False,
+                "closest": [{"rule": r.id, "providers": list(r.providers), "title": r.title} for r in near],
+            }
+        )
         return 1
-    w = sys.stdout.write
-    w("suture does not recognise this error text.\n")
+    lines = ["suture does not recognise this error text."]
     if near:
-        w("Closest rules:\n")
+        lines.append("Closest rules:")
         for r in near:
-            w(f"  {r.id} ({', '.join(r.providers)}): {r.title}\n      e.g. {r.errors[0]}\n")
-    w("Run 'suture check IN --provider all' to list every problem suture can see.\n")
+            lines += [f"  {r.id} ({', '.join(r.providers)}): {r.title}", f"      e.g. {r.errors[0]}"]
+    lines.append("Run 'suture check IN --provider all' to list every problem suture can see.")
+    out(*lines)
     return 1

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from suture.cli._common import load_strict, same_file, summary_line, write_output
+from suture import show
+from suture.cli._common import err, load_strict, same_file, summary_line, write_output
 from suture.io import InputError
 
 NAMES = ("repair",)
@@ -85,9 +86,7 @@ class _Done:
 
 
 def _report_bytes(report: dict[str, Any]) -> bytes:
-    import orjson
-
-    return orjson.dumps(report, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
+    return show.dumps(report)
 
 
 def _repair_one(job: _Job) -> tuple[list[str], str]:
@@ -114,7 +113,7 @@ def _run_job(job: _Job) -> _Done:
         return _Done((), str(e))
     except RecursionError:
         return _Done((), f"{job.input}: nested too deeply to be a transcript")
-    return _Done((*warnings, f"suture: {job.input}: {summary}"))
+    return _Done((*warnings, f"suture: {show.path(job.input)}: {summary}"))
 
 
 def _inputs(paths: Sequence[str]) -> Iterator[str | InputError]:
@@ -148,10 +147,9 @@ def _single(args: argparse.Namespace) -> int:
     warnings, summary = _repair_one(
         _Job(path, args.output, report, args.format, args.to, read_only_set(args.read_only), args.skip_bad_lines)
     )
-    for line in warnings:
-        sys.stderr.write(line + "\n")
+    err(*warnings)
     if not args.quiet:
-        sys.stderr.write(f"suture: {summary}\n")
+        err(f"suture: {summary}")
     return 0
 
 
@@ -205,10 +203,10 @@ def _many(args: argparse.Namespace) -> int:
         outcome = _Done((), item) if isinstance(item, str) else next(done)
         for line in outcome.lines:
             if not args.quiet or line.startswith("suture: warning:"):
-                sys.stderr.write(line + "\n")
+                err(line)
         if outcome.error is not None:
             bad = True
-            sys.stderr.write(f"suture: error: {outcome.error}\n")
+            err(f"suture: error: {outcome.error}")
         sys.stderr.flush()
     return 2 if bad else 0
 

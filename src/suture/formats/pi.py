@@ -38,6 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from suture import show
 from suture.formats import CERTAIN, LIKELY, FormatError
 from suture.formats.messages import type_name
 from suture.io import Document, InputError, gc_paused
@@ -310,7 +311,9 @@ class PiAdapter:
         while current is not None:
             line, entry = current
             if entry["id"] in seen:
-                problems.append(LoadProblem(line, f"entry {entry['id']} is its own ancestor; the branch stops here"))
+                problems.append(
+                    LoadProblem(line, f"entry {show.line(entry['id'])} is its own ancestor; the branch stops here")
+                )
                 break
             seen.add(entry["id"])
             path.append(current)
@@ -319,7 +322,11 @@ class PiAdapter:
                 break
             current = by_id.get(parent) if isinstance(parent, str) else None
             if current is None:
-                problems.append(LoadProblem(line, f"entry {entry['id']}'s parent {parent!r} is not in the file"))
+                problems.append(
+                    LoadProblem(
+                        line, f"entry {show.line(entry['id'])}'s parent {show.line(repr(parent))} is not in the file"
+                    )
+                )
         path.reverse()
         return path
 

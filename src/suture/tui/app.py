@@ -28,6 +28,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from suture import show
 from suture.formats import dump
 from suture.io import write_atomic
 from suture.live import LiveFile, Update
@@ -167,9 +168,9 @@ class SutureApp(App[None]):
         self.live = LiveFile(self.path, format, read_only.__contains__ if read_only else None)
         self.watching = watch
         self.export_dir = export_dir
-        shown = str(path)
+        shown = show.path(path)
         if len(shown) > 48:
-            shown = f"…/{self.path.name}"
+            shown = f"…/{show.path(self.path.name)}"
         self.shown_name = title or shown
         self.debounce_ms = debounce_ms
         self.model: RowModel | None = None
@@ -279,7 +280,7 @@ class SutureApp(App[None]):
         if event.state is WorkerState.ERROR:
             error = event.worker.error
             self.notify(
-                f"{event.worker.name} failed: {type(error).__name__}: {error}",
+                show.line(f"{event.worker.name} failed: {type(error).__name__}: {error}"),
                 title="internal error",
                 severity="error",
                 markup=False,
@@ -302,7 +303,7 @@ class SutureApp(App[None]):
                 shown += "; showing the last good version"
             self.status.update_state(error=f"{update.error} ({shown})")
             if was != update.error:
-                self.notify(f"{update.error}", title="cannot read the file", severity="error", markup=False)
+                self.notify(show.line(update.error or ""), title="cannot read the file", severity="error", markup=False)
             if self.model is None:
                 info = self.query_one("#info", InfoBar)
                 again = "it is watched: the next save is read" if self.watching else "press r to read it again"
@@ -631,7 +632,7 @@ class SutureApp(App[None]):
         if not rows:
             self._set_search(f"no match for “{query}”")
             if jump:
-                self.notify(f"no match for “{query}”", severity="warning", markup=False)
+                self.notify(f"no match for “{show.line(query)}”", severity="warning", markup=False)
             return
         if jump:
             after = [r for r in rows if r >= self.view.cursor]
@@ -751,7 +752,7 @@ class SutureApp(App[None]):
         is_input = _same_file(target, self.path)
         if is_input:
             question = (
-                f"{target} is the file you opened. Overwrite the input with the repaired transcript? "
+                f"{show.path(target)} is the file you opened. Overwrite the input with the repaired transcript? "
                 "The original will be gone."
             )
             self.push_screen(
@@ -759,7 +760,8 @@ class SutureApp(App[None]):
             )
         elif target.exists():
             self.push_screen(
-                ConfirmScreen(f"{target} exists. Overwrite it?"), lambda yes: self._confirmed(yes, target, data)
+                ConfirmScreen(f"{show.path(target)} exists. Overwrite it?"),
+                lambda yes: self._confirmed(yes, target, data),
             )
         else:
             self.write_export(target, data)
@@ -777,15 +779,15 @@ class SutureApp(App[None]):
                 self.live.ignore(data)
             write_atomic(target, data)
         except Exception as e:  # an export that fails must say why, never crash the app
-            self.post_message(Exported(None, f"{target}: {getattr(e, 'strerror', None) or e}"))
+            self.post_message(Exported(None, f"{show.path(target)}: {getattr(e, 'strerror', None) or e}"))
             return
         self.post_message(Exported(target, None))
 
     def on_exported(self, message: Exported) -> None:
         if message.error:
-            self.notify(message.error, title="export failed", severity="error", markup=False)
+            self.notify(show.line(message.error), title="export failed", severity="error", markup=False)
         else:
-            self.notify(f"wrote {message.path}", title="exported", markup=False)
+            self.notify(f"wrote {show.path(message.path or '')}", title="exported", markup=False)
 
     # -- help and palette --------------------------------------------------------------------
 

@@ -9,7 +9,8 @@ from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
 
-from suture.tui.rows import KIND_BADGES, KIND_ORDER, KIND_SHORT, RowModel, clean
+from suture import show
+from suture.tui.rows import KIND_BADGES, KIND_ORDER, KIND_SHORT, RowModel
 from suture.tui.view import kind_class
 
 __all__ = ["InfoBar", "StatusBar"]
@@ -69,9 +70,9 @@ class StatusBar(_Bar):
     def render(self) -> Text:
         text = Text(no_wrap=False, end="")
         text.append("suture ", self.part("title"))
-        text.append(clean(self.name_shown))
+        text.append(show.line(self.name_shown))
         if self.format_name:
-            text.append(f"  {clean(self.format_name)}", self.part("muted"))
+            text.append(f"  {show.line(self.format_name)}", self.part("muted"))
         model = self.model
         if model is not None:
             n_in, n_out = model.repair.input_count, len(model.repair.messages)
@@ -100,10 +101,10 @@ class StatusBar(_Bar):
         if self.error:
             text.append("\n")
             text.append("⚠ ", self.part("error"))
-            text.append(clean(self.error), self.part("error"))
+            text.append(show.line(self.error), self.part("error"))
         for note in self.notes:
             text.append("\n")
-            text.append(clean(note), self.part("muted"))
+            text.append(show.line(note), self.part("muted"))
         return text
 
 
@@ -150,7 +151,7 @@ class InfoBar(_Bar):
         if original is not None:
             where = str(original.source) if original.source is not None else "?"
             text.append(f"Original #{left} ")
-            text.append(f"({clean(where)})", self.part("muted"))
+            text.append(f"({show.line(where)})", self.part("muted"))
         else:
             text.append("Original —", self.part("muted"))
         text.append("  →  ")
@@ -165,15 +166,15 @@ class InfoBar(_Bar):
         if hidden > 0:
             text.append(f"   +{hidden} more: ⏎ details", self.part("muted"))
         if self.search:
-            text.append(f"    {clean(self.search)}", self.part("live"))
+            text.append(f"    {show.line(self.search)}", self.part("live"))
         room = self.DETAIL_LINES
         for change in changes[:room]:
             text.append("\n")
             text.append(f"{KIND_BADGES[change.kind]}  ", self.part(f"badge-{kind_class(change.kind)}"))
-            text.append(clean(change.summary))
+            text.append(show.line(change.summary))
         for violation, after in problems[: room - min(room, len(changes))]:
             text.append("\n")
             text.append(f"{violation.provider} {violation.rule}", self.part("error"))
             text.append(" after repair: " if after else (" fixed by repair: " if violation.fixed else ": "))
-            text.append(clean(violation.error))
+            text.append(show.line(violation.error))
         return text

@@ -19,8 +19,9 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from suture import show
 from suture.repair import Change
-from suture.tui.rows import KIND_BADGES, clean
+from suture.tui.rows import KIND_BADGES
 from suture.tui.view import kind_class
 
 __all__ = ["ChangeList", "ProblemList"]
@@ -182,7 +183,7 @@ class ChangeList(ScrollView, can_focus=True):
             f"#{change.input_index}".rjust(self.digits + 1) + "  ",
             self.get_component_rich_style("changes--index", partial=True),
         )
-        text.append(clean(change.summary))
+        text.append(show.line(change.summary))
         text.truncate(width, overflow="ellipsis", pad=True)
         return Strip(list(text.render(self.app.console)), text.cell_len).crop_extend(0, width, base)
 
@@ -217,7 +218,7 @@ class ProblemList(ChangeList):
         back = self.get_component_rich_style("changes--cursor", partial=True) if index == self.cursor else Style()
         text = Text(no_wrap=True, overflow="ellipsis", end="", style=base + back)
         part = self.get_component_rich_style
-        text.append(f" {clean(violation.rule):<4} ", part("problems--rule", partial=True))
+        text.append(f" {show.line(violation.rule):<4} ", part("problems--rule", partial=True))
         text.append(f"#{violation.index}".rjust(self.digits + 1) + " ", part("changes--index", partial=True))
         if after:
             text.append("after repair ", part("problems--stays", partial=True))
@@ -225,6 +226,6 @@ class ProblemList(ChangeList):
             text.append("✓ ", part("problems--fixed", partial=True))
         else:
             text.append("✗ ", part("problems--stays", partial=True))
-        text.append(clean(violation.problem))
+        text.append(show.line(violation.problem))
         text.truncate(width, overflow="ellipsis", pad=True)
         return Strip(list(text.render(self.app.console)), text.cell_len).crop_extend(0, width, base)

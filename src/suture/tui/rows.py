@@ -6,16 +6,17 @@ side, a synthetic result one with nothing on the Original side. Rows follow the 
 a moved result shows as an Original index out of sequence. A dropped message sits right after
 the row of the input message before it.
 
-Everything here treats transcript text as data: :func:`clean` makes any string safe to put on a
-terminal (no escape sequences, no control characters, no bidirectional overrides).
+Everything here treats transcript text as data: names and ids go through :func:`suture.show.line`,
+text through :func:`suture.show.prose`, so nothing reaches the terminal as an escape sequence, a
+control character or a bidirectional override.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from suture import show
 from suture.model import ImagePart, Message, OtherPart, TextPart, ThinkingPart, Transcript
 from suture.repair import Change, ChangeKind, Repair
 
@@ -26,8 +27,6 @@ __all__ = [
     "KIND_WORDS",
     "Piece",
     "RowModel",
-    "clean",
-    "clean_block",
     "human_size",
 ]
 
@@ -62,34 +61,6 @@ KIND_BADGES: dict[ChangeKind, str] = {
     ChangeKind.DROPPED_PLACEHOLDER: "✕ dropped",
 }
 
-# C0 controls (tab and newline included: callers that keep lines split first), DEL and C1
-# controls become visible symbols; bidirectional overrides and isolates, which reorder what
-# follows them on screen, become a visible code point.
-_TABLE: dict[int, str] = {c: chr(0x2400 + c) for c in range(0x20)}
-_TABLE[0x7F] = "␡"
-_TABLE.update({c: "�" for c in range(0x80, 0xA0)})
-_TABLE.update({c: f"<U+{c:04X}>" for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C)})
-_TABLE.update({0x2028: "␤", 0x2029: "␤"})
-_BLOCK_TABLE = dict(_TABLE)
-del _BLOCK_TABLE[0x0A]
-_BLOCK_TABLE[0x09] = "    "
-_SPACES = re.compile(r"\s+")
-
-
-def clean(text: str) -> str:
-    """One line of terminal-safe text: runs of whitespace (newlines too) become one space and
-    every control character, escape sequence introducer or bidi override becomes visible."""
-    if not text.isprintable():
-        text = _SPACES.sub(" ", text).translate(_TABLE)
-    return text
-
-
-def clean_block(text: str) -> str:
-    """Terminal-safe text that keeps its newlines (tabs become four spaces)."""
-    if not text.isprintable():
-        text = text.replace("\r\n", "\n").translate(_BLOCK_TABLE)
-    return text
-
 
 def human_size(n: int) -> str:
     size = float(n)
@@ -111,7 +82,7 @@ class Piece:
 def short_id(value: str) -> str:
     """A long id cut to its head and tail (``toolu_01Wj…dKQ``): rows have room for the text too.
     The detail view, the info line, copying and search use the whole id."""
-    value = clean(value)
+    value = show.line(value)
     return value if len(value) <= 16 else f"{value[:9]}…{value[-4:]}"
 
 
@@ -122,7 +93,7 @@ def summarize(message: Message, limit: int = 400) -> list[Piece]:
         pieces.append(Piece("← ", "muted"))
         pieces.append(Piece(short_id(message.tool_call_id) or "(no id)", "id"))
         if message.name:
-            pieces.append(Piece(" " + clean(message.name), "name"))
+            pieces.append(Piece(" " + show.line(message.name), "name"))
         pieces.append(Piece(": ", "muted"))
     content = message.content
     text = ""
@@ -142,9 +113,9 @@ def summarize(message: Message, limit: int = 400) -> list[Piece]:
                 extras.append(part.kind)
         text = " ".join(texts)
     for extra in extras:
-        pieces.append(Piece(f"[{clean(extra)}] ", "muted"))
+        pieces.append(Piece(f"[{show.line(extra)}] ", "muted"))
     if text:
-        pieces.append(Piece(clean(text[:limit])))
+        pieces.append(Piece(show.prose(text[:limit])))
     if message.role == "assistant" and message.tool_calls:
         if text or extras:
             pieces.append(Piece("  "))
@@ -152,7 +123,7 @@ def summarize(message: Message, limit: int = 400) -> list[Piece]:
         for k, call in enumerate(message.tool_calls):
             if k:
                 pieces.append(Piece(", ", "muted"))
-            pieces.append(Piece(clean(call.name or "?"), "name"))
+            pieces.append(Piece(show.line(call.name or "?"), "name"))
             pieces.append(Piece(" " + (short_id(call.id) or "(no id)"), "id"))
     if not pieces:
         pieces.append(Piece("(empty)", "muted"))

@@ -16,9 +16,10 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from suture import show
 from suture.model import Message, Transcript
 from suture.tui.records import pretty, repaired_record, shorten_payloads
-from suture.tui.rows import KIND_BADGES, KIND_WORDS, RowModel, clean, clean_block, text_of_all
+from suture.tui.rows import KIND_BADGES, KIND_WORDS, RowModel, text_of_all
 from suture.tui.view import SIDES
 
 __all__ = ["ConfirmScreen", "DetailScreen", "ExportScreen", "HelpScreen", "ProviderScreen", "record_json"]
@@ -126,14 +127,16 @@ class DetailScreen(Screen[None]):
             why.append("\n")
             why.append(f"{KIND_BADGES[change.kind]}  ", self._class_style("detail-key"))
             why.append(f"{KIND_WORDS[change.kind]}: ")
-            why.append(clean(change.summary))
+            why.append(show.line(change.summary))
         if row not in model.row_changes:
             why.append("\nunchanged: the same record is sent as it was read", self._class_style("detail-empty"))
         for provider, violation, after in self.problems(row) if self.problems else []:
             why.append("\n")
             state = "after repair" if after else ("fixed by repair" if violation.fixed else "not fixed by repair")
-            why.append(f"{clean(provider)} {clean(violation.rule)} ({state}): ", self._class_style("detail-key"))
-            why.append(clean(violation.error))
+            why.append(
+                f"{show.line(provider)} {show.line(violation.rule)} ({state}): ", self._class_style("detail-key")
+            )
+            why.append(show.line(violation.error))
         self.query_one("#detail-why", Styled).update(why)
         for side in (0, 1):
             message = model.original(row) if side == 0 else model.repaired(row)
@@ -146,7 +149,7 @@ class DetailScreen(Screen[None]):
             else:
                 index = left if side == 0 else right
                 where = str(message.source) if message.source is not None else "made by repair"
-                scroll.border_title = f"{SIDES[side]} #{index} {clean(message.role)} · {clean(where)}"
+                scroll.border_title = f"{SIDES[side]} #{index} {show.line(message.role)} · {show.line(where)}"
                 body.update(self._body(message, side))
             scroll.scroll_home(animate=False)
 
@@ -157,17 +160,17 @@ class DetailScreen(Screen[None]):
         if content:
             text.append("text\n", heading)
             shown = content if len(content) <= 20_000 else content[:20_000] + f"… <{len(content) - 20_000:,} more>"
-            text.append(clean_block(shown))
+            text.append(show.block(shown))
             text.append("\n\n")
         if message.tool_calls:
             text.append("calls\n", heading)
             for call in message.tool_calls:
-                text.append(f"{clean(call.name or '?')} ", self._class_style("detail-key"))
-                text.append(clean(call.id) or "(no id)")
+                text.append(f"{show.line(call.name or '?')} ", self._class_style("detail-key"))
+                text.append(show.line(call.id) or "(no id)")
                 text.append("\n")
             text.append("\n")
         text.append("record\n", heading)
-        json_text = clean_block(record_json(message, side, self.model.transcript, shorten=True))
+        json_text = show.block(record_json(message, side, self.model.transcript, shorten=True))
         start = len(text)
         text.append(json_text)
         key_style = self._class_style("detail-key")
@@ -272,7 +275,10 @@ def _key_name(key: str) -> str:
 
 
 class ExportScreen(ModalScreen[str | None]):
-    """Ask where to write the repaired transcript."""
+    """Ask where to write the repaired transcript.
+
+    The box shows the default path as :func:`suture.show.path` writes it; submitted unchanged,
+    it stands for the default path itself (whatever characters its name holds)."""
 
     AUTO_FOCUS = "*"
 
@@ -297,11 +303,13 @@ class ExportScreen(ModalScreen[str | None]):
         with Vertical(id="export-box") as box:
             box.border_title = "Export the repaired transcript"
             yield Label("Write to (enter to write, esc to cancel):")
-            yield Input(str(self.default), id="export-path", select_on_focus=False)
+            yield Input(show.path(self.default), id="export-path", select_on_focus=False)
             yield Label(self.note, id="export-note", markup=False)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         value = event.value.strip()
+        if value == show.path(self.default).strip():
+            value = str(self.default)
         self.dismiss(value or None)
 
     def action_cancel(self) -> None:

@@ -25,8 +25,9 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
+from suture import show
 from suture.repair import ChangeKind
-from suture.tui.rows import KIND_BADGES, RowModel, clean
+from suture.tui.rows import KIND_BADGES, RowModel
 
 __all__ = ["Layout", "PaneHeader", "TranscriptView"]
 
@@ -310,7 +311,7 @@ class TranscriptView(ScrollView, can_focus=True):
     # A row is built as segments directly (no Rich ``Text`` and no console render): a page of
     # new rows is drawn on every page key, and building Text then rendering it cost most of
     # the key's time. Every string here comes from ``RowModel`` pieces, which are already
-    # terminal-safe (``rows.clean``), or from numbers and fixed labels.
+    # terminal-safe (``suture.show``), or from numbers and fixed labels.
 
     def render_line(self, y: int) -> Strip:
         row = int(self.scroll_y) + y
@@ -410,7 +411,7 @@ class TranscriptView(ScrollView, can_focus=True):
                 number_style = self._on(under, "index")
             add((str(index).rjust(digits), number_style))
             add((" ", under))
-            role = clean(message.role)
+            role = show.line(message.role)
             role_class = role if role in ("user", "assistant", "tool", "system") else "user"
             shown = role if len(role) <= ROLE_WIDTH else role[: ROLE_WIDTH - 1] + "…"
             add((shown.ljust(ROLE_WIDTH), under if selected_here else self._on(under, f"role-{role_class}")))

@@ -1,0 +1,143 @@
+"""The one way suture shows untrusted text: transcript content, ids, tool names, file names.
+
+A transcript or a file name can hold anything: escape sequences that set the clipboard, retitle
+the window or clear the screen (ESC, and the C1 controls some terminals obey on their own), a
+newline that forges an output line, bidirectional overrides that reorder what follows them,
+invisible characters that make two different ids look alike. Every place that puts such text
+on a terminal (each command's human output, every ``suture: error:`` line, the app's rows,
+details, input boxes and notifications) passes it through one of these functions:
+
+- :func:`line`: an id, a tool name, a file name, an error message: one line, nothing invisible.
+- :func:`prose`: a one-line summary of transcript text: whitespace runs become one space.
+- :func:`block`: transcript text shown over several lines: newlines kept, tabs as spaces.
+- :func:`path`: a file name as given on the command line (bytes that are not UTF-8 as ``\\xNN``).
+- :func:`dumps` and :func:`inert_json`: JSON for a terminal or a script, with the C1 controls and
+  invisible characters that JSON allows raw written as ``\\u`` escapes (the same JSON value).
+
+What is escaped is shown as Python writes it in a string literal (``\\n``, ``\\x1b``,
+``\\u202e``), the same in the command line and the app, so an id can be read, compared and
+searched for as shown. Text with nothing to escape is returned as is, at the cost of one
+``str.isprintable`` call. This module imports nothing from the app.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+import orjson
+
+__all__ = ["block", "dumps", "escape_char", "inert_json", "line", "path", "path_json", "prose"]
+
+# Every character that is a control (C0, DEL, C1), a format character (bidi overrides and
+# isolates, zero-width spaces, the byte order mark, soft hyphen, tag characters, and the rest of
+# Unicode's Cf category), a line or paragraph separator, or a lone surrogate. A test checks
+# that this covers every Cf character of the running Python's Unicode database.
+_CONTROLS = "\x00-\x1f\x7f-\x9f"
+_FORMAT = (
+    "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b\u200e\u200f\u202a-\u202e"
+    "\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
+)
+_SEPARATORS = "\u2028\u2029"
+_SURROGATES = "\ud800-\udfff"
+# Joiners shape scripts and emoji sequences in running text; in a name they only hide a difference.
+_JOINERS = "\u200c\u200d"
+# Spaces other than U+0020: ordinary in prose, a disguise in a name.
+_SPACES = "\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000"
+
+_ALWAYS = _CONTROLS + _FORMAT + _SEPARATORS + _SURROGATES
+_LINE = re.compile(f"[{_ALWAYS}{_JOINERS}{_SPACES}]")
+_PROSE = re.compile(f"[{_ALWAYS}]")
+_BLOCK = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_FORMAT}{_SEPARATORS}{_SURROGATES}]")
+_WHITESPACE = re.compile(r"\s+")
+
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def escape_char(ch: str) -> str:
+    """One character as a string literal writes it: ``\\n``, ``\\x1b``, ``\\u202e``, ``\\U000e0041``."""
+    named = _NAMED.get(ch)
+    if named is not None:
+        return named
+    code = ord(ch)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def _sub(match: re.Match[str]) -> str:
+    return escape_char(match.group())
+
+
+def line(text: str) -> str:
+    """``text`` as one line a terminal shows as it is: every control character (newline and tab
+    too), format character, separator, joiner, space other than U+0020 and lone surrogate is
+    written as its escape. For ids, tool names, file names and messages that quote them."""
+    if text.isprintable():
+        return text
+    return _LINE.sub(_sub, text)
+
+
+def prose(text: str) -> str:
+    """Transcript text as a one-line summary: each run of whitespace (newlines too) becomes one
+    space, then what :func:`line` escapes is escaped, except joiners (emoji and scripts need them)."""
+    if text.isprintable():
+        return text
+    return _PROSE.sub(_sub, _WHITESPACE.sub(" ", text))
+
+
+def block(text: str) -> str:
+    """Transcript text shown over several lines: newlines kept (``\\r\\n`` as ``\\n``), a tab as
+    four spaces, everything else :func:`prose` escapes escaped."""
+    if text.isprintable():
+        return text
+    return _BLOCK.sub(_sub, text.replace("\r\n", "\n").replace("\t", "    "))
+
+
+def path_json(name: str | os.PathLike[str]) -> str:
+    """A file name as text: bytes that are not UTF-8 (the operating system hands them to Python
+    as lone surrogates) written as ``\\xNN``. Fit for JSON, which escapes the rest itself."""
+    raw = os.fsencode(name)
+    return raw.decode("utf-8", "backslashreplace")
+
+
+def path(name: str | os.PathLike[str]) -> str:
+    """A file name for a terminal: :func:`path_json`, then :func:`line`."""
+    return line(path_json(name))
+
+
+# UTF-8 of the characters JSON leaves raw that a terminal may act on or that hide or reorder
+# text: C1 controls, separators, bidi controls, zero-width characters, the byte order mark.
+_RAW_IN_JSON = re.compile(
+    rb"\xc2[\x80-\x9f]|\xc2\xad|\xd8\x9c|\xe2\x80[\x8b-\x8f\xa8-\xae]|\xe2\x81[\xa0-\xa4\xa6-\xaf]|\xef\xbb\xbf"
+)
+
+
+def _json_escape(match: re.Match[bytes]) -> bytes:
+    return b"\\u%04x" % ord(match.group().decode("utf-8"))
+
+
+def inert_json(data: bytes) -> bytes:
+    """JSON text with the characters above written as ``\\u`` escapes: the same JSON value, safe
+    to print. In valid UTF-8 JSON these characters can only stand inside strings."""
+    return _RAW_IN_JSON.sub(_json_escape, data)
+
+
+def dumps(value: Any, *, indent: bool = True) -> bytes:
+    """``value`` as JSON (indented by default, with a final newline) that is safe on a terminal.
+
+    A string holding a lone surrogate, which orjson refuses, is written as its ``\\ud83d``
+    escape, so the output is the same value, never an exception."""
+    option = orjson.OPT_APPEND_NEWLINE | (orjson.OPT_INDENT_2 if indent else 0)
+    try:
+        data = orjson.dumps(value, option=option)
+    except orjson.JSONEncodeError:
+        import json
+
+        text = json.dumps(value, indent=2 if indent else None, ensure_ascii=True, default=str)
+        return (text + "\n").encode("ascii")
+    return inert_json(data)
