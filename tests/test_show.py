@@ -111,7 +111,8 @@ def test_dumps_of_what_orjson_refuses() -> None:
 
 
 def test_inert_json_only_touches_strings() -> None:
-    value = {"k\x85": ["\u202e", "\u2028", "é", "ok"]}
+    value = {"k\x85": ["\u202e", "\u2028", "é", "ok", "tag\U000e0041", "\x7f"]}
     data = show.inert_json(orjson.dumps(value))
     assert b"\xc2\x85" not in data and b"\\u0085" in data
     assert orjson.loads(data) == value
+    assert b"\\udb40\\udc41" in data and b"\x7f" not in data

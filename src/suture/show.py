@@ -110,21 +110,26 @@ def path(name: str | os.PathLike[str]) -> str:
     return line(path_json(name))
 
 
-# UTF-8 of the characters JSON leaves raw that a terminal may act on or that hide or reorder
-# text: C1 controls, separators, bidi controls, zero-width characters, the byte order mark.
-_RAW_IN_JSON = re.compile(
-    rb"\xc2[\x80-\x9f]|\xc2\xad|\xd8\x9c|\xe2\x80[\x8b-\x8f\xa8-\xae]|\xe2\x81[\xa0-\xa4\xa6-\xaf]|\xef\xbb\xbf"
-)
+# What JSON leaves raw that a terminal may act on or that hides or reorders text: DEL, the C1
+# controls, format characters (bidi, zero-width, tags), line and paragraph separators.
+_RAW_IN_JSON = re.compile(f"[\x7f-\x9f{_FORMAT}{_SEPARATORS}]")
 
 
-def _json_escape(match: re.Match[bytes]) -> bytes:
-    return b"\\u%04x" % ord(match.group().decode("utf-8"))
+def _json_escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 def inert_json(data: bytes) -> bytes:
-    """JSON text with the characters above written as ``\\u`` escapes: the same JSON value, safe
-    to print. In valid UTF-8 JSON these characters can only stand inside strings."""
-    return _RAW_IN_JSON.sub(_json_escape, data)
+    """UTF-8 JSON text with the characters above written as ``\\u`` escapes: the same JSON
+    value, safe to print. (Outside strings JSON text is ASCII, so only strings change.)"""
+    if data.isascii() and b"\x7f" not in data:
+        return data
+    text = data.decode("utf-8", "backslashreplace")  # (bytes that are not UTF-8 shown as \\xNN)
+    return _RAW_IN_JSON.sub(_json_escape, text).encode("utf-8")
 
 
 def dumps(value: Any, *, indent: bool = True) -> bytes:
