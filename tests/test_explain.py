@@ -214,6 +214,37 @@ TEXTS: list[tuple[str, list[Message], str, list[int]]] = [
         [3],
     ),
     (
+        # DeepSeek's Responses endpoint, with a message item between the call and its output
+        "No tool output found for tool call call_00_vHk2R4mNq8sT1wX3yZ5aB7cD",
+        [
+            U(),
+            A(None, C("call_00_vHk2R4mNq8sT1wX3yZ5aB7cD")),
+            U("and the lint?"),
+            T("call_00_vHk2R4mNq8sT1wX3yZ5aB7cD"),
+        ],
+        "R7",
+        [1],
+    ),
+    (
+        "Missing required parameter: 'input[2].call_id'.",
+        [U(), A(None, C("call_1")), T("")],
+        "R8",
+        [2],
+    ),
+    (
+        "HTTP 400: Upstream request failed: [invalid_request_error] Duplicate function_call_output for call_id "
+        "'terminal:0'. Each function_call must have exactly one matching function_call_output",
+        [U(), A(None, C("terminal:0")), T("terminal:0"), U("again"), A(None, C("terminal:0")), T("terminal:0")],
+        "R9",
+        [5],
+    ),
+    (
+        "messages.2.content.0.tool_result: content cannot be empty if `is_error` is true",
+        [U(), A(None, C("toolu_1")), Message("tool", [], tool_call_id="toolu_1", is_error=True)],
+        "A13",
+        [2],
+    ),
+    (
         "Please ensure that function response turn comes immediately after a function call turn.",
         [U(), T("call_1")],
         "G1",

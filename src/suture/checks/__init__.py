@@ -6,13 +6,19 @@ messages (see ``suture.checks._wire``) and reports indices in the provider's own
 
 Providers (``PROVIDERS``, in display order)::
 
-    anthropic  openai-chat  openai-responses  gemini  bedrock  mistral  kimi  deepseek
+    anthropic  openai-chat  openai-responses  openai-responses-strict  gemini  bedrock  mistral
+    kimi  deepseek
+
+``openai-responses-strict`` is a profile rather than a company: a Responses server (DeepSeek's
+endpoint, strict gateways) that also wants a turn's outputs right after its calls and one output
+per call.
 
 The API the app and the command line use::
 
     from suture.checks import PROVIDERS, TITLES, check, verdict, verdicts
 
     problems = check(transcript.messages, "anthropic")        # list[Violation]
+    check(repair_result.messages, "anthropic", repaired=True)  # as suture writes a repaired history
     v = verdict(transcript.messages, "anthropic")             # Verdict
     v.counts                                                  # (3, 0): before, after repair
     v.summary()                                               # "anthropic: 3 problems → 0 after repair"
@@ -40,7 +46,7 @@ For a provider picker in the app: cycle through ``PROVIDERS``, label with ``TITL
 ``verdicts[p].summary()`` in the header and list ``verdicts[p].before`` (``[v.index] v.rule
 v.problem``, then ``v.error`` and ``v.remedy``), jumping to ``v.index`` in the original pane (or
 ``v.index`` of ``after`` problems in the repaired pane). Checking is linear in the history:
-all eight providers, before and after repair, take about a third of a second on a 7,000-message
+all nine providers, before and after repair, take about a third of a second on a 7,000-message
 session and a few seconds on 100,000 messages, so a worker thread can redo it on every reload.
 The cyclic garbage collector is paused while a check runs (see ``_collector_paused``).
 
@@ -56,9 +62,20 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from functools import partial
 from types import ModuleType
 
-from suture.checks import anthropic, bedrock, deepseek, gemini, kimi, mistral, openai_chat, openai_responses
+from suture.checks import (
+    anthropic,
+    bedrock,
+    deepseek,
+    gemini,
+    kimi,
+    mistral,
+    openai_chat,
+    openai_responses,
+    openai_responses_strict,
+)
 from suture.checks._base import Violation
 from suture.checks.rules import RULES, Rule
 from suture.io import InputError
@@ -78,8 +95,23 @@ __all__ = [
     "verdicts",
 ]
 
-_MODULES: tuple[ModuleType, ...] = (anthropic, openai_chat, openai_responses, gemini, bedrock, mistral, kimi, deepseek)
+_MODULES: tuple[ModuleType, ...] = (
+    anthropic,
+    openai_chat,
+    openai_responses,
+    openai_responses_strict,
+    gemini,
+    bedrock,
+    mistral,
+    kimi,
+    deepseek,
+)
 _CHECKERS: dict[str, Callable[[Sequence[Message]], list[Violation]]] = {m.NAME: m.check for m in _MODULES}
+# A repaired history as suture writes it. Only Responses lays a repaired turn out otherwise than
+# the file did (a turn's outputs right after its last call), so only its checkers tell them apart.
+_REPAIRED_CHECKERS: dict[str, Callable[[Sequence[Message]], list[Violation]]] = {
+    m.NAME: partial(m.check, repaired=True) for m in (openai_responses, openai_responses_strict)
+}
 
 PROVIDERS: tuple[str, ...] = tuple(m.NAME for m in _MODULES)
 """Every provider suture checks, in display order."""
@@ -119,12 +151,15 @@ def _collector_paused() -> Iterator[None]:
                 gc.enable()
 
 
-def check(messages: Sequence[Message], provider: str) -> list[Violation]:
-    """Every reason ``provider`` would reject ``messages``, in message order."""
+def check(messages: Sequence[Message], provider: str, *, repaired: bool = False) -> list[Violation]:
+    """Every reason ``provider`` would reject ``messages``, in message order. ``repaired``: the
+    messages are a repair's output, checked as suture writes them rather than as a file holds them."""
     try:
         checker = _CHECKERS[provider]
     except KeyError:
         raise InputError(f"unknown provider {provider!r}; known providers: {', '.join(PROVIDERS)}") from None
+    if repaired:
+        checker = _REPAIRED_CHECKERS.get(provider, checker)
     with _collector_paused():
         found = checker(messages)
     for k, v in enumerate(found):
@@ -169,7 +204,7 @@ def verdict(
     """Check ``messages`` and their repair for ``provider``. Pass ``repaired`` to reuse a repair."""
     result = repaired if repaired is not None else repair(messages, is_read_only)
     with _collector_paused():
-        after = check(result.messages, provider)
+        after = check(result.messages, provider, repaired=True)
         return Verdict(provider, _reconcile(check(messages, provider), after, result), after, result)
 
 

@@ -19,7 +19,9 @@ differently on the wire:
 - **items** (OpenAI Responses): a user or system message is one ``message`` item; an assistant
   message is its reasoning items (one per thinking part), then a ``message`` item when it has
   text, then one ``function_call`` per call; a result is a ``function_call_output``. ``input[N]``
-  counts these items.
+  counts these items. An assistant message read from Responses items is those items, in the
+  file's order; in a repaired history (``repaired=True``) the items after its last call come after
+  the outputs that follow it, as ``suture.formats.responses`` writes a turn.
 - Chat-style providers (OpenAI Chat, Mistral, Kimi, DeepSeek) send one message per neutral
   message: ``messages[N]`` is the neutral index.
 
@@ -235,23 +237,34 @@ def _item_id(raw: Any, kind: str) -> str | None:
     return None
 
 
-def items(messages: Sequence[Message]) -> list[Item]:
+def items(messages: Sequence[Message], repaired: bool = False) -> list[Item]:
     """OpenAI Responses input items (see the module docstring).
 
     An item's own id (``fc_…``, ``rs_…``, ``msg_…``) is known only where the neutral record kept
     a Responses item as its ``raw``; elsewhere it is ``None`` (suture writes no item id then). An
-    assistant message whose ``raw`` is the list of items it came from is laid out as that list."""
+    assistant message whose ``raw`` is the list of items it came from is laid out as that list:
+    as it stands in the file, or with ``repaired`` as suture writes it (what follows the last call
+    comes after the outputs)."""
     out: list[Item] = []
+    after_outputs: list[Item] = []
     for i, m in enumerate(messages):
         if m.role == "tool":
             out.append(Item("function_call_output", i, call_id=m.tool_call_id))
             continue
+        if after_outputs:
+            out += after_outputs
+            after_outputs = []
         if m.role != "assistant":
             out.append(Item("message", i, item_id=_item_id(m.raw, "message")))
             continue
         listed = _items_of_run(m, i)
         if listed is not None:
-            out.extend(listed)
+            if repaired and m.tool_calls:
+                cut = 1 + max(k for k, it in enumerate(listed) if it.type == "function_call")
+                out += listed[:cut]
+                after_outputs = listed[cut:]
+            else:
+                out += listed
             continue
         content = m.content
         has_text = False
@@ -267,7 +280,7 @@ def items(messages: Sequence[Message]) -> list[Item]:
             out.append(Item("message", i, item_id=_item_id(m.raw, "message")))
         for c, call in enumerate(m.tool_calls):
             out.append(Item("function_call", i, call=c, call_id=call.id, item_id=_item_id(call.raw, "function_call")))
-    return out
+    return out + after_outputs
 
 
 def _items_of_run(m: Message, index: int) -> list[Item] | None:
@@ -277,26 +290,25 @@ def _items_of_run(m: Message, index: int) -> list[Item] | None:
     raw = m.raw
     if not isinstance(raw, list) or not all(isinstance(r, dict) and isinstance(r.get("type"), str) for r in raw):
         return None
-    calls = [r for r in raw if "call_id" in r and str(r["type"]).endswith("_call")]
-    if len(calls) != len(m.tool_calls):
+    # A call is the item it was read from (its ``raw``), whatever that item's kind.
+    position = {id(call.raw): c for c, call in enumerate(m.tool_calls)}
+    if len(position) != len(m.tool_calls) or sum(id(r) in position for r in raw) != len(position):
         return None
     out: list[Item] = []
-    c = 0
     for r in raw:
         kind = r["type"]
         item_id = r.get("id") if isinstance(r.get("id"), str) else None
-        if "call_id" in r and kind.endswith("_call"):
-            call = m.tool_calls[c]
+        c = position.get(id(r))
+        if c is not None:
             out.append(
                 Item(
                     "function_call",
                     index,
                     call=c,
-                    call_id=call.id,
+                    call_id=m.tool_calls[c].id,
                     item_id=item_id if kind == "function_call" else None,
                 )
             )
-            c += 1
         elif kind in ("reasoning", "message"):
             out.append(Item(kind, index, item_id=item_id))
         else:

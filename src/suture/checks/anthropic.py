@@ -1,4 +1,4 @@
-"""Anthropic Messages (also Claude on Vertex): rules A1-A9 and A12 of the rule table.
+"""Anthropic Messages (also Claude on Vertex): rules A1-A9, A12 and A13 of the rule table.
 
 Wire model: ``suture.checks._wire.turns`` (results and the user text after them are one user
 message; a top-level system prompt is not a message). ``messages.N`` and ``content.M`` in the
@@ -235,6 +235,20 @@ def _user(
         if b.kind != "tool_result":
             continue
         where = f"messages.{n}.content.{m}"
+        result = out.messages[b.source]
+        if result.is_error and not result.content:
+            # jlevy/markform#153: "" and [] are rejected (a missing content is empty too).
+            out.add(
+                "A13",
+                b.source,
+                RULES["A13"].text(N=n, M=m),
+                f"the failed result for {shown_id(b.id)} has no content",
+                False,
+                where,
+                n,
+                m,
+                b.id,
+            )
         if not _ID.fullmatch(b.id):
             out.add(
                 "A5",

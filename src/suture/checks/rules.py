@@ -42,6 +42,14 @@ class Rule:
         """What the repair does about a problem of this rule that it fixes."""
         return self.fix or (self.remedy if self.fixed == "yes" else "")
 
+    def text(self, k: int = 0, /, **fields: object) -> str:
+        """The provider's error text ``errors[k]`` with its ``{name}`` fields filled in: a checker
+        writes a rule's text from here, never a copy of it."""
+        out = self.errors[k]
+        for name, value in fields.items():
+            out = out.replace("{" + name + "}", str(value))
+        return out
+
     @property
     def members(self) -> tuple[str, ...]:
         return self.family or (self.id,)
@@ -294,6 +302,18 @@ _TABLE: tuple[Rule, ...] = (
         ),
         index="turns",
     ),
+    Rule(
+        "A13",
+        ("anthropic",),
+        "a tool_result with is_error true has content",
+        ("messages.{N}.content.{M}.tool_result: content cannot be empty if `is_error` is true",),
+        "jlevy/markform#153; bytedance/trae-agent#230; UKGovernmentBEIS/inspect_ai#169",
+        "no",
+        "Give the failed result a text that says what went wrong, or drop its is_error flag; suture does "
+        "not make up tool output.",
+        (r"(?:messages\.(?P<n>\d+)\.content\.(?P<m>\d+)\.tool_result: )?content cannot be empty if is_error is true",),
+        index="turns",
+    ),
     # -- OpenAI Chat Completions (and the chat-compatible providers that reuse its texts) --------
     Rule(
         "O1",
@@ -382,7 +402,7 @@ _TABLE: tuple[Rule, ...] = (
     # -- OpenAI Responses ------------------------------------------------------------------------
     Rule(
         "R1",
-        ("openai-responses",),
+        ("openai-responses", "openai-responses-strict"),
         "every function_call needs a function_call_output",
         ("No tool output found for function call {call_id}.",),
         "tjardoo/openai-client#124",
@@ -393,7 +413,7 @@ _TABLE: tuple[Rule, ...] = (
     ),
     Rule(
         "R2",
-        ("openai-responses",),
+        ("openai-responses", "openai-responses-strict"),
         "every function_call_output needs its function_call",
         ("No tool call found for function call output with call_id {call_id}.",),
         "continuedev/continue#10092",
@@ -404,7 +424,7 @@ _TABLE: tuple[Rule, ...] = (
     ),
     Rule(
         "R3",
-        ("openai-responses",),
+        ("openai-responses", "openai-responses-strict"),
         "input item ids are unique",
         ("Duplicate item found with id {id}. Remove duplicate items from your input and try again.",),
         "vercel/ai#7883",
@@ -415,29 +435,24 @@ _TABLE: tuple[Rule, ...] = (
     ),
     Rule(
         "R4",
-        ("openai-responses",),
-        "call_id is present and at most 64 characters",
+        ("openai-responses", "openai-responses-strict"),
+        "call_id is at most 64 characters",
         (
             "Invalid 'input[{N}].call_id': string too long. Expected a string with maximum length 64, but got a "
             "string with length {L} instead.",
-            "Missing required parameter: 'input[{N}].call_id'.",
         ),
         "AnswerDotAI/fastllm#45",
-        "some",
-        "Shorten the call_id to 64 characters or fewer, the same in the call and its output; suture only "
-        "fills in missing ids.",
-        (
-            r"invalid input\[(?P<n>\d+)\]\.call_id: string too long",
-            r"missing required parameter: input\[(?P<n>\d+)\]\.call_id",
-        ),
+        "no",
+        "Shorten the call_id to 64 characters or fewer, the same in the call and its output; suture keeps "
+        "call_ids as they are.",
+        (r"invalid input\[(?P<n>\d+)\]\.call_id: string too long",),
         index="items",
-        fix="the repair gives a call without a call_id the id call_{m}_{c}",
     ),
     Rule(
         "R5",
-        ("openai-responses",),
+        ("openai-responses", "openai-responses-strict"),
         "an item id's prefix matches its type (fc_, msg_, rs_)",
-        ("Invalid 'input[{N}].id': '{id}'. Expected an ID that begins with 'fc'.",),
+        ("Invalid 'input[{N}].id': '{id}'. Expected an ID that begins with '{prefix}'.",),
         "openai/codex#33176",
         "no",
         "Drop the item's id or give it the prefix of its type (fc_ for function_call, msg_ for message, "
@@ -447,7 +462,7 @@ _TABLE: tuple[Rule, ...] = (
     ),
     Rule(
         "R6",
-        ("openai-responses",),
+        ("openai-responses", "openai-responses-strict"),
         "a reasoning item stays paired with the item that followed it",
         (
             "Item 'fc_…' of type 'function_call' was provided without its required 'reasoning' item: 'rs_…'.",
@@ -461,6 +476,49 @@ _TABLE: tuple[Rule, ...] = (
             r"item (?P<id>\S+) of type function_call was provided without its required reasoning item:? ?(?P<id2>[\w\-]+)?",
             r"item (?P<id>\S+) of type reasoning was provided without its required following item",
         ),
+        index="items",
+    ),
+    Rule(
+        "R7",
+        ("openai-responses-strict",),
+        "a turn's outputs come right after its calls: no message, reasoning or other item between a call and "
+        "its output (OpenAI itself pairs by call_id anywhere later)",
+        ("No tool output found for tool call {call_id}",),
+        "deepseek-ai/awesome-deepseek-integration#740; kolega-ai/kolega-code#403; MayDay-wpf/snow-app#9",
+        "some",
+        "Move the item out from between the turn's calls and their outputs: a message the model wrote "
+        "between two calls after the outputs, a reasoning item before the turn's first call (or drop it); "
+        "suture keeps the items of a turn up to its last call in the order they were written.",
+        (r"no tool output found for tool call (?P<id>\S+)",),
+        index="items",
+        fix="suture writes a turn's outputs right after its last call (what the model wrote after its calls "
+        "follows them) and moves outputs that arrived later to their call",
+    ),
+    Rule(
+        "R8",
+        ("openai-responses", "openai-responses-strict"),
+        "every call and every output item carries a call_id",
+        ("Missing required parameter: 'input[{N}].call_id'.",),
+        "OpenAI Responses API reference (call_id is required on function_call and function_call_output)",
+        "yes",
+        "the repair gives a call without a call_id the id call_{m}_{c}, and pairs an output without one with "
+        "such a call or keeps it as a user note",
+        (r"missing required parameter: input\[(?P<n>\d+)\]\.call_id",),
+        index="items",
+    ),
+    Rule(
+        "R9",
+        ("openai-responses-strict",),
+        "one output per call_id in the whole input",
+        (
+            "Duplicate function_call_output for call_id '{call_id}'. Each function_call must have exactly one "
+            "matching function_call_output",
+        ),
+        "NousResearch/hermes-agent#102629, #111231; mnfst/llm-gateway#2858",
+        "yes",
+        "the repair keeps the first output of a call and turns a second one into a user note; a call that "
+        "reuses an earlier call's id is renamed (id_1), with its output",
+        (r"duplicate function_call_output for call_id (?P<id>\S+?)\.? each function_call must have exactly one",),
         index="items",
     ),
     # -- Gemini ------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import argparse
 from typing import Any
 
 from suture import show
-from suture.checks import RULES, TITLES, Verdict, Violation, resolve, verdicts
+from suture.checks import PROVIDERS, RULES, TITLES, Verdict, Violation, resolve, verdicts
 from suture.cli._common import load_strict, out, out_json
 from suture.model import Message, Transcript
 from suture.validity import violations
@@ -42,7 +42,7 @@ def add_arguments(sub: Any, name: str) -> None:
         action="append",
         metavar="NAME",
         help="check this provider's rules (repeatable, or comma-separated; 'all' for every one): "
-        "anthropic, openai-chat, openai-responses, gemini, bedrock, mistral, kimi, deepseek",
+        + ", ".join(PROVIDERS),
     )
     p.add_argument("--format", metavar="NAME", help="the input's format (default: detect from content)")
     p.add_argument("--json", action="store_true", help="print a JSON object for scripts")

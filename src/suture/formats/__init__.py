@@ -168,12 +168,14 @@ def dump(messages: Sequence[Message], transcript: Transcript, to: str | None = N
 
     Converting (``to`` names a format other than the one the records are in), the result is read
     back with ``to``'s own loader and must give the same history; where it does not, the target
-    cannot express something in it and an InputError (one line) says what.
+    cannot express something in it and an InputError (one line) says what. A target that writes
+    the records the transcript holds (``raw_format``: a Codex rollout holds Responses items) loses
+    nothing and is not read back.
     """
     name = to or export_name(transcript)
     target = get(name)
     data = target.dump(messages, transcript)
-    if to and not transcript.raw_is(name):
+    if to and not transcript.raw_is(name) and not transcript.raw_is(getattr(target, "raw_format", name)):
         _check_expressed(messages, target, data)
     return data
 

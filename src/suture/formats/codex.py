@@ -69,6 +69,8 @@ class CodexAdapter:
     title = "Codex CLI rollout JSONL (session log)"
     order = 32
     export_format = "responses"
+    raw_format = "responses"
+    """The records a rollout's lines hold: Responses items."""
     provider = "openai-responses"
     """The provider (a ``suture.checks`` name) whose API these records are written for."""
 

@@ -22,10 +22,18 @@ How items become neutral messages:
   the run is also what lets parallel calls and their outputs form one span.
 - Outputs (``function_call_output``, ``custom_tool_call_output``, any ``*_call_output``) are
   results; they pair with calls by ``call_id``. A ``local_shell_call_output`` that carries only
-  ``id`` pairs by that.
+  ``id`` pairs by that. An output with no ``call_id`` is a result with an empty id: the repair
+  pairs it with a call that has none, or keeps it as a ``(no id)`` note.
 - ``item_reference``, ``mcp_approval_response`` and item types this module does not know are kept
   as they are, each as a message whose role is the item's type (the engine treats it like a user
   message).
+
+Writing lays a turn out as every Responses server accepts it: the run's items up to and
+including its last call, then the outputs that follow it, then the rest of the run (text or
+reasoning the model wrote after its calls). OpenAI pairs an output with its call anywhere later in
+the input, but stricter servers (DeepSeek's Responses endpoint) answer "No tool output found for
+tool call …" when any item stands between a turn's calls and their outputs. The neutral history is
+the same either way; ``suture.checks._wire.items(..., repaired=True)`` models this layout.
 
 A result repair makes up for a call is written as the output type of the call's kind
 (``function_call_output`` for a function call, ``custom_tool_call_output`` for a custom tool call,
@@ -127,8 +135,8 @@ def item_kind(item: Any) -> str:
         return "assistant"
     if kind in _CALL_ARGUMENTS or (kind.endswith("_call") and "call_id" in item):
         return "call"
-    if kind.endswith("_call_output") and ("call_id" in item or "id" in item):
-        return "result"
+    if kind.endswith("_call_output"):
+        return "result"  # one with no call_id is still an output: repair pairs it or keeps it as a note
     if kind.endswith("_call"):
         return "assistant"
     return "other"
@@ -331,13 +339,20 @@ def _patched_call(item: dict[str, Any], call: ToolCall) -> dict[str, Any]:
     return item if item.get("call_id") == call.id else {**item, "call_id": call.id}
 
 
-def _own_run(m: Message) -> list[Any]:
+def _own_run(m: Message) -> tuple[list[Any], list[Any]]:
+    """The items of a run read from this format, calls under their neutral ids, split after the
+    last call: the turn up to its calls, and what the model wrote after them."""
     calls = {id(c.raw): c for c in m.tool_calls}
     out = []
+    cut = 0
     for item in m.raw:
         call = calls.get(id(item))
         out.append(_patched_call(item, call) if call is not None else item)
-    return out
+        if call is not None:
+            cut = len(out)
+    if not calls:
+        return out, []
+    return out[:cut], out[cut:]
 
 
 def _fresh_text_parts(content: Content, text_type: str) -> list[dict[str, Any]]:
@@ -433,18 +448,24 @@ def _fresh(m: Message, kinds: dict[str, str], own: bool) -> list[dict[str, Any]]
 
 
 def items_of(messages: Sequence[Message], transcript: Transcript) -> list[Any]:
-    """Responses input items for neutral messages; untouched records of this format as read."""
+    """Responses input items for neutral messages; untouched records of this format as read, each
+    turn laid out with its outputs right after its last call (see the module docstring)."""
     own = transcript.raw_is("responses")
     kinds: dict[str, str] = {}
     out: list[Any] = []
+    after_outputs: list[Any] = []  # the end of the last run, written once its outputs are
     for m in messages:
+        if after_outputs and m.role != "tool":
+            out += after_outputs
+            after_outputs = []
         for call in m.tool_calls:
             raw = call.raw
             kind = raw.get("type") if own and isinstance(raw, dict) else None
             kinds[call.id] = kind if isinstance(kind, str) and kind in _CALL_ARGUMENTS else "function_call"
         raw = m.raw
         if own and m.role == "assistant" and isinstance(raw, list):
-            out += _own_run(m)
+            turn, after_outputs = _own_run(m)
+            out += turn
         elif own and m.role == "tool" and isinstance(raw, dict):
             key = _call_key(raw)
             out.append(raw if (raw.get(key) or "") == m.tool_call_id else {**raw, key: m.tool_call_id})
@@ -454,7 +475,7 @@ def items_of(messages: Sequence[Message], transcript: Transcript) -> list[Any]:
             out.append({"role": "user", "content": raw})
         else:
             out += _fresh(m, kinds, own)
-    return out
+    return out + after_outputs
 
 
 class ResponsesAdapter:
