@@ -71,3 +71,17 @@ def test_help_view(app: SutureApp, snap_compare: Any) -> None:
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=SIZE, run_before=help_open)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)], ids=["80x24", "200x60"])
+def test_main_screen_at_size(app: SutureApp, snap_compare: Any, size: tuple[int, int]) -> None:
+    assert snap_compare(app, terminal_size=size, run_before=loaded)
+
+
+def test_lists_below_the_panes_at_80x24(app: SutureApp, snap_compare: Any) -> None:
+    async def lists(pilot: Any) -> None:
+        await loaded(pilot)
+        await pilot.press("c")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=lists)

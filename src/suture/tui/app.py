@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import os
+import time
 import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -18,14 +19,14 @@ from typing import Any, ClassVar
 
 import orjson
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from suture import show
@@ -34,7 +35,8 @@ from suture.io import write_atomic
 from suture.live import LiveFile, Update
 from suture.tui.bars import InfoBar, StatusBar
 from suture.tui.changes import ChangeList, ProblemList
-from suture.tui.rows import RowModel
+from suture.tui.keys import KeyBar
+from suture.tui.rows import RowModel, human_size
 from suture.tui.screens import (
     ConfirmScreen,
     DetailScreen,
@@ -146,7 +148,13 @@ class SutureApp(App[None]):
         Binding("e", "export", "Export", id="app.export", tooltip="Write the repaired transcript"),
         Binding("f", "follow", "Follow", id="app.follow", tooltip="Follow the end of the file, like tail -f"),
         Binding("r", "reload", "Reload", show=False, id="app.reload", tooltip="Read the file again now"),
-        Binding("c", "toggle_changes", "Changes", show=False, id="app.toggle_changes", tooltip="Show or hide the list"),
+        Binding(
+            "c",
+            "toggle_changes",
+            "Lists",
+            id="app.toggle_changes",
+            tooltip="Show or hide the lists of changes and problems (beside the panes, or below them when narrow)",
+        ),
         Binding("escape", "clear_search", "Clear search", show=False, id="app.clear_search"),
         Binding("question_mark,f1", "help", "Help", key_display="?", id="app.help", tooltip="Every key"),
         Binding("q", "quit", "Quit", id="app.quit"),
@@ -186,6 +194,9 @@ class SutureApp(App[None]):
         self.checks_pending = 0
         self._checks_timer: Timer | None = None
         self.provider_picked = False
+        self.lists_wanted: bool | None = None  # None: shown when the window is wide enough
+        self.reloaded: tuple[str, float] | None = None
+        self._reload_ticker: Timer | None = None
 
     # Actions that act on the main screen's panes; elsewhere (details, help) they are off, and the
     # footer leaves them out.
@@ -205,12 +216,61 @@ class SutureApp(App[None]):
         }
     )
 
+    # Actions that need rows to act on: with no transcript shown (loading, unreadable, empty)
+    # they are off and the footer leaves them out.
+    NEEDS_ROWS: ClassVar[frozenset[str]] = frozenset(
+        {
+            "next_change",
+            "previous_change",
+            "search",
+            "search_step",
+            "copy",
+            "export",
+            "follow",
+            "toggle_changes",
+            "problem",
+            "pick_provider",
+        }
+    )
+
+    # The keys the footer keeps longest when the window is narrow, most important first.
+    FOOTER_KEEP: ClassVar[tuple[str, ...]] = (
+        "app.help",
+        "app.quit",
+        "view.open",
+        "app.next_change",
+        "app.search",
+        "app.toggle_changes",
+        "app.export",
+        "app.provider",
+        "app.reload",
+    )
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "search" and isinstance(self.focused, Input):
             return False  # a "/" typed into a box (the search itself, an export path) is text
-        return not (action in self.MAIN_ONLY and self.screen is not self.screen_stack[0])
+        if action in self.MAIN_ONLY and self.screen is not self.screen_stack[0]:
+            return False
+        model = self.model
+        if action in self.NEEDS_ROWS and (model is None or not len(model)):
+            return False
+        assert action not in self.NEEDS_ROWS or model is not None
+        if action in ("next_change", "previous_change"):
+            return bool(model and model.changed_rows)
+        if action == "problem":
+            return bool(self.problem_rows)
+        if action == "pick_provider":
+            return self.verdicts is not None
+        if action == "search_step":
+            return bool(self.matches)
+        return True
 
     # -- layout ------------------------------------------------------------------------------
+
+    NARROW_BELOW = 120
+    """Below this many columns the lists go below the panes, hidden until ``c`` shows them."""
+    WIDE_FROM = 180
+    """From this many columns the lists beside the panes are wider."""
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
@@ -219,14 +279,48 @@ class SutureApp(App[None]):
             with Vertical(id="panes"):
                 yield PaneHeader(view, id="pane-header")
                 yield view
+                yield Static("", id="state", markup=False)
             with Vertical(id="sidebar"):
-                yield Static("Changes", id="changes-title", markup=False)
-                yield ChangeList(id="changes")
-                yield Static("Provider problems", id="problems-title", markup=False)
-                yield ProblemList(id="problems", empty="checking…")
+                with Vertical(id="changes-box"):
+                    yield Static("Changes", id="changes-title", markup=False)
+                    yield ChangeList(id="changes", empty="")
+                with Vertical(id="problems-box"):
+                    yield Static("Provider problems", id="problems-title", markup=False)
+                    yield ProblemList(id="problems", empty="")
         yield InfoBar(id="info")
         yield Input(placeholder="search text and ids (enter: find, esc: cancel)", id="search")
-        yield Footer(compact=True)
+        yield KeyBar(self.FOOTER_KEEP, id="keys")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit_width(event.size.width)
+
+    def _fit_width(self, width: int) -> None:
+        """Lay the main screen out for ``width`` columns: lists beside the panes, or below them."""
+        main = self.screen_stack[0].query_one("#main")
+        narrow = width < self.NARROW_BELOW
+        main.set_class(narrow, "-narrow")
+        main.set_class(width >= self.WIDE_FROM, "-wide")
+        shown = self.lists_wanted if self.lists_wanted is not None else not narrow
+        main.query_one("#sidebar").display = shown and self.model is not None
+
+    def _show_state(self, message: str | None) -> None:
+        """A message centred where the panes are (loading, unreadable, empty), or the panes."""
+        main = self.screen_stack[0]
+        state = main.query_one("#state", Static)
+        if message is None:
+            if state.display:
+                state.display = False
+                main.query_one("#pane-header").display = True
+                self.view.display = True
+                self._fit_width(self.size.width)
+                if self.focused is None:
+                    self.view.focus()
+            return
+        state.update(message)
+        state.display = True
+        main.query_one("#pane-header").display = False
+        self.view.display = False
+        main.query_one("#sidebar").display = False
 
     @property
     def view(self) -> TranscriptView:
@@ -238,8 +332,8 @@ class SutureApp(App[None]):
 
     def on_mount(self) -> None:
         self.status.update_state(name_shown=self.shown_name)
-        self.view.loading = True
-        self.view.focus()
+        self._show_state(f"reading {self.shown_name}{_size_of(self.path)}…")
+        self._fit_width(self.size.width)
         self.read_file(initial=True)
         if self.watching:
             self.watch_file()
@@ -288,27 +382,22 @@ class SutureApp(App[None]):
 
     def on_loaded(self, message: Loaded) -> None:
         update = message.update
-        view = self.view
-        if view.loading:
-            view.loading = False
-            # The view's keys (Enter for details) come back with it: tell the footer.
-            self.refresh_bindings()
-        if self.focused is None:
-            view.focus()
         if update.kind == "error":
-            was = self.error
             self.error = update.error
             shown = "cannot read the file now"
             if update.transcript is not None:
                 shown += "; showing the last good version"
+            # Said once, in the status line, for as long as it lasts (no notification).
             self.status.update_state(error=f"{update.error} ({shown})")
-            if was != update.error:
-                self.notify(show.line(update.error or ""), title="cannot read the file", severity="error", markup=False)
             if self.model is None:
+                again = "It is watched: the next good save is read." if self.watching else ""
+                self._show_state(
+                    f"cannot read {self.shown_name}\n\n{show.line(update.error or '')}\n\n{again} r reads it again, q quits."
+                )
                 info = self.query_one("#info", InfoBar)
-                again = "it is watched: the next save is read" if self.watching else "press r to read it again"
-                info.waiting = f"nothing to show until the file reads ({again})"
+                info.waiting = ""
                 info.show(None, 0)
+            self.refresh_bindings()
             return
         recovered = self.error is not None
         self.error = None
@@ -320,18 +409,23 @@ class SutureApp(App[None]):
         self.status.update_state(error="", notes=notes)
         if message.model is None:
             if recovered:
-                self.notify("the file reads again", markup=False)
+                self._note_reload("reads again")
             return
-        if recovered and not update.added:
-            self.notify("the file reads again", markup=False)
         self._show(
             message.model,
             message.initial,
             update.added,
-            quiet=(update.kind == "append" or recovered) and not update.added,
+            quiet=update.kind == "append" and not update.added,
+            recovered=recovered,
         )
+        if not len(message.model):
+            again = " It is watched: what is written to it shows here." if self.watching else ""
+            self._show_state(f"{self.shown_name} holds no messages.\n\n{again}")
+        else:
+            self._show_state(None)
+        self.refresh_bindings()
 
-    def _show(self, model: RowModel, initial: bool, added: int, quiet: bool = False) -> None:
+    def _show(self, model: RowModel, initial: bool, added: int, quiet: bool = False, recovered: bool = False) -> None:
         view = self.view
         old = self.model
         self.model = model
@@ -360,6 +454,8 @@ class SutureApp(App[None]):
             first = model.changed_rows[0] if model.changed_rows else 0
             view.set_model(model, cursor=first)
             freeze_heap()
+            if recovered:
+                self._note_reload("reads again")
             return
         # Keep the place: the same message under the cursor, the same scroll offset.
         row = view.cursor
@@ -383,12 +479,24 @@ class SutureApp(App[None]):
         if quiet:  # only a line still being written grew: nothing new to show
             return
         if added > 0:
-            said = f"reloaded, +{added:,} message{'s' if added != 1 else ''}"
+            said = f"+{added:,} message{'s' if added != 1 else ''}"
         elif added < 0:
-            said = f"reloaded, {added:,} message{'s' if added != -1 else ''}".replace("-", "−")
+            said = f"{added:,} message{'s' if added != -1 else ''}".replace("-", "−")
         else:
             said = "reloaded"
-        self.notify(said, markup=False)
+        self._note_reload(f"reads again, {said}" if recovered else said)
+
+    def _note_reload(self, said: str) -> None:
+        """Say in the status line what the last reload brought and how long ago (one indicator,
+        kept up to date, instead of a notification per reload)."""
+        self.reloaded = (said, time.monotonic())
+        self.status.update_state(reloaded=self.reloaded)
+        if self._reload_ticker is None:
+            self._reload_ticker = self.set_interval(1.0, self._tick_reload)
+
+    def _tick_reload(self) -> None:
+        if self.reloaded is not None:
+            self.status.refresh()
 
     # -- provider checks -------------------------------------------------------------------
 
@@ -426,6 +534,8 @@ class SutureApp(App[None]):
             problems.empty = message.error or "provider checks are not available"
             problems.set_changes([])
             return
+        if self.verdicts is None:
+            self.call_after_refresh(self.refresh_bindings)  # p and x can act now: tell the footer
         self.verdicts = message.verdicts
         self.checks_pending = message.pending
         if not message.pending:
@@ -454,20 +564,24 @@ class SutureApp(App[None]):
         rows: dict[int, list[Any]] = {}
         for violation, after in items:
             rows.setdefault(self._problem_row(violation, after), []).append((violation, after))
+        if bool(rows) != bool(self.problem_rows):
+            self.call_after_refresh(self.refresh_bindings)
         self.problem_rows = rows
         problems = self.query_one("#problems", ProblemList)
         problems.empty = f"{self.provider}: no problems"
         problems.set_changes(items)
         before, after_count = verdict.counts
-        self.query_one("#problems-title", Static).update(
-            f"Problems ({before} → {after_count}) · {self.provider} · p: change"
-        )
+        self.query_one("#problems-title", Static).update(f"Problems: {self.provider} {before} → {after_count}")
         summary = Text(end="")
+        short = Text(end="")
         status = self.status
-        summary.append(verdict.summary(), status.part("error" if after_count else ("ok" if before else "muted")))
+        style = status.part("error" if after_count else ("ok" if before else "muted"))
+        summary.append(verdict.summary(), style)
+        short.append(f"{self.provider} {before}→{after_count}", style)
         if self.checks_pending:
             summary.append(f"  (checking {self.checks_pending} more providers…)", status.part("muted"))
-        status.update_state(checks=summary)
+            short.append(" …", status.part("muted"))
+        status.update_state(checks=summary, checks_short=short)
         self.query_one("#info", InfoBar).problems = rows
         self.query_one("#info", InfoBar).refresh()
 
@@ -580,8 +694,8 @@ class SutureApp(App[None]):
         self.push_screen(screen)
 
     def action_toggle_changes(self) -> None:
-        sidebar = self.query_one("#sidebar")
-        sidebar.display = not sidebar.display
+        self.lists_wanted = not self.query_one("#sidebar").display
+        self._fit_width(self.size.width)
         self.view.refresh()
 
     # -- search ------------------------------------------------------------------------------
@@ -629,6 +743,7 @@ class SutureApp(App[None]):
         self.match_query = query
         self.matches = rows
         self.view.set_matches(query, rows)
+        self.refresh_bindings()
         if not rows:
             self._set_search(f"no match for “{query}”")
             if jump:
@@ -674,6 +789,7 @@ class SutureApp(App[None]):
             self.match_query = ""
             self.matches = []
             self.view.set_matches("", [])
+            self.refresh_bindings()
             self._set_search("")
 
     # -- copy --------------------------------------------------------------------------------
@@ -849,6 +965,13 @@ def _suffix_for(data: bytes, suffix: str) -> str:
         return ".jsonl"
     # One line of JSON is a one-line JSONL file as well: keep what the input said.
     return ".json" if data.rstrip(b"\n").count(b"\n") else suffix
+
+
+def _size_of(path: Path) -> str:
+    try:
+        return f" ({human_size(path.stat().st_size)})"
+    except OSError:
+        return ""
 
 
 def _same_file(a: Path, b: Path) -> bool:

@@ -3,6 +3,7 @@ panes that says what the selected row is and why it changed."""
 
 from __future__ import annotations
 
+import time
 from typing import Any, ClassVar
 
 from rich.style import Style
@@ -61,6 +62,9 @@ class StatusBar(_Bar):
         self.error = ""
         self.notes: list[str] = []
         self.checks: Text | None = None
+        self.checks_short: Text | None = None
+        self.reloaded: tuple[str, float] | None = None
+        """What the last reload brought (``+3 messages``) and when (``time.monotonic()``)."""
 
     def update_state(self, **values: object) -> None:
         for key, value in values.items():
@@ -68,36 +72,12 @@ class StatusBar(_Bar):
         self.refresh(layout=True)
 
     def render(self) -> Text:
-        text = Text(no_wrap=False, end="")
-        text.append("suture ", self.part("title"))
-        text.append(show.line(self.name_shown))
-        if self.format_name:
-            text.append(f"  {show.line(self.format_name)}", self.part("muted"))
-        model = self.model
-        if model is not None:
-            n_in, n_out = model.repair.input_count, len(model.repair.messages)
-            text.append(f"  {n_in:,} in → {n_out:,} out  ", self.part("muted"))
-            changes = model.repair.changes
-            if not changes:
-                text.append("no changes needed", self.part("ok"))
-            else:
-                text.append(f"{len(changes):,} change{'s' if len(changes) != 1 else ''}: ")
-                first = True
-                counts = model.counts()
-                for kind in KIND_ORDER:
-                    count = counts[kind]
-                    if not count:
-                        continue
-                    if not first:
-                        text.append(" · ", self.part("muted"))
-                    first = False
-                    word = KIND_SHORT[kind][0 if count == 1 else 1]
-                    text.append(f"{count:,} {word}", self.part(f"badge-{kind_class(kind)}"))
-        if self.checks is not None:
-            text.append("  ")
-            text.append_text(self.checks)
-        if self.live:
-            text.append(f"  {self.live}", self.part("live"))
+        """The whole first line where it fits the width, else a short one (``13→13``, a badge
+        and count per kind), so a narrow window keeps every figure."""
+        width = self.content_region.width or self.size.width
+        text = self._first_line(short=False)
+        if text.cell_len > width:
+            text = self._first_line(short=True)
         if self.error:
             text.append("\n")
             text.append("⚠ ", self.part("error"))
@@ -106,6 +86,55 @@ class StatusBar(_Bar):
             text.append("\n")
             text.append(show.line(note), self.part("muted"))
         return text
+
+    def _first_line(self, short: bool) -> Text:
+        text = Text(no_wrap=False, end="")
+        text.append("suture ", self.part("title"))
+        text.append(show.line(self.name_shown))
+        if self.format_name:
+            text.append(f"  {show.line(self.format_name)}", self.part("muted"))
+        model = self.model
+        if model is not None:
+            n_in, n_out = model.repair.input_count, len(model.repair.messages)
+            text.append(f"  {n_in:,}→{n_out:,}  " if short else f"  {n_in:,} in → {n_out:,} out  ", self.part("muted"))
+            changes = model.repair.changes
+            if not changes:
+                text.append("no changes" if short else "no changes needed", self.part("ok"))
+            else:
+                text.append(f"{len(changes):,} change{'s' if len(changes) != 1 else ''}" + (" " if short else ": "))
+                first = True
+                counts = model.counts()
+                for kind in KIND_ORDER:
+                    count = counts[kind]
+                    if not count:
+                        continue
+                    if not first:
+                        text.append(" " if short else " · ", self.part("muted"))
+                    first = False
+                    if short:
+                        shown = f"{KIND_BADGES[kind][0]}{count:,}"
+                    else:
+                        shown = f"{count:,} {KIND_SHORT[kind][0 if count == 1 else 1]}"
+                    text.append(shown, self.part(f"badge-{kind_class(kind)}"))
+        checks = self.checks_short if short and self.checks_short is not None else self.checks
+        if checks is not None:
+            text.append("  ")
+            text.append_text(checks)
+        if self.live:
+            text.append(f"  {self.live}", self.part("live"))
+        if self.reloaded is not None:
+            said, at = self.reloaded
+            text.append(f"  ↻ {said}, {_ago(time.monotonic() - at)}", self.part("muted"))
+        return text
+
+
+def _ago(seconds: float) -> str:
+    """``2 s ago``, ``4 min ago``, ``2 h ago``."""
+    if seconds < 60:
+        return f"{int(seconds)} s ago"
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min ago"
+    return f"{int(seconds // 3600)} h ago"
 
 
 class InfoBar(_Bar):
@@ -118,7 +147,7 @@ class InfoBar(_Bar):
     DETAIL_LINES = 2
     DEFAULT_CSS = (
         """
-    InfoBar { height: 3; background: $panel; padding: 0 1; """
+    InfoBar { height: 3; background: $panel; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; """
         + _BAR_CSS
         + "}"
     )

@@ -13,11 +13,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Input, Label, OptionList, Static
+from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from suture import show
 from suture.model import Message, Transcript
+from suture.tui.keys import KeyBar
 from suture.tui.records import pretty, repaired_record, shorten_payloads
 from suture.tui.rows import KIND_BADGES, KIND_WORDS, RowModel, text_of_all
 from suture.tui.view import SIDES
@@ -104,7 +105,7 @@ class DetailScreen(Screen[None]):
                 )
                 scroll.can_focus = True
                 yield scroll
-        yield Footer()
+        yield KeyBar(("detail.back", "detail.copy"))
 
     def on_mount(self) -> None:
         self.show_row(self.row)

@@ -33,6 +33,11 @@ __all__ = ["Layout", "PaneHeader", "TranscriptView"]
 
 BADGE_WIDTH = 13
 ROLE_WIDTH = 9
+COMPACT_BELOW = 110
+"""A view narrower than this draws compact rows: a one-symbol badge and four-letter roles."""
+COMPACT_BADGE_WIDTH = 3
+COMPACT_ROLE_WIDTH = 4
+_SHORT_ROLES = {"assistant": "asst", "system": "sys"}
 SPAN_STYLES = 4
 _KIND_CLASS = {
     ChangeKind.MOVED_RESULT: "moved",
@@ -56,12 +61,24 @@ class Layout:
     digits: int
 
     @property
+    def compact(self) -> bool:
+        return self.width < COMPACT_BELOW
+
+    @property
+    def badge_width(self) -> int:
+        return COMPACT_BADGE_WIDTH if self.compact else BADGE_WIDTH
+
+    @property
+    def role(self) -> int:
+        return COMPACT_ROLE_WIDTH if self.compact else ROLE_WIDTH
+
+    @property
     def left(self) -> int:
-        return max(0, (self.width - BADGE_WIDTH) // 2)
+        return max(0, (self.width - self.badge_width) // 2)
 
     @property
     def badge(self) -> int:
-        return min(BADGE_WIDTH, self.width)
+        return min(self.badge_width, self.width)
 
     @property
     def right(self) -> int:
@@ -208,7 +225,12 @@ class TranscriptView(ScrollView, can_focus=True):
     @property
     def layout_now(self) -> Layout:
         n = len(self.model) if self.model else 0
-        return Layout(self.size.width, max(3, len(str(max(n - 1, 0)))))
+        return Layout(self.width, max(3, len(str(max(n - 1, 0)))))
+
+    @property
+    def width(self) -> int:
+        """The width rows are drawn at: the view's, less its scrollbar."""
+        return self.scrollable_content_region.width
 
     # -- cursor ------------------------------------------------------------------------------
 
@@ -236,7 +258,7 @@ class TranscriptView(ScrollView, can_focus=True):
 
     def _refresh_rows(self, *rows: int) -> None:
         top, height = int(self.scroll_y), self.size.height
-        regions = [Region(0, row - top, self.size.width, 1) for row in rows if 0 <= row - top < height]
+        regions = [Region(0, row - top, self.width, 1) for row in rows if 0 <= row - top < height]
         if regions:
             self.refresh(*regions)
 
@@ -315,7 +337,7 @@ class TranscriptView(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         row = int(self.scroll_y) + y
-        width = self.size.width
+        width = self.width
         base = self._base_style()
         if self.model is None or row >= len(self.model):
             return Strip.blank(width, base)
@@ -356,13 +378,14 @@ class TranscriptView(ScrollView, can_focus=True):
             under = self._on(base, "cursor" if side == self.side else "cursor-other") if selected else base
             here = selected and side == self.side
             pane = layout.left if side == 0 else layout.right
-            self._pane(segments, model, side, row, pane, layout.digits, under, here)
+            self._pane(segments, model, side, row, pane, layout, under, here)
             if side == 0:
-                self._badge(segments, model, row, layout.badge, base, under)
+                self._badge(segments, model, row, layout, base, under)
         # The columns add up to the width exactly, each cut or padded to its own.
         return Strip(segments, layout.left + layout.badge + layout.right)
 
-    def _badge(self, out: list[Segment], model: RowModel, row: int, width: int, base: Style, under: Style) -> None:
+    def _badge(self, out: list[Segment], model: RowModel, row: int, layout: Layout, base: Style, under: Style) -> None:
+        width = layout.badge
         if width <= 0:
             return
         changes = model.row_changes.get(row)
@@ -371,7 +394,9 @@ class TranscriptView(ScrollView, can_focus=True):
             return
         first = changes[0]
         label = KIND_BADGES[first.kind]
-        if len(changes) > 1:
+        if layout.compact:  # the symbol alone, and a + where the row has more changes
+            label = label[0] + ("+" if len(changes) > 1 else "")
+        elif len(changes) > 1:
             label += f" +{len(changes) - 1}"
         _emit(out, set_cell_size(f" {label}", width - 1), self._on(base, f"badge-{kind_class(first.kind)}"))
         _emit(out, " ", under)
@@ -383,13 +408,14 @@ class TranscriptView(ScrollView, can_focus=True):
         side: int,
         row: int,
         width: int,
-        digits: int,
+        layout: Layout,
         under: Style,
         selected_here: bool,
     ) -> None:
         """One pane of a row onto ``out``, exactly ``width`` cells: cut with an ellipsis or padded."""
         if width <= 0:
             return
+        digits, role_width = layout.digits, layout.role
         pieces: list[tuple[str, Style]] = []
         add = pieces.append
         index = model.left[row] if side == 0 else model.right[row]
@@ -397,7 +423,7 @@ class TranscriptView(ScrollView, can_focus=True):
         add(("▌", self._on(under, f"span-{span % SPAN_STYLES}")) if span is not None else (" ", under))
         if index is None:
             label = "— dropped, not sent —" if side == 1 else "— added by repair —"
-            add((" " * (digits + 1 + ROLE_WIDTH + 1), under))
+            add((" " * (digits + 1 + role_width + 1), under))
             add((label, self._on(under, "slot")))
         else:
             message = model.original(row) if side == 0 else model.repaired(row)
@@ -413,11 +439,13 @@ class TranscriptView(ScrollView, can_focus=True):
             add((" ", under))
             role = show.line(message.role)
             role_class = role if role in ("user", "assistant", "tool", "system") else "user"
-            shown = role if len(role) <= ROLE_WIDTH else role[: ROLE_WIDTH - 1] + "…"
-            add((shown.ljust(ROLE_WIDTH), under if selected_here else self._on(under, f"role-{role_class}")))
+            if layout.compact:
+                role = _SHORT_ROLES.get(role, role)
+            shown = role if len(role) <= role_width else role[: role_width - 1] + "…"
+            add((shown.ljust(role_width), under if selected_here else self._on(under, f"role-{role_class}")))
             add((" ", under))
             start = len(pieces)
-            used = 1 + digits + 1 + ROLE_WIDTH + 1
+            used = 1 + digits + 1 + role_width + 1
             for piece in model.summary(side, row):
                 room = width + 8 - used
                 if room <= 0:
@@ -480,7 +508,7 @@ class TranscriptView(ScrollView, can_focus=True):
         return out
 
     def region_of(self, row: int) -> Region:
-        return Region(0, row, self.size.width, 1)
+        return Region(0, row, self.width, 1)
 
 
 class PaneHeader(Widget):
@@ -505,12 +533,12 @@ class PaneHeader(Widget):
 
     def refresh_if_stale(self) -> None:
         """Draw again only if the view's side or width moved since the last render."""
-        if self.drawn != (self.view.side, self.view.size.width):
+        if self.drawn != (self.view.side, self.view.width):
             self.refresh()
 
     def render(self) -> Text:
         layout = self.view.layout_now
-        self.drawn = (self.view.side, self.view.size.width)
+        self.drawn = (self.view.side, self.view.width)
         active = self.get_component_rich_style("paneheader--active", partial=True)
         text = Text(no_wrap=True, end="")
         for side, width in ((0, layout.left), (1, layout.right)):
@@ -519,5 +547,5 @@ class PaneHeader(Widget):
             cell.truncate(width, pad=True)
             text.append_text(cell)
             if side == 0:
-                text.append(" change ".center(layout.badge))
+                text.append(("" if layout.compact else " change ").center(layout.badge))
         return text

@@ -1,0 +1,128 @@
+"""The key bar at the foot of every screen: the keys that can act now, as many as fit.
+
+Textual's own footer lays its keys out as widgets in a row that overflows: at 80 columns the
+last keys run into the command palette's and the line garbles. This bar is one line drawn as
+text. It lists the bindings of the focused widget, its screen and the app that are shown
+(``show=True``) and can act (an action whose ``check_action`` says ``False`` is left out), in
+the order they are bound; where they do not all fit, the least important go first (the order
+of ``keep``, then the rest in reverse), and help and quit stay to the last. A click on a key
+runs its action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.cells import cell_len
+from rich.text import Text
+from textual import events
+from textual.dom import DOMNode
+from textual.screen import Screen
+from textual.widget import Widget
+
+__all__ = ["KeyBar"]
+
+_GAP = 2
+
+
+@dataclass(frozen=True, slots=True)
+class _Key:
+    key: str
+    description: str
+    action: str
+    node: DOMNode
+    binding_id: str | None
+
+    @property
+    def width(self) -> int:
+        return cell_len(self.key) + 1 + cell_len(self.description)
+
+
+class KeyBar(Widget):
+    """``KeyBar(keep=("app.help", "app.quit", ...))``: binding ids, most important first, that
+    stay longest when the line is short."""
+
+    ALLOW_SELECT = False
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"keybar--key", "keybar--description"}
+    DEFAULT_CSS = """
+    KeyBar {
+        dock: bottom;
+        height: 1;
+        background: $footer-background;
+        color: $footer-foreground;
+        & > .keybar--key { color: $footer-key-foreground; text-style: bold; }
+        & > .keybar--description { color: $footer-description-foreground; }
+    }
+    """
+
+    def __init__(self, keep: Sequence[str] = (), *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.keep = tuple(keep)
+        self._spans: list[tuple[int, int, _Key]] = []
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _bindings_changed(self, screen: Screen[object]) -> None:
+        if self.is_attached and screen is self.screen:
+            self.refresh()
+
+    def keys(self) -> list[_Key]:
+        """Every key the bar would show with room enough, in order, one per action."""
+        found: list[_Key] = []
+        seen: set[tuple[int, str]] = set()
+        for active in self.screen.active_bindings.values():
+            binding = active.binding
+            if not binding.show or not active.enabled:
+                continue
+            what = (id(active.node), binding.action)
+            if what in seen:
+                continue
+            seen.add(what)
+            found.append(
+                _Key(self.app.get_key_display(binding), binding.description, binding.action, active.node, binding.id)
+            )
+        return found
+
+    def fitted(self, width: int) -> list[_Key]:
+        """The keys that fit in ``width`` cells, dropping the least important first."""
+        keys = self.keys()
+
+        def rank(k: _Key) -> tuple[int, int]:
+            if k.binding_id in self.keep:
+                return (0, self.keep.index(k.binding_id))
+            return (1, -keys.index(k))
+
+        shown = list(keys)
+        for victim in sorted(keys, key=rank, reverse=True):
+            if sum(k.width for k in shown) + _GAP * (len(shown) - 1) + 2 <= width:
+                break
+            shown.remove(victim)
+        return shown
+
+    def render(self) -> Text:
+        key_style = self.get_component_rich_style("keybar--key", partial=True)
+        description_style = self.get_component_rich_style("keybar--description", partial=True)
+        text = Text(no_wrap=True, overflow="crop", end="")
+        text.append(" ")
+        self._spans = []
+        for k, key in enumerate(self.fitted(self.size.width)):
+            if k:
+                text.append(" " * _GAP)
+            start = text.cell_len
+            text.append(key.key, key_style)
+            text.append(" ")
+            text.append(key.description, description_style)
+            self._spans.append((start, text.cell_len, key))
+        return text
+
+    async def on_click(self, event: events.Click) -> None:
+        for start, end, key in self._spans:
+            if start <= event.x < end:
+                await self.app.run_action(key.action, key.node)
+                return

@@ -1,0 +1,198 @@
+"""The app at any terminal size, and in every state: what shows, what the footer offers."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from pathlib import Path
+
+import orjson
+import pytest
+from textual.widgets import Static
+
+from suture.live import Update
+from suture.tui.app import SutureApp
+from suture.tui.keys import KeyBar
+from tests.test_tui import WORKED, ready, screen_text
+
+SMALL = (80, 24)
+
+
+@pytest.fixture
+def worked(tmp_path: Path) -> Path:
+    path = tmp_path / "worked-example.json"
+    shutil.copy(WORKED, path)
+    return path
+
+
+def footer(app: SutureApp) -> str:
+    return app.screen.query_one(KeyBar).render().plain
+
+
+def shown_keys(app: SutureApp) -> set[str]:
+    return {k.action for k in app.screen.query_one(KeyBar).fitted(app.size.width)}
+
+
+async def test_narrow_window_gives_the_panes_the_width(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await ready(pilot, app)
+        sidebar = app.query_one("#sidebar")
+        assert not sidebar.display
+        assert app.view.size.width == 80
+        lines = screen_text(app).splitlines()
+        # Message text shows in both panes, roles in four letters, badges as one symbol.
+        assert lines[0].count("user fix the build") == 2
+        assert lines[1].count("asst → read_file x, run_tests y") == 2
+        dropped = next(line for line in lines if "dropped, not sent" in line)
+        assert "✕" in dropped and "✕ dropped" not in dropped
+        # c shows the lists below the panes, c again hides them.
+        await pilot.press("c")
+        await pilot.pause()
+        assert sidebar.display
+        assert sidebar.region.y > app.view.region.y
+        assert sidebar.region.width == 80
+        assert app.view.size.width == 80
+        await pilot.press("c")
+        await pilot.pause()
+        assert not sidebar.display
+
+
+async def test_lists_move_with_the_width(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=(200, 40)) as pilot:
+        await ready(pilot, app)
+        sidebar = app.query_one("#sidebar")
+        assert sidebar.display and sidebar.region.x > app.view.region.x
+        wide = sidebar.region.width
+        await pilot.resize_terminal(130, 40)
+        await pilot.pause()
+        assert sidebar.display and sidebar.region.width < wide
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert not sidebar.display
+        assert app.view.size.width == 100
+        await pilot.resize_terminal(160, 40)
+        await pilot.pause()
+        assert sidebar.display
+
+
+@pytest.mark.parametrize("width", [30, 50, 64, 80, 100, 120, 160, 200])
+async def test_the_footer_fits_and_never_garbles(worked: Path, width: int) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await ready(pilot, app)
+        bar = app.screen.query_one(KeyBar)
+        line = footer(app)
+        assert len(line) <= width
+        fitted = bar.fitted(width)
+        # Every key shown is whole: its key, a space and its description, in order.
+        at = 0
+        for key in fitted:
+            entry = f"{key.key} {key.description}"
+            found = line.find(entry, at)
+            assert found >= 0, (entry, line)
+            at = found + len(entry)
+        # Help and quit stay to the last; more keys as the window widens.
+        if width >= 30:
+            assert "? Help" in line and "q Quit" in line
+        if width >= 160:
+            assert {"next_change", "previous_change", "search", "pick_provider", "export"} <= shown_keys(app)
+
+
+async def test_the_footer_runs_a_clicked_key(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await ready(pilot, app)
+        line = footer(app)
+        await pilot.click(KeyBar, offset=(line.index("? Help"), 0))
+        await pilot.pause()
+        assert app.screen is not app.screen_stack[0]
+
+
+def _bad(tmp_path: Path, name: str, data: bytes) -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+ROWS_KEYS = {"next_change", "previous_change", "search", "copy", "export", "follow", "pick_provider", "toggle_changes"}
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "says"),
+    [
+        ("broken.json", b'[{"role": "user", "content": "hi"', "cannot read"),
+        ("not-a-transcript.json", b'{"hello": "world"}', "cannot read"),
+        ("empty.jsonl", b"", "cannot read"),
+        ("no-messages.json", b"[]", "holds no messages"),
+    ],
+)
+async def test_empty_and_broken_files_say_so_in_the_middle(tmp_path: Path, name: str, data: bytes, says: str) -> None:
+    path = _bad(tmp_path, name, data)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await ready(pilot, app)
+        state = app.query_one("#state", Static)
+        assert state.display and not app.view.display
+        said = str(state.render())
+        assert says in said
+        # Centred: the message's box is the panes' whole area, its text aligned in the middle.
+        assert state.styles.content_align == ("center", "middle")
+        # The lists are blank (hidden), and no "valid as it is" or "checking…" is claimed.
+        assert not app.query_one("#sidebar").display
+        everything = " ".join(str(w.render()) for w in app.query(Static) if w.display)
+        assert "valid as it is" not in everything and "checking" not in everything
+        # Keys that need rows are not offered.
+        assert not ROWS_KEYS & shown_keys(app)
+        assert "? Help" in footer(app) and "q Quit" in footer(app)
+        await pilot.press("n", "slash", "e", "p", "y", "f", "c")
+        assert app.screen is app.screen_stack[0] and app.is_running
+
+
+async def test_loading_says_what_it_reads(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    gate = threading.Event()
+    poll = app.live.poll
+
+    def slow_poll() -> Update:
+        gate.wait(10)
+        return poll()
+
+    app.live.poll = slow_poll  # type: ignore[method-assign]
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        state = app.query_one("#state", Static)
+        said = str(state.render())
+        assert state.display and "reading" in said and "worked-example.json (828 B)" in said
+        assert not app.query_one("#sidebar").display
+        assert not ROWS_KEYS & shown_keys(app)
+        gate.set()
+        await ready(pilot, app)
+        assert not state.display and app.view.display and app.view.has_focus
+        assert "search" in shown_keys(app)
+
+
+async def test_a_file_that_becomes_readable_shows_its_rows(tmp_path: Path) -> None:
+    path = _bad(tmp_path, "later.json", b"[")
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await ready(pilot, app)
+        assert app.query_one("#state").display
+        path.write_bytes(orjson.dumps([{"role": "user", "content": "hello there"}]))
+        await pilot.press("r")
+        await ready(pilot, app)
+        assert not app.query_one("#state").display
+        assert "hello there" in screen_text(app)
+        assert "search" in shown_keys(app)
+        assert app.status.render().plain.count("↻ reads again") == 1
+
+
+async def test_keys_that_cannot_act_leave_the_footer(tmp_path: Path) -> None:
+    # A clean transcript: nothing to jump to with n/N.
+    path = _bad(tmp_path, "clean.json", orjson.dumps([{"role": "user", "content": "hi"}]))
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=(200, 30)) as pilot:
+        await ready(pilot, app)
+        assert "next_change" not in shown_keys(app)
+        assert "search" in shown_keys(app)
