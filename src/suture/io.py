@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import orjson
 
@@ -29,6 +29,7 @@ __all__ = [
     "Document",
     "InputError",
     "gc_paused",
+    "open_atomic",
     "parse_document",
     "read_input",
     "write_atomic",
@@ -237,6 +238,18 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
 
     An existing file keeps its permission bits. Returns the path written.
     """
+    with open_atomic(path) as f:
+        f.write(data)
+    return Path(path)
+
+
+@contextlib.contextmanager
+def open_atomic(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
+    """A binary file whose content replaces ``path`` when the ``with`` block ends (written to a
+    temporary file in the same folder, flushed, fsynced and renamed over it), or is removed,
+    leaving ``path`` as it was, when the block raises. For outputs written as they are made.
+
+    An existing file keeps its permission bits; a device or a pipe is written in place."""
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     try:
@@ -248,12 +261,12 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
         if not stat.S_ISREG(st.st_mode):
             # A device or a pipe (-o /dev/null, /dev/stdout): renaming over it would replace it.
             with open(target, "wb") as f:
-                f.write(data)
-            return target
+                yield f
+            return
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".suture-tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            yield f
             f.flush()
             os.fsync(f.fileno())
         if mode is not None:
@@ -270,11 +283,10 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
     try:
         dir_fd = os.open(folder, os.O_RDONLY)
     except OSError:
-        return target
+        return
     try:
         os.fsync(dir_fd)
     except OSError:
         pass
     finally:
         os.close(dir_fd)
-    return target

@@ -13,6 +13,9 @@ format (``dump``). Detection is by content, never by file name:
 - two formats that each recognise the document for certain make it undecidable: the InputError
   names them and asks for ``--format NAME``.
 
+A session log's adapter also says what the file records about its session (``about(doc)``: the
+agent's working folder and the session id; see :func:`about`).
+
 Writing, ``dump(..., to=NAME)`` converts; the result is read back with the target's own loader,
 and a history the target cannot express is an InputError that says what it would lose. Session
 logs (Claude Code, pi, Codex) are read, and export as their provider's request format.
@@ -37,8 +40,10 @@ __all__ = [
     "CERTAIN",
     "LIKELY",
     "PLAUSIBLE",
+    "About",
     "Adapter",
     "FormatError",
+    "about",
     "adapters",
     "detect",
     "dump",
@@ -88,6 +93,38 @@ class Adapter(Protocol):
         """Bytes of ``messages`` in this format. ``transcript`` is what they were loaded as; where
         its ``raw_format`` is this format, untouched records are written back unchanged."""
         ...
+
+
+@dataclass(frozen=True, slots=True)
+class About:
+    """What an agent's session log records about its session: the working folder the agent ran
+    in and the session's id (``""`` where the file records none)."""
+
+    cwd: str = ""
+    session: str = ""
+
+
+def about(doc: Document, transcript: Transcript) -> About | None:
+    """What the file says about its session when it is an agent's session log (its adapter has
+    an ``about(doc)`` method); None for a request format, which records no session."""
+    reader = getattr(get(transcript.format), "about", None)
+    result: About | None = reader(doc) if reader is not None else None
+    return result
+
+
+def first_text(records: Sequence[tuple[int, Any]], *keys: str, within: int = 50) -> tuple[str, ...]:
+    """For each key, the first string value it has at the top of one of the first ``within``
+    records (``""`` where none has one): for an adapter's ``about``."""
+    found = dict.fromkeys(keys, "")
+    for _, record in records[:within]:
+        if isinstance(record, dict):
+            for key in keys:
+                value = record.get(key)
+                if not found[key] and isinstance(value, str):
+                    found[key] = value
+        if all(found.values()):
+            break
+    return tuple(found.values())
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,6 +47,8 @@ class ChatAdapter:
     title = "OpenAI Chat Completions messages (JSON array, request body, or JSONL)"
     order = 10
     export_format = "chat"
+    provider = "openai-chat"
+    """The provider (a ``suture.checks`` name) whose API these records are written for."""
 
     # -- detection ---------------------------------------------------------------------------
 

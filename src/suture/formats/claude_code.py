@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from suture.formats import CERTAIN, LIKELY, FormatError
+from suture.formats import CERTAIN, LIKELY, About, FormatError, first_text
 from suture.formats.messages import parse_blocks, type_name
 from suture.io import Document, InputError, gc_paused
 from suture.model import LoadProblem, Message, Part, Source, ToolCall, Transcript
@@ -329,6 +329,11 @@ class ClaudeCodeAdapter:
         raise InputError(
             "suture does not write Claude Code session logs; export the history as Anthropic messages (--to messages)"
         )
+
+    def about(self, doc: Document) -> About:
+        """The working folder and session id Claude Code puts on its event lines."""
+        cwd, session = first_text(_records(doc), "cwd", "sessionId")
+        return About(cwd, session)
 
 
 __all__ = ["ADAPTER"]

@@ -31,7 +31,7 @@ from typing import Any
 
 import orjson
 
-from suture.formats import CERTAIN, LIKELY, FormatError
+from suture.formats import CERTAIN, LIKELY, About, FormatError, first_text
 from suture.formats.responses import item_kind, item_problem, items_of, messages_from_items
 from suture.io import Document, gc_paused
 from suture.model import LoadProblem, Message, Source, Transcript
@@ -286,6 +286,19 @@ class CodexAdapter:
             stamp = timestamps.get(id(item)) or stamp
             lines.append(orjson.dumps({"timestamp": stamp, "type": "response_item", "payload": item}))
         return b"".join(line + b"\n" for line in lines)
+
+    def about(self, doc: Document) -> About:
+        """The working folder and session id of the ``session_meta`` payload (or, in a legacy
+        file, of its first line, or its ``session`` object)."""
+        value = doc.value
+        if doc.kind == "json" and isinstance(value, dict) and isinstance(value.get("session"), dict):
+            heads: list[tuple[int, Any]] = [(1, value["session"])]
+        else:
+            records = self._records(doc) or []
+            heads = [(n, r.get("payload") if _is_record(r) else r) for n, r in records[:50] if isinstance(r, dict)]
+            heads = [(n, r) for n, r in heads if isinstance(r, dict) and ("cwd" in r or _is_legacy_header(r))]
+        cwd, session = first_text(heads, "cwd", "id")
+        return About(cwd, session)
 
 
 def _rolled_back(history: list[tuple[Any, Source]], turns: Any) -> list[tuple[Any, Source]]:

@@ -300,6 +300,8 @@ class MessagesAdapter:
     title = "Anthropic Messages (JSON array, request body with system, or JSONL)"
     order = 20
     export_format = "messages"
+    provider = "anthropic"
+    """The provider (a ``suture.checks`` name) whose API these records are written for."""
 
     # -- detection ---------------------------------------------------------------------------
 

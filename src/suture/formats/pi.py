@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from suture import show
-from suture.formats import CERTAIN, LIKELY, FormatError
+from suture.formats import CERTAIN, LIKELY, About, FormatError, first_text
 from suture.formats.messages import type_name
 from suture.io import Document, InputError, gc_paused
 from suture.model import (
@@ -412,6 +412,12 @@ class PiAdapter:
             "suture does not write pi session files; export the history in its provider's request format "
             "(--to messages, responses, chat or gemini)"
         )
+
+    def about(self, doc: Document) -> About:
+        """The working folder and session id of the ``session`` header."""
+        header = [(n, r) for n, r in _records(doc)[:1] if isinstance(r, dict) and r.get("type") == "session"]
+        cwd, session = first_text(header, "cwd", "id")
+        return About(cwd, session)
 
 
 ADAPTER = PiAdapter()

@@ -1,0 +1,316 @@
+"""``suture scan [PATH...]``: a row per session file: would the provider reject it on resume?
+
+Folders are walked (their ``.json`` and ``.jsonl`` files); with no PATH, the folders Claude
+Code, Codex and pi keep their sessions in. Each file becomes one row (``suture.scan.Row``): a
+table on stdout (newest first), ``--json`` JSON Lines (as the rows come), ``--csv``; ``--out
+FILE`` writes the rows to a file instead (JSON Lines, or Parquet for ``.parquet``, CSV for
+``.csv``), atomically. A summary line goes to stderr. Exit 1 when any file would be rejected,
+2 when no file could be read, else 0. Files that cannot be read are rows with their error.
+
+Scanning uses every core, and a cache (``suture.scan_cache``) so an unchanged file is not read
+again; ``--dask ADDRESS`` (or ``local``) runs the same per-file work on a Dask cluster.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import csv
+import io
+import os
+import sys
+import time
+from collections.abc import Iterator
+from typing import IO, Any
+
+from suture import show
+from suture.cli._common import same_file
+from suture.io import InputError, open_atomic
+from suture.scan import COLUMNS, OK, REJECTED, UNREADABLE, Row
+from suture.sessions import Found, is_url
+
+NAMES = ("scan",)
+ORDER = 35
+
+
+def add_arguments(sub: Any, name: str) -> None:
+    p = sub.add_parser(
+        name,
+        help="a row per session file: would the provider reject it on resume? exit 1 if any would",
+        description=(
+            "Scan session files and folders (with no PATH: where Claude Code, Codex and pi keep their "
+            "sessions). One row per file: verdict, agent, when, messages, changes the repair would make, "
+            "the last API error recorded, or why the file cannot be read. Exit 1 if any file would be "
+            "rejected, 2 if no file could be read, else 0."
+        ),
+    )
+    p.add_argument("paths", metavar="PATH", nargs="*", help="a session file, a folder to walk, or an fsspec URL")
+    shape = p.add_mutually_exclusive_group()
+    shape.add_argument("--json", action="store_true", help="JSON Lines on stdout, a row as each file is done")
+    shape.add_argument("--csv", action="store_true", help="CSV on stdout, a header then a row per file")
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        help="write the rows to FILE as they come (JSON Lines; Parquet for .parquet, CSV for .csv) instead of stdout",
+    )
+    p.add_argument("-j", "--jobs", type=int, metavar="N", help="processes (or local Dask workers); default: every core")
+    p.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="scan on a Dask cluster: its scheduler's address, or 'local' for a cluster on this machine "
+        "(needs pip install 'suture[fleet]')",
+    )
+    p.add_argument("--no-cache", action="store_true", help="read every file, and keep nothing for next time")
+    p.set_defaults(run=run)
+
+
+# -- writing rows ---------------------------------------------------------------------------------
+
+
+def _for_output(row: Row) -> dict[str, object]:
+    """The row as JSON values: a file name that is not UTF-8 with its bytes as ``\\xNN``."""
+    value = row.to_json()
+    value["path"] = show.path_json(row.path)
+    return value
+
+
+class _Table:
+    """The human table: collected, then printed newest first (rows come in any order)."""
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+        self.rows: list[Row] = []
+
+    def write(self, row: Row) -> None:
+        self.rows.append(row)
+
+    def close(self) -> None:
+        if not self.rows:
+            return
+        rows = sorted(self.rows, key=lambda r: (r.when, r.path), reverse=True)
+        agent_w = max([len(r.agent or r.format) for r in rows] + [5])
+        head = f"{'verdict':<10}  {'agent':<{agent_w}}  {'last written':<16}  {'msgs':>6}  {'changes':>7}  file"
+        lines = [head]
+        for r in rows:
+            when = r.when[:16].replace("T", " ")
+            lines.append(
+                f"{r.verdict:<10}  {r.agent or r.format:<{agent_w}}  {when:<16}  {_count(r, r.messages):>6}  "
+                f"{_count(r, r.changes):>7}  {show.path(r.path)}{_note(r)}"
+            )
+        self.out.write("\n".join(lines) + "\n")
+
+
+def _count(row: Row, n: int) -> str:
+    return "-" if row.verdict == UNREADABLE else f"{n:,}"
+
+
+def _note(row: Row) -> str:
+    """What to know about a row beyond its columns, after the file name."""
+    bits = []
+    if row.verdict == UNREADABLE:
+        bits.append(row.error)
+    if row.verdict == REJECTED:
+        who = row.provider or "every provider"
+        left = "repair fixes it" if not row.after_repair else f"{row.after_repair} left after repair"
+        more = f" (+{row.problems - 1} more)" if row.problems > 1 else ""
+        bits.append(f"{who}: {row.problem}{more}; {left}")
+    if row.last_error:
+        bits.append(f"last API error: {row.last_error}")
+    if row.skipped:
+        bits.append(f"{row.skipped} unreadable line{'s' if row.skipped > 1 else ''} skipped")
+    return "  — " + show.line("; ".join(bits)) if bits else ""
+
+
+class _JsonLines:
+    def __init__(self, out: IO[bytes]) -> None:
+        self.out = out
+
+    def write(self, row: Row) -> None:
+        self.out.write(show.dumps(_for_output(row), indent=False))
+        self.out.flush()
+
+    def close(self) -> None:
+        self.out.flush()
+
+
+class _Csv:
+    """CSV with a header; text cells shown as ``suture.show.line`` shows them (``--json`` keeps every
+    value exact)."""
+
+    def __init__(self, out: IO[bytes]) -> None:
+        self.text = io.TextIOWrapper(out, encoding="utf-8", newline="", write_through=True)
+        self.writer = csv.writer(self.text)
+        self.writer.writerow(COLUMNS)
+
+    def write(self, row: Row) -> None:
+        self.writer.writerow([show.line(v) if isinstance(v, str) else v for v in _for_output(row).values()])
+
+    def close(self) -> None:
+        self.text.flush()
+        self.text.detach()  # the stream underneath stays open: it is not ours to close
+
+
+class _Parquet:
+    """Rows written to a Parquet file in row groups as they come (needs pyarrow)."""
+
+    GROUP = 10_000
+
+    def __init__(self, out: IO[bytes]) -> None:
+        try:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+        except ImportError:
+            raise InputError("writing Parquet needs pyarrow: pip install 'suture[parquet]'") from None
+        types = {bool: pa.bool_(), int: pa.int64(), float: pa.float64(), str: pa.string()}
+        sample = Row(path="", verdict="")
+        self.pa = pa
+        self.schema = pa.schema([(name, types[type(getattr(sample, name))]) for name in COLUMNS])
+        self.writer = pq.ParquetWriter(out, self.schema)
+        self.rows: list[dict[str, Any]] = []
+
+    def write(self, row: Row) -> None:
+        self.rows.append(_for_output(row))
+        if len(self.rows) >= self.GROUP:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self.rows:
+            self.writer.write_table(self.pa.Table.from_pylist(self.rows, schema=self.schema))
+            self.rows = []
+
+    def close(self) -> None:
+        self._flush()
+        self.writer.close()
+
+
+@contextlib.contextmanager
+def _to_file(target: str) -> Iterator[Any]:
+    """A writer for ``--out`` by the file's suffix, into a file that replaces ``target`` once
+    every row is written (``suture.io.open_atomic``): a reader never sees half of it."""
+    if os.path.isdir(target):
+        raise InputError(f"{target}: is a folder; --out names a file")
+    try:
+        with open_atomic(target) as out:
+            writer = (
+                _Parquet(out)
+                if target.endswith(".parquet")
+                else _Csv(out)
+                if target.endswith(".csv")
+                else _JsonLines(out)
+            )
+            yield writer
+            writer.close()
+    except OSError as e:
+        raise InputError(f"{target}: cannot write ({e.strerror or e})") from None
+
+
+# -- running --------------------------------------------------------------------------------------
+
+
+class _Ticker:
+    """``scanned 1,200 of 10,000…`` on stderr, redrawn at most ten times a second, when stderr is
+    a terminal."""
+
+    def __init__(self) -> None:
+        self.on = sys.stderr.isatty()
+        self.last = 0.0
+        self.shown = False
+
+    def tick(self, done: int, total: int, found_all: bool) -> None:
+        if not self.on:
+            return
+        now = time.monotonic()
+        if now - self.last < 0.1:
+            return
+        self.last = now
+        of = f" of {total:,}" if found_all else ""
+        sys.stderr.write(f"\rscanned {done:,}{of}…\x1b[K")
+        sys.stderr.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+
+
+def run(args: argparse.Namespace) -> int:
+    from suture.scan_cache import ScanCache
+    from suture.scan_pool import Progress, require_fleet, scan_all
+    from suture.sessions import agent_places, find
+
+    if args.jobs is not None and args.jobs < 1:
+        raise InputError("--jobs must be 1 or more")
+    if args.dask is not None:
+        require_fleet()
+    if args.out and args.out.endswith(".parquet"):
+        with contextlib.suppress(ImportError):
+            import pyarrow  # noqa: F401
+        if "pyarrow" not in sys.modules:
+            raise InputError("writing Parquet needs pyarrow: pip install 'suture[parquet]'")
+    places = [] if args.paths else agent_places()
+    found = find(args.paths, places)
+    if args.out:
+        found = _not_into(found, args.out)
+    cache = None if args.no_cache else ScanCache()
+    progress = Progress()
+    counts = dict.fromkeys((REJECTED, OK, UNREADABLE), 0)
+    fixed = 0
+    ticker = _Ticker()
+    start = time.perf_counter()
+    with contextlib.ExitStack() as stack:
+        writer: Any
+        if args.out:
+            writer = stack.enter_context(_to_file(args.out))
+        elif args.json:
+            writer = _JsonLines(sys.stdout.buffer)
+        elif args.csv:
+            writer = _Csv(sys.stdout.buffer)
+        else:
+            writer = _Table(sys.stdout)
+        try:
+            for row in scan_all(found, jobs=args.jobs, cache=cache, dask=args.dask, progress=progress):
+                counts[row.verdict] += 1
+                fixed += row.verdict == REJECTED and not row.after_repair
+                writer.write(row)
+                ticker.tick(progress.done, progress.total, progress.found_all)
+        finally:
+            ticker.clear()
+            if cache is not None:
+                cache.close()
+        if not args.out:
+            writer.close()
+    total = sum(counts.values())
+    if not total:
+        where = "in " + ", ".join(show.path(p) for p in args.paths) if args.paths else _no_places(places)
+        raise InputError(f"no session files found {where}")
+    seconds = time.perf_counter() - start
+    cached = f", {progress.cached:,} from the cache" if progress.cached else ""
+    rejected = f"{counts[REJECTED]:,} would be rejected"
+    if counts[REJECTED]:
+        rejected += f" ({fixed:,} fixed by repair)"
+    wrote = f"; rows in {show.path(args.out)}" if args.out else ""
+    sys.stderr.write(
+        f"suture: scanned {_plural(total, 'file')} in {seconds:.1f} s{cached}: {rejected}, "
+        f"{counts[OK]:,} ok, {counts[UNREADABLE]:,} unreadable{wrote}\n"
+    )
+    if counts[UNREADABLE] == total:
+        return 2
+    return 1 if counts[REJECTED] else 0
+
+
+def _not_into(found: Iterator[Found], out: str) -> Iterator[Found]:
+    """The files found, stopping with an error at one that is the ``--out`` file: suture never
+    writes over a file it reads."""
+    for f in found:
+        if not f.error and not is_url(f.path) and same_file(f.path, out):
+            raise InputError(f"{out}: is one of the files scanned; choose another --out")
+        yield f
+
+
+def _no_places(places: list[Any]) -> str:
+    return "in " + ", ".join(show.path(p.root) for p in places) + " (pass a PATH to scan elsewhere)"

@@ -1,0 +1,277 @@
+"""One session file in, one row out: what ``suture scan``, the sessions browser and a Dask
+cluster say about each file.
+
+:func:`scan_bytes` is the pure part: a file's bytes (and what ``stat`` said) become a
+:class:`Row`: the agent or format, the working folder, when it was last written to, how many
+messages, the verdict (would the provider reject what is sent on resume), how many changes the
+repair would make, the last API error the file records, or why the file cannot be read.
+:func:`scan_file` reads a local path or an fsspec URL and calls it; it never raises, so a pool
+of workers (``suture.scan_pool``) can run it on millions of files and every file gets its row.
+
+No Textual, no clock, nothing written: a row is a function of the bytes and the stat.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import asdict, dataclass, fields
+from datetime import UTC, datetime
+from typing import Any
+
+from suture.formats import about, detect, export_name, get
+from suture.io import InputError, parse_document
+from suture.model import Transcript
+from suture.repair import Repair, repair
+from suture.sessions import Found, is_url
+
+__all__ = [
+    "OK",
+    "REJECTED",
+    "UNREADABLE",
+    "VERDICTS",
+    "Judgement",
+    "Row",
+    "judge",
+    "scan_bytes",
+    "scan_file",
+    "scan_found",
+    "scan_path",
+]
+
+OK = "ok"
+REJECTED = "rejected"
+UNREADABLE = "unreadable"
+VERDICTS = (REJECTED, OK, UNREADABLE)
+"""Every verdict a row can have, the most urgent first."""
+
+_ERROR_CHARS = 300
+"""An API error or a read error is kept to this many characters (the rest is in the file)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """What a scan says about one file. Every field is plain data (JSON, CSV and Parquet hold it
+    as is); text fields are untrusted (they come from the file or its name): show them through
+    ``suture.show``.
+
+    ``verdict`` is ``ok``, ``rejected`` (the provider named in ``provider`` would answer 400 to
+    what is sent: ``problems`` reasons, the first in ``problem``; ``after_repair`` of them are left
+    once repaired) or ``unreadable`` (``error`` says why). ``when`` is the last time the session
+    recorded (its last timestamp, else the file's modification time), ISO 8601 in UTC.
+    ``skipped`` counts lines that could not be read and were left out, as the agents do.
+    """
+
+    path: str
+    verdict: str
+    agent: str = ""
+    format: str = ""
+    project: str = ""
+    session: str = ""
+    subagent: bool = False
+    when: str = ""
+    messages: int = 0
+    changes: int = 0
+    provider: str = ""
+    problems: int = 0
+    after_repair: int = 0
+    problem: str = ""
+    last_error: str = ""
+    error: str = ""
+    skipped: int = 0
+    size: int = -1
+    mtime: float = -1.0
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, value: dict[str, Any]) -> Row:
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in value.items() if k in names})
+
+
+COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(Row))
+"""The row's fields in order: the CSV header, the Parquet schema's columns."""
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """A verdict on a history: the provider it was judged for, how many problems it would report
+    (the first as one line), and how many the repair leaves."""
+
+    provider: str
+    problems: int
+    after_repair: int
+    first: str
+
+    @property
+    def verdict(self) -> str:
+        return REJECTED if self.problems else OK
+
+
+def judge(transcript: Transcript, repaired: Repair) -> Judgement:
+    """Whether the provider the transcript is sent to would reject it: that provider's checks
+    (``suture.checks``) on the history as read, and on its repair. A format whose provider is not
+    known (the AI SDK speaks to many) is judged by the Valid property every provider shares."""
+    provider = str(getattr(get(export_name(transcript)), "provider", "") or "")
+    messages = transcript.messages
+    if not provider:
+        from suture.validity import violations
+
+        found = violations(messages)
+        first = f"message {found[0].index}: {found[0].problem}" if found else ""
+        return Judgement("", len(found), len(violations(repaired.messages)), first)
+    from suture.checks import verdict
+
+    v = verdict(messages, provider, repaired=repaired)
+    first = f"{v.before[0].rule} message {v.before[0].index}: {v.before[0].problem}" if v.before else ""
+    return Judgement(provider, len(v.before), len(v.after), first)
+
+
+def _one_line(text: str, limit: int = _ERROR_CHARS) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _iso(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _last_timestamp(records: list[tuple[int, Any]]) -> str:
+    """The last top-level ``timestamp`` among the file's last records (each agent stamps its
+    lines), as ISO 8601 UTC; ``""`` when none reads as a time."""
+    for _, record in reversed(records[-200:]):
+        if not isinstance(record, dict):
+            continue
+        value = record.get("timestamp")
+        try:
+            if isinstance(value, str):
+                moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+                if moment.tzinfo is None:
+                    moment = moment.replace(tzinfo=UTC)
+                return _iso(moment.timestamp())
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                return _iso(value / 1000 if value > 1e11 else value)
+        except (ValueError, OverflowError, OSError):
+            continue
+    return ""
+
+
+def _is_subagent(path: str) -> bool:
+    """A Claude Code subagent's file: ``<session>/subagents/agent-<id>.jsonl``."""
+    parts = path.replace("\\", "/").split("/")
+    return len(parts) >= 2 and parts[-2] == "subagents"
+
+
+def scan_bytes(data: bytes, path: str, size: int | None = None, mtime: float | None = None, agent: str = "") -> Row:
+    """The row of a file with content ``data``. ``agent`` is the agent whose folder it was found
+    in (the content decides the format either way). Raises :class:`InputError` when the bytes are
+    no transcript suture knows; :func:`scan_file` turns that into an ``unreadable`` row."""
+    doc = parse_document(data)
+    transcript = detect(doc).adapter.load(doc)
+    fmt = transcript.format
+    records = doc.records if doc.kind == "jsonl" else []
+    session = about(doc, transcript)
+    result = repair(transcript.messages)
+    judgement = judge(transcript, result)
+    when = _last_timestamp(records) or (_iso(mtime) if mtime is not None and mtime >= 0 else "")
+    last_error = _one_line(transcript.evidence[-1][1]) if transcript.evidence else ""
+    return Row(
+        path=path,
+        verdict=judgement.verdict,
+        agent=fmt if session is not None else agent,
+        format=fmt,
+        project=session.cwd if session is not None else "",
+        session=session.session if session is not None else "",
+        subagent=session is not None and _is_subagent(path),
+        when=when,
+        messages=len(transcript.messages),
+        changes=len(result.changes),
+        provider=judgement.provider,
+        problems=judgement.problems,
+        after_repair=judgement.after_repair,
+        problem=_one_line(judgement.first),
+        last_error=last_error,
+        skipped=len(transcript.problems),
+        size=len(data) if size is None else size,
+        mtime=-1.0 if mtime is None else mtime,
+    )
+
+
+def _read(path: str) -> bytes:
+    """The bytes of a local path or an fsspec URL (read where this runs: on a Dask worker, the
+    worker reads). :class:`InputError` with one line when they cannot be read."""
+    if not is_url(path):
+        from suture.io import read_input
+
+        return read_input(path)
+    try:
+        import fsspec
+    except ImportError:
+        raise InputError("reading URLs needs fsspec: pip install 'suture[fleet]'") from None
+    try:
+        with fsspec.open(path, "rb") as f:
+            data: bytes = f.read()
+            return data
+    except FileNotFoundError:
+        raise InputError("no such file") from None
+    except Exception as e:  # a store's own error (permissions, network): one line
+        raise InputError(f"cannot read ({type(e).__name__}: {e})") from None
+
+
+def _unreadable(found: Found, error: str) -> Row:
+    return Row(
+        path=found.path,
+        verdict=UNREADABLE,
+        agent=found.agent,
+        error=_one_line(error),
+        when=_iso(found.mtime) if found.mtime is not None else "",
+        size=-1 if found.size is None else found.size,
+        mtime=-1.0 if found.mtime is None else found.mtime,
+    )
+
+
+def scan_file(found: Found) -> Row:
+    """The row of one file; never raises. A file that cannot be read, parsed or loaded (or that
+    breaks suture itself) is an ``unreadable`` row whose ``error`` says why."""
+    return scan_found(found)[0]
+
+
+def scan_found(found: Found) -> tuple[Row, bool]:
+    """:func:`scan_file`, and whether the row is a function of the file's bytes (so it may be
+    kept for as long as the file's size and time stay the same): not when the file could not be
+    read at all (a permission that may change without touching the file)."""
+    if found.error:
+        return _unreadable(found, found.error), False
+    try:
+        data = _read(found.path)
+    except InputError as e:
+        return _unreadable(found, _without_path(str(e), found.path)), False
+    try:
+        return scan_bytes(data, found.path, found.size, found.mtime, found.agent), True
+    except InputError as e:
+        return _unreadable(found, _without_path(str(e), found.path)), True
+    except RecursionError:
+        return _unreadable(found, "nested too deeply to be a transcript"), True
+    except MemoryError:
+        return _unreadable(found, "too large to scan in this much memory"), False
+    except Exception as e:  # a bug in suture must cost one row, not the whole scan
+        return _unreadable(found, f"suture could not scan this file ({type(e).__name__}: {e})"), False
+
+
+def _without_path(text: str, path: str) -> str:
+    prefix = f"{path}: "
+    return text[len(prefix) :] if text.startswith(prefix) else text
+
+
+def scan_path(path: str | os.PathLike[str]) -> Row:
+    """:func:`scan_file` of a path, its size and time taken from ``stat`` (for a URL, from
+    nothing: the row's size is the bytes read)."""
+    text = os.fspath(path)
+    if is_url(text):
+        return scan_file(Found(text))
+    try:
+        st = os.stat(text)
+    except OSError:
+        return scan_file(Found(text))
+    return scan_file(Found(text, st.st_size, st.st_mtime))

@@ -1,0 +1,333 @@
+"""One file, one row: what ``suture scan`` and the sessions browser say about each session file,
+the pool that scans many, and the cache that spares reading unchanged files."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from pathlib import Path
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import suture.scan as scan_module
+from suture.checks import verdict
+from suture.formats import load_file
+from suture.repair import repair
+from suture.scan import COLUMNS, OK, REJECTED, UNREADABLE, Row, judge, scan_bytes, scan_file, scan_path
+from suture.scan_cache import ScanCache, cache_dir
+from suture.scan_pool import Progress, scan_all
+from suture.sessions import Found, find
+from suture.validity import violations
+from tests.fakehome import SAMPLES, home_with_sessions
+
+CC_ERROR = SAMPLES / "claude-code" / "interrupted-then-api-error.jsonl"
+CODEX_CLEAN = SAMPLES / "codex" / "clean-rollout.jsonl"
+PI_ABORTED = SAMPLES / "pi" / "branched-aborted.jsonl"
+VERCEL_BROKEN = SAMPLES / "vercel" / "broken-v4-missing-result.json"
+CHAT_CLEAN = SAMPLES / "chat" / "clean.json"
+
+
+# -- one file -------------------------------------------------------------------------------------
+
+
+def test_a_claude_code_session_row() -> None:
+    row = scan_path(CC_ERROR)
+    transcript = load_file(CC_ERROR)
+    result = repair(transcript.messages)
+    v = verdict(transcript.messages, "anthropic", repaired=result)
+    assert row.verdict == REJECTED
+    assert (row.agent, row.format, row.provider) == ("claude-code", "claude-code", "anthropic")
+    assert row.project == "/home/dev/shop"
+    assert row.session.startswith("3f2a9c4e")
+    assert row.messages == len(transcript.messages)
+    assert row.changes == len(result.changes) > 0
+    assert (row.problems, row.after_repair) == (len(v.before), len(v.after))
+    assert row.problem.startswith(f"{v.before[0].rule} message {v.before[0].index}: ")
+    assert row.last_error.startswith("API Error: 400")
+    assert "\n" not in row.last_error
+    # The last line's own time, not the file's.
+    assert row.when == "2026-02-11T09:31:00Z"
+    assert row.size == CC_ERROR.stat().st_size
+    assert row.error == ""
+
+
+def test_a_clean_codex_rollout_row() -> None:
+    row = scan_path(CODEX_CLEAN)
+    assert (row.verdict, row.agent, row.provider, row.problems, row.changes) == (OK, "codex", "openai-responses", 0, 0)
+    assert row.project == "/home/dev/ledger"
+    assert row.when.startswith("2026-11-18T09:14")
+
+
+def test_a_pi_session_row_records_its_last_error() -> None:
+    row = scan_path(PI_ABORTED)
+    assert (row.agent, row.project) == ("pi", "/Users/dev/notes-app")
+    assert row.last_error == "error: terminated"
+
+
+def test_a_request_file_is_judged_for_its_own_provider_and_dated_by_the_file() -> None:
+    row = scan_path(CHAT_CLEAN)
+    assert (row.verdict, row.agent, row.format, row.provider) == (OK, "", "chat", "openai-chat")
+    st_ = CHAT_CLEAN.stat()
+    assert row.when == scan_module._iso(st_.st_mtime)
+
+
+def test_a_format_without_one_provider_is_judged_by_the_valid_property() -> None:
+    transcript = load_file(VERCEL_BROKEN)
+    result = repair(transcript.messages)
+    j = judge(transcript, result)
+    assert j.provider == ""
+    assert j.problems == len(violations(transcript.messages)) > 0
+    assert j.after_repair == len(violations(result.messages)) == 0
+    assert j.verdict == REJECTED
+
+
+def test_a_subagent_file_is_marked(tmp_path: Path) -> None:
+    made = home_with_sessions(tmp_path, real=True)
+    rows = {r.path: r for r in map(scan_file, find([tmp_path / ".claude"]))}
+    subagents = {p for p, r in rows.items() if r.subagent}
+    assert subagents == {str(p) for p in made["claude-code"] if "subagents" in p.parts}
+
+
+@pytest.mark.parametrize(
+    ("content", "error"),
+    [
+        (b"", "the file is empty"),
+        (b"\x00\x01binary", "this is a binary file, not a JSON or JSONL transcript"),
+        (b'{"hello": "world"}', "not a transcript suture knows"),
+        (b"[1, 2", "not valid JSON"),
+    ],
+)
+def test_a_file_that_is_no_transcript_is_an_unreadable_row(tmp_path: Path, content: bytes, error: str) -> None:
+    path = tmp_path / "x.json"
+    path.write_bytes(content)
+    row = scan_path(path)
+    assert row.verdict == UNREADABLE
+    assert row.error.startswith(error)
+    assert str(path) not in row.error  # the path is the row's own column
+    assert row.size == len(content)
+
+
+def test_a_missing_file_is_an_unreadable_row(tmp_path: Path) -> None:
+    row = scan_path(tmp_path / "gone.jsonl")
+    assert (row.verdict, row.error) == (UNREADABLE, "no such file")
+
+
+def test_a_bug_in_suture_costs_one_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object, **kwargs: object) -> Row:
+        raise KeyError("oops")
+
+    monkeypatch.setattr(scan_module, "scan_bytes", broken)
+    row = scan_path(CHAT_CLEAN)
+    assert row.verdict == UNREADABLE
+    assert row.error == "suture could not scan this file (KeyError: 'oops')"
+
+
+def test_unreadable_lines_are_skipped_and_counted(tmp_path: Path) -> None:
+    lines = CC_ERROR.read_bytes().splitlines(keepends=True)
+    path = tmp_path / "damaged.jsonl"
+    path.write_bytes(b"".join([*lines[:3], b"{not json\n", *lines[3:]]))
+    row = scan_path(path)
+    assert row.skipped == 1
+    assert row.verdict == REJECTED
+    assert row.messages == scan_path(CC_ERROR).messages
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@given(data=st.binary(max_size=300) | st.text(max_size=300).map(str.encode))
+def test_any_bytes_give_a_row_and_never_raise(data: bytes) -> None:
+    try:
+        row = scan_bytes(data, "x.jsonl")
+    except Exception as e:
+        assert isinstance(e, scan_module.InputError)
+        return
+    assert row.verdict in (OK, REJECTED)
+
+
+def test_a_row_survives_json() -> None:
+    row = scan_path(CC_ERROR)
+    assert Row.from_json(row.to_json()) == row
+    assert tuple(row.to_json()) == COLUMNS
+
+
+# -- the cache ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every file the scan reads, in this process."""
+    seen: list[str] = []
+    real = scan_module._read
+
+    def counting(path: str) -> bytes:
+        seen.append(path)
+        return real(path)
+
+    monkeypatch.setattr(scan_module, "_read", counting)
+    return seen
+
+
+def _agents(home: Path) -> list[Path]:
+    return [home / ".claude", home / ".codex", home / ".pi"]
+
+
+def _scan(paths: list[Path], cache: ScanCache | None, progress: Progress | None = None) -> list[Row]:
+    return sorted(scan_all(find(paths), jobs=1, cache=cache, progress=progress), key=lambda r: r.path)
+
+
+def test_a_second_scan_of_an_unchanged_tree_reads_no_file(tmp_path: Path, reads: list[str]) -> None:
+    made = home_with_sessions(tmp_path / "home", real=True)
+    n = sum(len(v) for v in made.values())
+    cache = ScanCache(tmp_path / "cache")
+    first = _scan(_agents(tmp_path / "home"), cache)
+    assert len(reads) == n
+    reads.clear()
+    progress = Progress()
+    again = _scan(_agents(tmp_path / "home"), ScanCache(tmp_path / "cache"), progress)
+    assert reads == []
+    assert again == first
+    assert (progress.cached, progress.done, progress.total) == (n, n, n)
+
+
+def test_a_changed_file_is_read_again(tmp_path: Path, reads: list[str]) -> None:
+    made = home_with_sessions(tmp_path / "home")
+    cache = ScanCache(tmp_path / "cache")
+    _scan(_agents(tmp_path / "home"), cache)
+    grown = made["claude-code"][0]
+    with open(grown, "ab") as f:
+        f.write(
+            b'{"type":"user","uuid":"u-new","parentUuid":null,"sessionId":"s","timestamp":"2027-01-01T00:00:00Z",'
+            b'"message":{"role":"user","content":"one more thing"}}\n'
+        )
+    touched = made["pi"][0]
+    os.utime(touched, (2_000_000_000, 2_000_000_000))  # same bytes, another time: read again
+    reads.clear()
+    rows = {r.path: r for r in _scan(_agents(tmp_path / "home"), cache)}
+    assert sorted(reads) == sorted([str(grown), str(touched)])
+    assert rows[str(grown)].when == "2027-01-01T00:00:00Z"
+
+
+def test_the_cache_lives_outside_the_scanned_tree_and_follows_xdg(tmp_path: Path) -> None:
+    assert cache_dir({"HOME": str(tmp_path)}) == tmp_path / ".cache" / "suture"
+    assert cache_dir({"HOME": "/h", "XDG_CACHE_HOME": str(tmp_path / "x")}) == tmp_path / "x" / "suture"
+    assert cache_dir({"HOME": "/h", "SUTURE_CACHE_DIR": str(tmp_path / "s")}) == tmp_path / "s"
+    home_with_sessions(tmp_path / "home")
+    before = {p for p in (tmp_path / "home").rglob("*")}
+    _scan(_agents(tmp_path / "home"), ScanCache(tmp_path / "cache"))
+    assert {p for p in (tmp_path / "home").rglob("*")} == before
+
+
+def test_rows_of_other_code_are_never_used(tmp_path: Path, reads: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    home_with_sessions(tmp_path / "home")
+    _scan(_agents(tmp_path / "home"), ScanCache(tmp_path / "cache"))
+    monkeypatch.setattr("suture.scan_cache.code_fingerprint", lambda: "another-suture")
+    reads.clear()
+    _scan(_agents(tmp_path / "home"), ScanCache(tmp_path / "cache"))
+    assert reads  # a new suture read every file again
+
+
+def test_a_cache_folder_that_cannot_be_written_only_costs_speed(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    cache = ScanCache(blocker / "cache")
+    assert not cache.usable
+    rows = _scan([SAMPLES / "codex"], cache)
+    assert [r.verdict for r in rows] == [REJECTED, OK]
+
+
+def test_a_file_that_could_not_be_read_is_not_kept(tmp_path: Path) -> None:
+    cache = ScanCache(tmp_path / "cache")
+    found = Found(str(tmp_path / "later.jsonl"), 10, 1.0)
+    row = scan_file(found)
+    assert row.verdict == UNREADABLE
+    list(scan_all([found], jobs=1, cache=cache))
+    assert cache.get(found) is None
+
+
+def _writer(folder: str, start: int) -> None:
+    cache = ScanCache(folder)
+    for k in range(start, start + 200, 10):
+        batch = [(Found(f"/f{i}", i, float(i)), Row(path=f"/f{i}", verdict=OK, messages=i)) for i in range(k, k + 10)]
+        cache.put(batch)
+    cache.close()
+
+
+def test_concurrent_writers_lose_nothing(tmp_path: Path) -> None:
+    folder = str(tmp_path / "cache")
+    ScanCache(folder).close()
+    ctx = multiprocessing.get_context("fork")
+    procs = [ctx.Process(target=_writer, args=(folder, start)) for start in (0, 200, 400)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+        assert p.exitcode == 0
+    cache = ScanCache(folder)
+    got = [cache.get(Found(f"/f{i}", i, float(i))) for i in range(600)]
+    assert [r.messages if r else None for r in got] == list(range(600))
+
+
+# -- the pool -------------------------------------------------------------------------------------
+
+
+def test_the_process_pool_gives_the_rows_of_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home_with_sessions(tmp_path, real=True)
+    one = _scan(_agents(tmp_path), None)
+    monkeypatch.setattr("suture.scan_pool._POOL_FILES", 0)
+    monkeypatch.setattr("suture.scan_pool._POOL_BYTES", 0)
+    progress = Progress()
+    pooled = sorted(scan_all(find(_agents(tmp_path)), jobs=2, progress=progress), key=lambda r: r.path)
+    assert pooled == one
+    assert progress.done == progress.total == len(one)
+
+
+def test_a_cancelled_scan_starts_no_more_batches(tmp_path: Path) -> None:
+    for i in range(40):
+        (tmp_path / f"{i}.json").write_bytes(CHAT_CLEAN.read_bytes())
+    rows = list(scan_all(find([tmp_path]), jobs=1, cancelled=lambda: True))
+    assert rows == []
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        (
+            [
+                {"type": "summary", "summary": "s", "leafUuid": "x"},
+                {
+                    "type": "user",
+                    "uuid": "u",
+                    "cwd": "/w",
+                    "sessionId": "s1",
+                    "message": {"role": "user", "content": "hi"},
+                },
+            ],
+            ("claude-code", "/w", "s1"),
+        ),
+        (
+            [
+                {"timestamp": "t", "type": "session_meta", "payload": {"id": "c1", "cwd": "/c"}},
+                {
+                    "timestamp": "t",
+                    "type": "response_item",
+                    "payload": {"type": "message", "role": "user", "content": []},
+                },
+            ],
+            ("codex", "/c", "c1"),
+        ),
+        (
+            [
+                {"type": "session", "version": 3, "id": "p1", "cwd": "/p", "timestamp": "2025-11-20T10:00:00Z"},
+                {"type": "message", "id": "m", "parentId": None, "message": {"role": "user", "content": "hi"}},
+            ],
+            ("pi", "/p", "p1"),
+        ),
+        ([{"role": "user", "content": "hi", "cwd": "/x"}, {"role": "assistant", "content": "yo"}], ("", "", "")),
+    ],
+)
+def test_what_a_session_file_says_about_its_session(lines: list[object], expected: tuple[str, str, str]) -> None:
+    data = b"".join(orjson.dumps(line) + b"\n" for line in lines)
+    row = scan_bytes(data, "/x/s.jsonl")
+    assert (row.agent, row.project, row.session) == expected
