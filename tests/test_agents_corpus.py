@@ -1,0 +1,78 @@
+"""The recorded corpus (sample_sessions/recorded): every shape folder is complete and well formed."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tools.agents.corpus import first_resume, problems, read_requests, shape_folders
+from tools.agents.record import CORPUS, SHAPES
+
+FOLDERS = shape_folders(CORPUS)
+
+
+def test_the_corpus_is_there() -> None:
+    names = {(f.parent.name, f.name) for f in FOLDERS}
+    assert ("claude-code-2.1.328", "killed-during-tool") in names
+    assert ("claude-code-2.1.328", "text-before-result") in names
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=[f"{f.parent.name}/{f.name}" for f in FOLDERS])
+def test_shape_folder_is_complete(folder: Path) -> None:
+    assert problems(folder) == []
+    meta = json.loads((folder / "shape.json").read_text())
+    shape = SHAPES[meta["shape"]]
+    assert meta["agent"] in shape.agents
+    assert meta["hand_edit"] == shape.hand_edit
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=[f"{f.parent.name}/{f.name}" for f in FOLDERS])
+def test_resume_only_appends(folder: Path) -> None:
+    """The agents append to a session on resume; what the crash (and edit) left stays byte-identical."""
+    assert (folder / "resumed.jsonl").read_bytes().startswith((folder / "session.jsonl").read_bytes())
+
+
+def test_natural_crashes_are_accepted_and_text_before_result_is_rejected() -> None:
+    for folder in FOLDERS:
+        meta = json.loads((folder / "shape.json").read_text())
+        if meta["hand_edit"] is None:
+            assert meta["resume"]["outcome"] == "accepted", folder
+    tbr = CORPUS / "claude-code-2.1.328" / "text-before-result"
+    meta = json.loads((tbr / "shape.json").read_text())
+    assert meta["resume"]["outcome"] == "rejected"
+    assert "Did not find 1 `tool_result` block(s) at the beginning of this message" in meta["resume"]["error"]
+    first = first_resume(read_requests(tbr))
+    assert first is not None
+    assert any(
+        isinstance(m["content"], list) and [b["type"] for b in m["content"]][:2] == ["text", "tool_result"]
+        for m in first["body"]["messages"]
+    )
+
+
+def _copy(folder: Path, tmp_path: Path) -> Path:
+    dest = tmp_path / folder.parent.name / folder.name
+    shutil.copytree(folder, dest)
+    return dest
+
+
+def test_problems_finds_a_missing_file_and_a_wrong_outcome(tmp_path: Path) -> None:
+    folder = _copy(CORPUS / "claude-code-2.1.328" / "killed-during-tool", tmp_path)
+    meta = json.loads((folder / "shape.json").read_text())
+    meta["resume"] = {"outcome": "rejected", "status": 400, "error": "made up"}
+    (folder / "shape.json").write_text(json.dumps(meta))
+    assert any("does not match the first resume request" in p for p in problems(folder))
+    (folder / "resumed.jsonl").unlink()
+    assert problems(folder) == ["missing resumed.jsonl"]
+
+
+def test_problems_finds_an_untrimmed_prompt(tmp_path: Path) -> None:
+    folder = _copy(CORPUS / "claude-code-2.1.328" / "killed-during-tool", tmp_path)
+    lines = (folder / "requests.jsonl").read_text().splitlines()
+    first = json.loads(lines[0])
+    first["body"]["system"] = "the whole system prompt"
+    lines[0] = json.dumps(first)
+    (folder / "requests.jsonl").write_text("\n".join(lines) + "\n")
+    assert problems(folder) == ["request 1: system is not trimmed to its hash"]

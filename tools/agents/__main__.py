@@ -1,0 +1,70 @@
+"""``python -m tools.agents``: install the pinned agents, record the corpus, list the shapes.
+
+python -m tools.agents install [--agent NAME]
+python -m tools.agents record [--agent NAME] [--shape NAME] [--out DIR]
+python -m tools.agents list
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from tools.agents.drivers import AGENTS
+from tools.agents.edits import EditError
+from tools.agents.record import CORPUS, SHAPES, RecordError, applies, record_shape
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.agents", description=__doc__.splitlines()[0] if __doc__ else None
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    inst = sub.add_parser("install", help="install the pinned agents into the cache folder")
+    inst.add_argument("--agent", choices=sorted(AGENTS), action="append")
+    rec = sub.add_parser("record", help="record crash shapes with the real agents")
+    rec.add_argument("--agent", choices=sorted(AGENTS), action="append")
+    rec.add_argument("--shape", choices=sorted(SHAPES), action="append")
+    rec.add_argument("--out", type=Path, default=CORPUS, help=f"corpus folder (default {CORPUS})")
+    sub.add_parser("list", help="list agents, shapes and which apply")
+    args = parser.parse_args(argv)
+
+    agents = [AGENTS[n] for n in (getattr(args, "agent", None) or sorted(AGENTS))]
+    if args.command == "install":
+        for agent in agents:
+            if agent.installed():
+                print(f"{agent.folder}: installed in {agent.prefix}")
+                continue
+            print(f"{agent.folder}: installing {agent.package}@{agent.version} into {agent.prefix}")
+            agent.install()
+        return 0
+    if args.command == "list":
+        for agent in agents:
+            state = "installed" if agent.installed() else "not installed"
+            names = [s.name for s in SHAPES.values() if applies(agent, s)]
+            print(f"{agent.folder} ({state}): {', '.join(names)}")
+        return 0
+    shapes = [SHAPES[n] for n in (args.shape or list(SHAPES))]
+    failed = 0
+    for agent in agents:
+        for shape in shapes:
+            if not applies(agent, shape):
+                continue
+            try:
+                folder = record_shape(agent, shape, args.out)
+            except (RecordError, EditError) as exc:
+                failed += 1
+                print(f"{agent.folder} {shape.name}: FAILED: {exc}", file=sys.stderr)
+                continue
+            import json
+
+            resume = json.loads((folder / "shape.json").read_text())["resume"]
+            print(
+                f"{agent.folder} {shape.name}: {resume['outcome']} ({resume['status']}) {resume['error'] or ''}".rstrip()
+            )
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
