@@ -30,6 +30,7 @@ def post(mock: MockProvider, path: str, body: Any) -> tuple[int, bytes]:
         return resp.status, resp.read()
     finally:
         conn.close()
+        assert mock.settle(timeout=30)
 
 
 def events(raw: bytes) -> list[Any]:

@@ -108,6 +108,8 @@ class Logged:
     error: str | None = None
     rule: str | None = None
     step: str | None = None
+    #: Set once the answer (or the cut, or the start of a hang) has been decided and logged.
+    settled: bool = False
 
     def record(self) -> dict[str, Any]:
         return {
@@ -196,6 +198,10 @@ class MockProvider:
                 self._cond.wait(min(left, 0.5))
             return True
 
+    def settle(self, timeout: float = 30.0) -> bool:
+        """Wait until every logged request has its final status and error."""
+        return self.wait_for(lambda log: all(e.settled for e in log), timeout)
+
     # -- called by the handler -------------------------------------------------------------
 
     def _admit(self, path: str, provider: str | None, body: Any) -> tuple[Logged, Violation | None, Step | None]:
@@ -212,6 +218,7 @@ class MockProvider:
             entry.status = status
             entry.error = error
             entry.rule = rule
+            entry.settled = True
             self._cond.notify_all()
 
     def _hang(self) -> None:

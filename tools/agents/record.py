@@ -335,6 +335,7 @@ def record_shape(agent: Agent, shape: Shape, out_root: Path = CORPUS) -> Path:
             mock.release_hangs()
             after_file = ctx.session() if agent.name != "pi" else session
             after = (after_file or session).read_bytes()
+            mock.settle()
             resume = _outcome(mock.log)
             log = list(mock.log)
         folder = out_root / agent.folder / shape.name
