@@ -93,7 +93,7 @@ def test_broken_jsonl_line_can_be_skipped_on_request(corpus: dict[str, Path], tm
         ("binary", "binary"),
         ("missing", "no such file"),
         ("folder", "folder"),
-        ("unreadable", "cannot read"),
+        ("unreadable", "is a socket"),
     ],
 )
 def test_message_says_what_is_wrong(corpus: dict[str, Path], case: str, words: str) -> None:

@@ -113,7 +113,7 @@ def test_repair_to_stdout(worked: Path) -> None:
     lines = proc.stderr.splitlines()
     assert lines == [
         "suture: 6 changes (1 dropped placeholder, 1 renamed id, 1 synthetic interrupt, 2 moved results, "
-        "1 orphan note); 9 messages in, 9 out; interrupted: x_1"
+        "1 orphan note); 6 messages and 3 tool results, in and out; interrupted: x_1"
     ]
 
 
@@ -140,7 +140,7 @@ def test_repair_of_a_clean_file_says_so(clean: Path) -> None:
     proc = run("repair", clean)
     assert proc.returncode == 0
     assert orjson.loads(proc.stdout) == CLEAN
-    assert proc.stderr == "suture: no changes needed (4 messages)\n"
+    assert proc.stderr == "suture: no changes needed (3 messages and 1 tool result)\n"
 
 
 def test_quiet(worked: Path) -> None:
@@ -433,7 +433,9 @@ def test_out_dir_equal_to_the_input_folder_is_refused(tmp_path: Path) -> None:
     guard = Untouched(*inputs)
     proc = run("repair", tmp_path / "in", "--out-dir", tmp_path / "in")
     assert proc.returncode == 2
-    assert len(proc.stderr.splitlines()) == 3
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 4 and all("is the input file" in line for line in lines[:3])
+    assert lines[3].startswith("suture: nothing written")
     guard.check()
 
 
@@ -445,7 +447,8 @@ def test_two_inputs_with_one_name_are_refused(tmp_path: Path) -> None:
     proc = run("repair", inputs[0], other / "a.json", "--out-dir", tmp_path / "out")
     assert proc.returncode == 2
     lines = proc.stderr.splitlines()
-    assert len(lines) == 2 and "same name" in lines[1]
+    assert len(lines) == 2 and "same name" in lines[0] and lines[1].startswith("suture: nothing written")
+    assert not (tmp_path / "out").exists()
 
 
 def test_several_inputs_need_an_out_dir(tmp_path: Path) -> None:
@@ -484,5 +487,5 @@ def test_one_input_into_an_out_dir(worked: Path, tmp_path: Path) -> None:
     assert (out / worked.name).read_bytes() == expected_repair(worked)
     assert proc.stderr.splitlines() == [
         f"suture: {worked}: 6 changes (1 dropped placeholder, 1 renamed id, 1 synthetic interrupt, "
-        "2 moved results, 1 orphan note); 9 messages in, 9 out; interrupted: x_1"
+        "2 moved results, 1 orphan note); 6 messages and 3 tool results, in and out; interrupted: x_1"
     ]

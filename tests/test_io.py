@@ -116,7 +116,7 @@ def test_read_input_does_not_touch_the_file(tmp_path: Path) -> None:
 
 def test_write_atomic_creates_and_replaces(tmp_path: Path) -> None:
     target = tmp_path / "out.json"
-    assert write_atomic(target, b"one") == target
+    assert write_atomic(target, b"one") == []
     assert target.read_bytes() == b"one"
     os.chmod(target, 0o600)
     write_atomic(target, b"two")
@@ -136,12 +136,12 @@ def test_write_atomic_new_file_follows_the_umask(tmp_path: Path) -> None:
 
 def test_write_atomic_failure_leaves_no_temporary_file(tmp_path: Path) -> None:
     (tmp_path / "folder").mkdir()
-    with pytest.raises(OSError):
-        write_atomic(tmp_path / "folder", b"x")  # cannot rename a file over a folder
+    with pytest.raises(InputError, match="is a folder"):
+        write_atomic(tmp_path / "folder", b"x")
     assert [p.name for p in tmp_path.iterdir()] == ["folder"]
     assert list((tmp_path / "folder").iterdir()) == []
 
 
 def test_write_atomic_to_a_device_writes_through() -> None:
-    assert write_atomic("/dev/null", b"x") == Path("/dev/null")
+    assert write_atomic("/dev/null", b"x") == []
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode)

@@ -1,38 +1,57 @@
 """Tolerant reading of transcript files and atomic writing of outputs.
 
-Reading never writes: the input is opened read-only, once. Parsing tells JSON from JSONL by
-content; in JSONL a final line with no newline that does not parse is *pending* (a writer may
-still be adding to it), any other bad line is a named problem. Writing goes to a temporary file
-in the destination's folder, is flushed and fsynced, then renamed over the destination, so a
-reader (or a crash) sees either the old file or the whole new one.
+Reading never writes: the input is opened read-only, once, and never with an open that could
+block (a FIFO no one writes to is given up after a while, a device is not read, a stream that
+does not end is refused past a limit). Parsing tells JSON from JSONL by content; in JSONL a final
+line with no newline that does not parse is *pending* (a writer may still be adding to it), any
+other bad line is a named problem.
+
+Writing first follows the destination's links to the file they point at (:func:`output_target`),
+so a link stays a link; every write of a command is prepared before any is made
+(:func:`write_files`). A regular file is written to a temporary file in its folder, flushed and
+fsynced, then renamed over it, so a reader (or a crash) sees either the old file or the whole new
+one; a device, a FIFO or a ``/dev/fd`` link (``/dev/stderr``) is written straight through.
 """
 
 from __future__ import annotations
 
 import codecs
 import contextlib
+import errno
 import gc
 import os
 import re
 import stat
+import sys
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, BinaryIO
 
 import orjson
 
+from suture import show
 from suture.model import LoadProblem
 
 __all__ = [
+    "INPUT_WAIT",
+    "OUTPUT_WAIT",
+    "STDOUT",
+    "STREAM_LIMIT",
     "Document",
     "InputError",
+    "Target",
+    "file_key",
     "gc_paused",
     "open_atomic",
+    "open_file",
+    "output_target",
     "parse_document",
     "read_input",
+    "same_file",
     "write_atomic",
+    "write_files",
 ]
 
 _BOM = b"\xef\xbb\xbf"
@@ -77,22 +96,131 @@ def gc_paused() -> Iterator[None]:
         gc.enable()
 
 
-def read_input(path: str | os.PathLike[str]) -> bytes:
-    """The bytes of an input file, or an :class:`InputError` that says why not."""
-    p = Path(path)
+INPUT_WAIT = 10.0
+"""Seconds a read from a FIFO or pipe waits for its first byte before giving up."""
+
+STREAM_LIMIT = 4 << 30
+"""Most bytes read from a FIFO or pipe: a stream that goes on longer is refused."""
+
+
+def _open_reading(path: str | os.PathLike[str]) -> tuple[int, os.stat_result]:
+    """A descriptor opened without blocking (a FIFO with no writer would block a plain open)
+    and its status. Raises :class:`InputError`."""
+    shown = show.path(path)
     try:
-        if p.is_dir():
-            raise InputError(f"{p}: is a folder, not a transcript file")
-        with open(p, "rb") as f:
-            return f.read()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
-        raise InputError(f"{p}: no such file") from None
+        raise InputError(f"{shown}: no such file") from None
     except PermissionError:
-        raise InputError(f"{p}: permission denied") from None
-    except IsADirectoryError:
-        raise InputError(f"{p}: is a folder, not a transcript file") from None
+        raise InputError(f"{shown}: permission denied") from None
     except OSError as e:
-        raise InputError(f"{p}: cannot read ({e.strerror or e})") from None
+        if e.errno == errno.ENXIO:
+            raise InputError(f"{shown}: is a socket, not a transcript file") from None
+        raise InputError(f"{shown}: cannot read ({e.strerror or e})") from None
+    try:
+        return fd, os.fstat(fd)
+    except OSError as e:
+        os.close(fd)
+        raise InputError(f"{shown}: cannot read ({e.strerror or e})") from None
+
+
+def _not_a_file(shown: str, fd: int, mode: int) -> InputError:
+    if stat.S_ISDIR(mode):
+        return InputError(f"{shown}: is a folder, not a transcript file")
+    if stat.S_ISFIFO(mode):
+        return InputError(f"{shown}: is a FIFO or a pipe, not a file; save what it carries to a file first")
+    if stat.S_ISSOCK(mode):
+        return InputError(f"{shown}: is a socket, not a transcript file")
+    what = "a terminal" if os.isatty(fd) else "a device"
+    return InputError(f"{shown}: is {what}, not a transcript file")
+
+
+def open_file(path: str | os.PathLike[str]) -> BinaryIO:
+    """A regular file opened for reading, never blocking on the way: a FIFO, a device, a socket
+    or a folder is an :class:`InputError` that says so. For readers that come back to a file
+    (the app's live reload), where a stream could not be read again."""
+    fd, st = _open_reading(path)
+    if not stat.S_ISREG(st.st_mode):
+        error = _not_a_file(show.path(path), fd, st.st_mode)
+        os.close(fd)
+        raise error
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
+
+
+def read_input(
+    path: str | os.PathLike[str],
+    *,
+    streams: bool = True,
+    wait: float = INPUT_WAIT,
+    limit: int = STREAM_LIMIT,
+) -> bytes:
+    """The bytes of an input file, or an :class:`InputError` that says why not.
+
+    With ``streams``, a FIFO or pipe (``/dev/stdin`` fed by ``|``) is read to its end: its first
+    byte is awaited at most ``wait`` seconds and more than ``limit`` bytes are refused. A device
+    (``/dev/zero``, a terminal) is never read."""
+    if not streams:
+        with open_file(path) as f:
+            return _read_all(f, path)
+    fd, st = _open_reading(path)
+    shown = show.path(path)
+    try:
+        if stat.S_ISREG(st.st_mode):
+            os.set_blocking(fd, True)
+            with os.fdopen(os.dup(fd), "rb") as f:
+                return _read_all(f, path)
+        if stat.S_ISFIFO(st.st_mode) or stat.S_ISSOCK(st.st_mode):
+            return _read_stream(fd, shown, wait, limit)
+        raise _not_a_file(shown, fd, st.st_mode)
+    finally:
+        os.close(fd)
+
+
+def _read_all(f: BinaryIO, path: str | os.PathLike[str]) -> bytes:
+    try:
+        return f.read()
+    except OSError as e:
+        if e.errno == errno.EISDIR:
+            raise InputError(f"{show.path(path)}: is a folder, not a transcript file") from None
+        raise InputError(f"{show.path(path)}: cannot read ({e.strerror or e})") from None
+
+
+def _read_stream(fd: int, shown: str, wait: float, limit: int) -> bytes:
+    """A FIFO or pipe read to its end: the first byte awaited at most ``wait`` seconds (a FIFO
+    that no one writes to), at most ``limit`` bytes."""
+    import select
+
+    deadline = time.monotonic() + wait
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise InputError(f"{shown}: nothing came through it in {wait:g} s (a FIFO that no one writes to?)")
+        ready, _, _ = select.select([fd], [], [], min(left, 0.5))
+        if ready:
+            break
+    os.set_blocking(fd, True)
+    chunks: list[bytes] = []
+    total = 0
+    while True:
+        try:
+            chunk = os.read(fd, 1 << 20)
+        except OSError as e:
+            raise InputError(f"{shown}: cannot read ({e.strerror or e})") from None
+        if not chunk:
+            return b"".join(chunks)
+        total += len(chunk)
+        if total > limit:
+            raise InputError(f"{shown}: more than {_size(limit)} without an end; not a transcript suture can read")
+        chunks.append(chunk)
+
+
+def _size(n: int) -> str:
+    for unit in ("bytes", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:g} {unit}"
+        n //= 1024
+    return f"{n} bytes"  # pragma: no cover
 
 
 def _decode_error(data: bytes, pending: bytes = b"") -> str | None:
@@ -125,7 +253,7 @@ def parse_document(data: bytes) -> Document:
     if data.startswith(_BOM):
         raise InputError("the file starts with a UTF-8 byte order mark, which JSON does not allow; remove it")
     if b"\x00" in data[:8192]:
-        raise InputError("this is a binary file, not a JSON or JSONL transcript")
+        raise InputError(_wide_text(data) or "this is a binary file, not a JSON or JSONL transcript")
     if _first_line_is_a_value(data):
         # Then the bytes cannot be one JSON document: skip parsing them whole, which reads them all.
         return _jsonl_or_not_utf8(data, None)
@@ -139,6 +267,38 @@ def parse_document(data: bytes) -> Document:
     head = data[start : start + 1]
     pretty = head in (b"[", b"{") and b"\n" in data[start : min(start + 4096, _content_end(data))]
     return Document("json", value=value, pretty=pretty, size=len(data))
+
+
+_WIDE_BOMS = (
+    (b"\xff\xfe\x00\x00", "UTF-32"),
+    (b"\x00\x00\xfe\xff", "UTF-32"),
+    (b"\xff\xfe", "UTF-16"),
+    (b"\xfe\xff", "UTF-16"),
+)
+
+
+def _wide_text(data: bytes) -> str | None:
+    """What to say of UTF-16 or UTF-32 text (Windows tools write it), which has zero bytes and so
+    would pass for binary: its name and how to convert it. None for anything else."""
+    name = _wide_name(data)
+    if name is None:
+        return None
+    return f"the file is {name} text; suture reads UTF-8: convert it first (iconv -f {name} -t UTF-8)"
+
+
+def _wide_name(data: bytes) -> str | None:
+    found = [name for bom, name in _WIDE_BOMS if data.startswith(bom)]
+    if found:
+        return found[0]
+    # No byte order mark: ASCII text (as JSON starts) with a zero byte beside each character.
+    sample = data[: min(len(data), 64) // 2 * 2]
+    for zeros, name in ((1, "UTF-16LE"), (0, "UTF-16BE")):
+        if sample[zeros::2].count(0) == len(sample) // 2 and _ASCII_TEXT.fullmatch(sample[1 - zeros :: 2]):
+            return name
+    return None
+
+
+_ASCII_TEXT = re.compile(rb"[\t\n\r\x20-\x7e]+")
 
 
 def _jsonl_or_not_utf8(data: bytes, whole: orjson.JSONDecodeError | None) -> Document:
@@ -233,55 +393,250 @@ def _parse_jsonl(data: bytes, whole: orjson.JSONDecodeError | None) -> Document:
     return Document("jsonl", records=records, problems=problems, pending=pending, size=len(data))
 
 
-def write_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename.
+# -- writing ---------------------------------------------------------------------------------
 
-    An existing file keeps its permission bits. Returns the path written.
+STDOUT = "-"
+"""The output name that means standard output."""
+
+OUTPUT_WAIT = 10.0
+"""Seconds a write to a FIFO waits for a reader to open it before giving up."""
+
+_FD_LINK = re.compile(r"/(?:proc/(?:self|thread-self|(\d+)(?:/task/\d+)?)|dev)/fd/(\d+)")
+_MAX_LINKS = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where a write would go, found by following every link before anything is written.
+
+    ``kind`` is ``stdout`` (``-``), ``fd`` (a ``/dev/fd/N`` or ``/proc/self/fd/N`` link, such as
+    ``/dev/stderr``: written to descriptor N, where it points now), ``file`` (a regular file,
+    replaced atomically), ``new`` (no file there yet), ``device`` or ``fifo`` (written straight
+    through). ``path`` is the file that receives the bytes once links are followed, so a link
+    stays a link. Two targets, or a target and an input, with one ``key`` are the same file.
     """
-    with open_atomic(path) as f:
-        f.write(data)
-    return Path(path)
+
+    given: str
+    kind: str
+    path: str
+    key: tuple[object, ...]
+    fd: int | None = None
+    mode: int | None = None
+
+    @property
+    def shown(self) -> str:
+        """The name as given, fit for a terminal."""
+        return show.path(self.given)
+
+    @property
+    def is_stdout(self) -> bool:
+        return self.kind == "stdout" or (self.kind == "fd" and self.fd == 1)
+
+    @property
+    def is_device(self) -> bool:
+        """A character device (a terminal, /dev/null): writing two things there is no clash."""
+        return self.key[0] == "chr"
 
 
-@contextlib.contextmanager
-def open_atomic(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
-    """A binary file whose content replaces ``path`` when the ``with`` block ends (written to a
-    temporary file in the same folder, flushed, fsynced and renamed over it), or is removed,
-    leaving ``path`` as it was, when the block raises. For outputs written as they are made.
+def _stat_key(st: os.stat_result) -> tuple[object, ...]:
+    return ("chr" if stat.S_ISCHR(st.st_mode) else "inode", st.st_dev, st.st_ino)
 
-    An existing file keeps its permission bits; a device or a pipe is written in place."""
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
+
+def file_key(path: str | os.PathLike[str]) -> tuple[object, ...]:
+    """Which file ``path`` is, to compare with a :class:`Target`'s ``key``: device and inode
+    where it exists (links followed), else its absolute path with the folders' links resolved."""
     try:
-        st = os.stat(target)
-        mode = stat.S_IMODE(st.st_mode)
-    except FileNotFoundError:
-        mode = None
+        return _stat_key(os.stat(path))
+    except OSError:
+        head, tail = os.path.split(os.path.abspath(os.fspath(path)))
+        return ("path", os.path.join(os.path.realpath(head), tail))
+
+
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether two names are one file (by :func:`file_key`)."""
+    return file_key(a) == file_key(b)
+
+
+def output_target(given: str | os.PathLike[str] | None, planned: bool = False) -> Target:
+    """Follow ``given`` (None or ``-``: standard output) to where a write would land, without
+    writing. Raises :class:`InputError` for what cannot be written: a folder, a socket, a block
+    device, a descriptor that is not open, a missing folder (unless ``planned``: a folder that
+    will be made before the write), a loop of links."""
+    if given is None or os.fspath(given) == STDOUT:
+        try:
+            st = os.fstat(sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            raise InputError("cannot write to stdout: it is closed") from None
+        return Target(STDOUT, "stdout", STDOUT, _stat_key(st), fd=None)
+    name = os.fspath(given)
+    shown = show.path(name)
+    p = os.path.abspath(name)
+    for _ in range(_MAX_LINKS):
+        head, tail = os.path.split(p)
+        head = os.path.realpath(head)
+        p = os.path.join(head, tail)
+        fd_link = _FD_LINK.fullmatch(p)
+        if fd_link and (fd_link.group(1) is None or int(fd_link.group(1)) == os.getpid()):
+            fd = int(fd_link.group(2))
+            try:
+                st = os.fstat(fd)
+            except OSError:
+                raise InputError(f"{shown}: file descriptor {fd} is not open") from None
+            return Target(name, "fd", p, _stat_key(st), fd=fd)
+        try:
+            st = os.lstat(p)
+        except FileNotFoundError:
+            if not planned and not os.path.isdir(head):
+                raise InputError(f"{shown}: cannot write: no such folder {show.path(head)}") from None
+            return Target(name, "new", p, ("path", p))
+        except OSError as e:
+            raise InputError(f"{shown}: cannot write ({e.strerror or e})") from None
+        if not stat.S_ISLNK(st.st_mode):
+            break
+        p = os.path.join(head, os.readlink(p))
     else:
-        if not stat.S_ISREG(st.st_mode):
-            # A device or a pipe (-o /dev/null, /dev/stdout): renaming over it would replace it.
-            with open(target, "wb") as f:
-                yield f
-            return
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".suture-tmp", dir=folder)
+        raise InputError(f"{shown}: too many levels of links")
+    mode = st.st_mode
+    if stat.S_ISDIR(mode):
+        raise InputError(f"{shown}: is a folder, not a file")
+    if stat.S_ISREG(mode):
+        return Target(name, "file", p, _stat_key(st), mode=stat.S_IMODE(mode))
+    if stat.S_ISCHR(mode):
+        return Target(name, "device", p, _stat_key(st))
+    if stat.S_ISFIFO(mode):
+        return Target(name, "fifo", p, _stat_key(st))
+    if stat.S_ISSOCK(mode):
+        raise InputError(f"{shown}: is a socket; suture writes to files, FIFOs and terminals")
+    raise InputError(f"{shown}: is a block device; suture does not write to disks")
+
+
+@dataclass(slots=True)
+class _Pending:
+    """A write prepared and not yet visible: a temporary file to rename, or a descriptor to
+    write to (``owned`` when this write opened it)."""
+
+    target: Target
+    data: bytes
+    tmp: str | None = None
+    fd: int | None = None
+    owned: bool = False
+    in_place: bool = False
+
+
+def _read_only(target: Target) -> bool:
+    mode = target.mode or 0
+    return not mode & 0o222 or not os.access(target.path, os.W_OK)
+
+
+def _new_mode(target: Target) -> int:
+    if target.mode is not None:
+        return target.mode
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def _temporary(target: Target, data: bytes) -> str:
+    folder, name = os.path.split(target.path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".suture-tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as f:
-            yield f
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
-        else:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
+        os.chmod(tmp, _new_mode(target))
     except BaseException:
-        with contextlib.suppress(FileNotFoundError):
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+    return tmp
+
+
+def _open_fifo(target: Target, wait: float) -> int:
+    """A FIFO opened for writing once a reader has it open; never blocks longer than ``wait``."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            fd = os.open(target.path, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError as e:
+            if e.errno != errno.ENXIO:  # ENXIO: no reader yet
+                raise
+            if time.monotonic() >= deadline:
+                raise InputError(
+                    f"{target.shown}: a FIFO that no one reads (waited {wait:g} s); nothing written"
+                ) from None
+            time.sleep(0.05)
+            continue
+        os.set_blocking(fd, True)
+        return fd
+
+
+def _prepare(target: Target, data: bytes, wait: float) -> _Pending:
+    kind = target.kind
+    if kind == "stdout":
+        return _Pending(target, data)
+    if kind == "fd":
+        return _Pending(target, data, fd=target.fd)
+    if kind == "fifo":
+        return _Pending(target, data, fd=_open_fifo(target, wait), owned=True)
+    if kind == "device":
+        fd = os.open(target.path, os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK | os.O_CLOEXEC)
+        os.set_blocking(fd, True)
+        return _Pending(target, data, fd=fd, owned=True)
+    if kind == "file" and _read_only(target):
+        raise InputError(
+            f"{target.shown}: is read-only; suture does not replace it (make it writable, or write elsewhere)"
+        )
     try:
-        dir_fd = os.open(folder, os.O_RDONLY)
+        return _Pending(target, data, tmp=_temporary(target, data))
+    except OSError as e:
+        if kind != "file" or e.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+            raise
+    # The folder cannot hold a temporary file but the file itself can be written: in place.
+    fd = os.open(target.path, os.O_WRONLY | os.O_CLOEXEC)
+    return _Pending(target, data, fd=fd, owned=True, in_place=True)
+
+
+def _write_fd(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _commit(pending: _Pending) -> None:
+    target, data = pending.target, pending.data
+    if pending.tmp is not None:
+        os.replace(pending.tmp, target.path)
+        pending.tmp = None
+        _fsync_folder(os.path.dirname(target.path))
+        return
+    if target.kind == "stdout":
+        stream = sys.stdout
+        stream.flush()
+        if stream.isatty():
+            data = show.inert_json(data)
+        try:
+            fd = stream.fileno()
+        except (OSError, ValueError):  # a stream with no descriptor (a test's capture)
+            stream.buffer.write(data)
+            stream.buffer.flush()
+            return
+        _write_fd(fd, data)  # (unbuffered: nothing is left to fail again at exit)
+        return
+    assert pending.fd is not None
+    if pending.in_place:
+        os.ftruncate(pending.fd, 0)
+        _write_fd(pending.fd, data)
+        os.fsync(pending.fd)
+        return
+    if os.isatty(pending.fd):
+        data = show.inert_json(data)
+    _write_fd(pending.fd, data)
+
+
+def _fsync_folder(folder: str) -> None:
+    try:
+        dir_fd = os.open(folder or ".", os.O_RDONLY)
     except OSError:
         return
     try:
@@ -290,3 +645,103 @@ def open_atomic(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
         pass
     finally:
         os.close(dir_fd)
+
+
+def write_files(writes: Sequence[tuple[Target, bytes]], wait: float = OUTPUT_WAIT) -> list[str]:
+    """Write each ``(target, data)``, all or nothing as far as the system allows.
+
+    Every write is prepared first (temporary files written and fsynced, FIFOs and devices
+    opened); if any preparation fails, nothing is written. Then the writes to streams go out
+    and the temporary files are renamed over their targets. A regular file whose folder cannot
+    hold a temporary file is written in place. On a terminal, JSON's raw C1 and invisible
+    characters are written as escapes (:func:`suture.show.inert_json`: the same value).
+
+    Returns a one-line note per write that was not atomic. Raises :class:`InputError` (the
+    target named) for a target that cannot be written; ``BrokenPipeError`` as it comes.
+    """
+    pending: list[_Pending] = []
+    current: Target | None = None
+    try:
+        for target, data in writes:
+            current = target
+            pending.append(_prepare(target, data, wait))
+        for item in sorted(pending, key=lambda p: p.tmp is not None):  # streams first, renames last
+            current = item.target
+            _commit(item)
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        assert current is not None
+        if current.kind == "stdout":
+            raise InputError(f"cannot write to stdout ({e.strerror or e})") from None
+        raise InputError(f"{current.shown}: cannot write ({e.strerror or e})") from None
+    finally:
+        for item in pending:
+            if item.owned and item.fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(item.fd)
+            if item.tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(item.tmp)
+    return [
+        f"{p.target.shown}: written in place, not atomically (its folder does not allow a temporary file)"
+        for p in pending
+        if p.in_place
+    ]
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes, wait: float = OUTPUT_WAIT) -> list[str]:
+    """Write ``data`` to ``path`` as :func:`write_files` does: through links to the file they
+    point at, atomically for a regular file, straight through for a device, FIFO or descriptor
+    link. Returns the notes of :func:`write_files`."""
+    return write_files([(output_target(path), data)], wait)
+
+
+@contextlib.contextmanager
+def open_atomic(path: str | os.PathLike[str], wait: float = OUTPUT_WAIT) -> Iterator[BinaryIO]:
+    """A binary file whose content replaces ``path`` when the ``with`` block ends (written to a
+    temporary file in the same folder, flushed, fsynced and renamed over it), or is removed,
+    leaving ``path`` as it was, when the block raises. For outputs written as they are made.
+
+    The destination is found as :func:`write_files` finds it: links followed (a link stays a
+    link), a device, a FIFO or a descriptor link written straight through as the block writes, a
+    read-only file refused, a file whose folder takes no temporary file written in place. An
+    existing file keeps its permission bits."""
+    target = output_target(path)
+    if target.kind == "stdout":
+        sys.stdout.flush()
+        yield sys.stdout.buffer
+        sys.stdout.buffer.flush()
+        return
+    if target.kind in ("fd", "fifo", "device"):
+        pending = _prepare(target, b"", wait)
+        assert pending.fd is not None
+        with os.fdopen(pending.fd if pending.owned else os.dup(pending.fd), "wb") as f:
+            yield f
+        return
+    if target.kind == "file" and _read_only(target):
+        raise InputError(
+            f"{target.shown}: is read-only; suture does not replace it (make it writable, or write elsewhere)"
+        )
+    folder, name = os.path.split(target.path)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".suture-tmp", dir=folder)
+    except OSError as e:
+        if target.kind != "file" or e.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+            raise
+        with open(target.path, "r+b") as f:  # the folder takes no temporary file: in place
+            f.truncate(0)
+            yield f
+        return
+    try:
+        with os.fdopen(fd, "wb") as f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, _new_mode(target))
+        os.replace(tmp, target.path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _fsync_folder(folder)

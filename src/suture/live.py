@@ -131,7 +131,7 @@ class LiveFile:
 
     def _is_ignored(self) -> bool:
         try:
-            data = read_input(self.path)
+            data = read_input(self.path, streams=False)
         except InputError:
             return False
         digest = _digest(data)

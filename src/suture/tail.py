@@ -37,7 +37,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 import orjson
 
 from suture.formats import Adapter, detect, get
-from suture.io import Document, InputError, gc_paused, parse_document
+from suture.io import Document, InputError, gc_paused, open_file, parse_document
 from suture.model import Transcript
 from suture.repair import Repair, repair, repair_from, reused
 
@@ -134,7 +134,7 @@ class Tail:
     def poll(self) -> TailUpdate:
         """Read what changed since the last poll (everything, the first time)."""
         try:
-            with open(self.path, "rb") as f:
+            with open_file(self.path) as f:
                 st = os.fstat(f.fileno())
                 if self.transcript is not None and (st.st_dev, st.st_ino) == self._ident:
                     if self._base is not None and st.st_size >= self._size:

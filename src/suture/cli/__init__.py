@@ -9,13 +9,16 @@ line on stderr and exit code 2.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import io
 import os
 import pkgutil
 import sys
 from collections.abc import Callable, Sequence
 from functools import cache
 from types import ModuleType
+from typing import Any
 
 from suture.io import InputError
 
@@ -53,12 +56,16 @@ EXIT_BAD_INPUT = 2
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports a usage error as one line and exit code 2."""
+    """argparse that reports a usage error as one line and exit code 2, pointing at the help of
+    the subcommand in use (argparse reports a subcommand's unknown options from the top)."""
+
+    command: str | None = None
 
     def error(self, message: str) -> None:  # type: ignore[override]
         from suture.show import line
 
-        sys.stderr.write(f"suture: error: {line(message)} (see 'suture {self.prog.split()[-1]} --help')\n")
+        prog = self.prog if self.prog != "suture" or not _Parser.command else f"suture {_Parser.command}"
+        sys.stderr.write(f"suture: error: {line(message)} (see '{prog} --help')\n")
         raise SystemExit(EXIT_BAD_INPUT)
 
 
@@ -78,8 +85,7 @@ class _VersionAction(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show the version and exit")
 
     def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
-        sys.stdout.write(f"suture {_version()}\n")
-        parser.exit()
+        raise SystemExit(_flushed(EXIT_OK, f"suture {_version()}\n"))
 
 
 def build_parser(only: ModuleType | None = None) -> argparse.ArgumentParser:
@@ -103,7 +109,10 @@ def build_parser(only: ModuleType | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _standard_streams()
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list[:1] == ["--"]:
+        args_list = ["view", *args_list]  # suture -- -x.json: a file whose name starts with '-'
     own = _own_module(args_list[0]) if args_list else None
     if (
         own is None
@@ -117,23 +126,97 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args_list:
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT
-    args = parser.parse_args(args_list)
+    _Parser.command = args_list[0] if own is not None or args_list[0] in commands() else None
+    try:
+        args = parser.parse_args(args_list)
+    except SystemExit as e:  # usage errors, --help, --version
+        return _flushed(e.code if isinstance(e.code, int) else EXIT_BAD_INPUT)
     run: Callable[[argparse.Namespace], int] = args.run
     try:
-        return run(args)
+        return _flushed(run(args))
     except InputError as e:
-        from suture.show import line
-
-        sys.stderr.write(f"suture: error: {line(str(e))}\n")
+        _error(str(e))
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        # The reader of our stdout went away (| head): not an error of ours. Point stdout at
-        # /dev/null so the interpreter's final flush does not complain either.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        # The reader of our stdout went away (| head): not an error of ours.
+        drop_stdout()
         return EXIT_OK
+
+
+def _error(message: str) -> None:
+    from suture.show import line
+
+    sys.stderr.write(f"suture: error: {line(message)}\n")
+
+
+def _flushed(code: int, text: str = "") -> int:
+    """``code``, once ``text`` and what is left for stdout are written; a stdout that cannot take
+    it (a full disk) is one line and exit code 2, a reader that went away (a broken pipe) is no
+    error."""
+    try:
+        if text:
+            sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        drop_stdout()
+    except OSError as e:
+        drop_stdout()
+        _error(f"cannot write to stdout ({e.strerror or e})")
+        return EXIT_BAD_INPUT
+    return code
+
+
+def drop_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's final flush of what could not be written
+    does not fail again at exit."""
+    try:
+        fd = sys.stdout.fileno()
+    except (OSError, ValueError, AttributeError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
+class _Closed(io.BytesIO):
+    def write(self, data: Any) -> int:
+        raise OSError(errno.EBADF, "it was closed when suture started")
+
+
+class _ClosedStdout(io.TextIOWrapper):
+    """What stdout is when suture was started with it closed (``>&-``): a write says so."""
+
+    def __init__(self) -> None:
+        super().__init__(_Closed(), encoding="utf-8")
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "it was closed when suture started")
+
+    def fileno(self) -> int:
+        raise OSError(errno.EBADF, "it was closed when suture started")
+
+    def isatty(self) -> bool:
+        return False
+
+
+def _standard_streams() -> None:
+    """Descriptors 0, 1 and 2 open, whatever suture was started with: a file suture opens must
+    never take the number of a closed stdout, or text meant for the terminal would land in it."""
+    closed = []
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            closed.append(fd)
+    for fd in closed:
+        if os.open(os.devnull, os.O_RDWR) != fd:  # (the lowest free number: the one closed)
+            return
+    if 1 in closed:
+        sys.stdout = _ClosedStdout()
+    if 2 in closed:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115  (for the life of the process)
 
 
 def entry() -> None:

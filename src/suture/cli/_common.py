@@ -1,26 +1,24 @@
-"""What the subcommands share: loading an input the strict way, writing an output, counting, and
+"""What the subcommands share: loading an input the strict way, counting, and
 putting lines on the terminal (every line through :func:`suture.show.line`)."""
 
 from __future__ import annotations
 
-import os
 import sys
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Callable, Sequence
 
 from suture import show
 from suture.formats import load_file
-from suture.io import InputError, write_atomic
-from suture.model import Transcript
+from suture.io import InputError
+from suture.model import Message, Transcript
 from suture.repair import ChangeKind, Repair
 
-__all__ = ["err", "load_strict", "out", "out_json", "same_file", "summary_line", "write_output"]
+__all__ = ["err", "load_strict", "out", "out_json", "summary_line"]
 
 
 def out(*lines: str) -> None:
     """Lines of a command's human output on stdout, each shown by :func:`suture.show.line`: no
     text from a transcript or a file name can add a line or reach the terminal as a control."""
-    sys.stdout.write("".join(show.line(line) + "\n" for line in lines))
+    _stdout(lambda: sys.stdout.write("".join(show.line(line) + "\n" for line in lines)))
 
 
 def err(*lines: str) -> None:
@@ -30,8 +28,28 @@ def err(*lines: str) -> None:
 
 def out_json(value: object) -> None:
     """A command's ``--json`` output: :func:`suture.show.dumps` on stdout."""
-    sys.stdout.flush()
-    sys.stdout.buffer.write(show.dumps(value))
+    data = show.dumps(value)
+
+    def write() -> None:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+
+    _stdout(write)
+
+
+def _stdout(write: Callable[[], object]) -> None:
+    """Run a write to stdout and flush it; a stdout that cannot take it (full, closed) becomes
+    an InputError (one line), a broken pipe stays a BrokenPipeError (the reader left: no error)."""
+    try:
+        write()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        from suture.cli import drop_stdout
+
+        drop_stdout()
+        raise InputError(f"cannot write to stdout ({e.strerror or e})") from None
 
 
 def _to_stderr(line: str) -> None:
@@ -52,32 +70,10 @@ def load_strict(
         if not skip_bad_lines:
             shown = "; ".join(str(p) for p in problems[:3])
             more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
-            raise InputError(f"{path}: {shown}{more}; pass --skip-bad-lines to repair the rest")
+            raise InputError(f"{show.path(path)}: {shown}{more}; pass --skip-bad-lines to repair the rest")
         for problem in problems:
-            warn(f"suture: warning: {path}: skipped {problem}")
+            warn(f"suture: warning: {show.path(path)}: skipped {problem}")
     return transcript
-
-
-def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return Path(a).resolve() == Path(b).resolve()
-
-
-def write_output(data: bytes, out: str | None) -> None:
-    """Write to stdout when ``out`` is ``-`` or None, else atomically to the file."""
-    if out is None or out == "-":
-        sys.stdout.flush()
-        if sys.stdout.isatty():  # the same JSON, with nothing a terminal would act on
-            data = show.inert_json(data)
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
-        return
-    try:
-        write_atomic(out, data)
-    except OSError as e:
-        raise InputError(f"{out}: cannot write ({e.strerror or e})") from None
 
 
 _KIND_WORDS = {
@@ -93,13 +89,32 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def summary_line(result: Repair) -> str:
-    """One line a person reads after a repair: how many changes of each kind."""
-    n_in, n_out = result.input_count, len(result.messages)
+def _counted(messages: Sequence[Message]) -> tuple[int, int]:
+    results = sum(1 for m in messages if m.role == "tool")
+    return len(messages) - results, results
+
+
+def _amount(messages: int, results: int) -> str:
+    said = _plural(messages, "message")
+    return f"{said} and {_plural(results, 'tool result')}" if results else said
+
+
+def summary_line(result: Repair, messages: Sequence[Message]) -> str:
+    """One line a person reads after a repair: how many changes of each kind, and what went in
+    and came out. Tool results are counted on their own: formats differ in how many of them one
+    record holds (a Claude Code or Anthropic record can hold several), so "messages" alone
+    would count different things in and out."""
+    n_in, r_in = _counted(messages)
+    n_out, r_out = _counted(result.messages)
     if not result.changes:
-        return f"no changes needed ({_plural(n_in, 'message')})"
+        return f"no changes needed ({_amount(n_in, r_in)})"
     parts = [_plural(count, _KIND_WORDS[kind]) for kind, count in result.counts().items() if count]
-    line = f"{_plural(len(result.changes), 'change')} ({', '.join(parts)}); {n_in} messages in, {n_out} out"
+    went = (
+        f"{_amount(n_in, r_in)}, in and out"
+        if (n_in, r_in) == (n_out, r_out)
+        else f"{_amount(n_in, r_in)} in, {_amount(n_out, r_out)} out"
+    )
+    line = f"{_plural(len(result.changes), 'change')} ({', '.join(parts)}); {went}"
     if result.interrupted:
         ids = ", ".join(show.line(c.id) for c in result.interrupted[:5])
         more = f" and {len(result.interrupted) - 5} more" if len(result.interrupted) > 5 else ""

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
+from suture.cli._common import out
 from suture.formats import adapters
 
 NAMES = ("formats",)
@@ -20,7 +20,9 @@ def add_arguments(sub: Any, name: str) -> None:
 def run(args: argparse.Namespace) -> int:
     found = adapters()
     width = max(len(a.name) for a in found)
+    lines = []
     for a in found:
         export = "" if a.export_format == a.name else f"  (exports as {a.export_format})"
-        sys.stdout.write(f"{a.name:<{width}}  {a.title}{export}\n")
+        lines.append(f"{a.name:<{width}}  {a.title}{export}")
+    out(*lines)
     return 0

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from suture import show
-from suture.cli._common import err, load_strict, same_file, summary_line, write_output
-from suture.io import InputError
+from suture.cli._common import err, load_strict, summary_line
+from suture.io import InputError, Target, file_key, output_target, write_files
 
 NAMES = ("repair",)
 ORDER = 20
@@ -90,7 +90,10 @@ def _report_bytes(report: dict[str, Any]) -> bytes:
 
 
 def _repair_one(job: _Job) -> tuple[list[str], str]:
-    """Repair one input and write its outputs. Returns the warnings and the summary."""
+    """Repair one input and write its outputs. Returns the warnings and the summary.
+
+    Both outputs are made before either is written, and written together (:func:`write_files`):
+    a report that cannot be written leaves no repaired file behind."""
     from suture.formats import dump
     from suture.repair import repair
 
@@ -98,11 +101,12 @@ def _repair_one(job: _Job) -> tuple[list[str], str]:
     transcript = load_strict(job.input, job.format, job.skip_bad_lines, warnings.append)
     names = job.read_only
     result = repair(transcript.messages, names.__contains__ if names else None)
-    data = dump(result.messages, transcript, job.to)
-    write_output(data, job.output)
+    writes = [(output_target(job.output), dump(result.messages, transcript, job.to))]
     if job.report:
-        write_output(_report_bytes(result.report()), job.report)
-    return warnings, summary_line(result)
+        writes.append((output_target(job.report), _report_bytes(result.report())))
+    notes = write_files(writes)
+    warnings.extend(f"suture: warning: {note}" for note in notes)
+    return warnings, summary_line(result, transcript.messages)
 
 
 def _run_job(job: _Job) -> _Done:
@@ -112,7 +116,7 @@ def _run_job(job: _Job) -> _Done:
     except InputError as e:
         return _Done((), str(e))
     except RecursionError:
-        return _Done((), f"{job.input}: nested too deeply to be a transcript")
+        return _Done((), f"{show.path(job.input)}: nested too deeply to be a transcript")
     return _Done((*warnings, f"suture: {show.path(job.input)}: {summary}"))
 
 
@@ -129,21 +133,57 @@ def _inputs(paths: Sequence[str]) -> Iterator[str | InputError]:
             if not entry.name.startswith(".") and entry.name.lower().endswith(_TRANSCRIPT_SUFFIXES) and entry.is_file()
         )
         if not names:
-            yield InputError(f"{path}: a folder with no .json or .jsonl files in it")
+            yield InputError(f"{show.path(path)}: a folder with no .json or .jsonl files in it")
         yield from (os.path.join(path, n) for n in names)
+
+
+def _clashes(inputs: Sequence[str], outputs: Sequence[tuple[str, Target]]) -> list[str]:
+    """Every output (``what`` says which option names it) compared with every input and with
+    the other outputs, before anything is written: one line per clash."""
+    by_key: dict[tuple[object, ...], str] = {}
+    for path in inputs:
+        by_key.setdefault(file_key(path), path)
+    errors: list[str] = []
+    taken: dict[tuple[object, ...], tuple[str, Target]] = {}
+    for what, target in outputs:
+        source = by_key.get(target.key)
+        if source is not None and not target.is_device:
+            named = "" if show.path(source) == target.shown else f" {show.path(source)}"
+            errors.append(
+                f"{target.shown}: is the input file{named}; suture never writes over its input, choose another {what}"
+            )
+            continue
+        earlier = taken.get(target.key)
+        if earlier is not None and target.is_stdout and earlier[1].is_stdout:
+            errors.append(
+                f"{what} {target.shown}: the repaired transcript goes to stdout already; give -o FILE or write {what} to a file"
+            )
+            continue
+        if earlier is not None and not target.is_device:
+            errors.append(f"{target.shown}: {earlier[0]} writes this file already; choose another {what}")
+            continue
+        taken.setdefault(target.key, (what, target))
+    return errors
 
 
 def _single(args: argparse.Namespace) -> int:
     path = args.input[0]
-    if args.output not in (None, "-") and same_file(path, args.output):
-        raise InputError(f"{args.output}: is the input file; suture never writes over its input, choose another -o")
     if args.output not in (None, "-") and (args.output.endswith(os.sep) or os.path.isdir(args.output)):
-        raise InputError(f"{args.output}: is a folder; -o names a file (use --out-dir DIR for a folder)")
+        raise InputError(f"{show.path(args.output)}: is a folder; -o names a file (use --out-dir DIR for a folder)")
     report = args.report
+    report_folder = None
     if report and (report.endswith(os.sep) or os.path.isdir(report)):
-        report = str(_folder(report, "--report") / f"{Path(path).name}.report.json")
-    if report and same_file(path, report):
-        raise InputError(f"{report}: is the input file; choose another --report path")
+        report_folder = report
+        report = os.path.join(report, f"{Path(path).name}.report.json")
+    output = output_target(args.output)
+    outputs = [("-o", output)]
+    if report:
+        outputs.append(("--report", output_target(report, planned=report_folder is not None)))
+    errors = _clashes([path], outputs)
+    if errors:
+        raise InputError(errors[0])
+    if report_folder is not None:
+        _folder(report_folder, "--report")
     warnings, summary = _repair_one(
         _Job(path, args.output, report, args.format, args.to, read_only_set(args.read_only), args.skip_bad_lines)
     )
@@ -156,38 +196,48 @@ def _single(args: argparse.Namespace) -> int:
 def _folder(path: str, what: str) -> Path:
     folder = Path(path)
     if folder.exists() and not folder.is_dir():
-        raise InputError(f"{path}: is a file; {what} must be a folder")
+        raise InputError(f"{show.path(path)}: is a file; {what} must be a folder")
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise InputError(f"{path}: cannot create the folder ({e.strerror or e})") from None
+        raise InputError(f"{show.path(path)}: cannot create the folder ({e.strerror or e})") from None
     return folder
 
 
-def _jobs(args: argparse.Namespace, inputs: Iterator[str | InputError]) -> Iterator[_Job | str]:
-    """A job per input, or the one-line error that stops it before it starts."""
-    out_dir = _folder(args.out_dir, "--out-dir")
-    report_dir = _folder(args.report, "--report with several inputs") if args.report else None
+def _plan(args: argparse.Namespace, inputs: list[str | InputError]) -> tuple[list[_Job | str], list[str]]:
+    """A job per input, or the one-line error that stops it before it starts; and the clashes
+    between outputs and inputs (any clash: nothing is written)."""
+    for folder, what in ((args.out_dir, "--out-dir"), (args.report, "--report with several inputs")):
+        if folder and os.path.exists(folder) and not os.path.isdir(folder):
+            raise InputError(f"{show.path(folder)}: is a file; {what} must be a folder")
     read_only = read_only_set(args.read_only)
     taken: dict[str, str] = {}
+    planned: list[_Job | str] = []
+    outputs: list[tuple[str, Target]] = []
     for path in inputs:
         if isinstance(path, InputError):
-            yield str(path)
+            planned.append(str(path))
             continue
         name = Path(path).name
-        output = out_dir / name
+        output = os.path.join(args.out_dir, name)
         if name in taken:
-            yield f"{path}: has the same name as {taken[name]}; both would be written to {output}"
+            planned.append(
+                f"{show.path(path)}: has the same name as {show.path(taken[name])}; both would be written to "
+                f"{show.path(output)}"
+            )
             continue
         taken[name] = path
-        if same_file(path, output):
-            yield f"{output}: is the input file; suture never writes over its input, choose another --out-dir"
+        report = os.path.join(args.report, f"{name}.report.json") if args.report else None
+        try:
+            outputs.append(("--out-dir", output_target(output, planned=True)))
+            if report:
+                outputs.append(("--report", output_target(report, planned=True)))
+        except InputError as e:
+            planned.append(str(e))
             continue
-        report = str(report_dir / f"{name}.report.json") if report_dir else None
-        if report and same_file(path, report):
-            yield f"{report}: is the input file; choose another --report folder"
-            continue
-        yield _Job(path, str(output), report, args.format, args.to, read_only, args.skip_bad_lines)
+        planned.append(_Job(path, output, report, args.format, args.to, read_only, args.skip_bad_lines))
+    sources = [p for p in inputs if isinstance(p, str)]
+    return planned, _clashes(sources, outputs)
 
 
 def _many(args: argparse.Namespace) -> int:
@@ -195,7 +245,16 @@ def _many(args: argparse.Namespace) -> int:
         raise InputError("-o writes one file; with several inputs or a folder, use --out-dir DIR")
     if not args.out_dir:
         raise InputError("several inputs (or a folder) need --out-dir DIR to write them to")
-    planned = list(_jobs(args, _inputs(args.input)))
+    planned, clashes = _plan(args, list(_inputs(args.input)))
+    same_name = [item for item in planned if isinstance(item, str) and "has the same name as" in item]
+    if clashes or same_name:
+        for line in [*same_name, *clashes]:
+            err(f"suture: error: {line}")
+        err("suture: nothing written: no output may replace an input or another output")
+        return 2
+    _folder(args.out_dir, "--out-dir")
+    if args.report:
+        _folder(args.report, "--report with several inputs")
     jobs = [j for j in planned if isinstance(j, _Job)]
     done = iter(_map(jobs))
     bad = False

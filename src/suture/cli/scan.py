@@ -24,8 +24,7 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from suture import show
-from suture.cli._common import same_file
-from suture.io import InputError, open_atomic
+from suture.io import InputError, open_atomic, same_file
 from suture.scan import COLUMNS, OK, REJECTED, UNREADABLE, Row
 from suture.sessions import Found, is_url
 
@@ -308,7 +307,7 @@ def _not_into(found: Iterator[Found], out: str) -> Iterator[Found]:
     writes over a file it reads."""
     for f in found:
         if not f.error and not is_url(f.path) and same_file(f.path, out):
-            raise InputError(f"{out}: is one of the files scanned; choose another --out")
+            raise InputError(f"{show.path(out)}: is one of the files scanned; choose another --out")
         yield f
 
 

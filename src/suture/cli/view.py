@@ -6,13 +6,21 @@ Textual is imported inside :func:`run` only, so the other subcommands start fast
 from __future__ import annotations
 
 import argparse
+import asyncio
+import os
+import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
-from suture.io import InputError
+from suture.io import open_file
 
 NAMES = ("view", "demo")
 ORDER = 10
+
+LEAVE_WAIT = 5.0
+"""Seconds the app's background threads get to finish once it has closed."""
 
 
 def add_arguments(sub: Any, name: str) -> None:
@@ -58,10 +66,7 @@ def run(args: argparse.Namespace) -> int:
         title = "demo"
     else:
         path = Path(args.input)
-        if path.is_dir():
-            raise InputError(f"{path}: is a folder, not a transcript file")
-        if not path.exists():
-            raise InputError(f"{path}: no such file")
+        open_file(path).close()  # a folder, a FIFO, a device: said here, in one line
         export_dir = None
         title = None
     from suture.tui.app import SutureApp
@@ -74,5 +79,24 @@ def run(args: argparse.Namespace) -> int:
         export_dir=export_dir,
         title=title,
     )
-    app.run()
+    loop = asyncio.new_event_loop()
+    try:
+        app.run(loop=loop)
+    finally:
+        _leave(loop)
     return 0
+
+
+def _leave(loop: asyncio.AbstractEventLoop) -> None:
+    """End the process once the app has closed, even if a background thread is still held up
+    by the file system (a read or a write that does not return): the person asked to quit.
+    Threads get a moment to finish (an export being written); any left then is abandoned."""
+    loop.close()  # (its thread pool is told to stop; idle threads end)
+    deadline = time.monotonic() + LEAVE_WAIT
+    others = [t for t in threading.enumerate() if t is not threading.current_thread() and not t.daemon]
+    for thread in others:
+        thread.join(timeout=max(0.0, deadline - time.monotonic()))
+    if any(thread.is_alive() for thread in others):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)

@@ -33,6 +33,7 @@ from typing import Any, Protocol
 
 import orjson
 
+from suture import show
 from suture.io import Document, InputError, parse_document, read_input
 from suture.model import Message, TextPart, Transcript
 
@@ -190,9 +191,9 @@ def load_file(path: str | os.PathLike[str], format: str | None = None) -> Transc
     try:
         return load_bytes(data, format)
     except InputError as e:
-        raise InputError(f"{os.fspath(path)}: {e}") from None
+        raise InputError(f"{show.path(path)}: {e}") from None
     except RecursionError:
-        raise InputError(f"{os.fspath(path)}: nested too deeply to be a transcript") from None
+        raise InputError(f"{show.path(path)}: nested too deeply to be a transcript") from None
 
 
 def export_name(transcript: Transcript) -> str:

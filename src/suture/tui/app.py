@@ -31,7 +31,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from suture import show
 from suture.formats import dump
-from suture.io import write_atomic
+from suture.io import InputError, same_file, write_atomic
 from suture.live import LiveFile, Update
 from suture.tui.bars import InfoBar, StatusBar
 from suture.tui.changes import ChangeList, ProblemList
@@ -88,6 +88,7 @@ class Checked(Message):
 class Exported(Message):
     path: Path | None
     error: str | None
+    notes: tuple[str, ...] = ()
 
 
 CHECKS_SETTLE = 1.0
@@ -822,6 +823,10 @@ class SutureApp(App[None]):
             self._moving = False
         self.status.update_state(live="● following the end" if self.following else "")
 
+    def action_help_quit(self) -> None:
+        """Ctrl+C (with no text selected to copy) quits, as in any command line program."""
+        self.exit()
+
     def action_reload(self) -> None:
         self.read_file()
 
@@ -865,7 +870,7 @@ class SutureApp(App[None]):
         target = Path(os.path.expanduser(answer))
         if not target.is_absolute():
             target = (self.export_dir or Path.cwd()) / target
-        is_input = _same_file(target, self.path)
+        is_input = same_file(target, self.path)
         if is_input:
             question = (
                 f"{show.path(target)} is the file you opened. Overwrite the input with the repaired transcript? "
@@ -891,19 +896,23 @@ class SutureApp(App[None]):
     @work(thread=True, exclusive=True, group="export", exit_on_error=False)
     def write_export(self, target: Path, data: bytes) -> None:
         try:
-            if _same_file(target, self.path):
+            if same_file(target, self.path):
                 self.live.ignore(data)
-            write_atomic(target, data)
+            notes = write_atomic(target, data)
         except Exception as e:  # an export that fails must say why, never crash the app
-            self.post_message(Exported(None, f"{show.path(target)}: {getattr(e, 'strerror', None) or e}"))
+            said = str(e) if isinstance(e, InputError) else f"{show.path(target)}: {getattr(e, 'strerror', None) or e}"
+            self.post_message(Exported(None, said))
             return
-        self.post_message(Exported(target, None))
+        self.post_message(Exported(target, None, tuple(notes)))
 
     def on_exported(self, message: Exported) -> None:
         if message.error:
             self.notify(show.line(message.error), title="export failed", severity="error", markup=False)
         else:
-            self.notify(f"wrote {show.path(message.path or '')}", title="exported", markup=False)
+            said = f"wrote {show.path(message.path or '')}"
+            if message.notes:
+                said += "; " + "; ".join(show.line(note) for note in message.notes)
+            self.notify(said, title="exported", markup=False)
 
     # -- help and palette --------------------------------------------------------------------
 
@@ -972,10 +981,3 @@ def _size_of(path: Path) -> str:
         return f" ({human_size(path.stat().st_size)})"
     except OSError:
         return ""
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return a.resolve() == b.resolve()
