@@ -42,6 +42,8 @@ CASES: dict[str, Callable[[], bytes]] = {
     "whitespace-only": lambda: b"  \n\n\t \n",
     "not-utf8": lambda: b'[{"role": "user", "content": "caf\xe9"}]',
     "bom": lambda: b"\xef\xbb\xbf" + _json([{"role": "user", "content": "hi"}]),
+    "utf-16": lambda: '[{"role": "user", "content": "hi"}]'.encode("utf-16"),
+    "utf-16-no-bom": lambda: '[{"role": "user", "content": "hi"}]'.encode("utf-16-le"),
     "truncated-json": lambda: _json([{"role": "user", "content": "hi"}, GOOD_CALL, GOOD_RESULT])[:-17],
     "truncated-pretty-json": lambda: orjson.dumps(
         [{"role": "user", "content": "hi"}, GOOD_CALL], option=orjson.OPT_INDENT_2
@@ -104,6 +106,12 @@ def make_corpus(folder: Path) -> dict[str, Path]:
         sock.bind(str(sock_path))
         sock.close()
     paths["unreadable"] = sock_path
+    # A device that never ends (read, it would fill the memory) and a FIFO no one writes to.
+    paths["device"] = Path("/dev/zero")
+    fifo = folder / "fifo.json"
+    if not fifo.exists():
+        os.mkfifo(fifo)
+    paths["fifo"] = fifo
     return paths
 
 

@@ -7,13 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import orjson
 import pytest
 
 import suture
 from suture.io import InputError
 from tests.badfiles import CASES, make_corpus
 
-ALL_CASES = [*CASES, "missing", "folder", "dangling-link", "unreadable"]
+# (The FIFO no one writes to is waited for: tests/test_write_safety.py has it with a short wait.)
+ALL_CASES = [*CASES, "missing", "folder", "dangling-link", "unreadable", "device"]
 
 
 @pytest.fixture(scope="module")
@@ -94,6 +96,9 @@ def test_broken_jsonl_line_can_be_skipped_on_request(corpus: dict[str, Path], tm
         ("missing", "no such file"),
         ("folder", "folder"),
         ("unreadable", "is a socket"),
+        ("device", "is a device"),
+        ("utf-16", "UTF-16 text"),
+        ("utf-16-no-bom", "UTF-16LE text"),
     ],
 )
 def test_message_says_what_is_wrong(corpus: dict[str, Path], case: str, words: str) -> None:
@@ -111,3 +116,113 @@ def test_character_cut_off_in_a_pending_last_line_is_not_an_error() -> None:
     assert (doc.kind, len(doc.records), doc.pending) == ("jsonl", 2, tail)
     with pytest.raises(InputError, match="byte 0xff at line 3"):
         parse_document(line * 2 + b'{"a": "\xff')
+
+
+# -- inputs that block or never end ----------------------------------------------------------------
+
+
+def test_a_fifo_no_one_writes_to_is_given_up(tmp_path: Path) -> None:
+    from suture.io import read_input
+
+    fifo = tmp_path / "in.json"
+    os.mkfifo(fifo)
+    with pytest.raises(InputError, match="nothing came through"):
+        read_input(fifo, wait=0.2)
+
+
+def test_a_fifo_no_one_writes_to_from_the_command_line(corpus: dict[str, Path]) -> None:
+    proc = _run("check", str(corpus["fifo"]))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("suture: error: ") and proc.stderr.count("\n") == 1
+    assert "nothing came through" in proc.stderr
+
+
+def test_an_endless_fifo_is_refused_past_the_limit(tmp_path: Path) -> None:
+    import threading
+
+    from suture.io import read_input
+
+    fifo = tmp_path / "endless.json"
+    os.mkfifo(fifo)
+    stop = threading.Event()
+
+    def write() -> None:
+        with open(fifo, "wb") as f:  # (blocks until the reader opens: it does, just below)
+            try:
+                while not stop.is_set():
+                    f.write(b'{"role": "user", "content": "more"}\n' * 1000)
+            except BrokenPipeError:
+                pass
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    try:
+        with pytest.raises(InputError, match="more than 1 MB without an end"):
+            read_input(fifo, wait=30, limit=1 << 20)
+    finally:
+        stop.set()
+        writer.join(30)
+
+
+def test_a_pipe_is_read_to_its_end(tmp_path: Path) -> None:
+    """``cat x | suture repair /dev/stdin`` (through a link made here to /proc/self/fd/0)."""
+    link = tmp_path / "stdin-link"
+    link.symlink_to("/proc/self/fd/0")
+    data = (Path(__file__).parent.parent / "sample_sessions" / "chat" / "worked-example.json").read_bytes()
+    proc = subprocess.run(
+        [sys.executable, "-m", "suture", "check", str(link)],
+        input=data,
+        capture_output=True,
+        timeout=120,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert b"problems" in proc.stdout
+
+
+def test_a_file_name_that_is_not_utf8(tmp_path: Path) -> None:
+    name = os.fsdecode(b"caf\xe9.json")
+    path = tmp_path / name
+    path.write_bytes(b'[{"role": "user", "content": "hi"}]')
+    for args in (["check", "--json"], ["check"], ["repair", "-q"], ["explain", "--json"]):
+        proc = subprocess.run(
+            [sys.executable, "-m", "suture", args[0], os.fsencode(path), *args[1:]],
+            capture_output=True,
+            timeout=120,
+        )
+        assert b"Traceback" not in proc.stderr, proc.stderr
+        assert proc.returncode in (0, 1, 2)
+    proc = subprocess.run(
+        [sys.executable, "-m", "suture", "check", os.fsencode(path), "--json"], capture_output=True, timeout=120
+    )
+    assert proc.returncode == 0
+    assert orjson.loads(proc.stdout)["file"].endswith("caf\\xe9.json")
+
+
+def test_usage_errors_point_at_the_command_in_use(tmp_path: Path) -> None:
+    for args, hint in (
+        (["--bogus"], "'suture --help'"),
+        (["repair", "--bogus", "x.json"], "'suture repair --help'"),
+        (["x.json", "--bogus"], "'suture view --help'"),
+        (["check"], "'suture check --help'"),
+    ):
+        proc = _run(*args)
+        assert proc.returncode == 2
+        assert proc.stderr.count("\n") == 1 and hint in proc.stderr, proc.stderr
+        assert "suture suture" not in proc.stderr
+
+
+def test_a_codex_error_names_the_line_and_the_field(tmp_path: Path) -> None:
+    from tests.test_format_codex import CLEAN
+
+    records = [orjson.loads(line) for line in CLEAN.read_bytes().splitlines()]
+    n = next(
+        k
+        for k, r in enumerate(records)
+        if isinstance(r.get("payload"), dict) and r["payload"].get("type") == "function_call_output"
+    )
+    records[n]["payload"]["call_id"] = 5
+    path = tmp_path / "rollout.jsonl"
+    path.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in records))
+    with pytest.raises(InputError) as info:
+        suture.load_file(path)
+    assert f"line {n + 1}, call_id: must be a string" in str(info.value)

@@ -11,7 +11,8 @@ from tests.badfiles import CASES, make_corpus
 from tests.test_tui import ready
 
 # The folder case is refused by the command line before the app starts (tests/test_bad_input.py).
-APP_CASES = [*CASES, "missing", "dangling-link", "unreadable"]
+# A FIFO or a device is never opened in a way that could block: the app says what it is.
+APP_CASES = [*CASES, "missing", "dangling-link", "unreadable", "device", "fifo"]
 
 
 @pytest.fixture(scope="module")

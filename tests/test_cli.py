@@ -489,3 +489,21 @@ def test_one_input_into_an_out_dir(worked: Path, tmp_path: Path) -> None:
         f"suture: {worked}: 6 changes (1 dropped placeholder, 1 renamed id, 1 synthetic interrupt, "
         "2 moved results, 1 orphan note); 6 messages and 3 tool results, in and out; interrupted: x_1"
     ]
+
+
+def test_summary_counts_what_a_person_counts_when_one_record_holds_two_results(tmp_path: Path) -> None:
+    """Two tool results in one Claude Code record, in the wrong order: the summary counts the
+    messages and the tool results apart, the same way in and out."""
+    sample = Path(__file__).parent.parent / "sample_sessions" / "claude-code" / "parallel-calls.jsonl"
+    records = [orjson.loads(line) for line in sample.read_bytes().splitlines()]
+    results = [r for r in records if r.get("type") == "user" and isinstance(r["message"]["content"], list)]
+    assert len(results) == 2
+    blocks = [*results[1]["message"]["content"], *results[0]["message"]["content"]]  # (the wrong order)
+    merged = {**results[0], "message": {**results[0]["message"], "content": blocks}}
+    kept = [r for r in records if r is not results[0]]
+    kept[kept.index(results[1])] = merged  # after both calls
+    path = tmp_path / "one-record.jsonl"
+    path.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in kept))
+    proc = run("repair", path, "-o", tmp_path / "out.json")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == "suture: 2 changes (2 moved results); 3 messages and 2 tool results, in and out\n"

@@ -229,10 +229,16 @@ def _parts(content: Any, where: str) -> Content:
     return parts
 
 
+def _at(where: str, key: str) -> str:
+    """A key of the item at ``where``: ``input[3].call_id``, or ``line 3, call_id`` where the item
+    is a whole line of the file (``line 3.call_id`` would read as a number)."""
+    return f"{where}, {key}" if where.startswith("line ") and ", " not in where else f"{where}.{key}"
+
+
 def _string_field(item: dict[str, Any], key: str, where: str) -> str | None:
     value = item.get(key)
     if value is not None and not isinstance(value, str):
-        raise FormatError(f"{where}.{key}", f"must be a string, got {_type_name(value)}")
+        raise FormatError(_at(where, key), f"must be a string, got {_type_name(value)}")
     return value
 
 
@@ -260,7 +266,7 @@ def _run_message(run: list[tuple[dict[str, Any], Source, str]]) -> Message:
     for item, _, where in run:
         kind = item.get("type", "message")
         if kind == "message":
-            parts = _parts(item.get("content"), f"{where}.content")
+            parts = _parts(item.get("content"), _at(where, "content"))
             if isinstance(parts, str):
                 content.append(TextPart(parts))
             elif parts:
@@ -318,12 +324,12 @@ def _messages_from_items(entries: Iterable[tuple[Any, Source]]) -> list[Message]
                 raise FormatError(
                     where, "message has no role" if role is None else f"role must be a string, got {_type_name(role)}"
                 )
-            messages.append(Message(role, _parts(item.get("content"), f"{where}.content"), raw=item, source=source))
+            messages.append(Message(role, _parts(item.get("content"), _at(where, "content")), raw=item, source=source))
         elif kind == "result":
             key = _call_key(item)
             call_id = _string_field(item, key, where) or ""
             messages.append(
-                Message("tool", _parts(item.get("output"), f"{where}.output"), (), call_id, raw=item, source=source)
+                Message("tool", _parts(item.get("output"), _at(where, "output")), (), call_id, raw=item, source=source)
             )
         else:
             messages.append(Message(item["type"], [OtherPart(item, item["type"])], raw=item, source=source))
