@@ -288,10 +288,11 @@ def test_report_to_a_stderr_link_with_stderr_in_a_file(worked: Path, tmp_path: P
     assert text.endswith(b"interrupted: x_1\n")
 
 
-def test_the_readme_commands_as_written() -> None:
-    """Every ``suture`` command of the README's shell blocks, run from the repository as a
-    reader would (stderr a pipe); the README's first command writes its report to /dev/stderr,
-    which must stay a link."""
+def test_the_readme_commands_as_written(tmp_path: Path) -> None:
+    """Every ``suture`` command of the README's shell blocks that runs as written (no pipe,
+    redirection, placeholder or remote path), from the repository as a reader would, stderr a
+    pipe, on a machine with one Claude Code session in its usual place. The README's first
+    command writes its report to /dev/stderr, which must work and stay a link."""
     readme = (ROOT / "README.md").read_text()
     blocks = [b.split("\n", 1)[1] for b in readme.split("```")[1::2] if b.startswith("sh\n")]
     commands = []
@@ -299,15 +300,28 @@ def test_the_readme_commands_as_written() -> None:
         for line in block.splitlines():
             for part in line.split("&&"):
                 words = part.split("#")[0].split()
-                if words[:1] == ["suture"] and not any(w.isupper() or "[" in w or "..." in w for w in words):
+                if words[:1] != ["suture"] or any(mark in part.split("#")[0] for mark in ("|", ">", "~", "://")):
+                    continue
+                if not any(w.isupper() or "[" in w or "..." in w for w in words):
                     commands.append(words[1:])
-    assert commands, "the README names no runnable suture command"
+    assert ["repair", "sample_sessions/chat/worked-example.json", "--report", "/dev/stderr"] in commands
+    home = tmp_path / "home"
+    project = home / ".claude" / "projects" / "-work-app"
+    project.mkdir(parents=True)
+    shutil.copy(ROOT / "sample_sessions" / "claude-code" / "parallel-calls.jsonl", project / "s.jsonl")
+    env = {**os.environ, "HOME": str(home), "XDG_CACHE_HOME": str(tmp_path / "cache"), "PYTHONWARNINGS": "ignore"}
+    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "PI_CODING_AGENT_DIR"):
+        env.pop(name, None)
     for args in commands:
-        proc = run(*args, cwd=ROOT)
+        proc = subprocess.run(
+            [sys.executable, "-m", "suture", *args], capture_output=True, timeout=120, cwd=ROOT, env=env
+        )
         assert proc.returncode in (0, 1), (args, proc.stderr[-2000:])
         assert b"Traceback" not in proc.stderr
         if "--report" in args and args[args.index("--report") + 1] == "/dev/stderr":
-            assert b'"changes"' in proc.stderr and b"suture: " in proc.stderr
+            report = proc.stderr[: proc.stderr.rindex(b"}\n") + 2]
+            assert orjson.loads(report)["interrupted"] == ["x_1"]
+            assert proc.stderr.endswith(b"interrupted: x_1\n")
     assert os.path.islink("/dev/stderr")
 
 
@@ -387,6 +401,8 @@ STDOUT_COMMANDS = [
     ["check", str(WORKED), "--json"],
     ["check", str(WORKED), "--provider", "all"],
     ["explain", str(WORKED), "No tool output found for function call x_1."],
+    ["scan", str(ROOT / "sample_sessions" / "chat"), "--no-cache"],
+    ["scan", str(ROOT / "sample_sessions" / "chat"), "--no-cache", "--json"],
     ["formats"],
     ["--version"],
 ]
@@ -400,7 +416,7 @@ def test_stdout_on_a_full_disk(args: list[str]) -> None:
     assert "stdout" in line and "No space left" in line
 
 
-@pytest.mark.parametrize("args", STDOUT_COMMANDS[:5], ids=" ".join)
+@pytest.mark.parametrize("args", STDOUT_COMMANDS[:7], ids=" ".join)
 def test_stdout_closed(args: list[str]) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "suture", *args],

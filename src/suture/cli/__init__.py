@@ -137,6 +137,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as e:
         _error(str(e))
         return EXIT_BAD_INPUT
+    except StdoutError as e:
+        drop_stdout()
+        _error(f"cannot write to stdout ({e.strerror or e})")
+        return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -180,9 +184,14 @@ def drop_stdout() -> None:
     os.close(devnull)
 
 
+class StdoutError(OSError):
+    """A write to stdout failed (a full disk, a closed descriptor): whatever command wrote it,
+    it ends in one line, not a traceback. A broken pipe stays a BrokenPipeError."""
+
+
 class _Closed(io.BytesIO):
     def write(self, data: Any) -> int:
-        raise OSError(errno.EBADF, "it was closed when suture started")
+        raise StdoutError(errno.EBADF, "it was closed when suture started")
 
 
 class _ClosedStdout(io.TextIOWrapper):
@@ -192,13 +201,56 @@ class _ClosedStdout(io.TextIOWrapper):
         super().__init__(_Closed(), encoding="utf-8")
 
     def write(self, text: str) -> int:
-        raise OSError(errno.EBADF, "it was closed when suture started")
+        raise StdoutError(errno.EBADF, "it was closed when suture started")
 
     def fileno(self) -> int:
-        raise OSError(errno.EBADF, "it was closed when suture started")
+        raise StdoutError(errno.EBADF, "it was closed when suture started")
 
     def isatty(self) -> bool:
         return False
+
+
+class _GuardedStdout(io.RawIOBase):
+    """The raw stdout under ``sys.stdout``, whose failed writes raise :class:`StdoutError`."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self.fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        try:
+            return os.write(self.fd, data)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise StdoutError(e.errno, e.strerror) from None
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self.fd)
+
+
+def _guard_stdout() -> None:
+    """Put :class:`_GuardedStdout` under the process's own stdout (not under a capture)."""
+    stream = sys.stdout
+    if not isinstance(stream, io.TextIOWrapper) or stream is not sys.__stdout__:
+        return
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError):
+        return
+    stream.flush()
+    sys.stdout = io.TextIOWrapper(
+        io.BufferedWriter(_GuardedStdout(fd)),
+        encoding=stream.encoding,
+        errors=stream.errors,
+        line_buffering=stream.line_buffering,
+    )
 
 
 def _standard_streams() -> None:
@@ -215,6 +267,8 @@ def _standard_streams() -> None:
             return
     if 1 in closed:
         sys.stdout = _ClosedStdout()
+    else:
+        _guard_stdout()
     if 2 in closed:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115  (for the life of the process)
 

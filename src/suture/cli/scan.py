@@ -97,6 +97,7 @@ class _Table:
                 f"{_count(r, r.changes):>7}  {show.path(r.path)}{_note(r)}"
             )
         self.out.write("\n".join(lines) + "\n")
+        self.out.flush()  # (a stdout that cannot take it says so before the summary line)
 
 
 def _count(row: Row, n: int) -> str:
