@@ -193,3 +193,202 @@ def _repeat_id(
         if isinstance(rec, dict) and history(rec) and second in lines[i]:
             out[i] = dump(_replace_id(rec, second, first))
     return out
+
+
+# -- Codex edits -----------------------------------------------------------------------------------
+
+
+def _codex_item(recs: list[Any], at: int, payload: dict[str, Any], ordinal: int) -> str:
+    """A response_item rollout line timed just after line ``at``."""
+    ts = recs[at].get("timestamp") if isinstance(recs[at], dict) else None
+    return dump({"timestamp": later(ts, 0.001), "ordinal": ordinal, "type": "response_item", "payload": payload})
+
+
+def _codex_last_ordinal(recs: list[Any]) -> int:
+    return max((r["ordinal"] for r in recs if isinstance(r, dict) and isinstance(r.get("ordinal"), int)), default=0)
+
+
+def _codex_message(role: str, text: str) -> dict[str, Any]:
+    kind = "output_text" if role == "assistant" else "input_text"
+    return {"type": "message", "role": role, "content": [{"type": kind, "text": text}]}
+
+
+def codex_call_ids(recs: list[Any]) -> list[str]:
+    return [
+        str(r["payload"].get("call_id"))
+        for r in recs
+        if isinstance(r, dict)
+        and r.get("type") == "response_item"
+        and isinstance(r.get("payload"), dict)
+        and r["payload"].get("type") in ("function_call", "custom_tool_call")
+    ]
+
+
+def _codex_call_line(recs: list[Any]) -> int:
+    for i in range(len(recs) - 1, -1, -1):
+        r = recs[i]
+        if (
+            isinstance(r, dict)
+            and r.get("type") == "response_item"
+            and (r.get("payload") or {}).get("type") == "function_call"
+        ):
+            return i
+    raise EditError("no function_call item in the rollout")
+
+
+def codex_later_turns(lines: list[str]) -> list[str]:
+    """A user message and an assistant message appended after the call that has no output."""
+    recs = parse(lines)
+    last = len(recs) - 1
+    n = _codex_last_ordinal(recs)
+    return [
+        *lines,
+        _codex_item(recs, last, _codex_message("user", LATER_PROMPT), n + 1),
+        _codex_item(recs, last, _codex_message("assistant", LATER_ANSWER), n + 2),
+    ]
+
+
+def codex_orphan_output(lines: list[str]) -> list[str]:
+    recs = parse(lines)
+    payload = {"type": "function_call_output", "call_id": ORPHAN_ID, "output": ORPHAN_OUTPUT}
+    return [*lines, _codex_item(recs, len(recs) - 1, payload, _codex_last_ordinal(recs) + 1)]
+
+
+def codex_item_between(lines: list[str]) -> list[str]:
+    """An assistant message item right after the function_call line, before its output."""
+    recs = parse(lines)
+    at = _codex_call_line(recs)
+    item = _codex_item(recs, at, _codex_message("assistant", NOTE), int(recs[at].get("ordinal", 0)))
+    return [*lines[: at + 1], item, *lines[at + 1 :]]
+
+
+def codex_repeated_id(lines: list[str]) -> list[str]:
+    return _repeat_id(lines, codex_call_ids, lambda r: r.get("type") == "response_item")
+
+
+# -- pi edits --------------------------------------------------------------------------------------
+
+
+def _pi_entries(recs: list[Any]) -> list[dict[str, Any]]:
+    return [r for r in recs if isinstance(r, dict) and r.get("type") != "session" and r.get("id")]
+
+
+def _pi_ms(ts: str) -> int:
+    return int(dt.datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp() * 1000)
+
+
+def _pi_entry(parent: dict[str, Any], seed: str, message: dict[str, Any]) -> dict[str, Any]:
+    ts = later(parent.get("timestamp"))
+    return {
+        "type": "message",
+        "id": new_uuid(seed)[:8],
+        "parentId": parent["id"],
+        "timestamp": ts,
+        "message": {**message, "timestamp": _pi_ms(ts)},
+    }
+
+
+def _pi_answer(template: dict[str, Any] | None, text: str) -> dict[str, Any]:
+    keep = ("api", "provider", "model", "usage")
+    base = {k: template["message"][k] for k in keep if template is not None and k in template["message"]}
+    return {"role": "assistant", "content": [{"type": "text", "text": text}], **base, "stopReason": "stop"}
+
+
+def _pi_turns_after(recs: list[Any], parent: dict[str, Any], seed: str) -> list[str]:
+    assistant = next((e for e in _pi_entries(recs) if (e.get("message") or {}).get("role") == "assistant"), None)
+    user = _pi_entry(parent, f"{seed}-user", {"role": "user", "content": [{"type": "text", "text": LATER_PROMPT}]})
+    answer = _pi_entry(user, f"{seed}-answer", _pi_answer(assistant, LATER_ANSWER))
+    return [dump(user), dump(answer)]
+
+
+def pi_later_turns(lines: list[str]) -> list[str]:
+    """A user message and an assistant answer appended to the chain after the call with no result."""
+    recs = parse(lines)
+    entries = _pi_entries(recs)
+    if not entries:
+        raise EditError("no pi entries")
+    return [*lines, *_pi_turns_after(recs, entries[-1], "later")]
+
+
+def _pi_result(parent: dict[str, Any], call_id: str, seed: str, text: str, is_error: bool) -> str:
+    msg = {
+        "role": "toolResult",
+        "toolCallId": call_id,
+        "toolName": "bash",
+        "content": [{"type": "text", "text": text}],
+        "isError": is_error,
+    }
+    return dump(_pi_entry(parent, seed, msg))
+
+
+def pi_orphan_result(lines: list[str]) -> list[str]:
+    recs = parse(lines)
+    entries = _pi_entries(recs)
+    return [*lines, _pi_result(entries[-1], ORPHAN_ID, "orphan-result", ORPHAN_OUTPUT, False)]
+
+
+def pi_call_ids(recs: list[Any]) -> list[str]:
+    return [
+        str(b.get("id"))
+        for e in _pi_entries(recs)
+        if (e.get("message") or {}).get("role") == "assistant" and isinstance(e["message"].get("content"), list)
+        for b in e["message"]["content"]
+        if isinstance(b, dict) and b.get("type") == "toolCall"
+    ]
+
+
+def pi_repeated_id(lines: list[str]) -> list[str]:
+    return _repeat_id(lines, pi_call_ids, lambda r: r.get("type") == "message")
+
+
+def pi_result_for_errored(lines: list[str]) -> list[str]:
+    """A toolResult for the call of the last assistant turn pi marked ``stopReason: "error"``."""
+    recs = parse(lines)
+    errored = [
+        e
+        for e in _pi_entries(recs)
+        if (e.get("message") or {}).get("role") == "assistant"
+        and e["message"].get("stopReason") in ("error", "aborted")
+    ]
+    calls = [
+        b
+        for e in errored[-1:]
+        for b in e["message"].get("content") or []
+        if isinstance(b, dict) and b.get("type") == "toolCall"
+    ]
+    if not calls:
+        raise EditError("no errored assistant turn with a tool call")
+    return [
+        *lines,
+        _pi_result(errored[-1], str(calls[0]["id"]), "errored-result", "result written for an errored turn", True),
+    ]
+
+
+# -- forks -----------------------------------------------------------------------------------------
+
+
+def cc_fork_in_chain(lines: list[str]) -> list[str]:
+    """A user prompt and an answer hanging off the first prompt: a second branch beside the one with the call."""
+    recs = parse(lines)
+    first = next((r for r in recs if isinstance(r, dict) and r.get("type") == "user" and r.get("uuid")), None)
+    if first is None:
+        raise EditError("no user record")
+    user = _cc_line(first, first, "fork-user", {"role": "user", "content": LATER_PROMPT})
+    tmpl = _cc_template(recs, "assistant")
+    msg = {
+        **tmpl["message"],
+        "id": "msg_01HandWrittenForkAnswer00",
+        "content": [{"type": "text", "text": LATER_ANSWER}],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+    }
+    return [*lines, dump(user), dump(_cc_line(tmpl, user, "fork-answer", msg))]
+
+
+def pi_fork_in_chain(lines: list[str]) -> list[str]:
+    """A user message and an answer whose parent is the first user message: the last line starts a new branch."""
+    recs = parse(lines)
+    first = next((e for e in _pi_entries(recs) if (e.get("message") or {}).get("role") == "user"), None)
+    if first is None:
+        raise EditError("no user message")
+    return [*lines, *_pi_turns_after(recs, first, "fork")]
