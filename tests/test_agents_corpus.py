@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.agents.corpus import first_resume, problems, read_requests, shape_folders
+from tools.agents.corpus import first_resume, problems, read_requests, shape_folders, table
 from tools.agents.record import CORPUS, SHAPES
 
 FOLDERS = shape_folders(CORPUS)
@@ -76,3 +76,13 @@ def test_problems_finds_an_untrimmed_prompt(tmp_path: Path) -> None:
     lines[0] = json.dumps(first)
     (folder / "requests.jsonl").write_text("\n".join(lines) + "\n")
     assert problems(folder) == ["request 1: system is not trimmed to its hash"]
+
+
+def test_table_has_a_row_per_shape_with_the_recorded_answer() -> None:
+    rows = table(CORPUS).splitlines()[2:]
+    assert len(rows) == len(FOLDERS)
+    for folder, row in zip(FOLDERS, rows, strict=True):
+        meta = json.loads((folder / "shape.json").read_text())
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert cells[:2] == [folder.parent.name, folder.name]
+        assert cells[3].split()[0] == meta["resume"]["outcome"]

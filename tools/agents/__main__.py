@@ -8,9 +8,11 @@ python -m tools.agents list
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
+from tools.agents.corpus import table
 from tools.agents.drivers import AGENTS
 from tools.agents.edits import EditError
 from tools.agents.record import CORPUS, SHAPES, RecordError, applies, record_shape
@@ -28,7 +30,12 @@ def main(argv: list[str] | None = None) -> int:
     rec.add_argument("--shape", choices=sorted(SHAPES), action="append")
     rec.add_argument("--out", type=Path, default=CORPUS, help=f"corpus folder (default {CORPUS})")
     sub.add_parser("list", help="list agents, shapes and which apply")
+    tab = sub.add_parser("table", help="print the corpus as a table: what each agent sent on resume, the mock's answer")
+    tab.add_argument("--root", type=Path, default=CORPUS)
     args = parser.parse_args(argv)
+    if args.command == "table":
+        print(table(args.root))
+        return 0
 
     agents = [AGENTS[n] for n in (getattr(args, "agent", None) or sorted(AGENTS))]
     if args.command == "install":
@@ -57,8 +64,6 @@ def main(argv: list[str] | None = None) -> int:
                 failed += 1
                 print(f"{agent.folder} {shape.name}: FAILED: {exc}", file=sys.stderr)
                 continue
-            import json
-
             resume = json.loads((folder / "shape.json").read_text())["resume"]
             print(
                 f"{agent.folder} {shape.name}: {resume['outcome']} ({resume['status']}) {resume['error'] or ''}".rstrip()

@@ -100,3 +100,52 @@ def problems(folder: Path) -> list[str]:
     ):
         out.append(f"the mock's rules now judge the first resume request {judged}, recorded {resume}")
     return out
+
+
+def _item_summary(provider: str, item: Any) -> str:
+    """One history entry of a request, in a few characters: role and block kinds."""
+    if not isinstance(item, dict):
+        return "?"
+    if provider == "openai-responses":
+        kind = str(item.get("type", "message"))
+        if kind == "message":
+            return str(item.get("role", "?"))
+        if kind.endswith("_output"):
+            out = item.get("output")
+            return f"{kind.removesuffix('_call_output')}-out" + ("(aborted)" if out == "aborted" else "")
+        return kind
+    role = str(item.get("role", "?"))
+    if provider == "openai-chat":
+        if role == "assistant" and item.get("tool_calls"):
+            return f"assistant[{len(item['tool_calls'])} call]"
+        if role == "tool":
+            return "tool" + ("(No result provided)" if item.get("content") == "No result provided" else "")
+        return role
+    content = item.get("content")
+    if not isinstance(content, list):
+        return role
+    kinds = []
+    for b in content:
+        kind = str(b.get("type", "?")) if isinstance(b, dict) else "?"
+        if kind == "tool_result" and b.get("is_error"):
+            kind += "!"
+        kinds.append(kind.replace("tool_result", "result").replace("tool_use", "use"))
+    return f"{role}[{','.join(kinds)}]"
+
+
+def table(root: Path) -> str:
+    """A Markdown table: agent x shape -> the history sent on resume and the mock's answer."""
+    rows = ["| agent | shape | history sent on resume | mock's answer |", "|---|---|---|---|"]
+    for folder in shape_folders(root):
+        meta = json.loads((folder / "shape.json").read_text(encoding="utf-8"))
+        first = first_resume(read_requests(folder))
+        if first is None:
+            continue
+        body = first["body"]
+        history = body.get("input") if meta["provider"] == "openai-responses" else body.get("messages")
+        shown = [_item_summary(meta["provider"], m) for m in history or []]
+        shown = [s for s in shown if s not in ("developer", "system")]
+        judged = verdict(meta["provider"], body)
+        answer = "accepted" if judged is None else f"rejected {judged.rule}"
+        rows.append(f"| {folder.parent.name} | {folder.name} | {' '.join(shown)} | {answer} |")
+    return "\n".join(rows)
