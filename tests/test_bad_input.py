@@ -112,10 +112,16 @@ def test_character_cut_off_in_a_pending_last_line_is_not_an_error() -> None:
 
     line = '{"role": "user", "content": "café"}\n'.encode()
     tail = '{"role": "user", "content": "é'.encode()[:-1]  # half of a two-byte character
+    doc = parse_document(line * 2 + tail, live=True)
+    assert (doc.kind, len(doc.records), doc.pending, doc.problems) == ("jsonl", 2, tail, [])
+    # Read as a finished file, the line is damaged (cut off), not the file's encoding.
     doc = parse_document(line * 2 + tail)
-    assert (doc.kind, len(doc.records), doc.pending) == ("jsonl", 2, tail)
-    with pytest.raises(InputError, match="byte 0xff at line 3"):
-        parse_document(line * 2 + b'{"a": "\xff')
+    assert (doc.kind, len(doc.records), doc.pending) == ("jsonl", 2, b"")
+    assert [p.line for p in doc.problems] == [3]
+    assert doc.problems[0].message.startswith("cut off: the file ends inside this line")
+    for live in (False, True):
+        with pytest.raises(InputError, match="byte 0xff at line 3"):
+            parse_document(line * 2 + b'{"a": "\xff', live=live)
 
 
 # -- inputs that block or never end ----------------------------------------------------------------

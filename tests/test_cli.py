@@ -358,12 +358,21 @@ def test_broken_jsonl_line_in_the_middle(tmp_path: Path) -> None:
     guard.check()
 
 
-def test_pending_last_jsonl_line_is_not_an_error(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", ["repair", "check"])
+def test_a_cut_off_last_jsonl_line_is_reported_like_any_damaged_line(tmp_path: Path, command: str) -> None:
+    """A writer that crashed mid-line: only the live app may take the line as still being written."""
     path = tmp_path / "s.jsonl"
     path.write_bytes(b'{"role":"user","content":"a"}\n{"role":"user","content":"b"}\n{"role":"assi')
-    proc = run("repair", path)
+    proc = run(command, path)
+    assert proc.returncode == 2
+    one_error_line(proc)
+    assert "line 3: cut off: the file ends inside this line" in proc.stderr
+    assert "--skip-bad-lines" in proc.stderr
+    proc = run(command, path, "--skip-bad-lines")
     assert proc.returncode == 0, proc.stderr
-    assert len(proc.stdout.splitlines()) == 2
+    assert "skipped line 3: cut off" in proc.stderr
+    if command == "repair":
+        assert [orjson.loads(x)["content"] for x in proc.stdout.splitlines()] == ["a", "b"]
 
 
 def test_usage_errors_are_one_line(worked: Path) -> None:

@@ -201,10 +201,12 @@ def test_a_payload_that_is_no_item_is_a_named_problem() -> None:
     assert [m.role for m in t.messages] == ["user"]
 
 
-def test_a_pending_last_line_is_not_a_problem() -> None:
+def test_a_pending_last_line_is_a_problem_except_to_the_live_reader() -> None:
     data = jsonl(META, rec("response_item", msg("user", "hi"))) + b'{"timestamp":"2026-11-18T09:14'
-    t = load_bytes(data)
+    t = ADAPTER.load(parse_document(data, live=True))
     assert t.problems == [] and [m.role for m in t.messages] == ["user"]
+    t = load_bytes(data)
+    assert [p.line for p in t.problems] == [3] and [m.role for m in t.messages] == ["user"]
 
 
 # -- export ---------------------------------------------------------------------------------------

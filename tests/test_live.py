@@ -7,6 +7,8 @@ from pathlib import Path
 
 import orjson
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from suture.live import LiveFile
 
@@ -171,3 +173,204 @@ def test_forced_format_that_does_not_fit(jsonl: Path) -> None:
     path.write_bytes(b'{"unrelated": true}')
     bad = LiveFile(path, format="chat").poll()
     assert bad.kind == "error"
+
+
+# -- rewrites: whatever the file holds is what is shown -------------------------------------------
+
+SECRET = {"role": "user", "content": "my key is sk-live-0123456789"}
+REDACTED = {"role": "user", "content": "my key is [redacted-0123456]"}
+
+
+def _texts(update: object) -> list[object]:
+    transcript = getattr(update, "transcript", None)
+    assert transcript is not None
+    return [m.content for m in transcript.messages]
+
+
+def _fresh(path: Path) -> list[object]:
+    from suture.formats import detect
+    from suture.io import parse_document
+
+    doc = parse_document(path.read_bytes(), live=True)
+    return [m.content for m in detect(doc).adapter.load(doc).messages]
+
+
+def test_same_length_redaction_in_place_is_seen(tmp_path: Path) -> None:
+    assert len(orjson.dumps(SECRET)) == len(orjson.dumps(REDACTED))
+    path = tmp_path / "s.jsonl"
+    filler = b"".join(_line({"role": "user", "content": "x" * 3000}) for _ in range(4))  # past the last 4 KB
+    path.write_bytes(_line(SECRET) + _line(CALL) + _line(RESULT) + filler)
+    live = LiveFile(path)
+    live.poll()
+    with open(path, "r+b") as f:  # an edit in place: same inode, same size, far from the end
+        f.write(_line(REDACTED))
+    update = live.poll()
+    assert update.kind == "full"
+    assert _texts(update)[0] == REDACTED["content"]
+    assert live.poll().kind == "unchanged"
+
+
+def test_open_w_rewrite_that_grows_is_seen(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    filler = [{"role": "user", "content": "x" * 3000} for _ in range(4)]  # more than the 4 KB guard
+    path.write_bytes(_line(SECRET) + b"".join(_line(r) for r in filler))
+    live = LiveFile(path)
+    live.poll()
+    with open(path, "w") as f:  # truncate and write again: same inode, and it ends as before
+        f.write((_line(REDACTED) + b"".join(_line(r) for r in filler) + _line(USER)).decode())
+    update = live.poll()
+    assert update.kind == "full"
+    assert _texts(update) == _fresh(path)
+    assert _texts(update)[0] == REDACTED["content"]
+
+
+def test_an_edit_further_back_than_the_checked_size_is_seen_when_verified(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Beyond VERIFY_EVERY_APPEND an append costs only its own bytes; an edit made with it further
+    back is caught by the next verifying poll (the app asks for one when the file is quiet)."""
+    import suture.tail
+
+    monkeypatch.setattr(suture.tail, "VERIFY_EVERY_APPEND", 0)
+    path = tmp_path / "s.jsonl"
+    filler = [{"role": "user", "content": "x" * 3000} for _ in range(4)]
+    path.write_bytes(_line(SECRET) + b"".join(_line(r) for r in filler))
+    live = LiveFile(path)
+    live.poll()
+    with open(path, "r+b") as f:
+        f.write(_line(REDACTED))
+        f.seek(0, os.SEEK_END)
+        f.write(_line(USER))
+    live.poll()  # may take the append alone
+    update = live.poll(verify=True)
+    assert update.kind == "full"
+    assert _texts(update) == _fresh(path)
+    assert live.poll(verify=True).kind == "unchanged"
+    # Appends alone stay appends, and a verifying poll after them finds nothing to reload.
+    with open(path, "ab") as f:
+        f.write(_line(USER))
+    assert live.poll().kind == "append"
+    assert live.poll(verify=True).kind == "unchanged"
+
+
+def test_whole_reads_the_whole_file(jsonl: Path) -> None:
+    live = LiveFile(jsonl)
+    first = live.poll()
+    again = live.poll(whole=True)
+    assert again.kind == "full"
+    assert again.transcript is not first.transcript
+    assert again.version == first.version + 1
+
+
+def test_a_repointed_link_is_followed(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    a.write_bytes(_line(USER))
+    b.write_bytes(_line(SECRET) + _line(USER))
+    link = tmp_path / "current.jsonl"
+    link.symlink_to(a)
+    live = LiveFile(link)
+    assert _texts(live.poll()) == ["hi"]
+    tmp = tmp_path / "next.jsonl"
+    tmp.symlink_to(b)
+    os.replace(tmp, link)  # ln -sfn b current.jsonl, atomically
+    update = live.poll()
+    assert update.kind == "full"
+    assert _texts(update) == [SECRET["content"], "hi"]
+
+
+def test_no_read_when_nothing_was_written_since(jsonl: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """File times old enough to be trusted, and as they were: nothing to read."""
+    import suture.tail
+
+    live = LiveFile(jsonl)
+    live.poll()
+    # Times noted long enough after the last write (as if two seconds had passed).
+    monkeypatch.setattr(suture.tail.time, "time_ns", lambda: os.stat(jsonl).st_ctime_ns + 3_000_000_000)
+    live.poll()  # notes the times again, now old enough
+
+    def no_read(*args: object) -> None:
+        raise AssertionError("read the file")
+
+    monkeypatch.setattr(suture.tail.Tail, "_append", no_read)
+    monkeypatch.setattr(suture.tail.Tail, "_prefix_is_unchanged", no_read)
+    assert live.poll().kind == "unchanged"
+    assert live.poll(verify=True).kind == "unchanged"
+
+
+def test_the_export_over_the_input_is_ignored_while_the_file_holds_it(jsonl: Path) -> None:
+    live = LiveFile(jsonl)
+    first = live.poll()
+    mine = _line(USER)
+    live.ignore(mine)
+    assert live.poll().transcript is first.transcript  # not written yet: nothing changed
+    jsonl.write_bytes(mine)
+    for verify in (False, True, False):
+        update = live.poll(verify=verify)
+        assert update.kind == "unchanged" and update.transcript is first.transcript
+    # Reading the whole file again shows what it holds.
+    assert _texts(live.poll(whole=True)) == ["hi"]
+
+
+_OPS = st.lists(
+    st.one_of(
+        st.tuples(st.just("append"), st.integers(0, 3)),
+        st.tuples(st.just("partial"), st.integers(1, 30)),
+        st.tuples(st.just("edit"), st.integers(0, 10_000)),
+        st.tuples(st.just("rewrite"), st.integers(0, 3)),
+        st.tuples(st.just("truncate"), st.integers(0, 10_000)),
+        st.tuples(st.just("poll"), st.sampled_from(["", "verify", "whole"])),
+    ),
+    max_size=12,
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=_OPS, checked=st.booleans())
+def test_any_rewrites_end_showing_the_files_content(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ops: list[tuple[str, object]], checked: bool
+) -> None:
+    """Appends, half lines, in-place edits of any byte, truncations and rewrites in any order,
+    polls in between: a verifying poll always shows what a fresh load of the file shows; while
+    every append is checked (a small file), every poll does."""
+    import suture.tail
+
+    monkeypatch.setattr(suture.tail, "VERIFY_EVERY_APPEND", 1 << 30 if checked else 0)
+    records = [USER, CALL, RESULT, SECRET]
+    path = tmp_path / f"p{abs(hash(tuple(map(str, ops))))}.jsonl"
+    path.write_bytes(_line(USER) + _line(CALL))
+    live = LiveFile(path)
+    live.poll()
+
+    def agrees(update: object) -> None:
+        try:
+            expected = _fresh(path)
+        except Exception:  # not loadable now: the update must say so
+            assert getattr(update, "kind", None) == "error"
+            return
+        assert getattr(update, "kind", None) != "error"
+        assert _texts(update) == expected
+
+    for op, arg in ops:
+        data = path.read_bytes()
+        assert isinstance(arg, int | str)
+        if op == "append":
+            with open(path, "ab") as f:
+                f.write(_line(records[int(arg)]))
+        elif op == "partial":
+            with open(path, "ab") as f:
+                f.write(_line(SECRET)[: int(arg)])
+        elif op == "edit" and data:
+            at = int(arg) % len(data)
+            with open(path, "r+b") as f:
+                f.seek(at)
+                f.write(b"X" if data[at : at + 1] != b"X" else b"Y")
+        elif op == "rewrite":
+            with open(path, "wb") as f:
+                f.write(data.replace(b"hi", b"HI") + _line(records[int(arg)]))
+        elif op == "truncate":
+            os.truncate(path, int(arg) % (len(data) + 1))
+        elif op == "poll":
+            update = live.poll(verify=arg == "verify", whole=arg == "whole")
+            if checked or arg:
+                agrees(update)
+    agrees(live.poll(verify=True))

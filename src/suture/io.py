@@ -2,9 +2,12 @@
 
 Reading never writes: the input is opened read-only, once, and never with an open that could
 block (a FIFO no one writes to is given up after a while, a device is not read, a stream that
-does not end is refused past a limit). Parsing tells JSON from JSONL by content; in JSONL a final
-line with no newline that does not parse is *pending* (a writer may still be adding to it), any
-other bad line is a named problem.
+does not end is refused past a limit). Parsing tells JSON from JSONL by content; in JSONL a line
+that does not parse is a named problem, the last one included when it is cut off (a writer that
+crashed mid-line). Only the live reader (``parse_document(data, live=True)``) keeps a final line
+with no newline that does not parse aside as *pending*: a writer may still be adding to it.
+Values are read without loss (:mod:`suture.codec`): integers beyond 64 bits and lone surrogate
+escapes come back exactly as written.
 
 Writing first follows the destination's links to the file they point at (:func:`output_target`),
 so a link stays a link; every write of a command is prepared before any is made
@@ -29,9 +32,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
+import msgspec
 import orjson
 
 from suture import show
+from suture.codec import loads, loads_slowly
 from suture.model import LoadProblem
 
 __all__ = [
@@ -67,7 +72,8 @@ class Document:
 
     ``kind`` is ``"json"`` (one value in ``value``) or ``"jsonl"`` (``records``: 1-based line
     number and value, blank lines skipped). ``pending`` holds a final JSONL fragment with no
-    newline that does not parse yet; ``problems`` names the lines that could not be parsed.
+    newline that does not parse yet, when parsed for the live reader (otherwise it is one of the
+    ``problems``, which name the lines that could not be parsed).
     ``pretty`` says whether a JSON file was indented, so a dump can follow it.
     """
 
@@ -246,8 +252,11 @@ def _json_error(e: orjson.JSONDecodeError, data: bytes, line_offset: int = 0) ->
     return f"not valid JSON at line {e.lineno + line_offset}, column {e.colno}: {msg}"
 
 
-def parse_document(data: bytes) -> Document:
-    """Parse a file's bytes as JSON, or failing that as JSONL. Raises :class:`InputError`."""
+def parse_document(data: bytes, *, live: bool = False) -> Document:
+    """Parse a file's bytes as JSON, or failing that as JSONL. Raises :class:`InputError`.
+
+    ``live``: the bytes are a file a writer may still be adding to, so a final JSONL line with
+    no newline that does not parse is ``pending`` rather than a problem."""
     if not data or data.isspace():  # (what strip() would say, without copying the bytes)
         raise InputError("the file is empty" if not data else "the file holds only whitespace")
     if data.startswith(_BOM):
@@ -256,12 +265,12 @@ def parse_document(data: bytes) -> Document:
         raise InputError(_wide_text(data) or "this is a binary file, not a JSON or JSONL transcript")
     if _first_line_is_a_value(data):
         # Then the bytes cannot be one JSON document: skip parsing them whole, which reads them all.
-        return _jsonl_or_not_utf8(data, None)
+        return _jsonl_or_not_utf8(data, None, live)
     try:
         with gc_paused():
-            value = orjson.loads(data)
+            value = loads(data)
     except orjson.JSONDecodeError as whole:
-        return _jsonl_or_not_utf8(data, whole)
+        return _jsonl_or_not_utf8(data, whole, live)
     # As data.strip()[:4096] would give, without copying the whole file.
     start = _NON_SPACE.search(data).start()  # type: ignore[union-attr]  # not all whitespace
     head = data[start : start + 1]
@@ -301,21 +310,22 @@ def _wide_name(data: bytes) -> str | None:
 _ASCII_TEXT = re.compile(rb"[\t\n\r\x20-\x7e]+")
 
 
-def _jsonl_or_not_utf8(data: bytes, whole: orjson.JSONDecodeError | None) -> Document:
+def _jsonl_or_not_utf8(data: bytes, whole: orjson.JSONDecodeError | None, live: bool) -> Document:
     """JSONL, or an InputError that names the first byte that is not UTF-8 if there is one.
 
     orjson checks the UTF-8 of every line it parses, so the whole file needs decoding (a pass
     that costs a third of parsing it) only when some line did not parse."""
     try:
         with gc_paused():
-            doc = _parse_jsonl(data, whole)
+            doc, cut = _parse_jsonl(data, whole, live)
     except InputError:
         bad = _decode_error(data)
         if bad:
             raise InputError(bad) from None
         raise
-    if doc.problems or doc.pending:
-        bad = _decode_error(data, doc.pending)
+    if doc.problems or cut:
+        # A character cut off at the end of a cut-off last line is part of that line's damage.
+        bad = _decode_error(data, cut)
         if bad:
             raise InputError(bad) from None
     return doc
@@ -349,13 +359,14 @@ def _first_line_is_a_value(data: bytes) -> bool:
     if _NON_SPACE.search(data, end + 1) is None:
         return False
     try:
-        orjson.loads(data[start:end])
+        loads(data[start:end])
     except orjson.JSONDecodeError:
         return False
     return True
 
 
-def _parse_jsonl(data: bytes, whole: orjson.JSONDecodeError | None) -> Document:
+def _parse_jsonl(data: bytes, whole: orjson.JSONDecodeError | None, live: bool) -> tuple[Document, bytes]:
+    """The JSONL document, and its last line when that is cut off (no newline, not JSON)."""
     lines = data.split(b"\n")
     pending = b""
     if lines and lines[-1].strip() == b"":
@@ -365,19 +376,27 @@ def _parse_jsonl(data: bytes, whole: orjson.JSONDecodeError | None) -> Document:
         last_complete = False
     records: list[tuple[int, Any]] = []
     problems: list[LoadProblem] = []
-    loads = orjson.loads
+    decode = msgspec.json.decode  # suture.codec.loads, without a call per line around it
     n = len(lines)
     for i, line in enumerate(lines):
         if not line.strip():
             continue
         try:
-            records.append((i + 1, loads(line)))
+            records.append((i + 1, decode(line)))
+            continue
+        except (msgspec.DecodeError, RecursionError):
+            pass
+        try:
+            records.append((i + 1, loads_slowly(line)))
         except orjson.JSONDecodeError as e:
             if i == n - 1 and not last_complete:
                 pending = line
-                continue
-            msg = str(e).split(": line ")[0]
-            problems.append(LoadProblem(i + 1, f"not valid JSON at column {e.colno}: {msg}"))
+                if live:
+                    continue
+            what = f"not valid JSON at column {e.colno}: {str(e).split(': line ')[0]}"
+            if pending:
+                what = f"cut off: the file ends inside this line ({what})"
+            problems.append(LoadProblem(i + 1, what))
     first_failed = bool(problems) and (
         not records or (problems[0].line is not None and problems[0].line < records[0][0])
     )
@@ -385,12 +404,13 @@ def _parse_jsonl(data: bytes, whole: orjson.JSONDecodeError | None) -> Document:
         # Not JSONL either: one JSON document that is broken (truncated, say). Say where.
         if whole is None:
             try:
-                orjson.loads(data)
+                loads(data)
             except orjson.JSONDecodeError as e:
                 whole = e
         assert whole is not None
         raise InputError(_json_error(whole, data))
-    return Document("jsonl", records=records, problems=problems, pending=pending, size=len(data))
+    doc = Document("jsonl", records=records, problems=problems, pending=pending if live else b"", size=len(data))
+    return doc, pending
 
 
 # -- writing ---------------------------------------------------------------------------------

@@ -10,7 +10,12 @@ recovers by itself.
 No Textual here: the app calls this from worker threads, tests call it directly.
 
 Appends to a JSONL file are read incrementally by :class:`suture.tail.Tail` (only the new bytes,
-repair from the last span start); callers only look at :class:`Update`.
+repair from the last span start); callers only look at :class:`Update`. What is checked before an
+append is taken, and so when an edit further back is seen, is in :mod:`suture.tail`: at once for
+an edit that does not grow the file, or for any edit while the file is at most 4 MB; for a
+larger file that an edit and an append changed between the same two polls, at the next
+``poll(verify=True)``. ``poll(whole=True)`` reads the whole file. ``version`` counts the states
+read, so a caller can tell whether what it shows is still the file's latest.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,7 +51,8 @@ class Update:
     lost some); ``error`` says what is wrong (``line``/``column`` where the message names them).
     ``pending_line`` is the line number of a final JSONL line still being written.
     ``stable_input``/``stable_output``: that many input and repaired messages at the start are
-    the same objects as before (0 after a full read).
+    the same objects as before (0 after a full read). ``version`` is the :attr:`LiveFile.version`
+    of ``transcript`` (0 when there is none).
     """
 
     kind: UpdateKind
@@ -59,6 +66,7 @@ class Update:
     problems: list[LoadProblem] = field(default_factory=list)
     stable_input: int = 0
     stable_output: int = 0
+    version: int = 0
 
     @property
     def ok(self) -> bool:
@@ -75,7 +83,7 @@ class LiveFile:
     Reading goes through :class:`suture.tail.Tail`, which reads only the appended bytes of a
     growing JSONL file and falls back to a full read for anything else. ``format`` forces an
     adapter (detection by content otherwise); ``is_read_only`` is passed to
-    :func:`suture.repair.repair`. Not thread-safe: call it from one worker at a time.
+    :func:`suture.repair.repair`. Safe to call from several threads: one read at a time.
     """
 
     def __init__(
@@ -90,7 +98,11 @@ class LiveFile:
         self.error: str | None = None
         self._tail = Tail(self.path, format, is_read_only)
         self._ignored: set[bytes] = set()
+        self._ignoring = False  # whether the file was seen holding ignored bytes
         self._shown: tuple[Transcript, Repair] | None = None
+        self._lock = threading.Lock()
+        self.version = 0
+        """How many times the good state changed: each ``full`` or ``append`` adds one."""
 
     @property
     def transcript(self) -> Transcript | None:
@@ -102,42 +114,60 @@ class LiveFile:
 
     def ignore(self, data: bytes) -> None:
         """Bytes this process is about to write to the file itself (an export over the input):
-        the next poll that finds exactly them reports ``unchanged`` and keeps the view."""
-        self._ignored.add(_digest(data))
+        while the file holds exactly them, polls report ``unchanged`` and keep the view (the
+        original as read, beside its repair). Any other content, or ``poll(whole=True)``, ends
+        that."""
+        with self._lock:
+            self._ignored.add(_digest(data))
 
-    def poll(self) -> Update:
-        """Read what changed since the last good state and say what it was."""
-        if self._ignored and self._is_ignored():
-            return self._keep("unchanged")
-        before = len(self._shown[0].messages) if self._shown else 0
-        try:
-            found = self._tail.poll()
-        except InputError as e:
-            return self._fail(str(e))
-        self.error = None
-        if found.kind == "unchanged" and self._shown is not None:
-            return self._keep("unchanged", found.pending_line)
-        self._shown = (found.transcript, found.repair)
-        return Update(
-            "full" if found.kind == "unchanged" else found.kind,
-            found.transcript,
-            found.repair,
-            added=len(found.transcript.messages) - before,
-            pending_line=found.pending_line,
-            problems=list(found.transcript.problems),
-            stable_input=found.stable_input,
-            stable_output=found.stable_output,
-        )
+    def poll(self, *, whole: bool = False, verify: bool = False) -> Update:
+        """Read what changed since the last good state and say what it was.
+
+        ``whole``: read and load the whole file (the app's ``r``). ``verify``: also check the
+        bytes before an append that was taken without checking them (:mod:`suture.tail`); the
+        app asks for it when the file has been quiet for a moment and before an export."""
+        with self._lock:
+            if whole:
+                self._ignored.clear()
+                self._ignoring = False
+            elif self._ignored and self._is_ignored():
+                return self._keep("unchanged")
+            before = len(self._shown[0].messages) if self._shown else 0
+            try:
+                found = self._tail.poll(whole=whole, verify=verify)
+            except InputError as e:
+                return self._fail(str(e))
+            self.error = None
+            if found.kind == "unchanged" and self._shown is not None:
+                return self._keep("unchanged", found.pending_line)
+            self._shown = (found.transcript, found.repair)
+            self.version += 1
+            return Update(
+                "full" if found.kind == "unchanged" else found.kind,
+                found.transcript,
+                found.repair,
+                added=len(found.transcript.messages) - before,
+                pending_line=found.pending_line,
+                problems=list(found.transcript.problems),
+                stable_input=found.stable_input,
+                stable_output=found.stable_output,
+                version=self.version,
+            )
 
     def _is_ignored(self) -> bool:
+        """Whether the file holds bytes this process wrote itself; forgets them once it does not."""
         try:
             data = read_input(self.path, streams=False)
         except InputError:
             return False
         digest = _digest(data)
         if digest in self._ignored:
-            self._ignored.discard(digest)
+            self._ignored = {digest}
+            self._ignoring = True
             return True
+        if self._ignoring:  # it held them, and holds something else now
+            self._ignored.clear()
+            self._ignoring = False
         return False
 
     def _keep(self, kind: UpdateKind, pending_line: int | None = None) -> Update:
@@ -153,6 +183,7 @@ class LiveFile:
             problems=problems,
             stable_input=n_in,
             stable_output=n_out,
+            version=self.version if transcript is not None else 0,
         )
 
     def _fail(self, message: str) -> Update:
@@ -164,4 +195,5 @@ class LiveFile:
         line = int(where.group(1)) if where else None
         column = int(where.group(2)) if where and where.group(2) else None
         transcript, result = self._shown if self._shown else (None, None)
-        return Update("error", transcript, result, error=message, line=line, column=column)
+        version = self.version if transcript is not None else 0
+        return Update("error", transcript, result, error=message, line=line, column=column, version=version)

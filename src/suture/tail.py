@@ -7,15 +7,38 @@ span (:func:`suture.repair.repair_from`; SPEC.md's prefix stability makes that e
 line with no newline is read again on the next poll, so a line a writer is still adding to is
 never taken in half.
 
-The result is always what a full load and a full repair of the file's current bytes give:
-anything the incremental path cannot vouch for is read again whole. That is
+The result is what a full load and a full repair of the file's current bytes give: anything the
+incremental path cannot vouch for is read again whole. That is
 
-- a file replaced (another inode), truncated (smaller), or rewritten (the last bytes read before
-  the new ones are not what they were);
+- another file at the path (another device or inode: replaced by rename, or a symbolic link
+  pointed elsewhere), a smaller file, or a file rewritten in place (see below);
 - a JSON document rather than JSONL, or a format whose adapter has no ``extend`` hook;
 - anything unusual in the new bytes (a line that is not JSON, bytes that are not UTF-8, a NUL
   near the start of a small file, a record the adapter rejects, another format detected):
   the full load then gives exactly the result, or the error, a first load would.
+
+What is checked, and so what is guaranteed (on a local file system, where every write sets the
+file's change time, ``st_ctime``, to the current time):
+
+- Every byte read is summed into a CRC-32 as it is read, so the sum of everything read so far
+  costs only the new bytes. The file's size, modification and change times are noted before
+  each read.
+- A poll that finds size and both times as noted reads nothing: no write happened since.
+  Times that were less than two seconds old when noted prove nothing (a second write can fall
+  in the same clock tick): the file is then read again and checked against the sum.
+- A file of the same size whose times moved (an in-place edit of the same length, ``touch``)
+  is read again and checked against the sum: any difference is a full read.
+- A file that grew: the 4 KB before the new bytes must be unchanged, and while what was read
+  before is at most 4 MB (``VERIFY_EVERY_APPEND``) it is read again and checked against the sum
+  before the new bytes are taken (about a millisecond a megabyte). Beyond that an append costs
+  only the new bytes, and an edit further back made between the same two polls as an append
+  (``open(f, "w")`` writing a longer file, say) is seen at the next ``poll(verify=True)``,
+  which checks the whole file whenever an append was taken unchecked. The app asks for one
+  once the file has been quiet for a moment, and before every export.
+- ``poll(whole=True)`` reads and loads the whole file whatever it finds.
+
+A change is missed only if the rewritten bytes have the same length and CRC-32 as before, which
+no edit that is not made for the purpose does (one chance in four billion).
 
 Format detection runs again on every poll that found new bytes, as a full load would detect the
 file's format anew; it costs what the formats' ``sniff`` read (most read a bounded head of the
@@ -27,27 +50,44 @@ No Textual here; the app's live reload calls it from a worker thread.
 from __future__ import annotations
 
 import codecs
+import io
 import os
+import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol, runtime_checkable
 
+import msgspec
 import orjson
 
+from suture.codec import loads_slowly
 from suture.formats import Adapter, detect, get
 from suture.io import Document, InputError, gc_paused, open_file, parse_document
 from suture.model import Transcript
 from suture.repair import Repair, repair, repair_from, reused
 
-__all__ = ["Extends", "Tail", "TailUpdate"]
+__all__ = ["VERIFY_EVERY_APPEND", "Extends", "Tail", "TailUpdate"]
 
 # Bytes before the end of the last complete line read that must still be there, unchanged, for
 # new bytes to count as appended.
 _GUARD = 4096
 # parse_document looks for NUL bytes in this many first bytes of a file.
 _BINARY_PROBE = 8192
+VERIFY_EVERY_APPEND = 4 << 20
+"""Up to this many bytes read, every append first reads them again and checks their sum."""
+# File times younger than this when noted may share a clock tick with a write that followed.
+_RACY_NS = 2_000_000_000
+_BLOCK = 1 << 20
+
+
+def _loads(line: bytes) -> Any:
+    """One JSONL line's value, without loss (as :func:`suture.io.parse_document` reads it)."""
+    try:
+        return msgspec.json.decode(line)
+    except (msgspec.DecodeError, RecursionError):
+        return loads_slowly(line)
 
 
 @runtime_checkable
@@ -119,8 +159,11 @@ class Tail:
         self.transcript: Transcript | None = None
         self.repair: Repair | None = None
         self._ident: tuple[int, int] | None = None
+        self._stat: tuple[int, int, int] | None = None  # size, mtime, ctime noted before the last read
+        self._racy = True  # whether those times were too young to prove anything
+        self._unchecked = False  # an append was taken without reading what came before again
         self._size = 0
-        self._crc = 0  # of the whole file, where appends cannot be read alone
+        self._crc = 0  # of the whole file where appends cannot be read alone, else of [0, _committed)
         self._committed = 0  # offset just past the last complete line read
         self._lines = 0  # newlines before _committed
         self._guard = b""  # the bytes just before _committed
@@ -131,25 +174,21 @@ class Tail:
 
     # -- reading -------------------------------------------------------------------------------
 
-    def poll(self) -> TailUpdate:
-        """Read what changed since the last poll (everything, the first time)."""
+    def poll(self, *, whole: bool = False, verify: bool = False) -> TailUpdate:
+        """Read what changed since the last poll (everything, the first time).
+
+        ``whole``: read and load the whole file, whatever changed. ``verify``: also check the
+        bytes before any append that was taken without checking them (the module docstring
+        says when that is)."""
         try:
             with open_file(self.path) as f:
                 st = os.fstat(f.fileno())
-                if self.transcript is not None and (st.st_dev, st.st_ino) == self._ident:
-                    if self._base is not None and st.st_size >= self._size:
-                        f.seek(self._committed - len(self._guard))
-                        update = self._append(f.read())
-                        if update is not None:
-                            return update
-                        f.seek(0)
-                    elif self._base is None and st.st_size == self._size:
-                        # Modification times move in steps of milliseconds; a rewrite of the
-                        # same size can fall inside one, so the bytes are compared.
-                        data = f.read()
-                        if zlib.crc32(data) == self._crc:
-                            return self._unchanged()
-                        return self._full(data, st)
+                if not whole and self.transcript is not None and (st.st_dev, st.st_ino) == self._ident:
+                    update = self._same_file(f, st, verify)
+                    if update is not None:
+                        self._note(st)
+                        return update
+                    f.seek(0)
                 data = f.read()
         except FileNotFoundError:
             raise InputError(f"{self.path}: no such file") from None
@@ -160,6 +199,54 @@ class Tail:
         except OSError as e:
             raise InputError(f"{self.path}: cannot read ({e.strerror or e})") from None
         return self._full(data, st)
+
+    def _note(self, st: os.stat_result) -> None:
+        """Note the file's size and times as they were before a read that succeeded."""
+        self._stat = (st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        now = time.time_ns()
+        self._racy = now - st.st_ctime_ns < _RACY_NS or now - st.st_mtime_ns < _RACY_NS
+
+    def _same_file(self, f: io.BufferedReader, st: os.stat_result, verify: bool) -> TailUpdate | None:
+        """The update for the file read before, or None when only a full read can say."""
+        touched = self._racy or self._stat != (st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        if not touched and not (verify and self._unchecked):
+            return self._unchanged()  # no write since the last read
+        if self._base is None:
+            if st.st_size != self._size:
+                return None
+            # Read whole: a JSON document (or a format read whole) changes as a whole.
+            data = f.read()
+            return self._unchanged() if zlib.crc32(data) == self._crc else self._full(data, st)
+        if st.st_size < self._size:
+            return None  # truncated
+        grew = st.st_size > self._size
+        if (
+            (touched and not grew)
+            or (verify and (touched or self._unchecked))
+            or self._committed <= VERIFY_EVERY_APPEND
+        ):
+            if not self._prefix_is_unchanged(f):
+                return None
+            self._unchecked = False
+        elif grew:
+            self._unchecked = True
+        f.seek(self._committed - len(self._guard))
+        return self._append(f.read())
+
+    def _prefix_is_unchanged(self, f: io.BufferedReader) -> bool:
+        """Whether the bytes before ``_committed`` still sum to what they did when read."""
+        f.seek(0)
+        left = self._committed
+        crc = 0
+        buffer = bytearray(min(_BLOCK, left) or 1)
+        view = memoryview(buffer)
+        while left:
+            n = f.readinto(view[: min(left, len(buffer))])
+            if not n:
+                return False  # shorter than before
+            crc = zlib.crc32(view[:n], crc)
+            left -= n
+        return crc == self._crc
 
     def _unchanged(self) -> TailUpdate:
         assert self.transcript is not None and self.repair is not None
@@ -172,7 +259,7 @@ class Tail:
     def _full(self, data: bytes, st: os.stat_result) -> TailUpdate:
         try:
             with gc_paused():
-                doc = parse_document(data)
+                doc = parse_document(data, live=True)
                 adapter = get(self.format) if self.format else detect(doc).adapter
                 if self.format and adapter.sniff(doc) == 0:
                     raise InputError(f"this file is not in the {self.format} format")
@@ -185,6 +272,8 @@ class Tail:
             raise InputError(f"{self._name}: nested too deeply to be a transcript") from None
         self.transcript, self.repair = transcript, result
         self._ident = (st.st_dev, st.st_ino)
+        self._note(st)
+        self._unchecked = False
         self._size = len(data)
         committed = data.rfind(b"\n") + 1
         self._committed = committed
@@ -200,6 +289,7 @@ class Tail:
         complete = doc.kind == "jsonl" and (not self._fragment.strip() or bool(doc.pending))
         if complete and isinstance(adapter, Extends):
             self._base = _State(transcript, result, list(doc.records), list(doc.problems), adapter)
+            self._crc = zlib.crc32(memoryview(data)[:committed])
         else:
             self._crc = zlib.crc32(data)
         return TailUpdate("full", transcript, result, pending_line=self._pending_line())
@@ -227,21 +317,20 @@ class Tail:
         except UnicodeDecodeError:
             return None
         new_records: list[tuple[int, Any]] = []
-        loads = orjson.loads
         line = self._lines
         for text in complete.split(b"\n")[:-1]:
             line += 1
             if not text.strip():
                 continue
             try:
-                new_records.append((line, loads(text)))
+                new_records.append((line, _loads(text)))
             except orjson.JSONDecodeError:
                 return None  # a bad line: the full load names it as it always does
         provisional: tuple[int, Any] | None = None
         pending = b""
         if fragment.strip():
             try:
-                provisional = (line + 1, loads(fragment))
+                provisional = (line + 1, _loads(fragment))
             except orjson.JSONDecodeError:
                 pending = fragment
         size = committed + len(chunk)
@@ -267,6 +356,7 @@ class Tail:
         self._size = size
         self._lines = line
         self._committed = committed + end
+        self._crc = zlib.crc32(complete, self._crc)
         self._guard = (guard + complete)[-_GUARD:] if end else guard
         self._fragment = fragment
         self._pending = bool(pending)

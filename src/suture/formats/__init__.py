@@ -33,7 +33,7 @@ from typing import Any, Protocol
 
 import orjson
 
-from suture import show
+from suture import codec, show
 from suture.io import Document, InputError, parse_document, read_input
 from suture.model import Message, TextPart, Transcript
 
@@ -243,7 +243,7 @@ def _essence(m: Message) -> dict[str, Any]:
 def _arguments(value: Any) -> Any:
     if isinstance(value, str):
         try:
-            return orjson.loads(value)
+            return codec.loads(value)
         except orjson.JSONDecodeError:
             return value
     return {} if value is None else value

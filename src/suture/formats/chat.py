@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 
+from suture import codec
 from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
 from suture.formats._shared import message_records
 from suture.formats._shared import type_name as _type_name
@@ -197,7 +198,7 @@ class ChatAdapter:
         records = [self._record(m, own) for m in messages]
         shape = transcript.meta.get("shape", "array") if own else "array"
         if shape == "jsonl":
-            dumps = orjson.dumps
+            dumps = codec.dumps
             return b"".join(dumps(r) + b"\n" for r in records)
         value: Any = records
         if shape == "body":
@@ -205,7 +206,7 @@ class ChatAdapter:
             value = {**body, "messages": records}
         pretty = transcript.meta.get("pretty", True) if own else True
         option = orjson.OPT_APPEND_NEWLINE | (orjson.OPT_INDENT_2 if pretty else 0)
-        return orjson.dumps(value, option=option)
+        return codec.dumps(value, option=option)
 
     def _record(self, m: Message, own: bool) -> dict[str, Any]:
         raw = m.raw
@@ -234,9 +235,7 @@ class ChatAdapter:
                     "type": "function",
                     "function": {
                         "name": c.name or "",
-                        "arguments": c.arguments
-                        if isinstance(c.arguments, str)
-                        else orjson.dumps(c.arguments).decode(),
+                        "arguments": c.arguments if isinstance(c.arguments, str) else codec.dumps(c.arguments).decode(),
                     },
                 }
                 for c in m.tool_calls

@@ -29,8 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import orjson
-
+from suture import codec
 from suture.formats import CERTAIN, LIKELY, About, FormatError, first_text
 from suture.formats.responses import item_kind, item_problem, items_of, messages_from_items
 from suture.io import Document, gc_paused
@@ -280,11 +279,11 @@ class CodexAdapter:
         lines: list[bytes] = []
         stamp: Any = "1970-01-01T00:00:00.000Z"
         if isinstance(session, dict):
-            lines.append(orjson.dumps(session))
+            lines.append(codec.dumps(session))
             stamp = session.get("timestamp", stamp)
         for item in items:
             stamp = timestamps.get(id(item)) or stamp
-            lines.append(orjson.dumps({"timestamp": stamp, "type": "response_item", "payload": item}))
+            lines.append(codec.dumps({"timestamp": stamp, "type": "response_item", "payload": item}))
         return b"".join(line + b"\n" for line in lines)
 
     def about(self, doc: Document) -> About:

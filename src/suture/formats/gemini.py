@@ -38,6 +38,7 @@ from typing import Any
 
 import orjson
 
+from suture import codec
 from suture.formats import CERTAIN, PLAUSIBLE, FormatError
 from suture.formats._shared import type_name as _type_name
 from suture.io import Document, gc_paused
@@ -70,10 +71,10 @@ def _response_text(response: Any) -> tuple[str, bool | None]:
     if isinstance(response, dict):
         output, error = response.get("output"), response.get("error")
         if "output" not in response and error is not None:
-            return (error if isinstance(error, str) else orjson.dumps(error).decode()), True
+            return (error if isinstance(error, str) else codec.dumps(error).decode()), True
         if isinstance(output, str) and len(response) == 1:
             return output, None
-    return orjson.dumps(response).decode() if response is not None else "", None
+    return codec.dumps(response).decode() if response is not None else "", None
 
 
 def _part(part: Any) -> Part:
@@ -373,7 +374,7 @@ class GeminiAdapter:
             value = {**body, "contents": contents}
         pretty = transcript.meta.get("pretty", True) if own else True
         option = orjson.OPT_APPEND_NEWLINE | (orjson.OPT_INDENT_2 if pretty else 0)
-        return orjson.dumps(value, option=option)
+        return codec.dumps(value, option=option)
 
     def _content_of(self, group: _Group) -> dict[str, Any]:
         base = group.base
@@ -423,7 +424,7 @@ class GeminiAdapter:
             args = c.arguments
             if isinstance(args, str):
                 try:
-                    args = orjson.loads(args)
+                    args = codec.loads(args)
                 except orjson.JSONDecodeError:
                     args = {"arguments": args}
             fresh: dict[str, Any] = {"name": c.name or ""}

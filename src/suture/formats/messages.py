@@ -28,6 +28,7 @@ from typing import Any
 
 import orjson
 
+from suture import codec
 from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
 from suture.formats._shared import message_records, type_name
 from suture.io import Document, InputError
@@ -268,7 +269,7 @@ def _input(call: ToolCall, index: int) -> Any:
         return {}
     if isinstance(args, str):
         try:
-            args = orjson.loads(args)
+            args = codec.loads(args)
         except orjson.JSONDecodeError:
             raise _cannot(f"the arguments of call {call.id or '(no id)'}: they are not valid JSON", index) from None
     if not isinstance(args, dict):
@@ -492,7 +493,7 @@ class MessagesAdapter:
         if shape == "jsonl" and system:
             shape = "body"  # JSONL has no place for a system prompt
         if shape == "jsonl":
-            return b"".join(orjson.dumps(r) + b"\n" for r in out)
+            return b"".join(codec.dumps(r) + b"\n" for r in out)
         value: Any = out
         if shape == "body" or system:
             body = dict(meta.get("body") or {}) if shape == "body" else {}
@@ -504,7 +505,7 @@ class MessagesAdapter:
             value = body
         pretty = meta.get("pretty", True) if meta else True
         option = orjson.OPT_APPEND_NEWLINE | (orjson.OPT_INDENT_2 if pretty else 0)
-        return orjson.dumps(value, option=option)
+        return codec.dumps(value, option=option)
 
     def _system_out(self, system: list[Message], own: bool) -> Any:
         if len(system) == 1 and own and (system[0].raw is not None or system[0].content is None):

@@ -48,6 +48,7 @@ from typing import Any
 
 import orjson
 
+from suture import codec
 from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
 from suture.formats._shared import type_name as _type_name
 from suture.io import Document, gc_paused
@@ -412,7 +413,7 @@ def _raw_data_url(raw: Any, media_type: str | None) -> str:
 def _arguments_text(arguments: Any) -> str:
     if isinstance(arguments, str):
         return arguments
-    return orjson.dumps(arguments if arguments is not None else {}).decode()
+    return codec.dumps(arguments if arguments is not None else {}).decode()
 
 
 def _fresh(m: Message, kinds: dict[str, str], own: bool) -> list[dict[str, Any]]:
@@ -550,7 +551,7 @@ class ResponsesAdapter:
             value = {**body, "input": original if keep_string else items}
         pretty = transcript.meta.get("pretty", True) if own else True
         option = orjson.OPT_APPEND_NEWLINE | (orjson.OPT_INDENT_2 if pretty else 0)
-        return orjson.dumps(value, option=option)
+        return codec.dumps(value, option=option)
 
 
 ADAPTER = ResponsesAdapter()

@@ -27,6 +27,7 @@ from typing import Any
 
 import orjson
 
+from suture import codec
 from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
 from suture.formats._shared import type_name as _type_name
 from suture.io import Document, gc_paused
@@ -72,14 +73,14 @@ def _output_text(part: dict[str, Any]) -> tuple[str, bool | None]:
             if kind == "content" and isinstance(value, list):
                 texts = [v["text"] for v in value if isinstance(v, dict) and isinstance(v.get("text"), str)]
                 return "\n".join(texts), error
-            return orjson.dumps(value).decode(), error
+            return codec.dumps(value).decode(), error
         value = output
     else:
         value = part.get("result")
     error = True if part.get("isError") is True else None
     if isinstance(value, str):
         return value, error
-    return orjson.dumps(value).decode() if value is not None else "", error
+    return codec.dumps(value).decode() if value is not None else "", error
 
 
 def _media(part: dict[str, Any]) -> str | None:
@@ -310,13 +311,13 @@ class VercelAdapter:
         records = [self._tool_record(r) if isinstance(r, _ToolMessage) else r for r in out]
         shape = transcript.meta.get("shape", "array") if own else "array"
         if shape == "jsonl":
-            return b"".join(orjson.dumps(r) + b"\n" for r in records)
+            return b"".join(codec.dumps(r) + b"\n" for r in records)
         value: Any = records
         if shape == "body":
             value = {**transcript.meta["body"], "messages": records}
         pretty = transcript.meta.get("pretty", True) if own else True
         option = orjson.OPT_APPEND_NEWLINE | (orjson.OPT_INDENT_2 if pretty else 0)
-        return orjson.dumps(value, option=option)
+        return codec.dumps(value, option=option)
 
     def _tool_record(self, message: _ToolMessage) -> dict[str, Any]:
         base = message.base
@@ -366,7 +367,7 @@ class VercelAdapter:
             args = call.arguments
             if isinstance(args, str):
                 with contextlib.suppress(orjson.JSONDecodeError):
-                    args = orjson.loads(args)
+                    args = codec.loads(args)
             parts.append({"type": "tool-call", "toolCallId": call.id, "toolName": call.name or "", "input": args})
         if isinstance(m.content, str) and not m.tool_calls:
             return {"role": "assistant", "content": m.content}

@@ -29,7 +29,7 @@ from textual.timer import Timer
 from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from suture import show
+from suture import codec, show
 from suture.formats import dump
 from suture.io import InputError, same_file, write_atomic
 from suture.live import LiveFile, Update
@@ -969,7 +969,7 @@ def _suffix_for(data: bytes, suffix: str) -> str:
     if suffix.lower() not in (".json", ".jsonl"):
         return suffix
     try:
-        orjson.loads(data)
+        codec.loads(data)
     except orjson.JSONDecodeError:
         return ".jsonl"
     # One line of JSON is a one-line JSONL file as well: keep what the input said.

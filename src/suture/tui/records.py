@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from suture import formats
+from suture import codec, formats
 from suture.model import ImagePart, Message, OtherPart, TextPart, ThinkingPart, Transcript
 from suture.tui.rows import human_size
 
@@ -45,7 +45,7 @@ def shorten_payloads(value: Any) -> Any:
 def pretty(value: Any) -> str:
     """Indented JSON text. Control characters in strings are escaped by the encoder."""
     try:
-        return orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS).decode()
+        return codec.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS).decode()
     except TypeError:
         return repr(value)
 
@@ -92,13 +92,13 @@ def repaired_record(message: Message, transcript: Transcript) -> Any:
 
 def _single_record(data: bytes) -> Any:
     try:
-        value = orjson.loads(data)
+        value = codec.loads(data)
     except orjson.JSONDecodeError:
         lines = [line for line in data.splitlines() if line.strip()]
         if not lines:
             return None
         try:
-            values = [orjson.loads(line) for line in lines]
+            values = [codec.loads(line) for line in lines]
         except orjson.JSONDecodeError:
             return None
         return values[0] if len(values) == 1 else values
