@@ -39,12 +39,20 @@ def test_crlf_jsonl() -> None:
     assert doc.records == [(1, {"a": 1}), (2, {"b": 2})]
 
 
-def test_a_final_line_without_newline_that_does_not_parse_is_pending() -> None:
-    doc = parse_document(b'{"a": 1}\n{"b": 2}\n{"c": ')
+def test_a_final_line_without_newline_that_does_not_parse_is_pending_to_the_live_reader() -> None:
+    doc = parse_document(b'{"a": 1}\n{"b": 2}\n{"c": ', live=True)
     assert doc.kind == "jsonl"
     assert [r for _, r in doc.records] == [{"a": 1}, {"b": 2}]
     assert doc.pending == b'{"c": '
     assert doc.problems == []
+
+
+def test_a_final_line_without_newline_that_does_not_parse_is_otherwise_a_problem() -> None:
+    doc = parse_document(b'{"a": 1}\n{"b": 2}\n{"c": ')
+    assert [r for _, r in doc.records] == [{"a": 1}, {"b": 2}]
+    assert doc.pending == b""
+    assert [p.line for p in doc.problems] == [3]
+    assert doc.problems[0].message.startswith("cut off:")
 
 
 def test_a_final_line_with_newline_that_does_not_parse_is_a_problem() -> None:

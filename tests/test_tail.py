@@ -145,7 +145,7 @@ def file_stories(draw: st.DrawFn) -> list[tuple[str, bytes | int]]:
 
 def expected(path: Path) -> tuple[Any, Repair | None, str | None]:
     try:
-        transcript = load_file(path)
+        transcript = load_file(path, live=True)
     except InputError as e:
         return None, None, str(e)
     return transcript, repair(transcript.messages), None

@@ -869,7 +869,7 @@ async def test_a_broken_background_task_says_so(worked: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app)
 
-        def broken() -> object:
+        def broken(**_: bool) -> object:
             raise RuntimeError("disk on fire")
 
         app.live.poll = broken  # type: ignore[method-assign]

@@ -112,6 +112,12 @@ class LiveFile:
     def repair(self) -> Repair | None:
         return self._shown[1] if self._shown else None
 
+    @property
+    def unchecked(self) -> bool:
+        """Whether an append was taken without checking the bytes before it (a file larger than
+        :data:`suture.tail.VERIFY_EVERY_APPEND`): ``poll(verify=True)`` checks them."""
+        return self._tail.unchecked
+
     def ignore(self, data: bytes) -> None:
         """Bytes this process is about to write to the file itself (an export over the input):
         while the file holds exactly them, polls report ``unchanged`` and keep the view (the

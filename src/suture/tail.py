@@ -50,14 +50,13 @@ No Textual here; the app's live reload calls it from a worker thread.
 from __future__ import annotations
 
 import codecs
-import io
 import os
 import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, BinaryIO, Literal, Protocol, runtime_checkable
 
 import msgspec
 import orjson
@@ -172,6 +171,12 @@ class Tail:
         self._shown_from = 0  # first input message of the shown state that _base does not hold
         self._pending = False  # whether the bytes after _committed are a line still being written
 
+    @property
+    def unchecked(self) -> bool:
+        """Whether an append was taken without reading the bytes before it again: a
+        ``poll(verify=True)`` would read them."""
+        return self._unchecked
+
     # -- reading -------------------------------------------------------------------------------
 
     def poll(self, *, whole: bool = False, verify: bool = False) -> TailUpdate:
@@ -206,7 +211,7 @@ class Tail:
         now = time.time_ns()
         self._racy = now - st.st_ctime_ns < _RACY_NS or now - st.st_mtime_ns < _RACY_NS
 
-    def _same_file(self, f: io.BufferedReader, st: os.stat_result, verify: bool) -> TailUpdate | None:
+    def _same_file(self, f: BinaryIO, st: os.stat_result, verify: bool) -> TailUpdate | None:
         """The update for the file read before, or None when only a full read can say."""
         touched = self._racy or self._stat != (st.st_size, st.st_mtime_ns, st.st_ctime_ns)
         if not touched and not (verify and self._unchecked):
@@ -233,15 +238,15 @@ class Tail:
         f.seek(self._committed - len(self._guard))
         return self._append(f.read())
 
-    def _prefix_is_unchanged(self, f: io.BufferedReader) -> bool:
+    def _prefix_is_unchanged(self, f: BinaryIO) -> bool:
         """Whether the bytes before ``_committed`` still sum to what they did when read."""
-        f.seek(0)
+        fd = f.fileno()
         left = self._committed
         crc = 0
         buffer = bytearray(min(_BLOCK, left) or 1)
         view = memoryview(buffer)
         while left:
-            n = f.readinto(view[: min(left, len(buffer))])
+            n = os.preadv(fd, [view[: min(left, len(buffer))]], self._committed - left)
             if not n:
                 return False  # shorter than before
             crc = zlib.crc32(view[:n], crc)

@@ -176,20 +176,21 @@ def detect(doc: Document) -> Detection:
     return Detection(top[0], best, others)
 
 
-def load_bytes(data: bytes, format: str | None = None) -> Transcript:
-    """Parse and load a file's bytes, detecting the format unless one is named."""
-    doc = parse_document(data)
+def load_bytes(data: bytes, format: str | None = None, *, live: bool = False) -> Transcript:
+    """Parse and load a file's bytes, detecting the format unless one is named. ``live``: as
+    the live reader does (a cut-off last JSONL line is pending, not a problem)."""
+    doc = parse_document(data, live=live)
     adapter = get(format) if format else detect(doc).adapter
     if format and adapter.sniff(doc) == 0:
         raise InputError(f"this file is not in the {format} format")
     return adapter.load(doc)
 
 
-def load_file(path: str | os.PathLike[str], format: str | None = None) -> Transcript:
+def load_file(path: str | os.PathLike[str], format: str | None = None, *, live: bool = False) -> Transcript:
     """Read, parse and load a transcript file. InputError (one line) for anything wrong with it."""
     data = read_input(path)
     try:
-        return load_bytes(data, format)
+        return load_bytes(data, format, live=live)
     except InputError as e:
         raise InputError(f"{show.path(path)}: {e}") from None
     except RecursionError:

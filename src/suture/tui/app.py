@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import os
+import threading
 import time
 import weakref
 from collections.abc import Callable, Iterable
@@ -93,6 +94,10 @@ class Exported(Message):
 
 CHECKS_SETTLE = 1.0
 """Seconds with no reload before the provider checks run again."""
+
+VERIFY_SETTLE = 1.0
+"""Seconds with no reload before a file whose appends were taken unchecked (a large one: see
+:mod:`suture.tail`) is checked whole against what was read."""
 
 
 def freeze_heap() -> None:
@@ -198,6 +203,13 @@ class SutureApp(App[None]):
         self.lists_wanted: bool | None = None  # None: shown when the window is wide enough
         self.reloaded: tuple[str, float] | None = None
         self._reload_ticker: Timer | None = None
+        # One reader at a time; what is asked for while it reads, it reads next (merged).
+        self._read_lock = threading.Lock()
+        self._read_wanted: tuple[bool, bool] | None = None  # (whole, verify)
+        self._reading = False
+        self._verify_timer: Timer | None = None
+        self.shown_version = 0
+        """The :attr:`LiveFile.version` of what the view shows."""
 
     # Actions that act on the main screen's panes; elsewhere (details, help) they are off, and the
     # footer leaves them out.
@@ -341,9 +353,39 @@ class SutureApp(App[None]):
 
     # -- reading -----------------------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="read", exit_on_error=False)
-    def read_file(self, initial: bool = False) -> None:
-        update = self.live.poll()
+    def read_file(self, initial: bool = False, *, whole: bool = False, verify: bool = False) -> None:
+        """Read the file again in the background: what changed (``whole``: all of it, ``verify``:
+        checking the bytes before unchecked appends too). Asked while a read runs, it runs next,
+        once however often it was asked."""
+        with self._read_lock:
+            was = self._read_wanted or (False, False)
+            self._read_wanted = (was[0] or whole, was[1] or verify)
+            if self._reading:
+                return
+            self._reading = True
+        self._reader(initial)
+
+    @work(thread=True, group="read", name="read_file", exit_on_error=False)
+    def _reader(self, initial: bool) -> None:
+        try:
+            while True:
+                with self._read_lock:
+                    wanted, self._read_wanted = self._read_wanted, None
+                    if wanted is None:
+                        self._reading = False
+                        return
+                whole, verify = wanted
+                update = self.live.poll(whole=whole, verify=verify)
+                self._post_loaded(update, initial)
+                initial = False
+        except BaseException:
+            with self._read_lock:
+                self._reading = False
+                self._read_wanted = None
+            raise
+
+    def _post_loaded(self, update: Update, initial: bool = False) -> None:
+        """(In a worker.) Build the rows for a changed state and hand it to the app."""
         model = None
         if update.kind in ("full", "append") and update.transcript is not None and update.repair is not None:
             model = RowModel(update.transcript, update.repair)
@@ -351,23 +393,34 @@ class SutureApp(App[None]):
 
     @work(exclusive=True, group="watch", exit_on_error=False)
     async def watch_file(self) -> None:
+        """Read the file again whenever it changes. A symbolic link is followed: the folders of
+        the link and of what it points to are watched, and a link pointed elsewhere is read
+        anew and its new target watched."""
         from watchfiles import awatch
 
-        folder = self.path.resolve().parent
-        target = os.path.realpath(self.path)
+        while True:
+            target = os.path.realpath(self.path)
+            links = _links_to(self.path)
+            folders = sorted({os.path.dirname(p) for p in [*links, target] if os.path.isdir(os.path.dirname(p))})
 
-        def only_ours(_change: object, path: str) -> bool:
-            return os.path.realpath(path) == target
+            def only_ours(
+                _change: object, path: str, names: frozenset[str] = frozenset([*links, target]), target: str = target
+            ) -> bool:
+                return os.path.abspath(path) in names or os.path.realpath(path) == target
 
-        async for _changes in awatch(
-            folder,
-            watch_filter=only_ours,
-            recursive=False,
-            debounce=self.debounce_ms,
-            step=20,
-            ignore_permission_denied=True,
-        ):
-            self.read_file()
+            async for _changes in awatch(
+                *folders,
+                watch_filter=only_ours,
+                recursive=False,
+                debounce=self.debounce_ms,
+                step=20,
+                ignore_permission_denied=True,
+            ):
+                self.read_file()
+                if os.path.realpath(self.path) != target or _links_to(self.path) != links:
+                    break  # pointed elsewhere: watch where it points now
+            else:
+                return
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A background task that broke says so (it would otherwise fail silently: the workers
@@ -383,6 +436,11 @@ class SutureApp(App[None]):
 
     def on_loaded(self, message: Loaded) -> None:
         update = message.update
+        if message.model is not None:
+            if update.version < self.shown_version:
+                return  # a newer state is shown already (read by another worker)
+            self.shown_version = update.version
+            self._verify_later()
         if update.kind == "error":
             self.error = update.error
             shown = "cannot read the file now"
@@ -828,7 +886,15 @@ class SutureApp(App[None]):
         self.exit()
 
     def action_reload(self) -> None:
-        self.read_file()
+        self.read_file(whole=True)
+
+    def _verify_later(self) -> None:
+        """Once the file is quiet, check it whole if an append was taken unchecked."""
+        if self._verify_timer is not None:
+            self._verify_timer.stop()
+            self._verify_timer = None
+        if self.live.unchecked:
+            self._verify_timer = self.set_timer(VERIFY_SETTLE, lambda: self.read_file(verify=True))
 
     # -- export ------------------------------------------------------------------------------
 
@@ -836,35 +902,55 @@ class SutureApp(App[None]):
         if self.model is None:
             self.notify("nothing to export yet", markup=False)
             return
-        self.prepare_export(weakref.ref(self.model))
+        self.prepare_export(self.shown_version)
+
+    def _latest(self) -> Update:
+        """(In a worker.) The file's state now, checked whole against the disk; a newer state
+        than the one shown is shown too."""
+        update = self.live.poll(verify=True)
+        if update.kind in ("full", "append"):
+            self._post_loaded(update)
+        return update
+
+    def _unreadable(self, update: Update) -> str:
+        return f"{show.path(self.path)} cannot be read now ({show.line(update.error or '')})"
 
     @work(thread=True, exclusive=True, group="export", exit_on_error=False)
-    def prepare_export(self, ref: weakref.ref[RowModel]) -> None:
-        """The bytes to write, made once: the export writes exactly what ``suture repair`` does.
-        (The model by weak reference, as for the checks.)"""
-        model = ref()
-        if model is None:
+    def prepare_export(self, shown: int) -> None:
+        """The bytes to write, made once from the file as it is now (an export never writes a
+        version older than the file without saying so): the export writes exactly what
+        ``suture repair`` does."""
+        update = self._latest()
+        if update.transcript is None or update.repair is None:
+            self.post_message(Exported(None, self._unreadable(update)))
             return
         try:
-            data = dump(model.repair.messages, model.transcript)
+            data = dump(update.repair.messages, update.transcript)
         except Exception as e:  # a format that cannot write this history says why
             self.post_message(Exported(None, str(e)))
             return
-        self.call_from_thread(self._ask_export, model, data)
+        stale = None
+        if update.kind == "error":
+            stale = f"{self._unreadable(update)}: this is the last version that could be read, older than the file."
+        elif update.version != shown:
+            stale = "The file changed on disk since it was shown: this is its current version, now shown."
+        problems = len(update.transcript.problems)
+        self.call_from_thread(self._ask_export, problems, data, update.version, stale)
 
-    def _ask_export(self, model: RowModel, data: bytes) -> None:
-        problems = model.transcript.problems
+    def _ask_export(self, problems: int, data: bytes, version: int, stale: str | None) -> None:
         note = "Writes the repaired transcript in the input's format, atomically."
+        if stale:
+            note = f"{stale} {note}"
         if problems:
-            note += f" {len(problems)} unreadable line(s) are left out, as with --skip-bad-lines."
+            note += f" {problems} unreadable line(s) are left out, as with --skip-bad-lines."
         default = default_export_path(self.path, self.export_dir)
         suffix = _suffix_for(data, default.suffix)
         if suffix != default.suffix:
             default = default.with_suffix(suffix)
             note += f" (a {suffix} document: that is the format this session is sent in.)"
-        self.push_screen(ExportScreen(default, note), lambda answer: self._export_to(answer, data))
+        self.push_screen(ExportScreen(default, note), lambda answer: self._export_to(answer, data, version))
 
-    def _export_to(self, answer: str | None, data: bytes) -> None:
+    def _export_to(self, answer: str | None, data: bytes, version: int) -> None:
         if not answer:
             return
         target = Path(os.path.expanduser(answer))
@@ -877,24 +963,50 @@ class SutureApp(App[None]):
                 "The original will be gone."
             )
             self.push_screen(
-                ConfirmScreen(question, yes="Overwrite the input"), lambda yes: self._confirmed(yes, target, data)
+                ConfirmScreen(question, yes="Overwrite the input"),
+                lambda yes: self._confirmed(yes, target, data, version),
             )
         elif target.exists():
             self.push_screen(
                 ConfirmScreen(f"{show.path(target)} exists. Overwrite it?"),
-                lambda yes: self._confirmed(yes, target, data),
+                lambda yes: self._confirmed(yes, target, data, version),
             )
         else:
-            self.write_export(target, data)
+            self.write_export(target, data, version)
 
-    def _confirmed(self, yes: bool | None, target: Path, data: bytes) -> None:
+    def _confirmed(self, yes: bool | None, target: Path, data: bytes | None, version: int, force: bool = False) -> None:
         if yes:
-            self.write_export(target, data)
+            self.write_export(target, data, version, force)
         else:
             self.notify("not exported", markup=False)
 
     @work(thread=True, exclusive=True, group="export", exit_on_error=False)
-    def write_export(self, target: Path, data: bytes) -> None:
+    def write_export(self, target: Path, data: bytes | None, version: int, force: bool = False) -> None:
+        """Write ``data``, made from state ``version``, if the file still is that version (else
+        ask first). ``data`` None: make it now, from the file's current state. ``force``: write
+        even though the file cannot be read now (the person said yes to that)."""
+        update = self._latest()
+        if data is None:
+            if update.transcript is None or update.repair is None:
+                self.post_message(Exported(None, self._unreadable(update)))
+                return
+            try:
+                data = dump(update.repair.messages, update.transcript)
+            except Exception as e:
+                self.post_message(Exported(None, str(e)))
+                return
+            version = update.version
+        if update.kind == "error" and not force:
+            question = f"{self._unreadable(update)}. Write the version read before, older than the file?"
+            self.call_from_thread(self._ask_again, question, target, data, version, True)
+            return
+        if update.kind != "error" and update.version != version:
+            question = (
+                f"{show.path(self.path)} changed on disk while you were exporting; the view now shows it. "
+                f"Export its current version to {show.path(target)}?"
+            )
+            self.call_from_thread(self._ask_again, question, target, None, 0, False)
+            return
         try:
             if same_file(target, self.path):
                 self.live.ignore(data)
@@ -904,6 +1016,9 @@ class SutureApp(App[None]):
             self.post_message(Exported(None, said))
             return
         self.post_message(Exported(target, None, tuple(notes)))
+
+    def _ask_again(self, question: str, target: Path, data: bytes | None, version: int, force: bool) -> None:
+        self.push_screen(ConfirmScreen(question), lambda yes: self._confirmed(yes, target, data, version, force))
 
     def on_exported(self, message: Exported) -> None:
         if message.error:
@@ -981,3 +1096,18 @@ def _size_of(path: Path) -> str:
         return f" ({human_size(path.stat().st_size)})"
     except OSError:
         return ""
+
+
+def _links_to(path: Path) -> list[str]:
+    """The symbolic links followed from ``path`` to the file it names (absolute paths; none for
+    a plain file). Bounded as the system bounds a chain of links."""
+    links: list[str] = []
+    current = os.path.abspath(path)
+    for _ in range(40):
+        try:
+            pointed = os.readlink(current)
+        except OSError:
+            break
+        links.append(current)
+        current = os.path.normpath(os.path.join(os.path.dirname(current), pointed))
+    return links
