@@ -155,9 +155,9 @@ async def test_loading_says_what_it_reads(worked: Path) -> None:
     gate = threading.Event()
     poll = app.live.poll
 
-    def slow_poll() -> Update:
+    def slow_poll(**kwargs: bool) -> Update:
         gate.wait(10)
-        return poll()
+        return poll(**kwargs)
 
     app.live.poll = slow_poll  # type: ignore[method-assign]
     async with app.run_test(size=SMALL) as pilot:
