@@ -998,14 +998,14 @@ class SutureApp(App[None]):
             version = update.version
         if update.kind == "error" and not force:
             question = f"{self._unreadable(update)}. Write the version read before, older than the file?"
-            self.call_from_thread(self._ask_again, question, target, data, version, True)
+            self.call_from_thread(self._ask_again, question, "Write it anyway", target, data, version, True)
             return
         if update.kind != "error" and update.version != version:
             question = (
                 f"{show.path(self.path)} changed on disk while you were exporting; the view now shows it. "
                 f"Export its current version to {show.path(target)}?"
             )
-            self.call_from_thread(self._ask_again, question, target, None, 0, False)
+            self.call_from_thread(self._ask_again, question, "Export the current version", target, None, 0, False)
             return
         try:
             if same_file(target, self.path):
@@ -1017,8 +1017,10 @@ class SutureApp(App[None]):
             return
         self.post_message(Exported(target, None, tuple(notes)))
 
-    def _ask_again(self, question: str, target: Path, data: bytes | None, version: int, force: bool) -> None:
-        self.push_screen(ConfirmScreen(question), lambda yes: self._confirmed(yes, target, data, version, force))
+    def _ask_again(self, question: str, yes: str, target: Path, data: bytes | None, version: int, force: bool) -> None:
+        self.push_screen(
+            ConfirmScreen(question, yes=yes), lambda said: self._confirmed(said, target, data, version, force)
+        )
 
     def on_exported(self, message: Exported) -> None:
         if message.error:
