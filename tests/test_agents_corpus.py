@@ -26,7 +26,7 @@ def test_shape_folder_is_complete(folder: Path) -> None:
     meta = json.loads((folder / "shape.json").read_text())
     shape = SHAPES[meta["shape"]]
     assert meta["agent"] in shape.agents
-    assert meta["hand_edit"] == shape.hand_edit
+    assert meta["hand_edit"] == shape.note(meta["agent"])
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=[f"{f.parent.name}/{f.name}" for f in FOLDERS])

@@ -37,6 +37,7 @@ ANTHROPIC_OK = [
     [user(text()), {"role": "system", "content": "env"}, asst(use("a")), user(res("a"))],
     [user(text()), asst(use("a")), user(res("a", is_error=True, content="interrupted"))],
     [{"role": "user", "content": "plain"}, {"role": "assistant", "content": ""}],
+    [user(text()), {"role": "system", "content": [], "output_config": {"effort": "medium"}}, asst(text())],
 ]
 
 

@@ -20,6 +20,7 @@ LATER_ANSWER = "Still working on it."
 #: A call id no call in any recorded session has (valid for every provider's id pattern).
 ORPHAN_ID = "call_orphanResultWithNoCall01"
 ORPHAN_OUTPUT = "output of a call that is not in this session"
+COMPACTION_SUMMARY = "The user asked for a shell command to be run."
 
 
 class EditError(RuntimeError):
@@ -392,3 +393,23 @@ def pi_fork_in_chain(lines: list[str]) -> list[str]:
     if first is None:
         raise EditError("no user message")
     return [*lines, *_pi_turns_after(recs, first, "fork")]
+
+
+def pi_compaction(lines: list[str]) -> list[str]:
+    """A compaction entry as pi writes them: the first prompt summarized, the turn with the dangling call kept."""
+    recs = parse(lines)
+    entries = _pi_entries(recs)
+    kept = next((e for e in entries if (e.get("message") or {}).get("role") == "assistant"), None)
+    if kept is None:
+        raise EditError("no assistant turn to keep")
+    last = entries[-1]
+    entry = {
+        "type": "compaction",
+        "id": new_uuid("compaction")[:8],
+        "parentId": last["id"],
+        "timestamp": later(last.get("timestamp")),
+        "summary": COMPACTION_SUMMARY,
+        "firstKeptEntryId": kept["id"],
+        "tokensBefore": 1000,
+    }
+    return [*lines, dump(entry)]

@@ -41,6 +41,7 @@ POLL = 0.2
 SETTLE = 1.5
 
 PROMPT = "Run the shell command I need, then tell me when it is done."
+COMPACT_SUMMARY = "Summary: the user asked for a shell command; it was started and the session ended before its result."
 
 
 class RecordError(RuntimeError):
@@ -201,13 +202,29 @@ class Shape:
     description: str
     crash: Callable[[Context], None]
     hand_edit: str | None = None
-    #: The hand edit per agent; a hand-edited shape applies to the agents it has an edit for.
+    #: The hand edit per agent: a function of the file's lines, or (``steps``) a run of the agent
+    #: itself on the crashed session; a hand-edited shape applies to the agents it has one for.
     edits: dict[str, Callable[[list[str]], list[str]]] = field(default_factory=dict)
+    steps: dict[str, Callable[[Context, Path], None]] = field(default_factory=dict)
+    #: What was done, per agent, where it differs from ``hand_edit``.
+    notes: dict[str, str] = field(default_factory=dict)
     natural_for: tuple[str, ...] = ("claude-code", "codex", "pi")
 
     @property
     def agents(self) -> tuple[str, ...]:
-        return tuple(self.edits) if self.hand_edit is not None else self.natural_for
+        return (*self.edits, *self.steps) if self.hand_edit is not None else self.natural_for
+
+    def note(self, agent: str) -> str | None:
+        return self.notes.get(agent, self.hand_edit)
+
+
+def claude_compact(ctx: Context, session: Path) -> None:
+    """Claude Code's own ``/compact`` on the crashed session (the mock answers with the summary)."""
+    ctx.mock.begin("crash", Script([], then=Step.say(COMPACT_SUMMARY)))
+    run = ctx.agent.resume(ctx.home, ctx.work, ctx.mock.url, session)
+    ctx.start(Run([("/compact" if a == "continue" else a) for a in run.argv], run.env, run.cwd), "compact")
+    if not ctx.wait_exit():
+        raise RecordError(f"/compact did not finish: {ctx.tail()}")
 
 
 SHAPES: dict[str, Shape] = {
@@ -295,6 +312,18 @@ SHAPES: dict[str, Shape] = {
             hand_edit="a user prompt whose parent is the first user prompt, and an assistant answer to it, appended at the end",
             edits={"claude-code": edits.cc_fork_in_chain, "pi": edits.pi_fork_in_chain},
         ),
+        Shape(
+            "compaction",
+            "The agent was killed during a tool call; the session was then compacted before resume.",
+            killed_during_tool,
+            hand_edit="compacted before resume",
+            steps={"claude-code": claude_compact},
+            edits={"pi": edits.pi_compaction},
+            notes={
+                "claude-code": "compacted by Claude Code itself: claude -p --resume ID /compact (the mock answered the summary request)",
+                "pi": "a compaction entry appended (summary of the first prompt, firstKeptEntryId the assistant turn whose call has no result), as pi writes them",
+            },
+        ),
     )
 }
 
@@ -340,7 +369,9 @@ def record_shape(agent: Agent, shape: Shape, out_root: Path = CORPUS) -> Path:
             session = ctx.session()
             if session is None:
                 raise RecordError(f"{agent.name} wrote no session file: {ctx.tail()}")
-            if shape.hand_edit is not None:
+            if agent.name in shape.steps:
+                shape.steps[agent.name](ctx, session)
+            elif shape.hand_edit is not None:
                 lines = session.read_text(encoding="utf-8").splitlines(keepends=True)
                 session.write_text("".join(shape.edits[agent.name](lines)), encoding="utf-8")
             before = session.read_bytes()
@@ -369,7 +400,7 @@ def record_shape(agent: Agent, shape: Shape, out_root: Path = CORPUS) -> Path:
             "version": agent.version,
             "shape": shape.name,
             "description": shape.description,
-            "hand_edit": shape.hand_edit,
+            "hand_edit": shape.note(agent.name),
             "provider": agent.provider,
             "resume": resume,
             "recorded": dt.date.today().isoformat(),

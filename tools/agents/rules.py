@@ -43,7 +43,8 @@ def _empty_result_content(content: Any) -> bool:
 def check_anthropic(body: Any) -> Violation | None:
     """Anthropic Messages: A1 (results right after), A1a (results lead the user message),
     A2 (orphan result), A3 (unique ids), A6 (blocks in their role), A7 (no blank text),
-    A8 (no empty message), A13 (an error result has content)."""
+    A8 (no empty message), A13 (an error result has content). ``system`` messages inside
+    ``messages`` (a Claude Code beta) are not judged."""
     messages = body.get("messages") if isinstance(body, dict) else None
     if not isinstance(messages, list):
         return Violation("request", "messages: Field required")
@@ -53,6 +54,11 @@ def check_anthropic(body: Any) -> Violation | None:
         if not isinstance(msg, dict):
             return Violation("request", f"messages.{n}: Input should be a valid dictionary")
         role = msg.get("role")
+        if role == "system":
+            # Claude Code sends `system` messages inside `messages` under a beta (its environment
+            # context; an empty one carrying `output_config`). No rule in the research covers
+            # them, so they are not judged; they still count in the message indexes.
+            continue
         content = msg.get("content")
         blocks = _blocks(content)
         if (content == "" or content == []) and not (n == last and role == "assistant"):

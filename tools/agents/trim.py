@@ -4,7 +4,9 @@ The system prompt (Anthropic ``system``; Responses ``instructions``; Chat ``syst
 ``developer`` messages' content) and the tool list (``tools``) are each replaced by
 ``{"sha256": HEX, "bytes": N}`` where HEX is the SHA-256 of the value as compact JSON with sorted
 keys (``separators=(",", ":")``, ``sort_keys=True``, non-ASCII kept as UTF-8) and N the length of
-that encoding in bytes. Everything else in the body is kept as sent.
+that encoding in bytes. Everything else in the body is kept as sent. Codex sends no
+``instructions``: its system prompt travels as ``developer`` messages in ``input``, which are history
+kept in its rollout, so they stay.
 """
 
 from __future__ import annotations
