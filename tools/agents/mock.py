@@ -144,7 +144,9 @@ class MockProvider:
         handler = type("Handler", (_Handler,), {"mock": self})
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, name="mock-provider", daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, name="mock-provider", daemon=True
+        )
 
     @property
     def port(self) -> int:
@@ -573,17 +575,12 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self._start_stream()
 
+        def emit(choices: list[dict[str, Any]], **extra: Any) -> None:
+            base = {"id": chat_id, "object": "chat.completion.chunk", "created": created, "model": mock.model}
+            self._event(None, {**base, "choices": choices, **extra})
+
         def chunk(delta: dict[str, Any], reason: str | None = None) -> None:
-            self._event(
-                None,
-                {
-                    "id": chat_id,
-                    "object": "chat.completion.chunk",
-                    "created": created,
-                    "model": mock.model,
-                    "choices": [{"index": 0, "delta": delta, "finish_reason": reason}],
-                },
-            )
+            emit([{"index": 0, "delta": delta, "finish_reason": reason}])
 
         chunk({"role": "assistant", "content": ""})
         if step.text:
@@ -607,17 +604,7 @@ class _Handler(BaseHTTPRequestHandler):
                 raise _Cut
             chunk({"tool_calls": [{"index": i, "function": {"arguments": args}}]})
         chunk({}, finish)
-        self._event(
-            None,
-            {
-                "id": chat_id,
-                "object": "chat.completion.chunk",
-                "created": created,
-                "model": mock.model,
-                "choices": [],
-                "usage": usage,
-            },
-        )
+        emit([], usage=usage)
         self._event(None, "[DONE]")
         self._end_stream()
 
