@@ -413,3 +413,25 @@ def pi_compaction(lines: list[str]) -> list[str]:
         "tokensBefore": 1000,
     }
     return [*lines, dump(entry)]
+
+
+def codex_compaction(lines: list[str]) -> list[str]:
+    """A ``compacted`` rollout line whose replacement history is the first prompt and the call with no output."""
+    recs = parse(lines)
+    items = [
+        r["payload"]
+        for r in recs
+        if isinstance(r, dict) and r.get("type") == "response_item" and isinstance(r.get("payload"), dict)
+    ]
+    prompt = next((p for p in reversed(items) if p.get("type") == "message" and p.get("role") == "user"), None)
+    call = next((p for p in reversed(items) if p.get("type") == "function_call"), None)
+    if prompt is None or call is None:
+        raise EditError("no user prompt and function_call to keep")
+    payload = {"message": COMPACTION_SUMMARY, "replacement_history": [prompt, call]}
+    line = {
+        "timestamp": later(recs[-1].get("timestamp"), 0.001),
+        "ordinal": _codex_last_ordinal(recs) + 1,
+        "type": "compacted",
+        "payload": payload,
+    }
+    return [*lines, dump(line)]

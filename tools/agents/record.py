@@ -318,9 +318,10 @@ SHAPES: dict[str, Shape] = {
             killed_during_tool,
             hand_edit="compacted before resume",
             steps={"claude-code": claude_compact},
-            edits={"pi": edits.pi_compaction},
+            edits={"pi": edits.pi_compaction, "codex": edits.codex_compaction},
             notes={
                 "claude-code": "compacted by Claude Code itself: claude -p --resume ID /compact (the mock answered the summary request)",
+                "codex": "a compacted line appended (replacement_history: the prompt and the call with no output), as Codex writes them",
                 "pi": "a compaction entry appended (summary of the first prompt, firstKeptEntryId the assistant turn whose call has no result), as pi writes them",
             },
         ),
