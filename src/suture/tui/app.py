@@ -36,6 +36,7 @@ from suture.io import InputError, same_file, write_atomic
 from suture.live import LiveFile, Update
 from suture.tui.bars import InfoBar, StatusBar
 from suture.tui.changes import ChangeList, ProblemList
+from suture.tui.contrast import ContrastFilter
 from suture.tui.keys import KeyBar
 from suture.tui.rows import RowModel, human_size
 from suture.tui.screens import (
@@ -178,6 +179,8 @@ class SutureApp(App[None]):
         debounce_ms: int = 200,
     ) -> None:
         super().__init__()
+        # Every text at 4.5:1 contrast or more, in every theme (after ANSI colours are resolved).
+        self._filters.append(ContrastFilter())
         self.path = Path(path)
         self.live = LiveFile(self.path, format, read_only.__contains__ if read_only else None)
         self.watching = watch

@@ -38,6 +38,7 @@ class ChangeList(ScrollView, can_focus=True):
         Binding("home,g", "first", "First", show=False, id="changes.first"),
         Binding("end,G", "last", "Last", show=False, id="changes.last"),
         Binding("enter", "choose", "Go to", show=False, id="changes.choose", tooltip="Select this change's row"),
+        Binding("escape", "back", "Back to the panes", show=False, id="changes.back"),
     ]
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "changes--cursor",
@@ -128,6 +129,9 @@ class ChangeList(ScrollView, can_focus=True):
 
     def action_last(self) -> None:
         self.cursor = len(self.changes) - 1
+
+    def action_back(self) -> None:
+        self.screen.query_one("#view").focus()
 
     def action_choose(self) -> None:
         if self.changes:

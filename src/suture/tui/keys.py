@@ -18,11 +18,14 @@ from typing import ClassVar
 from rich.cells import cell_len
 from rich.text import Text
 from textual import events
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
 from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widget import Widget
+from textual.widgets import OptionList
 
-__all__ = ["KeyBar"]
+__all__ = ["LIST_KEYS", "SCROLL_KEYS", "KeyBar", "PickList", "Scroll"]
 
 _GAP = 2
 
@@ -126,3 +129,30 @@ class KeyBar(Widget):
             if start <= event.x < end:
                 await self.app.run_action(key.action, key.node)
                 return
+
+
+# The same moving keys in every list and dialog: j/k a line, g/G the first and the last.
+SCROLL_KEYS: list[BindingType] = [
+    Binding("j", "scroll_down", "Down", show=False, id="scroll.down"),
+    Binding("k", "scroll_up", "Up", show=False, id="scroll.up"),
+    Binding("g", "scroll_home", "Top", show=False, id="scroll.top"),
+    Binding("G", "scroll_end", "Bottom", show=False, id="scroll.bottom"),
+]
+LIST_KEYS: list[BindingType] = [
+    Binding("j", "cursor_down", "Down", show=False, id="list.down"),
+    Binding("k", "cursor_up", "Up", show=False, id="list.up"),
+    Binding("g", "first", "First", show=False, id="list.first"),
+    Binding("G", "last", "Last", show=False, id="list.last"),
+]
+
+
+class Scroll(VerticalScroll):
+    """A scrolling pane that also moves with j/k and g/G."""
+
+    BINDINGS: ClassVar[list[BindingType]] = SCROLL_KEYS
+
+
+class PickList(OptionList):
+    """An option list that also moves with j/k and g/G."""
+
+    BINDINGS: ClassVar[list[BindingType]] = LIST_KEYS

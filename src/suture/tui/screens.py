@@ -18,7 +18,7 @@ from textual.widgets.option_list import Option
 
 from suture import show
 from suture.model import Message, Transcript
-from suture.tui.keys import KeyBar
+from suture.tui.keys import KeyBar, PickList, Scroll
 from suture.tui.records import pretty, repaired_record, shorten_payloads
 from suture.tui.rows import KIND_BADGES, KIND_WORDS, RowModel, text_of_all
 from suture.tui.view import SIDES
@@ -100,9 +100,7 @@ class DetailScreen(Screen[None]):
         yield Styled(id="detail-why")
         with Horizontal(id="detail-columns"):
             for side in (0, 1):
-                scroll = VerticalScroll(
-                    Styled(id=f"detail-body-{side}"), id=f"detail-side-{side}", classes="detail-side"
-                )
+                scroll = Scroll(Styled(id=f"detail-body-{side}"), id=f"detail-side-{side}", classes="detail-side")
                 scroll.can_focus = True
                 yield scroll
         yield KeyBar(("detail.back", "detail.copy"))
@@ -231,7 +229,7 @@ class HelpScreen(ModalScreen[None]):
         self.extra = list(extra)
 
     def compose(self) -> ComposeResult:
-        box = VerticalScroll(Styled(id="help-text"), id="help-box")
+        box = Scroll(Styled(id="help-text"), id="help-box")
         box.border_title = "suture: keys (esc closes)"
         yield box
 
@@ -324,7 +322,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes", id="confirm.yes"),
-        Binding("n,escape", "answer(False)", "No", id="confirm.no"),
+        Binding("n,escape,q", "answer(False)", "No", id="confirm.no"),
     ]
     DEFAULT_CSS = """
     ConfirmScreen {
@@ -381,7 +379,7 @@ class ProviderScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="provider-box") as box:
             box.border_title = "Check against (enter picks, esc cancels)"
-            yield OptionList(*(Option(Text(summary), id=name) for name, summary in self.choices))
+            yield PickList(*(Option(Text(summary), id=name) for name, summary in self.choices))
 
     def on_mount(self) -> None:
         names = [name for name, _ in self.choices]

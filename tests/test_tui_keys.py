@@ -1,0 +1,124 @@
+"""j/k, g/G, Esc and q mean the same in every list and dialog of the app."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from textual.containers import VerticalScroll
+from textual.widgets import OptionList
+
+from suture.tui.app import SutureApp
+from suture.tui.changes import ChangeList
+from suture.tui.screens import ConfirmScreen, DetailScreen, HelpScreen, ProviderScreen
+from tests.test_tui import WORKED, ready
+from tests.test_tui_contrast import _settled
+
+
+@pytest.fixture
+def worked(tmp_path: Path) -> Path:
+    path = tmp_path / "worked-example.json"
+    shutil.copy(WORKED, path)
+    return path
+
+
+async def test_provider_picker_moves_with_j_k_g_G(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settled(pilot, app)
+        await pilot.press("p")
+        assert isinstance(app.screen, ProviderScreen)
+        options = app.screen.query_one(OptionList)
+        start = options.highlighted
+        assert start is not None
+        await pilot.press("j")
+        assert options.highlighted == start + 1
+        await pilot.press("k")
+        assert options.highlighted == start
+        await pilot.press("G")
+        assert options.highlighted == options.option_count - 1
+        await pilot.press("g")
+        assert options.highlighted == 0
+        await pilot.press("q")
+        assert app.screen is app.screen_stack[0]
+        await pilot.press("p", "escape")
+        assert app.screen is app.screen_stack[0]
+
+
+async def test_help_scrolls_with_j_k_g_G(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot, app)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        box = app.screen.query_one("#help-box", VerticalScroll)
+        assert box.max_scroll_y > 2  # at 80×24 the help is longer than the box
+        await pilot.press("j", "j")
+        await pilot.pause()
+        assert box.scroll_y == 2
+        await pilot.press("k")
+        await pilot.pause()
+        assert box.scroll_y == 1
+        await pilot.press("G")
+        await pilot.pause()
+        assert box.scroll_y == box.max_scroll_y
+        await pilot.press("g")
+        await pilot.pause()
+        assert box.scroll_y == 0
+        await pilot.press("q")
+        assert app.screen is app.screen_stack[0]
+        await pilot.press("question_mark", "escape")
+        assert app.screen is app.screen_stack[0]
+
+
+async def test_details_scroll_with_j_k_g_G(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot, app)
+        await pilot.press("enter")
+        assert isinstance(app.screen, DetailScreen)
+        side = app.screen.focused
+        assert isinstance(side, VerticalScroll)
+        await pilot.press("j")
+        await pilot.pause()
+        assert side.scroll_y == min(1, side.max_scroll_y)
+        await pilot.press("G")
+        await pilot.pause()
+        assert side.scroll_y == side.max_scroll_y
+        await pilot.press("g")
+        await pilot.pause()
+        assert side.scroll_y == 0
+        await pilot.press("q")
+        assert app.screen is app.screen_stack[0] and app.is_running
+        await pilot.press("enter", "escape")
+        assert app.screen is app.screen_stack[0]
+
+
+async def test_changes_list_keys_and_escape_back_to_the_panes(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await ready(pilot, app)
+        await pilot.press("tab")
+        changes = app.query_one("#changes", ChangeList)
+        assert changes.has_focus
+        await pilot.press("G")
+        assert changes.cursor == len(changes.changes) - 1
+        await pilot.press("g", "j")
+        assert changes.cursor == 1
+        await pilot.press("k")
+        assert changes.cursor == 0
+        await pilot.press("escape")
+        assert app.view.has_focus
+
+
+async def test_confirm_dialog_q_is_no(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot, app)
+        answers: list[bool | None] = []
+        app.push_screen(ConfirmScreen("Overwrite?"), answers.append)
+        await pilot.pause()
+        await pilot.press("q")
+        await pilot.pause()
+        assert answers == [False] and app.is_running
