@@ -85,3 +85,26 @@ def test_lists_below_the_panes_at_80x24(app: SutureApp, snap_compare: Any) -> No
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=lists)
+
+
+def test_filter_changed_rows_at_80x24(app: SutureApp, snap_compare: Any) -> None:
+    async def filtered(pilot: Any) -> None:
+        await loaded(pilot)
+        await pilot.press("v")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=filtered)
+
+
+def test_empty_file_at_80x24(tmp_path: Path, snap_compare: Any) -> None:
+    path = tmp_path / "empty.json"
+    path.write_bytes(b"[]")
+    app = SutureApp(path, watch=False, title="empty.json")
+    assert snap_compare(app, terminal_size=(80, 24), run_before=loaded)
+
+
+def test_broken_file_at_80x24(tmp_path: Path, snap_compare: Any) -> None:
+    path = tmp_path / "broken.json"
+    path.write_bytes(b'[{"role": "user", "content": "hi"}')
+    app = SutureApp(path, watch=False, title="broken.json")
+    assert snap_compare(app, terminal_size=(80, 24), run_before=loaded)

@@ -8,6 +8,7 @@ watched (editors save by rename) and each change reloads the view in place.
 
 from __future__ import annotations
 
+import bisect
 import gc
 import os
 import threading
@@ -162,7 +163,16 @@ class SutureApp(App[None]):
             id="app.toggle_changes",
             tooltip="Show or hide the lists of changes and problems (beside the panes, or below them when narrow)",
         ),
-        Binding("escape", "clear_search", "Clear search", show=False, id="app.clear_search"),
+        Binding(
+            "v",
+            "filter('next')",
+            "Filter",
+            id="app.filter",
+            tooltip="Show only changed rows, then only rows with provider problems, then only search matches, then all",
+        ),
+        Binding(
+            "escape", "clear_search", "Clear", show=False, id="app.clear_search", tooltip="Clear the search and filter"
+        ),
         Binding("question_mark,f1", "help", "Help", key_display="?", id="app.help", tooltip="Every key"),
         Binding("q", "quit", "Quit", id="app.quit"),
     ]
@@ -203,6 +213,7 @@ class SutureApp(App[None]):
         self.checks_pending = 0
         self._checks_timer: Timer | None = None
         self.provider_picked = False
+        self.row_filter = "all"
         self.lists_wanted: bool | None = None  # None: shown when the window is wide enough
         self.reloaded: tuple[str, float] | None = None
         self._reload_ticker: Timer | None = None
@@ -229,6 +240,7 @@ class SutureApp(App[None]):
             "clear_search",
             "problem",
             "pick_provider",
+            "filter",
         }
     )
 
@@ -246,6 +258,7 @@ class SutureApp(App[None]):
             "toggle_changes",
             "problem",
             "pick_provider",
+            "filter",
         }
     )
 
@@ -335,6 +348,8 @@ class SutureApp(App[None]):
         state.update(message)
         state.display = True
         main.query_one("#pane-header").display = False
+        if self.view.has_focus:
+            main.set_focus(None)
         self.view.display = False
         main.query_one("#sidebar").display = False
 
@@ -514,7 +529,7 @@ class SutureApp(App[None]):
             self._checks_timer = self.set_timer(CHECKS_SETTLE, lambda: self.run_checks(ref))
         if initial or old is None:
             first = model.changed_rows[0] if model.changed_rows else 0
-            view.set_model(model, cursor=first)
+            view.set_model(model, cursor=first, shown=self._filter_rows(self.row_filter, model))
             freeze_heap()
             if recovered:
                 self._note_reload("reads again")
@@ -531,10 +546,12 @@ class SutureApp(App[None]):
             cursor = min(row, len(model) - 1)
         if self.following:
             self._moving = True
-            view.set_model(model, cursor=len(model) - 1)
+            view.set_model(model, cursor=len(model) - 1, shown=self._filter_rows(self.row_filter, model))
             self._moving = False
         else:
-            view.set_model(model, cursor=cursor, scroll_y=view.scroll_y)
+            view.set_model(
+                model, cursor=cursor, scroll_y=view.scroll_y, shown=self._filter_rows(self.row_filter, model)
+            )
         if self.match_query:
             self.run_search(self.match_query, jump=False)
         freeze_heap()
@@ -629,6 +646,8 @@ class SutureApp(App[None]):
         if bool(rows) != bool(self.problem_rows):
             self.call_after_refresh(self.refresh_bindings)
         self.problem_rows = rows
+        if self.row_filter == "problems":
+            self._apply_filter()
         problems = self.query_one("#problems", ProblemList)
         problems.empty = f"{self.provider}: no problems"
         problems.set_changes(items)
@@ -674,17 +693,9 @@ class SutureApp(App[None]):
         if not self.problem_rows:
             self.notify("no provider problems", markup=False)
             return
-        import bisect
-
-        rows = sorted(self.problem_rows)
-        cursor = self.view.cursor
-        if step > 0:
-            k = bisect.bisect_right(rows, cursor)
-            row = rows[k] if k < len(rows) else None
-        else:
-            k = bisect.bisect_left(rows, cursor) - 1
-            row = rows[k] if k >= 0 else None
-        self._jump(row, "more problems " + ("below" if step > 0 else "above"))
+        self._jump(
+            self._next_of(sorted(self.problem_rows), step), "more problems " + ("below" if step > 0 else "above")
+        )
 
     @on(ProblemList.Chosen, "#problems")
     def _problem_chosen(self, message: ChangeList.Chosen) -> None:
@@ -735,11 +746,26 @@ class SutureApp(App[None]):
 
     def action_next_change(self) -> None:
         if self.model is not None:
-            self._jump(self.model.next_changed(self.view.cursor, 1), "more changes below")
+            self._jump(self._next_of(self.model.changed_rows, 1), "more changes below")
 
     def action_previous_change(self) -> None:
         if self.model is not None:
-            self._jump(self.model.next_changed(self.view.cursor, -1), "more changes above")
+            self._jump(self._next_of(self.model.changed_rows, -1), "more changes above")
+
+    def _next_of(self, rows: list[int], step: int, wrap: bool = False) -> int | None:
+        """The first of ``rows`` (ascending) after the cursor (``step`` 1) or before it (-1),
+        among the rows shown; with ``wrap``, round to the other end."""
+        view = self.view
+        if view.shown is not None:
+            rows = [r for r in rows if view.is_shown(r)]
+        if not rows:
+            return None
+        cursor = view.cursor
+        if step > 0:
+            k = bisect.bisect_right(rows, cursor)
+            return rows[k] if k < len(rows) else (rows[0] if wrap else None)
+        k = bisect.bisect_left(rows, cursor) - 1
+        return rows[k] if k >= 0 else (rows[-1] if wrap else None)
 
     def action_details(self, row: int | None = None, side: int | None = None) -> None:
         if self.model is None or not len(self.model):
@@ -806,6 +832,8 @@ class SutureApp(App[None]):
         self.matches = rows
         self.view.set_matches(query, rows)
         self.refresh_bindings()
+        if self.row_filter == "matches":
+            self._apply_filter()
         if not rows:
             self._set_search(f"no match for “{query}”")
             if jump:
@@ -833,20 +861,69 @@ class SutureApp(App[None]):
         if not self.matches:
             self.notify("no search: press / to search", markup=False)
             return
-        import bisect
-
-        cursor = self.view.cursor
-        rows = self.matches
-        if step > 0:
-            k = bisect.bisect_right(rows, cursor)
-            row = rows[k] if k < len(rows) else rows[0]
-        else:
-            k = bisect.bisect_left(rows, cursor) - 1
-            row = rows[k] if k >= 0 else rows[-1]
+        row = self._next_of(self.matches, step, wrap=True)
+        if row is None:
+            self.notify("no match among the rows shown", markup=False)
+            return
         self.view.select(row, center=True)
         self._say_match()
 
+    # -- filter ------------------------------------------------------------------------------
+
+    FILTERS: ClassVar[tuple[str, ...]] = ("all", "changed", "problems", "matches")
+    FILTER_WORDS: ClassVar[dict[str, str]] = {
+        "changed": "changed rows",
+        "problems": "rows with provider problems",
+        "matches": "rows matching the search",
+    }
+
+    def _filter_rows(self, kind: str, model: RowModel | None = None) -> list[int] | None:
+        """The rows a filter shows (``None`` for every row). For a new model whose checks or
+        search have not run yet, every row until they have."""
+        model = model or self.model
+        if model is None or kind == "all":
+            return None
+        if kind == "changed":
+            return model.changed_rows
+        if model is not self.model:
+            return None
+        if kind == "problems":
+            return sorted(self.problem_rows)
+        return self.matches
+
+    def action_filter(self, kind: str = "next") -> None:
+        """Show only some rows: ``changed``, ``problems``, ``matches``; ``all``; ``next`` goes on
+        to the next filter with rows to show."""
+        if kind == "next":
+            at = self.FILTERS.index(self.row_filter)
+            for step in range(1, len(self.FILTERS) + 1):
+                kind = self.FILTERS[(at + step) % len(self.FILTERS)]
+                if kind == "all" or self._filter_rows(kind):
+                    break
+        rows = self._filter_rows(kind)
+        if kind != "all" and not rows:
+            self.notify(f"no {self.FILTER_WORDS[kind]}: every row stays shown", markup=False)
+            return
+        self.row_filter = kind
+        self._apply_filter()
+
+    def _apply_filter(self) -> None:
+        rows = self._filter_rows(self.row_filter)
+        if self.row_filter != "all" and rows == []:
+            self.row_filter = "all"  # nothing left to show (a reload took it away)
+            rows = None
+        self.view.set_filter(rows)
+        header = self.query_one("#pane-header", PaneHeader)
+        if rows is None or self.model is None:
+            header.note = ""
+        else:
+            header.note = f"{self.FILTER_WORDS[self.row_filter]}: {len(rows):,} of {len(self.model):,} · v, esc"
+        header.refresh()
+
     def action_clear_search(self) -> None:
+        if self.row_filter != "all":
+            self.row_filter = "all"
+            self._apply_filter()
         if self.match_query:
             self.match_query = ""
             self.matches = []
@@ -1076,7 +1153,23 @@ class SutureApp(App[None]):
             ("Export repaired transcript", "Write the repaired transcript (e)", self.action_export),
             ("Follow the end", "Follow the file's end like tail -f (f)", self.action_follow),
             ("Reload", "Read the file again now (r)", self.action_reload),
-            ("Toggle changes list", "Show or hide the changes list (c)", self.action_toggle_changes),
+            ("Toggle the lists", "Show or hide the lists of changes and problems (c)", self.action_toggle_changes),
+            (
+                "Show only changed rows",
+                "Filter the panes to the rows repair changed (v)",
+                lambda: self.action_filter("changed"),
+            ),
+            (
+                "Show only problem rows",
+                "Filter the panes to the rows the provider would reject (v)",
+                lambda: self.action_filter("problems"),
+            ),
+            (
+                "Show only search matches",
+                "Filter the panes to the rows matching the search (v)",
+                lambda: self.action_filter("matches"),
+            ),
+            ("Show every row", "Turn the filter off (esc)", lambda: self.action_filter("all")),
             ("Help", "Every key (?)", self.action_help),
         ]
         for title, helptext, callback in commands:

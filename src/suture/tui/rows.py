@@ -15,6 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
+
+import orjson
 
 from suture import show
 from suture.model import ImagePart, Message, OtherPart, TextPart, ThinkingPart, Transcript
@@ -131,7 +134,8 @@ def summarize(message: Message, limit: int = 400) -> list[Piece]:
 
 
 def search_text(message: Message) -> str:
-    """What search looks at: the message's text, its call names and ids, its result id."""
+    """What search looks at: the message's text (a result's output too), its calls' names, ids
+    and arguments (``pytest`` finds a Bash call that runs it), its result's id and tool name."""
     bits = [text_of_all(message)]
     if message.tool_call_id:
         bits.append(message.tool_call_id)
@@ -141,7 +145,22 @@ def search_text(message: Message) -> str:
         bits.append(call.id)
         if call.name:
             bits.append(call.name)
+        arguments = arguments_text(call.arguments)
+        if arguments:
+            bits.append(arguments)
     return "\n".join(bits).casefold()
+
+
+def arguments_text(arguments: Any) -> str:
+    """A call's arguments as one searchable text: a JSON string as it is, a value as JSON."""
+    if arguments is None:
+        return ""
+    if isinstance(arguments, str):
+        return arguments
+    try:
+        return orjson.dumps(arguments, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return str(arguments)
 
 
 def text_of_all(message: Message) -> str:

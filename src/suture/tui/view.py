@@ -6,6 +6,7 @@ terminal-safe data, never from markup, so transcript content shows literally.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import pairwise
@@ -191,13 +192,19 @@ class TranscriptView(ScrollView, can_focus=True):
         # the app shows about the row is drawn in the same frame as the row.
         self.on_moved = on_moved
         self._styles: dict[tuple[Style, str], Style] = {}
+        self.shown: list[int] | None = None
+        """The rows shown, ascending, where a filter is on (``None``: every row). ``cursor`` is
+        always a row of the model; a screen line shows the row at its position in ``shown``."""
 
     # -- data --------------------------------------------------------------------------------
 
-    def set_model(self, model: RowModel, cursor: int = 0, scroll_y: float | None = None) -> None:
+    def set_model(
+        self, model: RowModel, cursor: int = 0, scroll_y: float | None = None, shown: list[int] | None = None
+    ) -> None:
         self.model = model
+        self.shown = shown
         self._cache.clear()
-        self.virtual_size = Size(0, len(model))
+        self.virtual_size = Size(0, self._count())
         self.set_reactive(TranscriptView.cursor, self._clamp(cursor))
         self._place(scroll_y)
         if (scroll_y is not None and int(self.scroll_y) != int(scroll_y)) or not self._cursor_shown():
@@ -214,7 +221,42 @@ class TranscriptView(ScrollView, can_focus=True):
 
     def _cursor_shown(self) -> bool:
         top, height = int(self.scroll_y), self.scrollable_content_region.height
-        return height > 0 and top <= self.cursor < top + height
+        return height > 0 and top <= self._pos(self.cursor) < top + height
+
+    def set_filter(self, shown: list[int] | None) -> None:
+        """Show only ``shown`` (ascending rows), or every row. The cursor stays on its row, or
+        moves to the nearest row shown."""
+        self.shown = shown
+        self.virtual_size = Size(0, self._count())
+        self.set_reactive(TranscriptView.cursor, self._clamp(self.cursor))
+        self.scroll_to(y=0, animate=False, immediate=True)
+        self.show_cursor(center=True)
+        self.call_after_refresh(self.show_cursor, True)
+        self.refresh()
+        self._announce(self.cursor)
+
+    # Rows and positions: the same number where no filter is on.
+
+    def _count(self) -> int:
+        if self.shown is not None:
+            return len(self.shown)
+        return len(self.model) if self.model else 0
+
+    def _pos(self, row: int) -> int:
+        """The position of ``row`` among the rows shown (of the nearest one shown after it)."""
+        shown = self.shown
+        return row if shown is None else bisect.bisect_left(shown, row)
+
+    def _row_at(self, pos: int) -> int:
+        shown = self.shown
+        return pos if shown is None else shown[pos]
+
+    def is_shown(self, row: int) -> bool:
+        shown = self.shown
+        if shown is None:
+            return True
+        k = bisect.bisect_left(shown, row)
+        return k < len(shown) and shown[k] == row
 
     def set_matches(self, query: str, rows: list[int]) -> None:
         self.query_text = query
@@ -235,8 +277,21 @@ class TranscriptView(ScrollView, can_focus=True):
     # -- cursor ------------------------------------------------------------------------------
 
     def _clamp(self, row: int) -> int:
+        """``row`` within the model, and among the rows shown (else the nearest one shown)."""
         n = len(self.model) if self.model else 0
-        return max(0, min(row, n - 1)) if n else 0
+        row = max(0, min(row, n - 1)) if n else 0
+        shown = self.shown
+        if shown is None or not shown:
+            return row
+        k = bisect.bisect_left(shown, row)
+        if k < len(shown) and shown[k] == row:
+            return row
+        if k == len(shown):
+            return shown[-1]
+        if k == 0:
+            return shown[0]
+        before, after = shown[k - 1], shown[k]
+        return before if row - before < after - row else after
 
     def validate_cursor(self, row: int) -> int:
         return self._clamp(row)
@@ -258,7 +313,8 @@ class TranscriptView(ScrollView, can_focus=True):
 
     def _refresh_rows(self, *rows: int) -> None:
         top, height = int(self.scroll_y), self.size.height
-        regions = [Region(0, row - top, self.width, 1) for row in rows if 0 <= row - top < height]
+        lines = [self._pos(row) - top for row in rows]
+        regions = [Region(0, y, self.width, 1) for y in lines if 0 <= y < height]
         if regions:
             self.refresh(*regions)
 
@@ -277,7 +333,7 @@ class TranscriptView(ScrollView, can_focus=True):
         height = self.scrollable_content_region.height or self.size.height
         if not height:
             return
-        row = self.cursor
+        row = self._pos(self.cursor)
         top = int(self.scroll_y)
         if center:
             if row < top or row >= top + height:
@@ -287,21 +343,38 @@ class TranscriptView(ScrollView, can_focus=True):
         elif row >= top + height:
             self.scroll_to(y=row - height + 1, animate=False, immediate=True)
 
+    def _step(self, step: int) -> None:
+        if self.shown is None:
+            self.cursor += step
+            return
+        if not self.shown:
+            return
+        pos = max(0, min(self._pos(self.cursor) + step, len(self.shown) - 1))
+        self.cursor = self.shown[pos]
+
     def action_cursor(self, step: int) -> None:
-        self.cursor += step
+        self._step(step)
 
     def action_page(self, step: int) -> None:
         height = max(1, self.scrollable_content_region.height - 1)
-        self.cursor += step * height
+        self._step(step * height)
 
     def action_first(self) -> None:
-        self.cursor = 0
+        self.cursor = self.shown[0] if self.shown else 0
 
     def action_last(self) -> None:
-        self.cursor = len(self.model) - 1 if self.model else 0
+        if self.shown:
+            self.cursor = self.shown[-1]
+        else:
+            self.cursor = len(self.model) - 1 if self.model else 0
 
     def action_side(self, side: int) -> None:
         self.side = side
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "open":
+            return bool(self.model and len(self.model) and self.display)
+        return True
 
     def action_open(self) -> None:
         if self.model and len(self.model):
@@ -311,9 +384,10 @@ class TranscriptView(ScrollView, can_focus=True):
         offset = event.get_content_offset(self)
         if offset is None or self.model is None:
             return
-        row = offset.y + int(self.scroll_y)
-        if row >= len(self.model):
+        pos = offset.y + int(self.scroll_y)
+        if pos >= self._count():
             return
+        row = self._row_at(pos)
         side = self.layout_now.side_at(offset.x)
         if side is not None:
             self.side = side
@@ -336,11 +410,12 @@ class TranscriptView(ScrollView, can_focus=True):
     # terminal-safe (``suture.show``), or from numbers and fixed labels.
 
     def render_line(self, y: int) -> Strip:
-        row = int(self.scroll_y) + y
+        pos = int(self.scroll_y) + y
         width = self.width
         base = self._base_style()
-        if self.model is None or row >= len(self.model):
+        if self.model is None or pos >= self._count():
             return Strip.blank(width, base)
+        row = pos if self.shown is None else self.shown[pos]
         key = (row, width, row == self.cursor, self.side, self.has_focus)
         strip = self._cache.get(key)
         if strip is None:
@@ -521,14 +596,17 @@ class PaneHeader(Widget):
         color: $foreground-muted;
         text-style: bold;
         & > .paneheader--active { color: $text-accent; text-style: bold; }
+        & > .paneheader--note { color: $text-warning; text-style: bold; }
     }
     """
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"paneheader--active"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"paneheader--active", "paneheader--note"}
 
     def __init__(self, view: TranscriptView, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.view = view
         self.counts = ("", "")
+        self.note = ""
+        """Said at the right end (the filter that is on)."""
         self.drawn: tuple[int, int] | None = None  # (side, width) of the last render
 
     def refresh_if_stale(self) -> None:
@@ -544,6 +622,13 @@ class PaneHeader(Widget):
         for side, width in ((0, layout.left), (1, layout.right)):
             title = f" {SIDES[side]} {self.counts[side]}"
             cell = Text(title, style=active if side == self.view.side else "", end="")
+            if side == 1 and self.note:
+                room = width - cell.cell_len - 2
+                if room > 8:
+                    note = Text(self.note, style=self.get_component_rich_style("paneheader--note", partial=True))
+                    note.truncate(room, overflow="ellipsis")
+                    cell.append(" " * (width - cell.cell_len - note.cell_len - 1))
+                    cell.append_text(note)
             cell.truncate(width, pad=True)
             text.append_text(cell)
             if side == 0:
