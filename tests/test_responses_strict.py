@@ -99,6 +99,31 @@ def test_the_laid_out_turn_reads_back_as_the_same_history() -> None:
     assert _repaired_items(written) == written  # laying out again changes nothing
 
 
+def test_the_repair_summary_says_which_turns_are_written_in_another_order(tmp_path: Path) -> None:
+    source = tmp_path / "in.json"
+    source.write_bytes(orjson.dumps([user("go"), fc("a"), said("waiting"), out("a")]))
+    target = tmp_path / "out.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "suture", "repair", str(source), "-o", str(target)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == (
+        "suture: no changes needed (3 messages); 1 turn written with the outputs right after the calls\n"
+    )
+    assert [i["type"] for i in orjson.loads(target.read_bytes())][2:] == ["function_call_output", "message"]
+    # Converted to chat, the text and the calls are one message again: nothing to say.
+    done = subprocess.run(
+        [sys.executable, "-m", "suture", "repair", str(source), "--to", "chat", "-o", str(target)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.stderr == "suture: no changes needed (3 messages)\n"
+
+
 # -- an output without call_id ------------------------------------------------------------------------
 
 

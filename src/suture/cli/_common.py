@@ -99,13 +99,17 @@ def _amount(messages: int, results: int) -> str:
     return f"{said} and {_plural(results, 'tool result')}" if results else said
 
 
-def summary_line(result: Repair, messages: Sequence[Message]) -> str:
+def summary_line(result: Repair, messages: Sequence[Message], reordered: int = 0) -> str:
     """One line a person reads after a repair: how many changes of each kind, and what went in
     and came out. Tool results are counted on their own: formats differ in how many of them one
     record holds (a Claude Code or Anthropic record can hold several), so "messages" alone
-    would count different things in and out."""
+    would count different things in and out. ``reordered``: how many turns the output format
+    writes in another order (``suture.formats.reordered_turns``)."""
     n_in, r_in = _counted(messages)
     n_out, r_out = _counted(result.messages)
+    moved = f"{_plural(reordered, 'turn')} written with the outputs right after the calls"
+    if not result.changes and reordered:
+        return f"no changes needed ({_amount(n_in, r_in)}); {moved}"
     if not result.changes:
         return f"no changes needed ({_amount(n_in, r_in)})"
     parts = [_plural(count, _KIND_WORDS[kind]) for kind, count in result.counts().items() if count]
@@ -119,4 +123,6 @@ def summary_line(result: Repair, messages: Sequence[Message]) -> str:
         ids = ", ".join(show.line(c.id) for c in result.interrupted[:5])
         more = f" and {len(result.interrupted) - 5} more" if len(result.interrupted) > 5 else ""
         line += f"; interrupted: {ids}{more}"
+    if reordered:
+        line += f"; {moved}"
     return line

@@ -94,7 +94,7 @@ def _repair_one(job: _Job) -> tuple[list[str], str]:
 
     Both outputs are made before either is written, and written together (:func:`write_files`):
     a report that cannot be written leaves no repaired file behind."""
-    from suture.formats import dump
+    from suture.formats import dump, reordered_turns
     from suture.repair import repair
 
     warnings: list[str] = []
@@ -106,7 +106,7 @@ def _repair_one(job: _Job) -> tuple[list[str], str]:
         writes.append((output_target(job.report), _report_bytes(result.report())))
     notes = write_files(writes)
     warnings.extend(f"suture: warning: {note}" for note in notes)
-    return warnings, summary_line(result, transcript.messages)
+    return warnings, summary_line(result, transcript.messages, reordered_turns(result.messages, transcript, job.to))
 
 
 def _run_job(job: _Job) -> _Done:

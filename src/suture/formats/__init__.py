@@ -53,6 +53,7 @@ __all__ = [
     "get",
     "load_bytes",
     "load_file",
+    "reordered_turns",
 ]
 
 # Sniff scores. A format that recognises a record only it writes says CERTAIN; one whose shape
@@ -217,6 +218,18 @@ def dump(messages: Sequence[Message], transcript: Transcript, to: str | None = N
     if to and not transcript.raw_is(name) and not transcript.raw_is(getattr(target, "raw_format", name)):
         _check_expressed(messages, target, data)
     return data
+
+
+def reordered_turns(messages: Sequence[Message], transcript: Transcript, to: str | None = None) -> int:
+    """How many turns ``dump`` writes in another order than the file held them: a Responses turn
+    whose outputs go up to its last call (see ``suture.formats.responses``). A repair summary says
+    so, since the neutral history, and so the repair's changes, are the same either way."""
+    name = to or export_name(transcript)
+    if getattr(get(name), "raw_format", name) != "responses":
+        return 0
+    from suture.formats import responses
+
+    return responses.reordered_turns(messages, transcript)
 
 
 def _essence(m: Message) -> dict[str, Any]:

@@ -44,6 +44,7 @@ and ``function_call_output`` for a local shell call, as Codex sends it); a note 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import pairwise
 from typing import Any
 
 import orjson
@@ -65,7 +66,15 @@ from suture.model import (
     Transcript,
 )
 
-__all__ = ["ADAPTER", "ResponsesAdapter", "item_kind", "item_problem", "items_of", "messages_from_items"]
+__all__ = [
+    "ADAPTER",
+    "ResponsesAdapter",
+    "item_kind",
+    "item_problem",
+    "items_of",
+    "messages_from_items",
+    "reordered_turns",
+]
 
 # Calls that need an output from the client, and the argument key each one carries.
 _CALL_ARGUMENTS = {
@@ -483,6 +492,18 @@ def items_of(messages: Sequence[Message], transcript: Transcript) -> list[Any]:
         else:
             out += _fresh(m, kinds, own)
     return out + after_outputs
+
+
+def reordered_turns(messages: Sequence[Message], transcript: Transcript) -> int:
+    """How many turns :func:`items_of` writes in another order than their items were read: the
+    outputs moved up to the last call, ahead of what the model wrote after its calls."""
+    if not transcript.raw_is("responses"):
+        return 0
+    return sum(
+        1
+        for m, after in pairwise(messages)
+        if after.role == "tool" and m.role == "assistant" and isinstance(m.raw, list) and _own_run(m)[1]
+    )
 
 
 class ResponsesAdapter:
