@@ -111,7 +111,7 @@ def test_the_repair_summary_says_which_turns_are_written_in_another_order(tmp_pa
     )
     assert done.returncode == 0, done.stderr
     assert done.stderr == (
-        "suture: no changes needed (3 messages); 1 turn written with the outputs right after the calls\n"
+        "suture: no changes needed (2 messages and 1 tool result); 1 turn written with the outputs right after the calls\n"
     )
     assert [i["type"] for i in orjson.loads(target.read_bytes())][2:] == ["function_call_output", "message"]
     # Converted to chat, the text and the calls are one message again: nothing to say.
@@ -121,7 +121,7 @@ def test_the_repair_summary_says_which_turns_are_written_in_another_order(tmp_pa
         text=True,
         check=False,
     )
-    assert done.stderr == "suture: no changes needed (3 messages)\n"
+    assert done.stderr == "suture: no changes needed (2 messages and 1 tool result)\n"
 
 
 # -- an output without call_id ------------------------------------------------------------------------
