@@ -1,6 +1,6 @@
 """Hypothesis strategies for neutral histories (``suture.model``), for any test that needs one.
 
-The histories are built to hit every corner of SPEC.md: steers typed while tools ran, assistant
+The histories are built to hit every corner of the contract (docs/contract.md): steers typed while tools ran, assistant
 placeholders in every whitespace form of rule 1, duplicate and empty call ids, missing, extra and
 shuffled results, results before any call, images (in orphan results too), thinking and unknown
 parts, and roles other than the four the engine knows.
@@ -88,7 +88,7 @@ WHITESPACE: tuple[str, ...] = ("", " ", "\n", "\t", "  \n\t ", "\r\n", "\u00a0",
 """Strings that are only whitespace, for rule 1 (placeholders)."""
 
 OTHER_ROLES: tuple[str, ...] = ("developer", "function", "custom", "bashExecution")
-"""Roles the engine does not know; SPEC.md treats them like ``user``."""
+"""Roles the engine does not know; the contract treats them like ``user``."""
 
 _TEXT = st.text(
     alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)),

@@ -123,7 +123,7 @@ def test_worked_example_against_every_provider() -> None:
     assert r.returncode == 1
     out = json.loads(r.stdout)
     assert set(out["providers"]) == set(PROVIDERS)
-    # The SPEC's own rules are what every provider rejects it for; repair leaves only id formats.
+    # The contract's own rules are what every provider rejects it for; repair leaves only id formats.
     assert out["providers"]["anthropic"]["after_repair"] == 0
     assert out["providers"]["openai-chat"]["after_repair"] == 0
     assert out["providers"]["mistral"]["after_repair"] > 0

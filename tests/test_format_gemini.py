@@ -118,6 +118,18 @@ def test_id_less_responses_pair_by_order_and_name() -> None:
     assert [m.tool_call_id for m in t.messages[2:]] == [ids[1], ids[0], ids[2]]
 
 
+def test_a_nameless_call_pairs_with_the_response_written_for_it() -> None:
+    # Interrupted, a call with no name gets a response named "": read back, the two still pair.
+    nameless = {"functionCall": {"name": None, "args": {}}}
+    t = _load([user("go"), model(nameless)])
+    result = repair(t.messages)
+    written = orjson.loads(dump(result.messages, t))
+    assert written[2]["parts"][0]["functionResponse"]["name"] == ""
+    again = load_bytes(orjson.dumps(written), "gemini")
+    assert again.messages[2].tool_call_id == again.messages[1].tool_calls[0].id
+    assert violations(again.messages) == []
+
+
 def test_ids_are_used_where_present() -> None:
     t = _load([model(call("read", "id-1"), call("read")), user(response("read", cid="id-1"), response("read"))])
     assert [c.id for c in t.messages[0].tool_calls] == ["id-1", "call_c0_p1"]

@@ -1,8 +1,8 @@
-"""SPEC.md's properties, held by hypothesis over generated histories (``tests.strategies``).
+"""The properties of the repair contract (docs/contract.md), held by hypothesis over generated histories (``tests.strategies``).
 
 Besides the six properties (valid, deterministic, idempotent, prefix-stable, nothing lost, pure),
 the engine is compared with :func:`spec_repair`, a second implementation written line by line
-from SPEC.md's rules and change-record table, slow and plain on purpose. Every output message,
+from the contract's rules and change-record table, slow and plain on purpose. Every output message,
 origin, interrupted call and change record (summary text aside) must agree.
 """
 
@@ -22,7 +22,7 @@ from suture.repair import interrupted_text, note_text, repair
 from suture.validity import violations
 from tests.strategies import NO_DEADLINE, histories, image_parts, placeholders, turns
 
-# -- an independent reading of SPEC.md ------------------------------------------------------------
+# -- an independent reading of docs/contract.md --------------------------------------------------------
 
 
 def _only_whitespace(content: Any) -> bool:
@@ -34,7 +34,7 @@ def _only_whitespace(content: Any) -> bool:
 
 
 def spec_repair(messages: Sequence[Message], is_read_only: Callable[[str], bool] | None = None) -> dict[str, Any]:
-    """SPEC.md, rule by rule. Returns output messages as plain tuples, origin, interrupted ids and
+    """docs/contract.md, rule by rule. Returns output messages as plain tuples, origin, interrupted ids and
     change records as ``(kind, input_index, output_index, span, call_id, new_id)``."""
     # Rule 1.
     dropped = [

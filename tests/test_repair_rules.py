@@ -1,4 +1,4 @@
-"""SPEC.md rule by rule, change kind by change kind, and the edge cases around them.
+"""The repair contract (docs/contract.md) rule by rule, change kind by change kind, and the edge cases around them.
 
 Histories are written with the small helpers below: ``A(...)`` an assistant message with calls,
 ``C(id, name)`` a call, ``T(id, content)`` a result, ``U(text)`` a user message, ``say(text)`` an
@@ -528,7 +528,7 @@ def test_every_summary_is_one_line_even_for_hostile_ids() -> None:
         assert change.summary.isprintable(), change.summary
 
 
-# -- moved, exactly as SPEC.md defines it --------------------------------------------------------
+# -- moved, exactly as the contract defines it ----------------------------------------------------
 
 
 def _moved(result: Repair) -> list[int]:

@@ -1,4 +1,4 @@
-"""``suture.validity.violations``: SPEC.md's *Valid* property, as the list of ways a history breaks it.
+"""``suture.validity.violations``: the contract's *Valid* property (docs/contract.md), as the list of ways a history breaks it.
 
 Valid: every call is answered by exactly one result, and all results of a span follow its
 assistant message directly, in call order; no two calls share an id; no result is outside its
@@ -31,7 +31,7 @@ def U() -> Message:
 
 
 def is_valid(messages: Sequence[Message]) -> bool:
-    """SPEC.md's Valid, read literally: after each assistant message with calls come exactly its
+    """The contract's Valid, read literally: after each assistant message with calls come exactly its
     results, one per call in call order; no other result anywhere; ids unique."""
     ids = [c.id for m in messages if m.role == "assistant" for c in m.tool_calls]
     if len(ids) != len(set(ids)):

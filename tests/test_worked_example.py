@@ -1,4 +1,4 @@
-"""SPEC.md's worked example, end to end through the chat adapter."""
+"""The worked example of docs/contract.md, end to end through the chat adapter."""
 
 from __future__ import annotations
 

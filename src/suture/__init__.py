@@ -4,7 +4,7 @@ The library in one breath::
 
     import suture
     transcript = suture.load_file("session.jsonl")      # detects the format
-    result = suture.repair(transcript.messages)          # SPEC.md, pure
+    result = suture.repair(transcript.messages)          # docs/contract.md, pure
     data = suture.dump(result.messages, transcript)      # bytes in the input's format
 """
 

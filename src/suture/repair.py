@@ -1,11 +1,11 @@
-"""The repair contract of SPEC.md, as one pure function.
+"""The repair contract (docs/contract.md), as one pure function.
 
 ``repair(messages)`` makes a saved, resumed or interrupted history valid to send: every call has
 exactly one result, right after it, under an id no other call uses. It reads neutral messages
 (``suture.model``) and returns a :class:`Repair`; it does no I/O, uses no clock and no randomness,
 never mutates its input and copies only the messages it changes.
 
-The rules, in the order they apply (numbers as in SPEC.md):
+The rules, in the order they apply (numbered as in docs/contract.md):
 1. assistant placeholders (no calls, only whitespace) are dropped, as if never there;
 2. a span runs from an assistant message with calls up to the next assistant message;
 3. every call gets a final id: its id (or ``call_{m}_{c}`` where empty), made unique with ``_{k}``;
@@ -49,7 +49,7 @@ class ChangeKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """One difference between input and output (SPEC.md, *Change records*)."""
+    """One difference between input and output (docs/contract.md, *Change records*)."""
 
     kind: ChangeKind
     input_index: int
@@ -133,13 +133,13 @@ class Repair:
 
 
 def note_text(tool_call_id: str) -> str:
-    """The sentence that opens an orphan note (SPEC.md rule 5)."""
+    """The sentence that opens an orphan note (contract rule 5)."""
     shown = tool_call_id or "(no id)"
     return f"A result for tool call {shown} arrived outside its turn and is kept here as a note:"
 
 
 def interrupted_text(name: str | None, read_only: bool) -> str:
-    """The content of a synthetic result (SPEC.md rule 6)."""
+    """The content of a synthetic result (contract rule 6)."""
     tool = name or "the tool"
     if read_only:
         return f"Interrupted before {tool} returned a result. It only reads, so it is safe to run again."
@@ -262,7 +262,7 @@ def repair(
     messages: Sequence[Message],
     is_read_only: Callable[[str], bool] | None = None,
 ) -> Repair:
-    """Repair a history by the contract in SPEC.md. See the module docstring."""
+    """Repair a history by the contract in docs/contract.md. See the module docstring."""
     return _run(messages, is_read_only, None, None)
 
 
@@ -277,7 +277,7 @@ def repair_from(
     ``previous`` must be the repair of a history whose first ``changed_from`` messages are
     exactly ``messages[:changed_from]`` (the rest was changed, removed or added), made with the
     same ``is_read_only``. Work starts again only at the last assistant message that is not a
-    placeholder before ``changed_from`` (SPEC.md, *prefix-stable*: the output before it cannot
+    placeholder before ``changed_from`` (docs/contract.md, *Prefix-stable*: the output before it cannot
     change), so appending to a long history costs what was appended. Falls back to a full repair
     when ``previous`` offers no usable point to start from.
     """
@@ -469,7 +469,7 @@ def _run(
                 out.append(messages[index])
                 origin.append(index)
 
-        # Moved: a paired result some other input member of the span crossed (SPEC.md, records).
+        # Moved: a paired result some other input member of the span crossed (docs/contract.md, *Change records*).
         order = origin[output_start + 1 :]
         real = [i for i in order if i is not None]
         if real != sorted(real):

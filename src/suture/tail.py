@@ -3,7 +3,7 @@
 :class:`Tail` loads a file once, then on each :meth:`Tail.poll` reads only the bytes after the
 last complete line it read, parses the new lines, turns them into neutral messages through the
 format adapter's ``extend`` hook (:class:`Extends`) and repairs again from the start of the last
-span (:func:`suture.repair.repair_from`; SPEC.md's prefix stability makes that exact). A final
+span (:func:`suture.repair.repair_from`; the contract's prefix stability, docs/contract.md, makes that exact). A final
 line with no newline is read again on the next poll, so a line a writer is still adding to is
 never taken in half.
 

@@ -1,4 +1,4 @@
-"""SPEC.md's *Valid* property as a list of the ways a history breaks it.
+"""The repair contract's *Valid* property (docs/contract.md) as a list of the ways a history breaks it.
 
 Valid: every call is answered by exactly one result; all results of a span follow its assistant
 message directly, in call order; no two calls share an id; no result is outside its call's span.

@@ -29,7 +29,7 @@ class Violation:
     in the provider's indexing (``None`` where the provider has no such number). ``error`` is the
     text the provider would send, filled with the real ids and indices.
 
-    ``fixed`` says whether suture's repair is meant to remove this problem (a SPEC rule); when it
+    ``fixed`` says whether suture's repair is meant to remove this problem (a rule of docs/contract.md); when it
     is not, ``remedy`` says what a person must do instead (when it is, what the repair does).
     """
 
@@ -64,7 +64,7 @@ class Violation:
 
 
 def is_placeholder(message: Message) -> bool:
-    """SPEC rule 1: an assistant message with no calls whose content is only whitespace.
+    """Contract rule 1 (docs/contract.md): an assistant message with no calls whose content is only whitespace.
 
     The repair drops these; a checker uses it to say whether the repair removes a problem."""
     if message.role != "assistant" or message.tool_calls:

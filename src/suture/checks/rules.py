@@ -2,7 +2,7 @@
 
 Each rule names the providers that enforce it, the error text they send (as collected from real
 400 responses; see the ``source`` of each), whether suture's repair is meant to fix it (``yes``:
-a SPEC rule; ``no``; ``some``: some instances, the violation says which), and what a person must
+a rule of the repair contract, docs/contract.md; ``no``; ``some``: some instances, the violation says which), and what a person must
 do where it does not. ``patterns`` recognise the provider's text in ``suture explain``; they are
 matched against a normalised copy of the pasted text (see :func:`normalise`), so they hold no
 backticks or quotes and match across rewording of punctuation and line breaks.

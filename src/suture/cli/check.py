@@ -1,6 +1,6 @@
 """``suture check IN``: what would make a provider reject the transcript; exit 1 if anything.
 
-Without ``--provider`` it lists every way the transcript breaks the SPEC's Valid property (the
+Without ``--provider`` it lists every way the transcript breaks the repair contract's Valid property (the
 contract every provider's rules share). With ``--provider NAME|all`` (repeatable or
 comma-separated) it runs those providers' own checks (``suture.checks``) on the original and on
 the repaired history and shows, per provider, each problem: which message, which rule, the text

@@ -310,9 +310,10 @@ class GeminiAdapter:
         return out
 
     def _pair(self, open_calls: list[list[Any]], name: str | None) -> str:
-        """The first unanswered open call with this name (Gemini pairs id-less responses by order and name)."""
+        """The first unanswered open call with this name (Gemini pairs id-less responses by order and
+        name); a missing name and an empty one are the same."""
         for entry in open_calls:
-            if not entry[3] and entry[1] == name:
+            if not entry[3] and (entry[1] or "") == (name or ""):
                 entry[3] = True
                 return str(entry[0])
         return ""

@@ -15,7 +15,7 @@ Writing back, results lead the user message that follows the assistant: consecut
 and a user message right after them that came from the same record (or that repair made, a note),
 are one user message whose ``tool_result`` blocks come first. Anthropic requires it: "Each
 `tool_use` block must have a corresponding `tool_result` block in the next message", and results
-must be the leading blocks of that message (SPEC research, provider rules A1 and A1a; probed in
+must be the leading blocks of that message (rules A1 and A1a of ``suture.checks.rules``; probed in
 V1ki/dsh-plugin-subscriptions#22). A record nothing changed is written back as it was read, so a
 history that needs no repair dumps to the same JSON value.
 """
