@@ -43,6 +43,7 @@ def probe(body: str) -> list[str]:
         "suture.model",
         "suture.io",
         "suture.show",
+        "suture.written",
         "suture.formats",
         "suture.cli",
     ],

@@ -19,7 +19,8 @@ from textual.worker import WorkerCancelled, WorkerFailed
 from suture.repair import ChangeKind
 from suture.tui.app import SutureApp, default_export_path
 from suture.tui.changes import ChangeList
-from suture.tui.screens import ConfirmScreen, DetailScreen, ExportScreen, HelpScreen
+from suture.tui.details import DetailScreen
+from suture.tui.screens import ConfirmScreen, ExportScreen, HelpScreen
 from suture.tui.view import TranscriptView
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -264,7 +265,7 @@ async def test_details_view(worked: Path) -> None:
         assert screen.row == 6
         assert '"id": "x_1"' in str(screen.query_one("#detail-body-1").render())
         await pilot.press("J")
-        assert "nothing" in str(screen.query_one("#detail-side-0").border_title)
+        assert "added by repair" in str(screen.query_one("#detail-side-0").border_title)
         await pilot.press("y")
         assert orjson.loads(app.clipboard)["tool_call_id"] == "x_1"
         await pilot.press("escape")

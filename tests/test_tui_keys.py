@@ -11,7 +11,8 @@ from textual.widgets import OptionList
 
 from suture.tui.app import SutureApp
 from suture.tui.changes import ChangeList
-from suture.tui.screens import ConfirmScreen, DetailScreen, HelpScreen, ProviderScreen
+from suture.tui.details import DetailScreen
+from suture.tui.screens import ConfirmScreen, HelpScreen, ProviderScreen
 from tests.test_tui import WORKED, ready
 from tests.test_tui_contrast import _settled
 

@@ -108,3 +108,30 @@ def test_broken_file_at_80x24(tmp_path: Path, snap_compare: Any) -> None:
     path.write_bytes(b'[{"role": "user", "content": "hi"}')
     app = SutureApp(path, watch=False, title="broken.json")
     assert snap_compare(app, terminal_size=(80, 24), run_before=loaded)
+
+
+def test_detail_view_at_80x24(app: SutureApp, snap_compare: Any) -> None:
+    async def open_renamed(pilot: Any) -> None:
+        await loaded(pilot)
+        await pilot.press("n", "n", "n", "enter")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=open_renamed)
+
+
+def test_detail_as_written_at_200x60(app: SutureApp, snap_compare: Any) -> None:
+    async def as_written(pilot: Any) -> None:
+        await loaded(pilot)
+        await pilot.press("n", "n", "n", "enter", "w")
+        await loaded(pilot)
+
+    assert snap_compare(app, terminal_size=(200, 60), run_before=as_written)
+
+
+def test_synthetic_result_details_at_80x24(app: SutureApp, snap_compare: Any) -> None:
+    async def synthetic(pilot: Any) -> None:
+        await loaded(pilot)
+        await pilot.press("n", "n", "n", "n", "enter")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=synthetic)

@@ -38,11 +38,11 @@ from suture.live import LiveFile, Update
 from suture.tui.bars import InfoBar, StatusBar
 from suture.tui.changes import ChangeList, ProblemList
 from suture.tui.contrast import ContrastFilter
+from suture.tui.details import DetailScreen
 from suture.tui.keys import KeyBar
 from suture.tui.rows import RowModel, human_size
 from suture.tui.screens import (
     ConfirmScreen,
-    DetailScreen,
     ExportScreen,
     HelpScreen,
     ProviderScreen,
@@ -778,6 +778,7 @@ class SutureApp(App[None]):
             on_move=lambda r: view.select(r, center=True),
             copy=self._copy,
             problems=lambda r: [(self.provider or "", v, after) for v, after in self.problem_rows.get(r, [])],
+            path=self.path,
         )
         self.push_screen(screen)
 

@@ -1,29 +1,28 @@
-"""The screens over the main one: a message whole, the keys, export and its confirmation."""
+"""The screens over the main one: the keys, export and its confirmation, the provider picker.
+(A message whole is ``suture.tui.details``.)"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen, Screen
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from suture import show
 from suture.model import Message, Transcript
-from suture.tui.keys import KeyBar, PickList, Scroll
+from suture.tui.keys import PickList, Scroll
 from suture.tui.records import pretty, repaired_record, shorten_payloads
-from suture.tui.rows import KIND_BADGES, KIND_WORDS, RowModel, text_of_all
-from suture.tui.view import SIDES
 
-__all__ = ["ConfirmScreen", "DetailScreen", "ExportScreen", "HelpScreen", "ProviderScreen", "record_json"]
+__all__ = ["ConfirmScreen", "ExportScreen", "HelpScreen", "ProviderScreen", "record_json"]
 
 _KEY_LINE = re.compile(r'^(\s*)("(?:[^"\\]|\\.)*")(:)', re.MULTILINE)
 
@@ -50,158 +49,6 @@ class Styled(Static, can_focus=False):
 
     def part(self, name: str) -> Style:
         return self.get_component_rich_style(f"styled--{name}", partial=True)
-
-
-class DetailScreen(Screen[None]):
-    """The selected message whole, Original and Repaired side by side."""
-
-    AUTO_FOCUS = "*"
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,enter", "app.pop_screen", "Back", id="detail.back"),
-        Binding("y", "copy", "Copy JSON", id="detail.copy", tooltip="Copy the focused side's record as JSON"),
-        Binding("n", "change(1)", "Next change", id="detail.next_change"),
-        Binding("N", "change(-1)", "Prev change", id="detail.previous_change"),
-        Binding("J,ctrl+down", "row(1)", "Next message", id="detail.next_row"),
-        Binding("K,ctrl+up", "row(-1)", "Prev message", id="detail.previous_row"),
-        Binding("left,h", "focus_side(0)", "Original", show=False, id="detail.original"),
-        Binding("right,l", "focus_side(1)", "Repaired", show=False, id="detail.repaired"),
-    ]
-    DEFAULT_CSS = """
-    DetailScreen {
-        #detail-why { height: auto; max-height: 8; padding: 0 1; background: $panel; }
-        #detail-columns { height: 1fr; }
-        .detail-side {
-            width: 1fr; height: 1fr; border: round $panel-lighten-2; padding: 0 1;
-            border-title-color: $foreground-muted;
-            &:focus { border: round $accent; border-title-color: $text-accent; }
-        }
-    }
-    """
-
-    def __init__(
-        self,
-        model: RowModel,
-        row: int,
-        side: int,
-        on_move: Callable[[int], None],
-        copy: Callable[[str, str], None],
-        problems: Callable[[int], list[tuple[str, Any, bool]]] | None = None,
-    ) -> None:
-        super().__init__()
-        self.problems = problems
-        self.model = model
-        self.row = row
-        self.side = side
-        self.on_move = on_move
-        self.copy = copy
-
-    def compose(self) -> ComposeResult:
-        yield Styled(id="detail-why")
-        with Horizontal(id="detail-columns"):
-            for side in (0, 1):
-                scroll = Scroll(Styled(id=f"detail-body-{side}"), id=f"detail-side-{side}", classes="detail-side")
-                scroll.can_focus = True
-                yield scroll
-        yield KeyBar(("detail.back", "detail.copy"))
-
-    def on_mount(self) -> None:
-        self.show_row(self.row)
-        self.query_one(f"#detail-side-{self.side}").focus()
-
-    def _class_style(self, css_class: str) -> Style:
-        return self.query_one("#detail-why", Styled).part(css_class.removeprefix("detail-"))
-
-    def show_row(self, row: int) -> None:
-        self.row = row
-        model = self.model
-        why = Text(end="")
-        left, right = model.left[row], model.right[row]
-        why.append(f"row {row + 1} of {len(model)}", self._class_style("detail-heading"))
-        why.append("   Original ")
-        why.append(f"#{left}" if left is not None else "—")
-        why.append("  →  Repaired ")
-        why.append(f"#{right}" if right is not None else "—")
-        for change in model.row_changes.get(row, []):
-            why.append("\n")
-            why.append(f"{KIND_BADGES[change.kind]}  ", self._class_style("detail-key"))
-            why.append(f"{KIND_WORDS[change.kind]}: ")
-            why.append(show.line(change.summary))
-        if row not in model.row_changes:
-            why.append("\nunchanged: the same record is sent as it was read", self._class_style("detail-empty"))
-        for provider, violation, after in self.problems(row) if self.problems else []:
-            why.append("\n")
-            state = "after repair" if after else ("fixed by repair" if violation.fixed else "not fixed by repair")
-            why.append(
-                f"{show.line(provider)} {show.line(violation.rule)} ({state}): ", self._class_style("detail-key")
-            )
-            why.append(show.line(violation.error))
-        self.query_one("#detail-why", Styled).update(why)
-        for side in (0, 1):
-            message = model.original(row) if side == 0 else model.repaired(row)
-            body = self.query_one(f"#detail-body-{side}", Styled)
-            scroll = self.query_one(f"#detail-side-{side}", VerticalScroll)
-            if message is None:
-                scroll.border_title = f"{SIDES[side]}: nothing"
-                empty = "dropped by repair: not sent" if side == 1 else "added by repair: not in the file"
-                body.update(Text(empty, style=self._class_style("detail-empty")))
-            else:
-                index = left if side == 0 else right
-                where = str(message.source) if message.source is not None else "made by repair"
-                scroll.border_title = f"{SIDES[side]} #{index} {show.line(message.role)} · {show.line(where)}"
-                body.update(self._body(message, side))
-            scroll.scroll_home(animate=False)
-
-    def _body(self, message: Message, side: int) -> Text:
-        text = Text(end="")
-        heading = self._class_style("detail-heading")
-        content = text_of_all(message)
-        if content:
-            text.append("text\n", heading)
-            shown = content if len(content) <= 20_000 else content[:20_000] + f"… <{len(content) - 20_000:,} more>"
-            text.append(show.block(shown))
-            text.append("\n\n")
-        if message.tool_calls:
-            text.append("calls\n", heading)
-            for call in message.tool_calls:
-                text.append(f"{show.line(call.name or '?')} ", self._class_style("detail-key"))
-                text.append(show.line(call.id) or "(no id)")
-                text.append("\n")
-            text.append("\n")
-        text.append("record\n", heading)
-        json_text = show.block(record_json(message, side, self.model.transcript, shorten=True))
-        start = len(text)
-        text.append(json_text)
-        key_style = self._class_style("detail-key")
-        for match in _KEY_LINE.finditer(json_text):
-            text.stylize(key_style, start + match.start(2), start + match.end(2))
-        return text
-
-    def action_copy(self) -> None:
-        focused = self.focused
-        side = 0 if focused is not None and focused.id == "detail-side-0" else 1
-        message = self.model.original(self.row) if side == 0 else self.model.repaired(self.row)
-        if message is None:
-            self.notify(f"nothing on the {SIDES[side]} side to copy", severity="warning", markup=False)
-            return
-        self.copy(record_json(message, side, self.model.transcript, shorten=False), SIDES[side])
-
-    def action_change(self, step: int) -> None:
-        row = self.model.next_changed(self.row, step)
-        if row is None:
-            self.notify("no more changes " + ("below" if step > 0 else "above"), markup=False)
-            return
-        self.show_row(row)
-        self.on_move(row)
-
-    def action_row(self, step: int) -> None:
-        row = self.row + step
-        if 0 <= row < len(self.model):
-            self.show_row(row)
-            self.on_move(row)
-
-    def action_focus_side(self, side: int) -> None:
-        self.query_one(f"#detail-side-{side}").focus()
 
 
 class HelpScreen(ModalScreen[None]):

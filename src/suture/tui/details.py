@@ -1,0 +1,500 @@
+"""A message whole, for a person reviewing a repair: Original and Repaired side by side.
+
+Each side shows the message's text, its calls with their arguments (indented JSON, coloured),
+the call a result answers (a synthetic result too: its Original side shows the call it answers),
+and the record (as read from the file, or as an export writes it). Ids that differ between the
+two sides are marked. ``w`` shows the record exactly as written in the file (its line or span,
+byte for byte) beside suture's normalised view of it; ``m`` shows long strings whole; ``o``
+opens the focused side in ``$PAGER``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shlex
+import subprocess
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+import orjson
+from rich.style import Style
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+
+from suture import show
+from suture.model import Message, ToolCall
+from suture.tui.keys import KeyBar, Scroll
+from suture.tui.records import HUGE, neutral_record, pretty, shorten_payloads
+from suture.tui.rows import KIND_BADGES, KIND_WORDS, RowModel, human_size, text_of_all
+from suture.tui.screens import Styled, record_json
+from suture.tui.view import SIDES
+from suture.written import Written, written
+
+__all__ = ["DetailScreen", "json_text", "paired_call"]
+
+_TOKEN = re.compile(
+    r'(?P<key>"(?:[^"\\\n]|\\.)*")(?=\s*:)|(?P<string>"(?:[^"\\\n]|\\.)*")'
+    r"|(?P<number>-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|(?P<literal>\btrue\b|\bfalse\b|\bnull\b)"
+)
+
+
+def json_text(source: str, styles: dict[str, Style]) -> Text:
+    """Indented JSON as text with its keys, strings, numbers and literals coloured."""
+    text = Text(source, end="")
+    for match in _TOKEN.finditer(source):
+        kind = match.lastgroup
+        if kind is not None and kind in styles:
+            text.stylize(styles[kind], match.start(), match.end())
+    return text
+
+
+def paired_call(messages: list[Message], index: int) -> tuple[int, int] | None:
+    """Where the call a result answers is: (message index, call index), the nearest before the
+    result that has its id."""
+    wanted = messages[index].tool_call_id
+    if not wanted:
+        return None
+    for i in range(index - 1, -1, -1):
+        for k, call in enumerate(messages[i].tool_calls):
+            if call.id == wanted:
+                return i, k
+    return None
+
+
+def arguments_json(call: ToolCall) -> str:
+    """A call's arguments as indented JSON (a JSON string, as OpenAI sends them, parsed first)."""
+    value = call.arguments
+    if isinstance(value, str):
+        try:
+            value = orjson.loads(value)
+        except orjson.JSONDecodeError:
+            return str(call.arguments)
+    return pretty(value)
+
+
+@dataclass(frozen=True, slots=True)
+class _FileText:
+    """What the file holds for the row's Original message (read in a worker)."""
+
+    row: int
+    records: list[Written]
+    error: str = ""
+
+
+class DetailScreen(Screen[None]):
+    """The selected message whole, Original and Repaired side by side."""
+
+    AUTO_FOCUS = "*"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,enter", "app.pop_screen", "Back", id="detail.back"),
+        Binding("y", "copy", "Copy JSON", id="detail.copy", tooltip="Copy the focused side's record as JSON"),
+        Binding("n", "change(1)", "Next change", id="detail.next_change"),
+        Binding("N", "change(-1)", "Prev change", id="detail.previous_change"),
+        Binding("J,ctrl+down", "row(1)", "Next message", id="detail.next_row"),
+        Binding("K,ctrl+up", "row(-1)", "Prev message", id="detail.previous_row"),
+        Binding(
+            "w",
+            "written",
+            "As written",
+            id="detail.written",
+            tooltip="The record exactly as the file holds it (line and bytes), beside suture's normalised view",
+        ),
+        Binding("m", "whole", "Whole strings", id="detail.whole", tooltip="Show long strings and payloads whole"),
+        Binding("o", "pager", "Open in $PAGER", id="detail.pager", tooltip="Open the focused side in $PAGER"),
+        Binding("left,h", "focus_side(0)", "Original", show=False, id="detail.original"),
+        Binding("right,l", "focus_side(1)", "Repaired", show=False, id="detail.repaired"),
+    ]
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "detail--changed",
+        "detail--json-key",
+        "detail--json-string",
+        "detail--json-number",
+        "detail--json-literal",
+    }
+    DEFAULT_CSS = """
+    DetailScreen {
+        #detail-why {
+            height: auto; max-height: 7; padding: 0 1; background: $panel;
+            text-wrap: nowrap; text-overflow: ellipsis;
+        }
+        #detail-columns { height: 1fr; }
+        .detail-side {
+            width: 1fr; height: 1fr; border: round $panel-lighten-2; padding: 0 1;
+            border-title-color: $foreground-muted;
+            &:focus { border: round $accent; border-title-color: $text-accent; }
+        }
+        & > .detail--changed { background: $warning-muted; color: $foreground; text-style: bold underline; }
+        & > .detail--json-key { color: $text-accent; }
+        & > .detail--json-string { color: $text-success; }
+        & > .detail--json-number { color: $text-warning; }
+        & > .detail--json-literal { color: $text-secondary; }
+    }
+    """
+
+    def __init__(
+        self,
+        model: RowModel,
+        row: int,
+        side: int,
+        on_move: Callable[[int], None],
+        copy: Callable[[str, str], None],
+        problems: Callable[[int], list[tuple[str, Any, bool]]] | None = None,
+        path: Path | None = None,
+    ) -> None:
+        super().__init__()
+        self.problems = problems
+        self.model = model
+        self.row = row
+        self.side = side
+        self.on_move = on_move
+        self.copy = copy
+        self.path = path
+        self.as_written = False
+        self.whole = False
+        self.file_text: _FileText | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Styled(id="detail-why")
+        with Horizontal(id="detail-columns"):
+            for side in (0, 1):
+                scroll = Scroll(Styled(id=f"detail-body-{side}"), id=f"detail-side-{side}", classes="detail-side")
+                scroll.can_focus = True
+                yield scroll
+        yield KeyBar(("detail.back", "detail.written", "detail.pager", "detail.copy", "detail.whole"))
+
+    def on_mount(self) -> None:
+        self.show_row(self.row)
+        self.query_one(f"#detail-side-{self.side}").focus()
+
+    # -- styles ------------------------------------------------------------------------------
+
+    def _class_style(self, css_class: str) -> Style:
+        return self.query_one("#detail-why", Styled).part(css_class.removeprefix("detail-"))
+
+    def _own(self, name: str) -> Style:
+        return self.get_component_rich_style(f"detail--{name}", partial=True)
+
+    def _json(self, source: str, changed: set[str] | None = None) -> Text:
+        styles = {k: self._own(f"json-{k}") for k in ("key", "string", "number", "literal")}
+        text = json_text(show.block(source), styles)
+        self._mark(text, changed)
+        return text
+
+    def _mark(self, text: Text, changed: set[str] | None) -> None:
+        """Mark every whole occurrence of an id that differs between the two sides."""
+        if not changed:
+            return
+        style = self._own("changed")
+        plain = text.plain
+        for value in changed:
+            for match in re.finditer(rf"(?<![\w-]){re.escape(show.line(value))}(?![\w-])", plain):
+                text.stylize(style, match.start(), match.end())
+
+    # -- the row -----------------------------------------------------------------------------
+
+    def changed_ids(self, row: int) -> tuple[set[str], set[str]]:
+        """The ids the repair changed on a row: as the Original has them, and as the Repaired."""
+        before, after = self.model.original(row), self.model.repaired(row)
+        old: set[str] = set()
+        new: set[str] = set()
+        if before is not None and after is not None:
+            for a, b in zip(before.tool_calls, after.tool_calls, strict=False):
+                if a.id != b.id:
+                    old.add(a.id)
+                    new.add(b.id)
+            if before.tool_call_id != after.tool_call_id:
+                old.add(before.tool_call_id)
+                new.add(after.tool_call_id)
+        elif after is not None and after.role == "tool":  # made by repair: its id is new here
+            new.add(after.tool_call_id)
+        return {i for i in old if i}, {i for i in new if i}
+
+    def show_row(self, row: int) -> None:
+        self.row = row
+        model = self.model
+        why = Text(end="")
+        left, right = model.left[row], model.right[row]
+        why.append(f"row {row + 1} of {len(model)}", self._class_style("detail-heading"))
+        why.append("   Original ")
+        why.append(f"#{left}" if left is not None else "—")
+        why.append("  →  Repaired ")
+        why.append(f"#{right}" if right is not None else "—")
+        if self.as_written:
+            why.append(
+                "   showing the file's bytes beside suture's reading (w: back)", self._class_style("detail-muted")
+            )
+        for change in model.row_changes.get(row, []):
+            why.append("\n")
+            why.append(f"{KIND_BADGES[change.kind][0]} {KIND_WORDS[change.kind]}: ", self._class_style("detail-key"))
+            why.append(show.line(change.summary))
+        if row not in model.row_changes:
+            why.append("\nunchanged: the same record is sent as it was read", self._class_style("detail-empty"))
+        for provider, violation, after in self.problems(row) if self.problems else []:
+            why.append("\n")
+            state = "after repair" if after else ("fixed by repair" if violation.fixed else "not fixed by repair")
+            why.append(
+                f"{show.line(provider)} {show.line(violation.rule)} ({state}): ", self._class_style("detail-key")
+            )
+            why.append(show.line(violation.error))
+        self.query_one("#detail-why", Styled).update(why)
+        if self.as_written:
+            self._show_written()
+        else:
+            for side in (0, 1):
+                self._show_side(side)
+        for side in (0, 1):
+            self.query_one(f"#detail-side-{side}", VerticalScroll).scroll_home(animate=False)
+
+    def _show_side(self, side: int) -> None:
+        model, row = self.model, self.row
+        message = model.original(row) if side == 0 else model.repaired(row)
+        body = self.query_one(f"#detail-body-{side}", Styled)
+        scroll = self.query_one(f"#detail-side-{side}", VerticalScroll)
+        index = model.left[row] if side == 0 else model.right[row]
+        if message is None:
+            empty = self._class_style("detail-empty")
+            if side == 1:
+                scroll.border_title = "Repaired: dropped, not sent"
+                body.update(Text("dropped by repair: this message is not sent", style=empty))
+                return
+            scroll.border_title = "Original: added by repair, not in the file"
+            text = Text(end="")
+            text.append("added by repair: not in the file.", empty)
+            text.append_text(self._answers(1))
+            body.update(text)
+            return
+        where = str(message.source) if message.source is not None else "made by repair"
+        scroll.border_title = f"{SIDES[side]} #{index} {show.line(message.role)} · {show.line(where)}"
+        body.update(self._body(message, side))
+
+    def _answers(self, side: int) -> Text:
+        """What a result answers: the call, with its arguments, and where it is. ``side`` 1 (a
+        Repaired result) is also what a synthetic result's empty Original side shows."""
+        model, row = self.model, self.row
+        text = Text(end="")
+        if side == 1:
+            message, index, messages = model.repaired(row), model.right[row], model.repair.messages
+        else:
+            message, index, messages = model.original(row), model.left[row], model.transcript.messages
+        if message is None or index is None or message.role != "tool":
+            return text
+        found = paired_call(messages, index)
+        if found is None:
+            return text
+        i, k = found
+        call = messages[i].tool_calls[k]
+        where = f"{SIDES[side]} #{i}"
+        if side == 1 and model.repair.origin[i] is not None:
+            where += f" (Original #{model.repair.origin[i]})"
+        text.append("\n\nanswers the call\n", self._class_style("detail-heading"))
+        line = Text(end="")
+        line.append(f"{show.line(call.name or '?')} ", self._class_style("detail-key"))
+        line.append(show.line(call.id) or "(no id)")
+        old, new = self.changed_ids(row)
+        self._mark(line, old if side == 0 else new)
+        text.append_text(line)
+        text.append(f"  in {where}\n", self._class_style("detail-muted"))
+        if call.arguments not in (None, "", {}):
+            text.append_text(self._json(arguments_json(call)))
+        return text
+
+    def _body(self, message: Message, side: int) -> Text:
+        text = Text(end="")
+        heading = self._class_style("detail-heading")
+        old, new = self.changed_ids(self.row)
+        changed = old if side == 0 else new
+        content = text_of_all(message)
+        if content:
+            text.append("text\n", heading)
+            if len(content) > HUGE and not self.whole:
+                text.append(show.block(content[:HUGE]))
+                text.append(
+                    f"… {len(content) - HUGE:,} more characters (m shows them, o opens them in $PAGER)",
+                    self._class_style("detail-muted"),
+                )
+            else:
+                text.append(show.block(content))
+            text.append("\n\n")
+        if message.tool_calls:
+            text.append("calls\n", heading)
+            for call in message.tool_calls:
+                line = Text(end="")
+                line.append(f"{show.line(call.name or '?')} ", self._class_style("detail-key"))
+                line.append(show.line(call.id) or "(no id)")
+                self._mark(line, changed)
+                text.append_text(line)
+                text.append("\n")
+                if call.arguments not in (None, "", {}):
+                    text.append_text(self._json(arguments_json(call)))
+                    text.append("\n")
+            text.append("\n")
+        if message.role == "tool":
+            answers = self._answers(side)
+            if answers.plain:
+                text.append_text(answers)
+                text.append("\n\n")
+            else:
+                text.append("answers no call before it\n\n", self._class_style("detail-empty"))
+        text.append("record as read from the file\n" if side == 0 else "record as an export writes it\n", heading)
+        source = record_json(message, side, self.model.transcript, shorten=not self.whole)
+        text.append_text(self._json(source, changed))
+        return text
+
+    # -- as written --------------------------------------------------------------------------
+
+    def _show_written(self) -> None:
+        model, row = self.model, self.row
+        message = model.original(row)
+        left = self.query_one("#detail-side-0", VerticalScroll)
+        right = self.query_one("#detail-side-1", VerticalScroll)
+        left_body = self.query_one("#detail-body-0", Styled)
+        right_body = self.query_one("#detail-body-1", Styled)
+        empty = self._class_style("detail-empty")
+        if message is None:
+            left.border_title = "As written: nothing (added by repair)"
+            left_body.update(Text("added by repair: the file holds nothing for this row", style=empty))
+            right.border_title = "As suture reads it"
+            right_body.update(Text("", end=""))
+            return
+        right.border_title = f"As suture reads it: Original #{model.left[row]} {show.line(message.role)}"
+        old, _ = self.changed_ids(row)
+        right_body.update(self._json(pretty(shorten_payloads(neutral_record(message))), old))
+        found = self.file_text
+        if found is None or found.row != row:
+            left.border_title = f"As written: {show.line(str(message.source or '?'))}"
+            left_body.update(Text("reading the file…", style=empty))
+            self.read_written(row, message)
+            return
+        if found.error or not found.records:
+            left.border_title = "As written"
+            said = found.error or "the file no longer holds this record where it was read (it changed since)"
+            left_body.update(Text(show.line(said), style=empty))
+            return
+        size = sum(len(w.data) for w in found.records)
+        lines = ", ".join(w.what for w in found.records)
+        left.border_title = f"As written: {show.line(lines)} ({human_size(size)})"
+        text = Text(end="")
+        for k, record in enumerate(found.records):
+            if k:
+                text.append("\n\n")
+            if len(found.records) > 1 or not record.what.startswith("line"):
+                text.append(f"{show.line(record.what)} (line {record.line})\n", self._class_style("detail-heading"))
+            raw = record.data.decode("utf-8", "backslashreplace")
+            if len(raw) > HUGE and not self.whole:
+                raw = raw[:HUGE]
+                more = f"… {len(record.data) - len(raw.encode()):,} more bytes (m shows them)"
+            else:
+                more = ""
+            body = Text(show.block(raw), end="")
+            self._mark(body, old)
+            text.append_text(body)
+            if more:
+                text.append(more, self._class_style("detail-muted"))
+        left_body.update(text)
+
+    @work(thread=True, exclusive=True, group="written", exit_on_error=False)
+    def read_written(self, row: int, message: Message) -> None:
+        """Read the file and find the row's record in it (off the UI thread: a file can be
+        hundreds of megabytes)."""
+        if self.path is None:
+            found = _FileText(row, [], "no file to read")
+        else:
+            try:
+                data = self.path.read_bytes()
+            except OSError as e:
+                found = _FileText(row, [], f"cannot read the file: {e.strerror or e}")
+            else:
+                found = _FileText(row, written(data, message.source))
+        self.app.call_from_thread(self._written_read, found)
+
+    def _written_read(self, found: _FileText) -> None:
+        if not self.is_attached or found.row != self.row:
+            return
+        self.file_text = found
+        if self.as_written:
+            self._show_written()
+
+    def action_written(self) -> None:
+        self.as_written = not self.as_written
+        self.show_row(self.row)
+
+    def action_whole(self) -> None:
+        self.whole = not self.whole
+        self.show_row(self.row)
+        self.notify("long strings shown whole" if self.whole else "long strings shortened", markup=False)
+
+    # -- copy, pager, moving -----------------------------------------------------------------
+
+    def _focused_side(self) -> int:
+        focused = self.focused
+        return 0 if focused is not None and focused.id == "detail-side-0" else 1
+
+    def action_copy(self) -> None:
+        side = self._focused_side()
+        message = self.model.original(self.row) if side == 0 else self.model.repaired(self.row)
+        if message is None:
+            self.notify(f"nothing on the {SIDES[side]} side to copy", severity="warning", markup=False)
+            return
+        self.copy(record_json(message, side, self.model.transcript, shorten=False), SIDES[side])
+
+    def pager_text(self, side: int) -> str:
+        """The focused side whole, as plain text: what ``o`` hands to the pager."""
+        was = self.whole
+        self.whole = True
+        try:
+            if self.as_written:
+                self._show_written()
+            else:
+                self._show_side(side)
+            shown = self.query_one(f"#detail-body-{side}", Styled).content
+            return shown.plain if isinstance(shown, Text) else str(shown)
+        finally:
+            self.whole = was
+            self.show_row(self.row)
+
+    def action_pager(self) -> None:
+        side = self._focused_side()
+        text = self.pager_text(side)
+        pager = os.environ.get("PAGER") or "less"
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", prefix="suture-", delete=False, encoding="utf-8") as f:
+            f.write(text)
+            name = f.name
+        try:
+            try:
+                with self.app.suspend():
+                    subprocess.run([*shlex.split(pager), name], check=False)
+            except Exception as e:  # no terminal to hand over (a browser, a test), no such pager
+                self.notify(f"cannot open {show.line(pager)}: {show.line(str(e) or type(e).__name__)}", markup=False)
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(name)
+
+    def _move(self, row: int) -> None:
+        self.file_text = None if self.file_text is not None and self.file_text.row != row else self.file_text
+        self.show_row(row)
+        self.on_move(row)
+
+    def action_change(self, step: int) -> None:
+        row = self.model.next_changed(self.row, step)
+        if row is None:
+            self.notify("no more changes " + ("below" if step > 0 else "above"), markup=False)
+            return
+        self._move(row)
+
+    def action_row(self, step: int) -> None:
+        row = self.row + step
+        if 0 <= row < len(self.model):
+            self._move(row)
+
+    def action_focus_side(self, side: int) -> None:
+        self.query_one(f"#detail-side-{side}").focus()
