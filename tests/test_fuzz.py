@@ -139,3 +139,44 @@ def test_near_valid_chat_loads_or_says_why(path: tuple[int, str], value: Any, dr
 def test_truncated_at_any_byte(cut: int) -> None:
     data = orjson.dumps(BASE)
     _exercise(data[:cut], None)
+
+
+# -- whatever a transcript holds, the terminal only shows it ---------------------------------------
+
+_UNSAFE = {"Cc", "Cf", "Zl", "Zp", "Cs"}
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(call_id=st.text(min_size=1, max_size=20), name=st.text(max_size=12), text=st.text(max_size=20))
+def test_command_output_shows_any_id_name_and_text_inertly(
+    tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str], call_id: str, name: str, text: str
+) -> None:
+    """Ids, tool names and text of any characters (controls, newlines, bidi, invisible ones):
+    no command's output has any of them raw (a newline is only ever one suture wrote)."""
+    import unicodedata
+
+    from suture.cli import main
+
+    folder = tmp_path_factory.mktemp("fuzz-show")
+    path = folder / "t.json"
+    call = {"id": call_id, "type": "function", "function": {"name": name, "arguments": "{}"}}
+    messages = [
+        {"role": "user", "content": text},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "user", "content": "next"},
+    ]
+    path.write_bytes(orjson.dumps(messages))
+    error = f"No tool output found for function call {call_id}."
+    for argv in (
+        ["check", str(path)],
+        ["check", str(path), "--provider", "all", "--all"],
+        ["explain", str(path), error],
+        ["repair", str(path), "-o", str(folder / "out.json")],
+    ):
+        main(argv)
+        captured = capsys.readouterr()
+        for shown in (captured.out, captured.err):
+            raw = [c for c in shown if c != "\n" and unicodedata.category(c) in _UNSAFE]
+            assert not raw, (argv, raw)

@@ -75,7 +75,7 @@ def summary(m: Message, limit: int = 70) -> str:
         content = "\n".join(p.text for p in content if isinstance(p, TextPart))
     text = " ".join(text_of(content).split())
     if text:
-        bits.append(repr(text if len(text) <= limit else text[: limit - 1] + "…"))
+        bits.append(f"“{show.prose(text if len(text) <= limit else text[: limit - 1] + '…')}”")
     images = [p for p in (m.content if isinstance(m.content, list) else []) if isinstance(p, ImagePart)]
     if images:
         bits.append(f"{len(images)} image{'s' if len(images) > 1 else ''}")
