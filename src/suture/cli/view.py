@@ -42,6 +42,12 @@ def add_arguments(sub: Any, name: str) -> None:
         ),
     )
     p.add_argument("input", metavar="FILE", help="transcript file")
+    add_app_options(p)
+    p.set_defaults(run=run, demo=False)
+
+
+def add_app_options(p: argparse.ArgumentParser) -> None:
+    """The options that say how the app reads a file (``view``, and ``serve`` passes them on)."""
     p.add_argument("--format", metavar="NAME", help="the input's format (default: detect from content)")
     p.add_argument(
         "--read-only",
@@ -50,7 +56,6 @@ def add_arguments(sub: Any, name: str) -> None:
         help="tools that only read: their interrupted calls are marked safe to run again",
     )
     p.add_argument("--no-watch", action="store_true", help="read the file once; do not reload when it changes")
-    p.set_defaults(run=run, demo=False)
 
 
 def demo_path() -> Path:

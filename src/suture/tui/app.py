@@ -950,7 +950,10 @@ class SutureApp(App[None]):
 
     def _copy(self, text: str, what: str) -> None:
         self.copy_to_clipboard(text)
-        self.notify(f"copied the {what} record as JSON ({len(text):,} characters)", markup=False)
+        where = (
+            " to the browser's clipboard (where the page may write it: https or this machine)" if self.is_web else ""
+        )
+        self.notify(f"copied the {what} record as JSON{where} ({len(text):,} characters)", markup=False)
 
     # -- follow and reload -------------------------------------------------------------------
 

@@ -1,0 +1,114 @@
+"""``suture serve FILE`` / ``suture serve --demo``: the app in a web browser, one app per page.
+
+The server (:mod:`suture.web.server`, textual-serve) is imported inside :func:`run` only: it is an
+optional extra, and the other subcommands start without it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from suture.cli._common import _printable
+from suture.cli.view import add_app_options
+from suture.io import InputError
+
+NAMES = ("serve",)
+ORDER = 12
+
+INSTALL_HINT = "suture serve needs the web extra: pip install 'suture[web]'"
+DEFAULT_HOST = "127.0.0.1"
+
+
+def add_arguments(sub: Any, name: str) -> None:
+    p = sub.add_parser(
+        name,
+        help="serve the app to a web browser (one app per page)",
+        description=(
+            "Serve the app to web browsers: each page that opens the address gets its own app on FILE, "
+            "with the same keys, mouse, live reload, export (written on this machine) and copy (to the "
+            "browser's clipboard). Listens on 127.0.0.1 only unless --host says otherwise. "
+            "Needs the web extra: pip install 'suture[web]'."
+        ),
+    )
+    p.add_argument("input", metavar="FILE", nargs="?", help="transcript file")
+    p.add_argument("--demo", action="store_true", help="serve the bundled demo instead of a file")
+    p.add_argument(
+        "--host",
+        default=DEFAULT_HOST,
+        help="address to listen on (default: 127.0.0.1, this machine only; any other lets others in)",
+    )
+    p.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000; 0: any free port)")
+    add_app_options(p)
+    p.set_defaults(run=run)
+
+
+def app_command(args: argparse.Namespace) -> tuple[list[str], str]:
+    """The command line each page's app runs, and the name that titles the page. Raises
+    :class:`InputError` for a FILE that cannot be served."""
+    suture = [sys.executable, "-m", "suture"]
+    if args.demo:
+        if args.input is not None:
+            raise InputError("give a FILE or --demo, not both")
+        return [*suture, "demo"], "demo"
+    if args.input is None:
+        raise InputError("name a transcript FILE to serve (or --demo for the bundled sample)")
+    path = Path(args.input)
+    if path.is_dir():
+        raise InputError(f"{path}: is a folder; serving a folder's sessions is not available yet: name one FILE")
+    if not path.exists():
+        raise InputError(f"{path}: no such file")
+    if not os.access(path, os.R_OK):
+        raise InputError(f"{path}: permission denied")
+    # Absolute, so the app finds it whatever its folder; not resolved, so a link stays a link.
+    argv = [*suture, "view", str(path.absolute())]
+    if args.format:
+        argv += ["--format", args.format]
+    if args.read_only:
+        argv += ["--read-only", args.read_only]
+    if args.no_watch:
+        argv.append("--no-watch")
+    return argv, _printable(path.name)
+
+
+def exposure_warning(host: str, port: int) -> str | None:
+    """The warning for a host that others can reach, or ``None`` for a loopback one."""
+    from suture.web.server import is_loopback
+
+    if is_loopback(host):
+        return None
+    return (
+        f"suture: warning: listening on {host}: anyone who can reach port {port} can read these "
+        "transcripts and export files on this machine"
+    )
+
+
+def _say(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 0 <= args.port <= 65535:
+        raise InputError(f"--port {args.port}: not a port (0 to 65535)")
+    argv, name = app_command(args)
+    try:
+        from suture.web.server import AppServer
+    except ModuleNotFoundError as e:
+        if (e.name or "").split(".")[0] in ("textual_serve", "aiohttp", "aiohttp_jinja2", "jinja2"):
+            raise InputError(INSTALL_HINT) from None
+        raise
+    warning = exposure_warning(args.host, args.port)
+    if warning:
+        sys.stderr.write(warning + "\n")
+    server = AppServer(argv, name=name, host=args.host, port=args.port, say=_say)
+
+    def ready(url: str) -> None:
+        _say(f"suture: serving {name} at {url} (each page gets its own app; Ctrl+C stops)")
+
+    asyncio.run(server.serve_until_stopped(ready))
+    return 0

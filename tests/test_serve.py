@@ -1,0 +1,272 @@
+"""``suture serve`` without a browser: its command line, the page, the socket's origin check, and
+apps that start per connection and end with the server. (The browser tests are in
+``test_serve_browser.py``.)"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from suture.cli import main
+from tests.serving import alive, serving, stop
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKED = ROOT / "sample_sessions" / "chat" / "worked-example.json"
+
+pytest.importorskip("textual_serve", reason="suture serve needs the web extra: pip install -e '.[web]'")
+aiohttp = pytest.importorskip("aiohttp")
+
+from suture.cli.serve import INSTALL_HINT, exposure_warning  # noqa: E402
+from suture.web.server import is_loopback, refusal, url_for  # noqa: E402
+
+
+def suture(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "suture", *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=120
+    )
+
+
+def one_error_line(done: subprocess.CompletedProcess[str]) -> str:
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("suture: error: ")
+    return lines[0]
+
+
+# -- the command line ------------------------------------------------------------------------
+
+
+def test_a_folder_is_not_served_yet(tmp_path: Path) -> None:
+    line = one_error_line(suture("serve", tmp_path))
+    assert "is a folder" in line and "not available yet" in line
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        ((), "name a transcript FILE"),
+        (("nothing-here.json",), "no such file"),
+        (("--demo", "x.json"), "not both"),
+        (("--demo", "--port", "70000"), "not a port"),
+    ],
+)
+def test_bad_arguments_are_one_line(tmp_path: Path, args: tuple[str, ...], said: str) -> None:
+    assert said in one_error_line(suture("serve", *args, cwd=tmp_path))
+
+
+def test_without_the_web_extra_it_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # None in sys.modules makes an import fail as if the package were not installed.
+    monkeypatch.setitem(sys.modules, "textual_serve", None)
+    monkeypatch.setitem(sys.modules, "textual_serve.server", None)
+    monkeypatch.delitem(sys.modules, "suture.web.server", raising=False)
+    assert main(["serve", "--demo"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"suture: error: {INSTALL_HINT}\n"
+    assert "pip install 'suture[web]'" in err
+
+
+def test_a_port_in_use_is_one_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        line = one_error_line(suture("serve", "--demo", "--port", port, cwd=tmp_path))
+    assert f"cannot listen on 127.0.0.1 port {port}" in line
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.8.0.1", "localhost", "::1", "[::1]", "LOCALHOST", "app.localhost"])
+def test_loopback_hosts_get_no_warning(host: str) -> None:
+    assert is_loopback(host)
+    assert exposure_warning(host, 8000) is None
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.1.20", "example.com", "10.0.0.1"])
+def test_other_hosts_get_one_warning_line(host: str) -> None:
+    assert not is_loopback(host)
+    warning = exposure_warning(host, 8123)
+    assert warning is not None and "\n" not in warning
+    assert warning.startswith("suture: warning: ") and "anyone who can reach port 8123" in warning
+
+
+def test_the_address_shown_for_an_ipv6_host_is_bracketed() -> None:
+    assert url_for("::1", 8000) == "http://[::1]:8000/"
+    assert url_for("127.0.0.1", 9) == "http://127.0.0.1:9/"
+    assert "0.0.0.0" not in url_for("0.0.0.0", 8000)
+
+
+# -- who may open the app's socket -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("headers", "loopback_only", "allowed"),
+    [
+        ({"Host": "127.0.0.1:8000", "Origin": "http://127.0.0.1:8000"}, True, True),
+        ({"Host": "localhost:9000", "Origin": "http://localhost:9000"}, True, True),  # a forwarded port
+        ({"Host": "[::1]:8000", "Origin": "http://[::1]:8000"}, True, True),
+        ({"Host": "127.0.0.1:8000"}, True, True),  # a program, not a page
+        ({"Host": "127.0.0.1:8000", "Origin": "http://evil.example"}, True, False),
+        ({"Host": "127.0.0.1:8000", "Origin": "http://127.0.0.1:8001"}, True, False),
+        ({"Host": "127.0.0.1:8000", "Origin": "null"}, True, False),
+        ({"Host": "evil.example:8000", "Origin": "http://evil.example:8000"}, True, False),  # DNS rebinding
+        ({"Host": "box.lan:8000", "Origin": "http://box.lan:8000"}, False, True),
+        ({"Host": "box.lan:8000", "Origin": "http://evil.example"}, False, False),
+    ],
+)
+def test_a_socket_is_opened_only_by_this_servers_own_page(
+    headers: dict[str, str], loopback_only: bool, allowed: bool
+) -> None:
+    assert (refusal(headers, loopback_only) is None) == allowed
+
+
+# -- the server, run as a person runs it -----------------------------------------------------
+
+
+async def _first_screen(url: str, origin: str | None) -> bytes:
+    """Open the app's socket as the page does and collect its output until the panes are drawn."""
+    headers = {"Origin": origin} if origin else {}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.ws_connect(f"{url}ws?width=140&height=40", headers=headers) as ws,
+    ):
+        await ws.send_str(json.dumps(["resize", {"width": 140, "height": 40}]))
+        seen = b""
+        deadline = time.monotonic() + 60
+        while b"Repaired" not in seen:
+            left = deadline - time.monotonic()
+            assert left > 0, seen[-500:]
+            message = await ws.receive(timeout=left)
+            assert message.type == aiohttp.WSMsgType.BINARY, message
+            seen += message.data
+        return seen
+
+
+def test_the_page_and_one_app_per_connection(tmp_path: Path) -> None:
+    source = tmp_path / "worked.json"
+    shutil.copyfile(WORKED, source)
+    with serving(source, cwd=tmp_path) as served:
+        assert served.url.startswith("http://127.0.0.1:")
+        page = asyncio.run(_get(served.url))
+        assert "<title>worked.json · suture</title>" in page
+        assert "googleapis" not in page  # nothing from another site
+        origin = served.url.rstrip("/")
+        screen = asyncio.run(_first_screen(served.url, origin))
+        assert b"Original" in screen and b"run_tests" in screen
+        assert any("opened the app (1 open)" in line for line in served.out)
+
+
+async def _get(url: str) -> str:
+    async with aiohttp.ClientSession() as session, session.get(url) as response:
+        assert response.status == 200
+        return await response.text()
+
+
+def test_a_page_from_another_site_cannot_open_the_app(tmp_path: Path) -> None:
+    with serving("--demo", cwd=tmp_path) as served:
+
+        async def attempt() -> int:
+            async with aiohttp.ClientSession() as session:
+                try:
+                    async with session.ws_connect(f"{served.url}ws", headers={"Origin": "http://evil.example"}):
+                        return 101
+                except aiohttp.WSServerHandshakeError as e:
+                    return e.status
+
+        assert asyncio.run(attempt()) == 403
+        assert served.descendants() == set()  # no app was started for it
+    assert any("refused a connection" in line and "evil.example" in line for line in served.out)
+
+
+def test_a_hostile_file_name_is_text_in_the_page(tmp_path: Path) -> None:
+    name = "<img src=x onerror=alert(1)>.json"
+    shutil.copyfile(WORKED, tmp_path / name)
+    with serving(tmp_path / name, cwd=tmp_path) as served:
+        page = asyncio.run(_get(served.url))
+    assert "<img src=x" not in page
+    assert "&lt;img src=x onerror=alert(1)&gt;.json · suture" in page
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process tree from /proc")
+def test_stopping_the_server_ends_the_apps_it_started(tmp_path: Path) -> None:
+    with serving("--demo", cwd=tmp_path) as served:
+        apps: set[int] = set()
+
+        async def open_and_stop() -> None:
+            async with aiohttp.ClientSession() as session:
+                ws = await session.ws_connect(f"{served.url}ws", headers={"Origin": served.url.rstrip("/")})
+                await ws.send_str(json.dumps(["resize", {"width": 100, "height": 30}]))
+                message = await ws.receive(timeout=60)
+                assert message.type == aiohttp.WSMsgType.BINARY
+                apps.update(served.descendants())
+                # The page goes on reading (as a browser does) while the server stops.
+                stopped = asyncio.get_running_loop().run_in_executor(None, stop, served.process)
+                while not ws.closed:
+                    await ws.receive(timeout=60)
+                assert await stopped == 0
+
+        asyncio.run(open_and_stop())
+    assert apps, "no app process was running for the open page"
+    deadline = time.monotonic() + 30
+    while any(alive(pid) for pid in apps) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(pid) for pid in apps)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process tree from /proc")
+def test_an_app_whose_server_is_killed_ends_too(tmp_path: Path) -> None:
+    with serving("--demo", cwd=tmp_path) as served:
+        apps: set[int] = set()
+
+        async def open_and_kill() -> None:
+            async with aiohttp.ClientSession() as session:
+                ws = await session.ws_connect(f"{served.url}ws", headers={"Origin": served.url.rstrip("/")})
+                await ws.send_str(json.dumps(["resize", {"width": 100, "height": 30}]))
+                # Until the app is idle: drawn, checked, and quiet (an app that still draws
+                # would find its output gone; an idle one only sees its input end).
+                seen = b""
+                deadline = time.monotonic() + 60
+                while time.monotonic() < deadline:
+                    try:
+                        message = await ws.receive(timeout=2)
+                    except TimeoutError:
+                        if b"Problems (" in seen:
+                            break
+                        continue
+                    assert message.type == aiohttp.WSMsgType.BINARY
+                    seen += message.data
+                assert b"Problems (" in seen
+                apps.update(served.descendants())
+                served.process.kill()  # no time to end its apps: their input just closes
+                served.process.wait(timeout=30)
+
+        asyncio.run(open_and_kill())
+    assert apps, "no app process was running for the open page"
+    deadline = time.monotonic() + 30
+    while any(alive(pid) for pid in apps) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [pid for pid in apps if alive(pid)]
+    for pid in left:  # ours: end them before failing
+        os.kill(pid, signal.SIGKILL)
+    assert not left
+
+
+def test_the_command_line_loads_no_web_server() -> None:
+    code = (
+        "import sys; from suture.cli import build_parser; build_parser();"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual_serve', 'aiohttp', 'textual')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    assert done.stdout.strip() == "[]"
