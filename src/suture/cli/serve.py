@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from suture.cli._common import _printable
+from suture import show
+from suture.cli._common import err, out
 from suture.cli.view import add_app_options
 from suture.io import InputError
 
@@ -72,7 +73,7 @@ def app_command(args: argparse.Namespace) -> tuple[list[str], str]:
         argv += ["--read-only", args.read_only]
     if args.no_watch:
         argv.append("--no-watch")
-    return argv, _printable(path.name)
+    return argv, show.path(path.name)
 
 
 def exposure_warning(host: str, port: int) -> str | None:
@@ -88,7 +89,7 @@ def exposure_warning(host: str, port: int) -> str | None:
 
 
 def _say(line: str) -> None:
-    sys.stdout.write(line + "\n")
+    out(line)
     sys.stdout.flush()
 
 
@@ -104,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
         raise
     warning = exposure_warning(args.host, args.port)
     if warning:
-        sys.stderr.write(warning + "\n")
+        err(warning)
     server = AppServer(argv, name=name, host=args.host, port=args.port, say=_say)
 
     def ready(url: str) -> None:
