@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from suture import show
 from tests.serving import serving
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -185,7 +186,7 @@ def test_transcript_content_is_text_in_the_page(browser: Any, tmp_path: Path) ->
             "<script>alert('script')</script>",
             "<img src=x onerror=alert('img')>",
             "[bold red]not bold[/] [link=https://x.example]",
-            "esc ␛]52;c;cHduZWQ=␇ ␛[2J",
+            show.prose(HOSTILE[3]["content"]),  # the escapes, written out as the terminal app shows them
             "Original (4)",
         )
         assert "Repaired (4)" in shown and "no changes needed" in shown  # nothing cleared the screen
