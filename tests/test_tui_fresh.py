@@ -173,3 +173,16 @@ async def test_a_watched_link_pointed_elsewhere_is_followed(tmp_path: Path) -> N
         await until(
             pilot, lambda: app.model is not None and len(app.model.transcript.messages) == 3, "the append shown"
         )
+
+
+async def test_a_read_that_lands_while_the_app_closes_is_ignored(session: Path) -> None:
+    """The check once the file is quiet may finish as the app ends."""
+    from suture.tui.app import Loaded
+    from suture.tui.rows import RowModel
+
+    app = SutureApp(session, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+    update = app.live.poll(whole=True)
+    assert update.transcript is not None and update.repair is not None
+    app.on_loaded(Loaded(update, RowModel(update.transcript, update.repair), False))

@@ -37,8 +37,9 @@ file's change time, ``st_ctime``, to the current time):
   once the file has been quiet for a moment, and before every export.
 - ``poll(whole=True)`` reads and loads the whole file whatever it finds.
 
-A change is missed only if the rewritten bytes have the same length and CRC-32 as before, which
-no edit that is not made for the purpose does (one chance in four billion).
+Apart from such an unchecked append until the next verifying poll, a change is missed only if
+the rewritten bytes have the same length and CRC-32 as before, which no edit that is not made
+for the purpose does (one chance in four billion).
 
 Format detection runs again on every poll that found new bytes, as a full load would detect the
 file's format anew; it costs what the formats' ``sniff`` read (most read a bounded head of the

@@ -453,6 +453,8 @@ class SutureApp(App[None]):
             )
 
     def on_loaded(self, message: Loaded) -> None:
+        if not self.is_running or not self.screen_stack or not self.screen_stack[0].query("#status"):
+            return  # a read that lands while the app is closing
         update = message.update
         if message.model is not None:
             if update.version < self.shown_version:
