@@ -576,7 +576,7 @@ class SutureApp(App[None]):
             self._reload_ticker = self.set_interval(1.0, self._tick_reload)
 
     def _tick_reload(self) -> None:
-        if self.reloaded is not None:
+        if self.reloaded is not None and self.is_running:  # (not while the app closes)
             self.status.refresh()
 
     # -- provider checks -------------------------------------------------------------------
