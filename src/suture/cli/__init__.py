@@ -1,6 +1,7 @@
 """The ``suture`` command line.
 
-``suture FILE`` (or ``suture view FILE``) opens the app; ``suture demo`` opens a bundled sample;
+``suture FILE`` (or ``suture view FILE``) opens the app; ``suture`` alone in a terminal (or
+``suture sessions``) opens the sessions browser; ``suture demo`` opens a bundled sample;
 ``suture repair``, ``suture check`` and ``suture formats`` work without the app and never import
 Textual, so they start fast and compose in scripts. Every error a person can cause ends in one
 line on stderr and exit code 2.
@@ -122,6 +123,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         and "view" in commands()
     ):
         args_list.insert(0, "view")
+    if not args_list and sys.stdin.isatty() and sys.stdout.isatty() and "sessions" in commands():
+        args_list = ["sessions"]  # a person at a terminal: the sessions browser
     parser = build_parser(own)
     if not args_list:
         parser.print_help(sys.stderr)

@@ -179,7 +179,7 @@ class SutureApp(App[None]):
 
     def __init__(
         self,
-        path: str | os.PathLike[str],
+        path: str | os.PathLike[str] | None,
         *,
         format: str | None = None,
         read_only: frozenset[str] = frozenset(),
@@ -188,18 +188,32 @@ class SutureApp(App[None]):
         title: str | None = None,
         debounce_ms: int = 200,
     ) -> None:
+        """``path`` None starts with no file: a subclass shows something else first and calls
+        :meth:`open_file` (the sessions browser does)."""
         super().__init__()
         # Every text at 4.5:1 contrast or more, in every theme (after ANSI colours are resolved).
         self._filters.append(ContrastFilter())
-        self.path = Path(path)
-        self.live = LiveFile(self.path, format, read_only.__contains__ if read_only else None)
+        self.read_only = read_only
         self.watching = watch
         self.export_dir = export_dir
-        shown = show.path(path)
-        if len(shown) > 48:
-            shown = f"…/{show.path(self.path.name)}"
-        self.shown_name = title or shown
+        self.lists_wanted: bool | None = None  # None: shown when the window is wide enough
         self.debounce_ms = debounce_ms
+        # One reader at a time, whatever the file; what is asked for while it reads, it reads
+        # next (merged).
+        self._read_lock = threading.Lock()
+        self._read_wanted: tuple[bool, bool] | None = None  # (whole, verify)
+        self._reading = False
+        self._new_file(Path(path) if path is not None else None, format, title)
+
+    def _new_file(self, path: Path | None, format: str | None, title: str | None = None) -> None:
+        """The state of the file shown, as it is before the file is first read."""
+        self._file = (
+            (path, LiveFile(path, format, self.read_only.__contains__ if self.read_only else None)) if path else None
+        )
+        shown = show.path(path) if path is not None else ""
+        if len(shown) > 48 and path is not None:
+            shown = f"…/{show.path(path.name)}"
+        self.shown_name = title or shown
         self.model: RowModel | None = None
         self.following = False
         self.matches: list[int] = []
@@ -214,13 +228,8 @@ class SutureApp(App[None]):
         self._checks_timer: Timer | None = None
         self.provider_picked = False
         self.row_filter = "all"
-        self.lists_wanted: bool | None = None  # None: shown when the window is wide enough
         self.reloaded: tuple[str, float] | None = None
         self._reload_ticker: Timer | None = None
-        # One reader at a time; what is asked for while it reads, it reads next (merged).
-        self._read_lock = threading.Lock()
-        self._read_wanted: tuple[bool, bool] | None = None  # (whole, verify)
-        self._reading = False
         self._verify_timer: Timer | None = None
         self.shown_version = 0
         """The :attr:`LiveFile.version` of what the view shows."""
@@ -361,13 +370,57 @@ class SutureApp(App[None]):
     def status(self) -> StatusBar:
         return self.query_one("#status", StatusBar)
 
+    @property
+    def has_file(self) -> bool:
+        """Whether a file is open (an app made with no path has none until :meth:`open_file`)."""
+        return self._file is not None
+
+    @property
+    def path(self) -> Path:
+        """The file shown."""
+        if self._file is None:
+            raise RuntimeError("no file is open")
+        return self._file[0]
+
+    @property
+    def live(self) -> LiveFile:
+        """The reader of the file shown."""
+        if self._file is None:
+            raise RuntimeError("no file is open")
+        return self._file[1]
+
     def on_mount(self) -> None:
+        if self.has_file:
+            self._start_file()
+
+    def _start_file(self) -> None:
         self.status.update_state(name_shown=self.shown_name)
         self._show_state(f"reading {self.shown_name}{_size_of(self.path)}…")
         self._fit_width(self.size.width)
         self.read_file(initial=True)
         if self.watching:
             self.watch_file()
+
+    # The reader is not among them: it reads one request after another for whichever file is
+    # open, and drops a read of a file no longer shown.
+    _FILE_WORKERS = ("watch", "checks", "search", "export")
+
+    async def open_file(self, path: str | os.PathLike[str], format: str | None = None) -> None:
+        """Show ``path`` in place of the file shown now (call it with the panes' screen showing):
+        the old file's workers stop, the panes are built anew, the new file is read and watched."""
+        self.close_file()
+        self._new_file(Path(path), format)
+        await self.recompose()
+        self._start_file()
+
+    def close_file(self) -> None:
+        """Stop reading, watching and checking the file shown (it stays on screen as it is)."""
+        for group in self._FILE_WORKERS:
+            self.workers.cancel_group(self, group)
+        for timer in (self._checks_timer, self._reload_ticker, self._verify_timer):
+            if timer is not None:
+                timer.stop()
+        self._checks_timer = self._reload_ticker = self._verify_timer = None
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -393,8 +446,10 @@ class SutureApp(App[None]):
                         self._reading = False
                         return
                 whole, verify = wanted
-                update = self.live.poll(whole=whole, verify=verify)
-                self._post_loaded(update, initial)
+                live = self.live
+                update = live.poll(whole=whole, verify=verify)
+                if live is self.live:  # (another file opened meanwhile: this read is not shown)
+                    self._post_loaded(update, initial)
                 initial = False
         except BaseException:
             with self._read_lock:

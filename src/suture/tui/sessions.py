@@ -1,0 +1,746 @@
+"""The sessions browser: every session the agents keep (and any folders given), newest first, with
+the verdict on what each would send on resume; Enter opens one side by side, Esc comes back.
+
+:class:`SessionsScreen` fills in as a background worker scans (``suture.scan_pool.scan_all``:
+cached rows at once, the rest from a process pool, newest files first), keeps up as sessions
+appear, grow or go (watchfiles on the folders), and filters by text and by verdict.
+:class:`SessionList` draws only the rows on screen (``render_line``), so thousands of rows
+filter, sort and update without rebuilding widgets. :class:`SessionsApp` is the app with the
+browser in front of the side-by-side view.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import ClassVar
+
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
+from rich.style import Style
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.widget import Widget
+from textual.widgets import Input, Static
+from textual.worker import get_current_worker
+
+from suture import show
+from suture.scan import OK, REJECTED, UNREADABLE, Row
+from suture.scan_pool import Progress
+from suture.sessions import Found, Place
+from suture.tui.app import SutureApp
+from suture.tui.keys import KeyBar
+
+__all__ = ["SessionList", "SessionsApp", "SessionsScreen", "matches"]
+
+VERDICT_FILTERS: tuple[str, ...] = ("", REJECTED, UNREADABLE, OK)
+"""What ``v`` cycles through: every row, then each verdict alone."""
+
+
+# -- what a row shows -----------------------------------------------------------------------------
+
+
+def _local_time(iso: str) -> str:
+    """``2026-02-10 22:16`` in this machine's time zone, from the row's ISO 8601 UTC."""
+    if not iso:
+        return ""
+    try:
+        return datetime.fromisoformat(iso.replace("Z", "+00:00")).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return ""
+
+
+def _home_short(path: str) -> str:
+    home = os.path.expanduser("~")
+    if home not in ("", "/") and (path == home or path.startswith(home + os.sep)):
+        return "~" + path[len(home) :]
+    return path
+
+
+def _note(row: Row) -> str:
+    """What to know about the row beyond its columns: why it is unreadable or rejected, the last
+    API error it recorded."""
+    if row.verdict == UNREADABLE:
+        return row.error
+    bits = []
+    if row.verdict == REJECTED:
+        who = row.provider or "every provider"
+        left = "repair fixes it" if not row.after_repair else f"{row.after_repair} left after repair"
+        bits.append(f"{who} {row.problem}; {left}")
+    if row.last_error:
+        bits.append(f"last API error: {row.last_error}")
+    return "; ".join(bits)
+
+
+def matches(row: Row, words: Sequence[str], verdict: str = "") -> bool:
+    """Whether a row passes the filter: its verdict (when one is asked for), and each word (case
+    ignored) somewhere in its agent, format, project, file, session id, problem or errors."""
+    if verdict and row.verdict != verdict:
+        return False
+    if not words:
+        return True
+    hay = "\n".join(
+        (row.agent, row.format, row.project, row.path, row.session, row.problem, row.error, row.last_error)
+    ).lower()
+    return all(w in hay for w in words)
+
+
+def _order(row: Row) -> tuple[str, str]:
+    return row.when, row.path
+
+
+# -- the list -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Columns:
+    """Column widths for a list ``width`` cells wide. The fixed columns first; of what is left,
+    the project and the file name take a share each (up to a limit), and why the rest."""
+
+    width: int
+    VERDICT: ClassVar[int] = 10
+    AGENT: ClassVar[int] = 11
+    WHEN: ClassVar[int] = 16
+    MSGS: ClassVar[int] = 6
+    CHANGES: ClassVar[int] = 7
+
+    @property
+    def fixed(self) -> list[int]:
+        return [self.VERDICT, self.AGENT, self.WHEN, self.MSGS, self.CHANGES]
+
+    @property
+    def _rest(self) -> int:
+        return max(0, self.width - 1 - sum(self.fixed) - len(self.GAP) * 7)
+
+    @property
+    def project(self) -> int:
+        return min(36, self._rest // 4)
+
+    @property
+    def file(self) -> int:
+        return min(28, self._rest // 4)
+
+    @property
+    def why(self) -> int:
+        return max(0, self._rest - self.project - self.file)
+
+    @property
+    def widths(self) -> list[int]:
+        return [*self.fixed, self.project, self.file, self.why]
+
+    GAP: ClassVar[str] = "  "
+
+    def fit(self, values: Sequence[tuple[str, bool]]) -> list[str]:
+        """Each value cut (with an ellipsis) or padded to its column, right-aligned where asked;
+        columns of no width are left out."""
+        out = []
+        for (text, right), w in zip(values, self.widths, strict=True):
+            if w <= 0:
+                continue
+            if cell_len(text) > w:
+                text = set_cell_size(text, w - 1) + "…"
+            out.append(text.rjust(w) if right else set_cell_size(text, w))
+        return out
+
+    def line(self, values: Sequence[tuple[str, bool]]) -> str:
+        """The columns as one line: a space, then the columns two spaces apart."""
+        return " " + self.GAP.join(self.fit(values))
+
+
+def _cut_left(text: str, width: int) -> str:
+    """The end of a long path, which says more than its start: ``…/projects/spotter``."""
+    if cell_len(text) <= width or width <= 1:
+        return text
+    return "…" + text[-(width - 1) :]
+
+
+class SessionList(ScrollView, can_focus=True):
+    """The rows that pass the filter, newest first; a cursor; Enter asks to open the row."""
+
+    ALLOW_SELECT = False
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up,k", "cursor(-1)", "Up", show=False, id="sessions.up"),
+        Binding("down,j", "cursor(1)", "Down", show=False, id="sessions.down"),
+        Binding("pageup,ctrl+b", "page(-1)", "Page up", show=False, id="sessions.page_up"),
+        Binding("pagedown,ctrl+f,space", "page(1)", "Page down", show=False, id="sessions.page_down"),
+        Binding("home,g", "first", "First", show=False, id="sessions.first"),
+        Binding("end,G", "last", "Last", show=False, id="sessions.last"),
+        Binding("enter", "open", "Open", id="sessions.open", tooltip="Open the session side by side"),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "sessions--cursor",
+        "sessions--rejected",
+        "sessions--ok",
+        "sessions--unreadable",
+        "sessions--muted",
+        "sessions--agent",
+    }
+
+    DEFAULT_CSS = """
+    SessionList {
+        height: 1fr;
+        overflow-x: hidden;
+        overflow-y: scroll;
+        scrollbar-gutter: stable;
+        scrollbar-size-vertical: 1;
+        & > .sessions--cursor { background: $block-cursor-background; color: $block-cursor-foreground; }
+        &:blur > .sessions--cursor { background: $primary-muted; color: $foreground; }
+        & > .sessions--rejected { color: $text-error; text-style: bold; }
+        & > .sessions--ok { color: $text-success; }
+        & > .sessions--unreadable { color: $text-warning; }
+        & > .sessions--muted { color: $foreground-muted; }
+        & > .sessions--agent { color: $text-primary; }
+    }
+    """
+
+    cursor: reactive[int] = reactive(0, always_update=True, repaint=False, init=False)
+
+    class Chosen(Message):
+        """The person asked to open a row's file."""
+
+        def __init__(self, row: Row) -> None:
+            self.row = row
+            super().__init__()
+
+    def __init__(self, *, on_moved: Callable[[Row | None], None] | None = None, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.on_moved = on_moved
+        self.rows: list[Row] = []
+        self.moved = False
+        """Whether the person moved the cursor: until then it stays on the newest row."""
+        self._cache: LRUCache[tuple[str, int, bool, bool], Strip] = LRUCache(512)
+        self._styles: dict[tuple[Style, str], Style] = {}
+
+    # -- data ----------------------------------------------------------------------------------
+
+    def set_rows(self, rows: list[Row]) -> None:
+        """Show ``rows`` (already filtered and sorted); the cursor stays on the same file when
+        it is still there."""
+        current = self.rows[self.cursor].path if self.moved and self.cursor < len(self.rows) else None
+        self.rows = rows
+        self._cache.clear()
+        self.virtual_size = Size(0, len(rows))
+        index = next((i for i, r in enumerate(rows) if r.path == current), None) if current is not None else None
+        self.set_reactive(
+            SessionList.cursor, self._clamp(index if index is not None else 0 if not self.moved else self.cursor)
+        )
+        self.refresh()
+        self.call_after_refresh(self.show_cursor)
+        self._announce()
+
+    @property
+    def selected(self) -> Row | None:
+        return self.rows[self.cursor] if 0 <= self.cursor < len(self.rows) else None
+
+    # -- cursor --------------------------------------------------------------------------------
+
+    def _clamp(self, row: int) -> int:
+        return max(0, min(row, len(self.rows) - 1)) if self.rows else 0
+
+    def validate_cursor(self, row: int) -> int:
+        return self._clamp(row)
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        self.moved = True
+        top = int(self.scroll_y)
+        self.show_cursor()
+        if int(self.scroll_y) == top:
+            regions = [Region(0, r - top, self.size.width, 1) for r in (old, new) if 0 <= r - top < self.size.height]
+            if regions:
+                self.refresh(*regions)
+        else:
+            self.refresh()
+        self._announce()
+
+    def _announce(self) -> None:
+        if self.on_moved is not None:
+            self.on_moved(self.selected)
+
+    def show_cursor(self) -> None:
+        height = self.scrollable_content_region.height or self.size.height
+        if not height:
+            return
+        top = int(self.scroll_y)
+        if self.cursor < top:
+            self.scroll_to(y=self.cursor, animate=False, immediate=True)
+        elif self.cursor >= top + height:
+            self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
+
+    def action_cursor(self, step: int) -> None:
+        self.cursor += step
+
+    def action_page(self, step: int) -> None:
+        self.cursor += step * max(1, self.scrollable_content_region.height - 1)
+
+    def action_first(self) -> None:
+        self.cursor = 0
+
+    def action_last(self) -> None:
+        self.cursor = len(self.rows) - 1
+
+    def action_open(self) -> None:
+        row = self.selected
+        if row is not None:
+            self.post_message(self.Chosen(row))
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        row = offset.y + int(self.scroll_y)
+        if row >= len(self.rows):
+            return
+        if event.chain >= 2 and row == self.cursor:
+            self.action_open()
+        else:
+            self.cursor = row
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles.clear()
+        self._cache.clear()
+
+    # -- drawing -------------------------------------------------------------------------------
+
+    def _on(self, under: Style, name: str) -> Style:
+        key = (under, name)
+        style = self._styles.get(key)
+        if style is None:
+            style = self._styles[key] = under + self.get_component_rich_style(f"sessions--{name}", partial=True)
+        return style
+
+    def render_line(self, y: int) -> Strip:
+        index = int(self.scroll_y) + y
+        width = self.size.width
+        base = self.rich_style
+        if index >= len(self.rows):
+            return Strip.blank(width, base)
+        row = self.rows[index]
+        selected = index == self.cursor
+        key = (row.path, width, selected, self.has_focus)
+        strip = self._cache.get(key)
+        if strip is None:
+            strip = self._cache[key] = self._draw(row, width, base, selected)
+        return strip
+
+    def _draw(self, row: Row, width: int, base: Style, selected: bool) -> Strip:
+        under = self._on(base, "cursor") if selected else base
+        columns = Columns(width)
+        unreadable = row.verdict == UNREADABLE
+        name = os.path.basename(row.path.rstrip("/")) or row.path
+        if row.subagent:
+            name = "↳ " + name
+        values = [
+            (row.verdict, False),
+            (row.agent or row.format, False),
+            (_local_time(row.when), False),
+            ("-" if unreadable else f"{row.messages:,}", True),
+            ("-" if unreadable else f"{row.changes:,}", True),
+            (_cut_left(show.path(_home_short(row.project)), columns.project), False),
+            (show.path(name), False),
+            (show.prose(_note(row)), False),
+        ]
+        styles = [row.verdict, "agent", "muted", "", "", "muted", "", "muted"]
+        segments = [Segment(" ", under)]
+        used = 1
+        for k, text in enumerate(columns.fit(values)):
+            if k:
+                segments.append(Segment(Columns.GAP, under))
+            name = styles[k]
+            segments.append(Segment(text, under if selected or not name else self._on(under, name)))
+            used += cell_len(text) + (len(Columns.GAP) if k else 0)
+        if used < width:
+            segments.append(Segment(" " * (width - used), under))
+        return Strip(segments, width)
+
+
+class SessionHeader(Widget):
+    """The column titles, drawn with the list's widths."""
+
+    DEFAULT_CSS = """
+    SessionHeader { height: 1; color: $foreground-muted; text-style: bold; background: $panel; }
+    """
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        columns = Columns(max(0, width - 1))  # the list's scrollbar takes one column
+        titles = [
+            ("verdict", False),
+            ("agent", False),
+            ("last written", False),
+            ("msgs", True),
+            ("changes", True),
+            ("project", False),
+            ("file", False),
+            ("why", False),
+        ]
+        text = columns.line(titles)
+        return Strip([Segment(set_cell_size(text, width), self.rich_style)], width)
+
+
+# -- the screen -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Scanned(Message):
+    """Rows a scan made (new or changed files), paths that are gone, and whether the first full
+    scan has finished."""
+
+    rows: list[Row]
+    gone: list[str] = field(default_factory=list)
+    finished: bool = False
+
+
+class SessionsScreen(Screen[None]):
+    """Every session in ``places`` (the agents' folders) and ``paths`` (files, folders), live.
+
+    ``jobs`` processes scan (every core by default); ``cache`` False reads every file;
+    ``watch`` False scans once (tests)."""
+
+    AUTO_FOCUS = "#sessions"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "filter", "Filter", key_display="/", id="sessions.filter", tooltip="Filter by any text"),
+        Binding("v", "verdict", "Verdict", id="sessions.verdict", tooltip="Show only one verdict, in turn"),
+        Binding("escape", "clear", "Clear filter", show=False, id="sessions.clear"),
+        Binding("r", "rescan", "Rescan", id="sessions.rescan", tooltip="Scan every folder again"),
+        Binding("q", "app.quit", "Quit", id="sessions.quit"),
+    ]
+
+    DEFAULT_CSS = """
+    SessionsScreen {
+        layout: vertical;
+        #sessions-status { height: 1; background: $panel; padding: 0 1; }
+        #sessions-filter { height: 1; margin: 0 1; }
+        #sessions-detail { height: 3; background: $panel; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
+        #sessions-empty { display: none; height: 1fr; content-align: center middle; color: $foreground-muted; }
+    }
+    """
+
+    def __init__(
+        self,
+        paths: Sequence[str] = (),
+        places: Sequence[Place] = (),
+        *,
+        jobs: int | None = None,
+        cache: bool = True,
+        watch: bool = True,
+        debounce_ms: int = 300,
+    ) -> None:
+        super().__init__()
+        self.paths = list(paths)
+        self.places = list(places)
+        self.jobs = jobs
+        self.use_cache = cache
+        self.watching = watch
+        self.debounce_ms = debounce_ms
+        self.all: dict[str, Row] = {}
+        self.words: list[str] = []
+        self.verdict = ""
+        self.progress = Progress()
+        self.finished = False
+        self.started = time.monotonic()
+        self.took = 0.0
+
+    KEEP: ClassVar[tuple[str, ...]] = (
+        "app.help",
+        "sessions.quit",
+        "sessions.open",
+        "sessions.filter",
+        "sessions.verdict",
+        "sessions.rescan",
+    )
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="sessions-status", markup=False)
+        yield Input(placeholder="/ filter by any text: agent, project, file, error", id="sessions-filter", compact=True)
+        yield SessionHeader(id="sessions-header")
+        yield SessionList(on_moved=self._show_detail, id="sessions")
+        yield Static("", id="sessions-empty", markup=False)
+        yield Static("", id="sessions-detail", markup=False)
+        yield KeyBar(self.KEEP, id="sessions-keys")
+
+    @property
+    def table(self) -> SessionList:
+        return self.query_one("#sessions", SessionList)
+
+    def on_mount(self) -> None:
+        self.scan()
+        self.set_interval(0.25, self._show_status)
+        self._show_status()
+
+    # -- scanning ------------------------------------------------------------------------------
+
+    def where(self) -> str:
+        """The folders looked in, as a person would write them."""
+        shown = [p.origin for p in self.places if p.root.is_dir()] + [show.path(_home_short(p)) for p in self.paths]
+        return ", ".join(shown) or "nowhere"
+
+    @work(thread=True, exclusive=True, group="sessions-scan", exit_on_error=False)
+    def scan(self) -> None:
+        from suture.scan_cache import ScanCache
+        from suture.scan_pool import scan_all
+        from suture.sessions import find
+
+        worker = get_current_worker()
+        self.progress = progress = Progress()
+        # Newest first: the sessions a person most likely wants are scanned (and shown) first.
+        found = sorted(find(self.paths, self.places), key=lambda f: -(f.mtime or 0.0))
+        cache = ScanCache() if self.use_cache else None
+        batch: list[Row] = []
+        last = time.monotonic()
+        try:
+            for row in scan_all(
+                found, jobs=self.jobs, cache=cache, progress=progress, cancelled=lambda: worker.is_cancelled
+            ):
+                batch.append(row)
+                now = time.monotonic()
+                if now - last >= 0.1:
+                    self.post_message(Scanned(batch))
+                    batch, last = [], now
+        finally:
+            if cache is not None:
+                cache.close()
+        if not worker.is_cancelled:
+            self.post_message(Scanned(batch, finished=True))
+            if self.watching:
+                self.app.call_from_thread(self.watch_folders)
+
+    @work(exclusive=True, group="sessions-watch", exit_on_error=False)
+    async def watch_folders(self) -> None:
+        """New, grown and removed sessions, as they happen, in every folder looked in."""
+        from watchfiles import Change, awatch
+
+        roots = [str(p.root) for p in self.places if p.root.is_dir()]
+        roots += [p for p in self.paths if os.path.isdir(p)]
+        files = {os.path.realpath(p) for p in self.paths if os.path.isfile(p)}
+        roots += sorted({os.path.dirname(p) for p in files})
+        if not roots:
+            return
+
+        def wanted(_change: Change, path: str) -> bool:
+            name = os.path.basename(path)
+            if name.startswith("."):
+                return False
+            return name.endswith((".jsonl", ".json")) or os.path.realpath(path) in files
+
+        async for changes in awatch(
+            *roots, watch_filter=wanted, debounce=self.debounce_ms, step=50, ignore_permission_denied=True
+        ):
+            paths = sorted({p for _, p in changes})
+            self.rescan_files(paths)
+
+    @work(thread=True, group="sessions-update", exit_on_error=False)
+    def rescan_files(self, paths: list[str]) -> None:
+        from suture.scan_cache import ScanCache
+        from suture.scan_pool import scan_all
+
+        found: list[Found] = []
+        gone: list[str] = []
+        for path in paths:
+            try:
+                st = os.stat(path)
+            except FileNotFoundError:
+                gone.append(path)
+                continue
+            except OSError as e:
+                found.append(Found(path, agent=self._agent_of(path), error=f"cannot read ({e.strerror or e})"))
+                continue
+            if os.path.isfile(path):
+                found.append(Found(path, st.st_size, st.st_mtime, self._agent_of(path)))
+        cache = ScanCache() if self.use_cache else None
+        try:
+            rows = list(scan_all(found, jobs=1, cache=cache))
+        finally:
+            if cache is not None:
+                cache.close()
+        self.post_message(Scanned(rows, gone, finished=self.finished))
+
+    def _agent_of(self, path: str) -> str:
+        for place in self.places:
+            if path.startswith(str(place.root) + os.sep):
+                return place.agent
+        return ""
+
+    def on_scanned(self, message: Scanned) -> None:
+        changed = False
+        for row in message.rows:
+            if self.all.get(row.path) != row:
+                self.all[row.path] = row
+                changed = True
+        for path in message.gone:
+            changed = self.all.pop(path, None) is not None or changed
+        if message.finished and not self.finished:
+            self.finished = True
+            self.took = time.monotonic() - self.started
+            changed = True
+        if changed:
+            self.refilter()
+        self._show_status()
+
+    def action_rescan(self) -> None:
+        self.workers.cancel_group(self, "sessions-watch")
+        self.finished = False
+        self.started = time.monotonic()
+        self.scan()
+
+    # -- filtering -----------------------------------------------------------------------------
+
+    def refilter(self) -> None:
+        rows = [r for r in self.all.values() if matches(r, self.words, self.verdict)]
+        rows.sort(key=_order, reverse=True)
+        self.table.set_rows(rows)
+        empty = self.query_one("#sessions-empty", Static)
+        if rows:
+            empty.display = False
+            self.table.display = True
+            return
+        self.table.display = not self.finished
+        empty.display = self.finished
+        if self.all:
+            empty.update("no session passes the filter (esc clears it)")
+        else:
+            empty.update(f"no sessions found in {self.where()}\npass folders to look in: suture sessions DIR...")
+
+    @on(Input.Changed, "#sessions-filter")
+    def _typed(self, event: Input.Changed) -> None:
+        self.words = [w for w in event.value.lower().split() if w]
+        self.refilter()
+        self._show_status()
+
+    @on(Input.Submitted, "#sessions-filter")
+    def _submitted(self) -> None:
+        self.table.focus()
+
+    def action_filter(self) -> None:
+        self.set_focus(self.query_one("#sessions-filter", Input))
+
+    def action_verdict(self) -> None:
+        k = VERDICT_FILTERS.index(self.verdict)
+        self.verdict = VERDICT_FILTERS[(k + 1) % len(VERDICT_FILTERS)]
+        self.refilter()
+        self._show_status()
+
+    def action_clear(self) -> None:
+        box = self.query_one("#sessions-filter", Input)
+        box.value = ""
+        self.words = []
+        self.verdict = ""
+        self.refilter()
+        self._show_status()
+        self.table.focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Typed into the filter box, "/" and "v" are text.
+        return not (action in ("filter", "verdict") and isinstance(self.focused, Input))
+
+    def _show_detail(self, row: Row | None) -> None:
+        """All there is to know about the selected row, where its columns cut it short."""
+        if row is None:
+            text = ""
+        else:
+            if row.verdict == UNREADABLE:
+                first = f"cannot be read: {show.prose(row.error)}"
+            elif row.verdict == REJECTED:
+                more = f" (and {row.problems - 1} more)" if row.problems > 1 else ""
+                left = "repair fixes it" if not row.after_repair else f"{row.after_repair} left after repair"
+                first = f"{row.provider or 'every provider'} would reject it: {show.prose(row.problem)}{more}; {left}"
+            else:
+                first = f"{row.provider or 'every provider'}: no problem"
+            second = f"last API error: {show.prose(row.last_error)}" if row.last_error else "no API error recorded"
+            if row.skipped:
+                second += f"  ·  {row.skipped} unreadable line(s) skipped"
+            third = show.path(_home_short(row.path))
+            if row.session:
+                third += f"  ·  session {show.line(row.session)}"
+            text = "\n".join((first, second, third))
+        self.query_one("#sessions-detail", Static).update(text)
+
+    # -- status --------------------------------------------------------------------------------
+
+    def _show_status(self) -> None:
+        p = self.progress
+        counts = {v: 0 for v in (REJECTED, OK, UNREADABLE)}
+        for row in self.all.values():
+            counts[row.verdict] += 1
+        parts = [f"Sessions: {len(self.all):,}"]
+        if not self.finished:
+            of = f" of {p.total:,}" if p.found_all else ""
+            parts.append(f"scanning {p.done:,}{of}…")
+        parts.append(f"{counts[REJECTED]:,} would be rejected")
+        if counts[UNREADABLE]:
+            parts.append(f"{counts[UNREADABLE]:,} unreadable")
+        shown = len(self.table.rows)
+        if self.words or self.verdict:
+            what = " ".join(self.words)
+            verdict = f"{self.verdict} only" if self.verdict else ""
+            parts.append(f"showing {shown:,} ({', '.join(x for x in (verdict, what and repr(what)) if x)})")
+        parts.append(f"in {self.where()}")
+        self.query_one("#sessions-status", Static).update(show.line("  ·  ".join(parts)))
+
+
+# -- the app --------------------------------------------------------------------------------------
+
+
+class SessionsApp(SutureApp):
+    """The app with the sessions browser first: Enter on a session shows it side by side (the
+    usual app, watched live), Esc there comes back to the browser, as it was."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "escape",
+            "sessions",
+            "Sessions",
+            key_display="esc",
+            id="app.sessions",
+            tooltip="Back to the sessions (clears the search and the row filter first)",
+        ),
+    ]
+    MAIN_ONLY: ClassVar[frozenset[str]] = SutureApp.MAIN_ONLY | {"sessions"}
+
+    def __init__(self, browser: SessionsScreen, **options: object) -> None:
+        super().__init__(None, **options)  # type: ignore[arg-type]
+        self.browser = browser
+
+    def on_mount(self) -> None:
+        self.install_screen(self.browser, "sessions")
+        self.push_screen("sessions")
+
+    async def on_session_list_chosen(self, message: SessionList.Chosen) -> None:
+        message.stop()
+        if self.screen is self.browser:
+            await self.pop_screen()
+        await self.open_file(message.row.path)
+
+    def help_groups(self) -> list[tuple[str, Iterable[BindingType]]]:
+        groups = super().help_groups()
+        # "Anywhere": the app's keys, with Esc going back to the sessions rather than only
+        # clearing the search.
+        anywhere = [*self.BINDINGS, *(b for b in SutureApp.BINDINGS if not _is_key(b, "escape"))]
+        return [
+            ("Sessions", [*SessionsScreen.BINDINGS, *SessionList.BINDINGS]),
+            *((name, anywhere if name == "Anywhere" else keys) for name, keys in groups),
+        ]
+
+    def action_sessions(self) -> None:
+        if self.match_query or self.row_filter != "all":
+            self.action_clear_search()  # the search and the row filter go first
+            return
+        self.close_file()
+        self.push_screen("sessions")
+
+
+def _is_key(binding: BindingType, key: str) -> bool:
+    return isinstance(binding, Binding) and binding.key == key
