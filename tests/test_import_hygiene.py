@@ -46,6 +46,10 @@ def probe(body: str) -> list[str]:
         "suture.written",
         "suture.formats",
         "suture.cli",
+        "suture.sessions",
+        "suture.scan",
+        "suture.scan_cache",
+        "suture.scan_pool",
     ],
 )
 def test_importing_the_core_does_not_import_textual(modules: str) -> None:
@@ -68,8 +72,9 @@ def test_every_command_module_loads_without_textual() -> None:
         ["check", str(WORKED)],
         ["formats"],
         ["repair", "/nonexistent.json"],
+        ["scan", str(WORKED), "--no-cache", "-j", "1"],
     ],
-    ids=["repair", "repair-report", "check", "formats", "bad-input"],
+    ids=["repair", "repair-report", "check", "formats", "bad-input", "scan"],
 )
 def test_running_a_scripting_command_does_not_import_textual(argv: list[str]) -> None:
     body = f"""

@@ -196,3 +196,29 @@ def test_the_browser_snapshot(home: Path, snap_compare: Any) -> None:
         await pilot.pause()
 
     assert snap_compare(browser(home, watch=False, cache=False), terminal_size=SIZE, run_before=ready)
+
+
+def test_the_command_refuses_a_folder_that_does_not_exist(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "suture", "sessions", str(tmp_path / "nowhere")],
+        capture_output=True,
+        text=True,
+        env=env_for(tmp_path),
+        timeout=60,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr == f"suture: error: {tmp_path / 'nowhere'}: no such file or folder\n"
+
+
+def test_suture_alone_without_a_terminal_prints_the_usage(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "suture"], capture_output=True, text=True, env=env_for(tmp_path), timeout=60
+    )
+    assert proc.returncode == 2
+    assert "sessions" in proc.stderr and "scan" in proc.stderr
