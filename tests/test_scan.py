@@ -331,3 +331,16 @@ def test_what_a_session_file_says_about_its_session(lines: list[object], expecte
     data = b"".join(orjson.dumps(line) + b"\n" for line in lines)
     row = scan_bytes(data, "/x/s.jsonl")
     assert (row.agent, row.project, row.session) == expected
+
+
+@settings(max_examples=50, deadline=None)
+@given(sizes=st.lists(st.integers(0, 40_000_000), max_size=400), workers=st.integers(1, 16))
+def test_batches_keep_every_file_once_in_order_small_at_first(sizes: list[int], workers: int) -> None:
+    from suture.scan_pool import _BATCH_FILES, _FIRST_FILES, _batches
+
+    todo = [Found(f"/f{i}", size) for i, size in enumerate(sizes)]
+    batches = list(_batches(todo, workers))
+    assert [f for b in batches for f in b] == todo
+    assert all(b for b in batches)
+    assert all(len(b) <= _FIRST_FILES for b in batches[:workers])
+    assert all(len(b) <= _BATCH_FILES for b in batches)

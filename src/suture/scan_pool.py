@@ -42,6 +42,7 @@ _POOL_BYTES = 8 * 1024 * 1024
 """Below both (files to scan, their bytes), starting processes (about 0.3 s) costs more than it
 saves: the files are scanned here."""
 _BATCH_FILES = 64
+_FIRST_FILES = 4
 _BATCH_BYTES = 16 * 1024 * 1024
 
 
@@ -80,15 +81,18 @@ def require_fleet() -> None:
 
 def _batches(todo: Sequence[Found], workers: int, most: int = _BATCH_FILES) -> Iterator[list[Found]]:
     """Runs of files in the given order, small enough that every worker gets several (the last
-    to finish does not hold the others up) and no batch holds much more than _BATCH_BYTES."""
+    to finish does not hold the others up) and no batch holds much more than _BATCH_BYTES. The
+    first batch of each worker is small, so the first rows come back at once."""
     per = max(1, min(most, math.ceil(len(todo) / (workers * 4))))
     batch: list[Found] = []
     size = 0
+    made = 0
     for found in todo:
         batch.append(found)
         size += found.size or 0
-        if len(batch) >= per or size >= _BATCH_BYTES:
+        if len(batch) >= (min(per, _FIRST_FILES) if made < workers else per) or size >= _BATCH_BYTES:
             yield batch
+            made += 1
             batch, size = [], 0
     if batch:
         yield batch
