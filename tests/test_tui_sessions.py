@@ -222,3 +222,17 @@ def test_suture_alone_without_a_terminal_prints_the_usage(tmp_path: Path) -> Non
     )
     assert proc.returncode == 2
     assert "sessions" in proc.stderr and "scan" in proc.stderr
+
+
+async def test_at_80_columns_a_row_keeps_its_verdict_and_why(home: Path) -> None:
+    app = browser(home, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await scanned(pilot, app.browser)
+        table = app.browser.table
+        k = next(i for i, r in enumerate(table.rows) if r.path.endswith("interrupted-then-api-error.jsonl"))
+        line = table.render_line(k - int(table.scroll_y)).text
+        assert line.startswith(" rejected    claude-code  ")
+        assert "anthropic A1 message" in line
+        assert len(line) == table.size.width
+        header = app.browser.query_one("#sessions-header").render_line(0).text
+        assert "project" not in header and header.rstrip().endswith("why")

@@ -116,20 +116,30 @@ class Columns:
     CHANGES: ClassVar[int] = 7
 
     @property
+    def when(self) -> int:
+        """``2026-02-10 22:16``, or ``02-10 22:16`` when narrow."""
+        return self.WHEN if self.width >= self.NARROW else self.WHEN - 5
+
+    @property
     def fixed(self) -> list[int]:
-        return [self.VERDICT, self.AGENT, self.WHEN, self.MSGS, self.CHANGES]
+        return [self.VERDICT, self.AGENT, self.when, self.MSGS, self.CHANGES]
 
     @property
     def _rest(self) -> int:
-        return max(0, self.width - 1 - sum(self.fixed) - len(self.GAP) * 7)
+        shown = 8 if self.width >= self.NARROW else 6
+        return max(0, self.width - 1 - sum(self.fixed) - len(self.GAP) * (shown - 1))
+
+    NARROW: ClassVar[int] = 120
+    """Below this many columns the project and the file name are left to the line under the
+    list, and why a session would be rejected takes their room."""
 
     @property
     def project(self) -> int:
-        return min(36, self._rest // 4)
+        return 0 if self.width < self.NARROW else min(36, self._rest // 4)
 
     @property
     def file(self) -> int:
-        return min(28, self._rest // 4)
+        return 0 if self.width < self.NARROW else min(28, self._rest // 4)
 
     @property
     def why(self) -> int:
@@ -346,7 +356,7 @@ class SessionList(ScrollView, can_focus=True):
         values = [
             (row.verdict, False),
             (row.agent or row.format, False),
-            (_local_time(row.when), False),
+            (_local_time(row.when)[-columns.when :], False),
             ("-" if unreadable else f"{row.messages:,}", True),
             ("-" if unreadable else f"{row.changes:,}", True),
             (_cut_left(show.path(_home_short(row.project)), columns.project), False),
