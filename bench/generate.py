@@ -303,10 +303,11 @@ class _CC:
         return record
 
 
-def claude_code_lines(seed: int, count: int) -> Iterator[dict[str, Any]]:
-    """Records of a Claude Code session with ``count`` user and assistant lines."""
+def claude_code_lines(seed: int, count: int, text: Text | None = None) -> Iterator[dict[str, Any]]:
+    """Records of a Claude Code session with ``count`` user and assistant lines. ``text`` shares
+    one corpus between many sessions (making it costs more than a small session)."""
     rng = random.Random(seed)
-    text = Text(rng)
+    text = text or Text(rng)
     cc = _CC(rng)
     n = 0
     used: list[str] = []
@@ -505,6 +506,39 @@ def make(name: str) -> bytes:
     raise SystemExit(f"unknown benchmark file {name!r}; known: {', '.join(names())}")
 
 
+FLEET_SIZES = {"1k": 1_000, "10k": 10_000}
+
+
+def fleet(name: str) -> Path:
+    """A folder of many Claude Code sessions as an agent keeps them, for the scan benchmark:
+    ``fleet-10k`` holds 10,000 session files in 50 project folders under
+    ``.claude/projects/``, of 4 to 400 user and assistant lines each, log-uniformly (most are
+    small, a few are long, as on a real machine), about one in a hundred with damage to repair.
+    Made once; ``.version`` says by which generator."""
+    size = name.removeprefix("fleet-")
+    if not name.startswith("fleet-") or size not in FLEET_SIZES:
+        raise SystemExit(f"unknown fleet {name!r}; known: {', '.join('fleet-' + k for k in FLEET_SIZES)}")
+    root = DATA / name
+    stamp = DATA / f".{name}.version"
+    if root.is_dir() and stamp.exists() and stamp.read_text() == VERSION:
+        return root
+    import math
+    import shutil
+
+    shutil.rmtree(root, ignore_errors=True)
+    rng = random.Random(_seed(name))
+    text = Text(rng)
+    projects = root / ".claude" / "projects"
+    for k in range(FLEET_SIZES[size]):
+        count = int(math.exp(rng.uniform(math.log(4), math.log(400))))
+        folder = projects / f"-home-dev-project-{k % 50:02d}"
+        folder.mkdir(parents=True, exist_ok=True)
+        seed = rng.randrange(1 << 30)
+        (folder / f"{seed:08x}-{k:05d}.jsonl").write_bytes(_jsonl(claude_code_lines(seed, count, text)))
+    stamp.write_text(VERSION)
+    return root
+
+
 def names() -> list[str]:
     out = []
     for size in SIZES:
@@ -529,9 +563,15 @@ def ensure(name: str) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description="Make the benchmark transcripts in bench/data/.")
-    p.add_argument("files", nargs="*", help=f"files to make (default: all): {', '.join(names())}")
+    p.add_argument("files", nargs="*", help=f"files to make (default: all): {', '.join(names())}, fleet-1k, fleet-10k")
     args = p.parse_args(argv)
     for name in args.files or names():
+        if name.startswith("fleet-"):
+            root = fleet(name)
+            files = list(root.rglob("*.jsonl"))
+            mb = sum(f.stat().st_size for f in files) / 1e6
+            print(f"{root.relative_to(DATA.parent.parent)}  {len(files):,} files, {mb:.0f} MB", file=sys.stderr)
+            continue
         path = ensure(name)
         print(f"{path.relative_to(DATA.parent.parent)}  {path.stat().st_size / 1e6:.1f} MB", file=sys.stderr)
     return 0

@@ -4,6 +4,7 @@
     python bench/run.py --quick    # 10k messages, best of 3: a smoke run, not the budgets
     python bench/run.py --only repair,load
     python bench/run.py --size 1m --runs 1   # the 1M-message files, for scale (budgets are at 100k)
+    python bench/run.py --only scan          # suture scan: 10,000 session files, 1 core, every core, Dask
 
 Each benchmark runs in a fresh Python process (so one's heap does not slow the next) and times
 its floor and its subject in that same process; each figure is the best of several runs. A ratio
@@ -33,7 +34,7 @@ sys.path.insert(0, str(BENCH))
 
 import generate  # noqa: E402
 
-SECTIONS = ("repair", "load", "cli", "tail", "multi", "app")
+SECTIONS = ("repair", "load", "cli", "tail", "multi", "app", "scan")
 
 
 def best(fn: Callable[[], Any], runs: int, clock: Callable[[], float] = time.process_time) -> float:
@@ -440,6 +441,145 @@ async def _app(app_class: Any, path: Path, launched: float, imported: float) -> 
                 f"dispatch); wall median {wall[len(wall) // 2] * 1000:.1f} ms; slowest CPU {cpu[-1] * 1000:.1f} ms",
             ),
         )
+    return out
+
+
+def _wall(fn: Callable[[], Any], runs: int) -> float:
+    return best(fn, runs, clock=time.perf_counter)
+
+
+def _read_all(paths: list[str]) -> int:
+    """The floor of a scan: every file's bytes read, in this one process."""
+    n = 0
+    for path in paths:
+        with open(path, "rb") as f:
+            n += len(f.read())
+    return n
+
+
+def section_scan(size: str, runs: int) -> list[dict[str, Any]]:
+    """``suture scan`` of a fleet of Claude Code sessions (10,000 files; 1,000 with --quick):
+    files per second on one core, on every core and on a 2-worker Dask ``LocalCluster``, each
+    beside the floor, reading the same bytes in one process; a second scan from the cache; and
+    how the cost grows with the files' size and count. Wall-clock figures (whole pools)."""
+    from suture.scan_cache import ScanCache
+    from suture.scan_pool import cores, scan_all
+    from suture.sessions import find
+
+    name = "fleet-1k" if size == "10k" else "fleet-10k"
+    root = generate.fleet(name)
+    found = sorted(find([root / ".claude"]), key=lambda f: f.path)
+    paths = [f.path for f in found]
+    n = len(found)
+    total = sum(f.size or 0 for f in found)
+    mb = total / 1e6
+    runs = max(1, min(runs, 2))
+    floor = _wall(lambda: _read_all(paths), 3)
+
+    def scan(jobs: int, dask: str | None = None, subset: list[Any] = found) -> list[Any]:
+        rows = list(scan_all(subset, jobs=jobs, dask=dask))
+        assert len(rows) == len(subset) and not [r for r in rows if r.error], "the scan lost files"
+        return rows
+
+    # One core, in this process: CPU time, as the other in-process figures (stable on a shared
+    # machine); the pools below are wall-clock against a 1-core run timed the same way.
+    cpu_floor = best(lambda: _read_all(paths), 3)
+    cpu_one = best(lambda: scan(1), runs)
+    one = _wall(lambda: scan(1), 1)
+    k = cores()
+    every = _wall(lambda: scan(k), runs)
+    out = [
+        row(
+            f"scan {n:,} sessions ({mb:.0f} MB), 1 core (CPU time)",
+            cpu_one,
+            cpu_floor,
+            "read the same bytes, 1 process",
+            75.0,
+            note=f"{n / cpu_one:,.0f} files/s, {mb / cpu_one:.0f} MB/s; floor {n / cpu_floor:,.0f} files/s; "
+            f"wall clock {one:.1f} s ({n / one:,.0f} files/s) with load average {os.getloadavg()[0]:.1f}",
+        ),
+        row(
+            f"scan {n:,} sessions, {k} cores vs 1",
+            one / every,
+            None,
+            "",
+            0.75 * k,
+            unit="x",
+            kind="min",
+            note=f"{n / every:,.0f} files/s ({every:.1f} s; ratio to the floor {every / floor:.0f}x)",
+        ),
+    ]
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        out.append(row("scan on a 2-worker LocalCluster", float("nan"), None, "", None, note="no fleet extra"))
+    else:
+        dask = _wall(lambda: scan(2, "local"), 1)
+        out.append(
+            row(
+                f"scan {n:,} sessions on a 2-worker Dask LocalCluster vs 1 core",
+                one / dask,
+                None,
+                "",
+                1.2,
+                unit="x",
+                kind="min",
+                note=f"{n / dask:,.0f} files/s ({dask:.1f} s with the cluster's start; ratio to the floor "
+                f"{dask / floor:.0f}x)",
+            )
+        )
+    folder = Path(tempfile.mkdtemp(prefix="suture-scan-cache-", dir=generate.DATA))
+    try:
+        list(scan_all(found, jobs=k, cache=ScanCache(folder)))
+        stat_floor = _wall(lambda: list(find([root / ".claude"])), 3)
+        cached = _wall(lambda: list(scan_all(find([root / ".claude"]), cache=ScanCache(folder))), 3)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    out.append(
+        row(
+            f"scan {n:,} unchanged sessions again (the cache)",
+            cached,
+            stat_floor,
+            "walk the folders and stat each file",
+            20.0,
+            note=f"{n / cached:,.0f} files/s: no file read",
+        )
+    )
+    # Growth: the same work per byte whatever the size, the same per file whatever the count.
+    by_size = sorted(found, key=lambda f: f.size or 0)
+    cpu = best  # per-file costs in CPU time: steady whatever else the machine runs
+    third = len(by_size) // 3
+    per_mb: dict[str, float] = {}
+    notes = []
+    for label, part in (("small", by_size[:third]), ("large", by_size[2 * third :])):
+        sample = part[:: max(1, len(part) // 150)]
+        t = cpu(lambda sample=sample: scan(1, subset=sample), 1)
+        part_mb = sum(f.size or 0 for f in sample) / 1e6
+        per_mb[label] = t / part_mb
+        median = (sample[len(sample) // 2].size or 0) / 1e3
+        notes.append(f"{label} (median {median:.0f} kB): {t / len(sample) * 1e3:.1f} ms a file, {part_mb / t:.1f} MB/s")
+    out.append(
+        row(
+            "scan time per MB: the largest third of files vs the smallest",
+            per_mb["large"],
+            per_mb["small"],
+            "the smallest third's time per MB",
+            1.5,
+            note="; ".join(notes),
+        )
+    )
+    first = found[: max(1, n // 10)]
+    t_first = cpu(lambda: scan(1, subset=first), 1)
+    out.append(
+        row(
+            f"scan time per file: {n:,} files vs {len(first):,} (1 core)",
+            cpu_one / n,
+            t_first / len(first),
+            f"per file among the first {len(first):,}",
+            1.3,
+            note=f"{cpu_one / n * 1e3:.2f} ms vs {t_first / len(first) * 1e3:.2f} ms a file (CPU)",
+        )
+    )
     return out
 
 
