@@ -159,7 +159,7 @@ def test_the_demo_in_a_browser(browser: Any, tmp_path: Path) -> None:
         after = info_row(wait_until(page, lambda s: info_row(s) != before, "the info bar move to the next change"))
         assert before.split()[1] != after.split()[1]  # "row 4/14" -> "row 5/14": another row
         if os.environ.get("SUTURE_SERVE_SCREENSHOT"):
-            wait_for(page, "Problems (7 → 0)")
+            wait_for(page, "7 problems → 0 after repair")  # the provider checks are in
             page.screenshot(path=os.environ["SUTURE_SERVE_SCREENSHOT"])
         page.context.close()
 
