@@ -48,9 +48,17 @@ def one_error_line(done: subprocess.CompletedProcess[str]) -> str:
 # -- the command line ------------------------------------------------------------------------
 
 
-def test_a_folder_is_not_served_yet(tmp_path: Path) -> None:
-    line = one_error_line(suture("serve", tmp_path))
-    assert "is a folder" in line and "not available yet" in line
+def test_a_folder_is_served_as_the_sessions_browser_on_that_folder_only(tmp_path: Path) -> None:
+    from argparse import Namespace
+
+    from suture.cli.serve import app_command
+
+    options = {"demo": False, "format": None, "read_only": "", "no_watch": False}
+    argv, name = app_command(Namespace(input=str(tmp_path), **options))
+    assert argv[-3:] == ["sessions", "--only", str(tmp_path)]
+    assert name == f"{tmp_path.name}/"
+    line = one_error_line(suture("serve", tmp_path, "--format", "chat"))
+    assert "--format: for a FILE" in line
 
 
 @pytest.mark.parametrize(

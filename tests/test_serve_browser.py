@@ -240,3 +240,26 @@ def test_mouse_copy_export_and_live_reload_in_a_browser(browser: Any, tmp_path: 
         staged.replace(source)
         wait_for(page, f"Original ({len(records)})")
         page.context.close()
+
+
+def test_a_folder_in_a_browser_is_the_sessions_browser(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # the served app's scan cache
+    folder = tmp_path / "sessions"
+    folder.mkdir()
+    shutil.copyfile(WORKED, folder / "worked.json")
+    shutil.copyfile(ROOT / "sample_sessions" / "claude-code" / "parallel-calls.jsonl", folder / "parallel.jsonl")
+    elsewhere = tmp_path / "elsewhere.json"  # beside the folder, not in it: not shown
+    shutil.copyfile(WORKED, elsewhere)
+    with serving(folder, cwd=tmp_path) as served:
+        page = open_page(browser, served.url)
+        assert page.title() == "sessions/ · suture"
+        shown = wait_for(page, "Sessions: 2", "worked.json", "parallel.jsonl")
+        assert "elsewhere.json" not in shown
+        # Enter opens the selected session side by side; Esc comes back to the list.
+        press(page, "Enter")
+        wait_for(page, "Original (", "Repaired (")
+        press(page, "Escape")
+        wait_for(page, "Sessions: 2")
+        page.context.close()

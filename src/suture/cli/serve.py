@@ -1,4 +1,5 @@
-"""``suture serve FILE`` / ``suture serve --demo``: the app in a web browser, one app per page.
+"""``suture serve FILE|DIR`` / ``suture serve --demo``: the app (for a folder, the sessions browser on
+that folder's sessions) in a web browser, one app per page.
 
 The server (:mod:`suture.web.server`, textual-serve) is imported inside :func:`run` only: it is an
 optional extra, and the other subcommands start without it.
@@ -30,13 +31,19 @@ def add_arguments(sub: Any, name: str) -> None:
         name,
         help="serve the app to a web browser (one app per page)",
         description=(
-            "Serve the app to web browsers: each page that opens the address gets its own app on FILE, "
+            "Serve the app to web browsers: each page that opens the address gets its own app on FILE (on a "
+            "folder, the sessions browser on the sessions in it, and only those), "
             "with the same keys, mouse, live reload, export (written on this machine) and copy (to the "
             "browser's clipboard). Listens on 127.0.0.1 only unless --host says otherwise. "
             "Needs the web extra: pip install 'suture[web]'."
         ),
     )
-    p.add_argument("input", metavar="FILE", nargs="?", help="transcript file")
+    p.add_argument(
+        "input",
+        metavar="FILE|DIR",
+        nargs="?",
+        help="transcript file, or a folder: the sessions browser on its sessions",
+    )
     p.add_argument("--demo", action="store_true", help="serve the bundled demo instead of a file")
     p.add_argument(
         "--host",
@@ -57,10 +64,16 @@ def app_command(args: argparse.Namespace) -> tuple[list[str], str]:
             raise InputError("give a FILE or --demo, not both")
         return [*suture, "demo"], "demo"
     if args.input is None:
-        raise InputError("name a transcript FILE to serve (or --demo for the bundled sample)")
+        raise InputError("name a transcript FILE or a folder of sessions to serve (or --demo for the bundled sample)")
     path = Path(args.input)
     if path.is_dir():
-        raise InputError(f"{path}: is a folder; serving a folder's sessions is not available yet: name one FILE")
+        given = [flag for flag, value in (("--format", args.format), ("--read-only", args.read_only)) if value]
+        if args.no_watch:
+            given.append("--no-watch")
+        if given:
+            raise InputError(f"{', '.join(given)}: for a FILE; a folder is served as the sessions browser")
+        # The sessions browser on that folder only: serving one folder shows no other sessions.
+        return [*suture, "sessions", "--only", str(path.absolute())], show.path(path.absolute().name or "/") + "/"
     if not path.exists():
         raise InputError(f"{path}: no such file")
     if not os.access(path, os.R_OK):
