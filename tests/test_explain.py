@@ -532,10 +532,63 @@ def test_cli_says_when_the_repair_does_not_fix_it(tmp_path: Path) -> None:
     assert "does not fix this" in r.stdout and "9 letters or digits" in r.stdout
 
 
-def test_cli_recognised_but_not_found_exits_1(broken: Path) -> None:
+def test_cli_recognised_but_not_in_this_file_exits_1(broken: Path) -> None:
     r = _run(str(broken), "Invalid request: tool call id write:9 is duplicated")
     assert r.returncode == 1
-    assert "Recognised: K1" in r.stdout and "not found" in r.stdout
+    assert "Recognised: K1" in r.stdout
+    assert "not in this file: wrong file, or a different request? The error names id write:9." in r.stdout
+
+
+def test_cli_recognised_but_not_found_exits_1(broken: Path) -> None:
+    # A rule whose text names nothing, and no problem of it in the file.
+    r = _run(str(broken), "Invalid request: tool call id is duplicated")
+    assert r.returncode == 1, r.stdout
+    assert "not found: suture's kimi check finds no K1 problem here" in r.stdout
+
+
+@pytest.mark.parametrize(
+    ("text", "absent"),
+    [
+        (A1_TEXT.replace("call_1", "call_elsewhere"), "id call_elsewhere"),
+        (
+            A1_TEXT.replace("messages.2", "messages.57").replace(": call_1", ""),
+            "index 57 (this history makes 4 messages)",
+        ),
+        (A1_TEXT.replace("messages.2", "messages.57"), "index 57"),
+    ],
+)
+def test_cli_an_error_about_another_request_says_so_and_exits_1(broken: Path, text: str, absent: str) -> None:
+    r = _run(str(broken), text)
+    assert r.returncode == 1, r.stdout
+    assert "not in this file: wrong file, or a different request?" in r.stdout
+    assert absent in r.stdout
+    # It points at no message of this file, and makes no claim about the repair fixing it here.
+    assert "[1] assistant" not in r.stdout and "Repair:" not in r.stdout
+    out = json.loads(_run(str(broken), text, "--json").stdout)
+    assert out["in_file"] is False and out["found"] is False and out["messages"] == []
+    assert any(absent in a for a in out["absent"])
+
+
+def test_cli_never_says_the_repair_does_not_fix_what_it_does(tmp_path: Path) -> None:
+    """The error's ids are in the file but the file keeps the rule there (the call is answered):
+    no "does not fix this" beside "the repair puts every call's result right after it"."""
+    path = tmp_path / "answered.json"
+    path.write_text(
+        json.dumps(
+            [
+                {"role": "user", "content": "hi"},
+                {
+                    "role": "assistant",
+                    "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}],
+                },
+                {"role": "tool", "tool_call_id": "call_1", "content": "ok"},
+            ]
+        )
+    )
+    r = _run(str(path), A1_TEXT.replace("messages.2", "messages.1"))
+    assert r.returncode == 0, r.stdout
+    assert "does not fix" not in r.stdout
+    assert "Repair: nothing to repair here" in r.stdout and "differs from this file" in r.stdout
 
 
 def test_cli_unrecognised_lists_closest_rules(broken: Path) -> None:
@@ -569,7 +622,10 @@ def test_cli_uses_the_api_error_the_session_recorded() -> None:
     assert "tool_use` ids were found" in out["error"] and out["found"] is True
 
 
-def test_cli_without_error_text_on_a_file_that_records_none_exits_2(broken: Path) -> None:
+def test_cli_without_error_text_on_a_file_that_records_none_exits_1_with_a_hint(broken: Path) -> None:
     r = _run(str(broken))
-    assert r.returncode == 2
-    assert "records no API error" in r.stderr
+    assert r.returncode == 1
+    assert "records no API error: pass the provider's error text, or '-' to read it from stdin" in r.stdout
+    assert not r.stderr
+    out = json.loads(_run(str(broken), "--json").stdout)
+    assert out["recorded_error"] is None and "records no API error" in out["hint"]

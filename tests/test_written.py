@@ -17,7 +17,12 @@ from suture.model import Source
 from suture.written import written
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = sorted(p for p in (ROOT / "sample_sessions").rglob("*.json*") if p.is_file())
+# Every transcript among the samples (a recording's requests and shape notes are not transcripts).
+SAMPLES = sorted(
+    p
+    for p in (ROOT / "sample_sessions").rglob("*.json*")
+    if p.is_file() and p.name not in ("requests.jsonl", "shape.json")
+)
 
 scalars = st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.floats(allow_nan=False, allow_infinity=False)
 strings = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=12)

@@ -18,7 +18,7 @@ import orjson
 
 from suture.model import Source
 
-__all__ = ["Written", "written"]
+__all__ = ["Written", "lines_of", "written"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,17 +48,25 @@ def written(data: bytes, source: Source | None) -> list[Written]:
     if source is None:
         return []
     if source.line is not None:
-        numbers = [source.line]
-        merged = _MERGED.match(source.pointer or "")
-        if merged:
-            numbers += [int(n) for n in merged.group(1).replace(" ", "").split(",") if n]
-        return [w for n in numbers if (w := _line(data, n)) is not None]
+        return [w for n in lines_of(source) if (w := _line(data, n)) is not None]
     if source.pointer:
         found = _at_pointer(data, source.pointer)
         if found is not None:
             start, end = found
             return [Written(source.pointer, data.count(b"\n", 0, start) + 1, data[start:end])]
     return []
+
+
+def lines_of(source: Source | None) -> list[int]:
+    """The lines of a JSONL file a message was read from: its own, then those merged into it
+    (a Claude Code response written a block a line). Empty for a JSON document."""
+    if source is None or source.line is None:
+        return []
+    numbers = [source.line]
+    merged = _MERGED.match(source.pointer or "")
+    if merged:
+        numbers += [int(n) for n in merged.group(1).replace(" ", "").split(",") if n]
+    return numbers
 
 
 def _line(data: bytes, number: int) -> Written | None:

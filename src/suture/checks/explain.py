@@ -6,6 +6,11 @@ errors, so patterns match the stable words and pull out the ids and indices);
 check reports for that rule (narrowed to the ids and indices the text names), then, for a rule no
 check can see from the history alone (an edited thinking block), by the ids and indices
 themselves. ``closest(text)`` ranks rules for a text nothing recognises.
+
+``explain(messages, text)`` puts it together (an :class:`Explanation`: the rule, the messages,
+what the error names that the history does not hold, whether the repair fixes it, and one
+sentence that says so), for the command line and the app alike. ``resolve(messages, typed)``
+reads a pointer a person types (``messages.3``, ``input[5]``, ``line 760``, ``#12``).
 """
 
 from __future__ import annotations
@@ -14,13 +19,28 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import orjson
+
 from suture.checks import Verdict, Violation, verdict
 from suture.checks._wire import contents, items, turns
 from suture.checks.rules import RULES, Rule, normalise
 from suture.model import Message
-from suture.repair import Repair
+from suture.repair import Change, Repair, repair
+from suture.written import lines_of
 
-__all__ = ["Location", "Recognition", "closest", "locate", "recognise"]
+__all__ = [
+    "Explanation",
+    "Location",
+    "Pointer",
+    "Recognition",
+    "absent",
+    "closest",
+    "explain",
+    "locate",
+    "recognise",
+    "related_changes",
+    "resolve",
+]
 
 # Indices some providers give outside the sentence (OpenAI's "param": "messages.[57].role").
 _PARAM_INDEX = re.compile(r"messages\.?\[(\d+)\]\.role", re.IGNORECASE)
@@ -193,3 +213,217 @@ def locate(messages: Sequence[Message], rec: Recognition, repaired: Repair | Non
     first.indices = indices
     first.by = by
     return first
+
+
+def _wire_length(messages: Sequence[Message], kind: str | None) -> tuple[int, str]:
+    """How many wire messages (or items, or contents) the history makes, and what they are called."""
+    if kind in ("turns", "turns1"):
+        return len(turns(messages)), "messages"
+    if kind == "contents":
+        return len(contents(messages)), "contents"
+    if kind == "items":
+        return len(items(messages)), "input items"
+    return len(messages), "messages"
+
+
+def _holds_id(messages: Sequence[Message], wanted: str) -> bool:
+    for m in messages:
+        if m.tool_call_id == wanted or any(c.id == wanted for c in m.tool_calls):
+            return True
+    # Item ids (a Responses reasoning item's ``rs_…``) and others live only in the records.
+    quoted = orjson.dumps(wanted)
+    for m in messages:
+        if m.raw is not None:
+            try:
+                if quoted in orjson.dumps(m.raw, option=orjson.OPT_NON_STR_KEYS):
+                    return True
+            except TypeError:
+                continue
+    return False
+
+
+def absent(messages: Sequence[Message], rec: Recognition) -> list[str]:
+    """What the error names that this history does not hold: ids no message has, an index past
+    the end of the request the history makes. Empty when everything it names is here."""
+    missing = [f"id {i}" for i in rec.ids if not _holds_id(messages, i)]
+    n, _ = _wire_index(rec)
+    if n is not None:
+        length, what = _wire_length(messages, rec.rule.index)
+        if n >= length:
+            shown = rec.index if rec.index is not None else n
+            missing.append(f"index {shown} (this history makes {length} {what})")
+    return missing
+
+
+@dataclass(slots=True)
+class Explanation:
+    """What a provider's error says about a history: the rule it breaks, the messages it is
+    about, whether suture's repair fixes it, or why it does not fit this history at all."""
+
+    text: str
+    recognition: Recognition | None = None
+    others: list[Recognition] = field(default_factory=list)
+    location: Location | None = None
+    absent: list[str] = field(default_factory=list)
+    """What the error names that the history does not hold (then it is about another request)."""
+    changes: list[Change] = field(default_factory=list)
+    closest: list[Rule] = field(default_factory=list)
+
+    @property
+    def recognised(self) -> bool:
+        return self.recognition is not None
+
+    @property
+    def found(self) -> bool:
+        """Recognised, everything it names is in this history, and its messages were found."""
+        return self.location is not None and self.location.found and not self.absent
+
+    @property
+    def indices(self) -> list[int]:
+        """The messages the error is about (none where it is not about this history)."""
+        return list(self.location.indices) if self.location is not None and not self.absent else []
+
+    @property
+    def flagged(self) -> bool:
+        """Whether suture's own check sees the problem in this history."""
+        return self.found and self.location is not None and self.location.by == "check"
+
+    @property
+    def fixed(self) -> bool:
+        """Whether the repaired history is free of it: a problem suture's check sees, gone after
+        repair."""
+        if not self.flagged or self.location is None:
+            return False
+        return all(v.fixed for v in self.location.violations)
+
+    def verdict(self) -> str:
+        """One sentence on what to do, that never contradicts itself."""
+        rec = self.recognition
+        if rec is None:
+            return "suture does not recognise this error text."
+        rule = rec.rule
+        if self.absent:
+            return (
+                f"not in this file: wrong file, or a different request? The error names {', '.join(self.absent)}. "
+                f"Where it is the right file, what fixes this kind of error: {_sentence(rule.repair_does or rule.remedy)}"
+            )
+        location = self.location
+        assert location is not None
+        if self.flagged:
+            if self.fixed:
+                return f"Repair: fixes it: {_sentence(location.violations[0].remedy)}"
+            stays = next(v for v in location.violations if not v.fixed)
+            return f"Repair: does not fix this. What to do: {_sentence(stays.remedy)}"
+        if not self.found:
+            return (
+                f"not found: suture's {', '.join(rule.providers)} check finds no {rule.id} problem here, "
+                "and the error names no message of it. Is this the history that was sent? "
+                f"What fixes this kind of error: {_sentence(rule.repair_does or rule.remedy)}"
+            )
+        if rule.fixed == "no":
+            return f"Repair: does not fix this kind of problem. What to do: {_sentence(rule.remedy)}"
+        return (
+            f"Repair: nothing to repair here: suture's {location.provider} check finds no {rule.id} problem in "
+            "these messages as this file holds them. If the agent still gets this error, what it sends differs "
+            "from this file (a state before the last write, or what the agent adds when it sends)."
+        )
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if text.endswith((".", "?", "!")) else text + "."
+
+
+def related_changes(result: Repair, where: Location, ids: Sequence[str]) -> list[Change]:
+    """The repair's changes to the messages an error is about (by index, or by the ids it names)."""
+    wanted = set(ids) | {v.call_id for v in where.violations if v.call_id}
+    indices = set(where.indices) | {i for v in where.violations for i in v.related}
+    return [
+        c
+        for c in result.changes
+        if c.input_index in indices or (c.call_id is not None and c.call_id in wanted) or (c.new_id in wanted)
+    ]
+
+
+def explain(messages: Sequence[Message], text: str, repaired: Repair | None = None) -> Explanation:
+    """Everything ``suture explain`` and the app say about ``text`` (a provider's error) and
+    ``messages``. ``repaired`` reuses a repair of ``messages``."""
+    recognised = recognise(text)
+    if not recognised:
+        return Explanation(text, closest=closest(text))
+    rec = recognised[0]
+    result = repaired if repaired is not None else repair(messages)
+    missing = absent(messages, rec)
+    where = locate(messages, rec, result)
+    changes = [] if missing else related_changes(result, where, rec.ids)
+    return Explanation(text, rec, recognised[1:], where, missing, changes)
+
+
+# -- pointers a person types: messages.3, input[5], contents[2], line 760, #12 ------------------
+
+_POINTER = re.compile(
+    r"^\s*(?:(?P<wire>messages|input|contents|items)\s*(?:\.\s*\[?|\[)\s*(?P<n>\d+)\s*\]?(?P<rest>[\w.\[\]]*)"
+    r"|(?:line\s*|l)(?P<line>\d+)|#\s*(?P<message>\d+)|(?P<bare>\d+))\s*$",
+    re.IGNORECASE,
+)
+_WIRE_OF = {
+    "anthropic": "turns",
+    "bedrock": "merged",
+    "gemini": "contents",
+    "openai-responses": "items",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Pointer:
+    """Where a typed pointer leads: the input messages, and what it was understood as."""
+
+    indices: list[int]
+    said: str
+
+
+def resolve(messages: Sequence[Message], typed: str, provider: str | None = None) -> Pointer:
+    """The input messages ``typed`` points at: ``messages.N`` (the Nth message of the request
+    ``provider`` is sent, as its errors count them), ``input[N]`` (an OpenAI Responses item),
+    ``contents[N]`` (Gemini), ``line N`` or a bare ``N`` (a line of the file), ``#N`` (suture's
+    own message index). No indices where nothing matches; ``said`` says what was looked for."""
+    m = _POINTER.match(typed)
+    if m is None:
+        return Pointer([], f"not a pointer suture reads: {typed.strip()!r} (try messages.3, input[5], line 760, #12)")
+    if m.group("message") is not None:
+        n = int(m.group("message"))
+        ok = 0 <= n < len(messages)
+        return Pointer([n] if ok else [], f"message #{n}" + ("" if ok else f" (the file has {len(messages)})"))
+    number = m.group("line") or m.group("bare")
+    if number is not None:
+        return _line(messages, int(number))
+    wire, n = m.group("wire").lower(), int(m.group("n"))
+    if wire in ("input", "items"):
+        listed = items(messages)
+        ok = n < len(listed)
+        return Pointer([listed[n].source] if ok else [], f"input[{n}]" + ("" if ok else f" (of {len(listed)} items)"))
+    kind = "contents" if wire == "contents" else _WIRE_OF.get(provider or "", "messages")
+    if kind == "items":
+        return resolve(messages, f"input[{n}]", provider)
+    if kind == "messages":
+        ok = n < len(messages)
+        return Pointer([n] if ok else [], f"messages[{n}]" + ("" if ok else f" (of {len(messages)})"))
+    wire_list = contents(messages) if kind == "contents" else turns(messages, merge=kind == "merged")
+    label = f"contents[{n}]" if kind == "contents" else f"messages.{n} as {provider} counts them"
+    if n >= len(wire_list):
+        return Pointer([], f"{label} (the request has {len(wire_list)})")
+    return Pointer(list(wire_list[n].members), label)
+
+
+def _line(messages: Sequence[Message], line: int) -> Pointer:
+    """The message read from ``line`` (or merged from it), else the first read after it."""
+    after: tuple[int, int] | None = None
+    for i, m in enumerate(messages):
+        lines = lines_of(m.source)
+        if line in lines:
+            return Pointer([i], f"line {line}")
+        if lines and lines[0] > line and (after is None or lines[0] < after[0]):
+            after = (lines[0], i)
+    if after is not None:
+        return Pointer([after[1]], f"line {line} holds no message; the next one read is on line {after[0]}")
+    return Pointer([], f"line {line}: no message was read from it or after it")

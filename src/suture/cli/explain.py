@@ -4,8 +4,10 @@ Paste the provider's error (or ``-`` to read it from stdin; without it, the last
 session recorded is used, as Claude Code logs them). suture recognises the rule behind
 it, finds the ids and indices it names in the transcript, shows those messages, and shows the
 repair's changes to them, or says that the repair does not fix this and what to do instead.
-Exit 0 when the error is recognised and its messages found, 1 when they are not found (or the
-text is not recognised), 2 when the input cannot be read.
+An error whose ids or index this file does not hold is about another file or request, and says
+so. Exit 0 when the error is recognised and its messages found; 1 when they are not (not in this
+file, not found, not recognised, or no error given and none recorded); 2 when the input cannot be
+read.
 """
 
 from __future__ import annotations
@@ -16,11 +18,10 @@ from typing import Any
 
 from suture import show
 from suture.checks import TITLES
-from suture.checks.explain import Location, Recognition, closest, locate, recognise
+from suture.checks.explain import Explanation, closest, explain
 from suture.cli._common import load_strict, out, out_json
 from suture.io import InputError
 from suture.model import ImagePart, Message, TextPart, text_of
-from suture.repair import Change, Repair, repair
 
 NAMES = ("explain",)
 ORDER = 35
@@ -33,7 +34,8 @@ def add_arguments(sub: Any, name: str) -> None:
         description=(
             "Recognise a provider's error text (paste it, or '-' to read it from stdin), find the "
             "messages it names in the transcript, and show the repair's changes to them or what to do "
-            "where the repair does not fix it. Exit 0 when found, 1 when not, 2 if the file cannot be read."
+            "where the repair does not fix it. Exit 0 when found; 1 when not (the error names ids or an index "
+            "this file does not hold, or no error is given and none is recorded); 2 if the file cannot be read."
         ),
     )
     p.add_argument("input", metavar="IN", help="transcript file")
@@ -82,21 +84,20 @@ def summary(m: Message, limit: int = 70) -> str:
     return "  ".join(bits) or "(empty)"
 
 
-def _changes(result: Repair, indices: set[int], ids: set[str]) -> list[Change]:
-    return [
-        c
-        for c in result.changes
-        if c.input_index in indices or (c.call_id is not None and c.call_id in ids) or (c.new_id in ids)
-    ]
-
-
 def run(args: argparse.Namespace) -> int:
     transcript = load_strict(args.input, args.format, args.skip_bad_lines)
     if args.error is None:
         if not transcript.evidence:
-            raise InputError(
-                f"{show.path(args.input)}: records no API error; pass the provider's error text (or '-' to read it from stdin)"
+            # Nothing to explain is an answer (exit 1), not unreadable input (exit 2).
+            hint = (
+                f"{show.path(args.input)} records no API error: pass the provider's error text, "
+                "or '-' to read it from stdin"
             )
+            if args.json:
+                out_json({"file": show.path_json(args.input), "recorded_error": None, "hint": hint})
+            else:
+                out(hint)
+            return 1
         recorded_at, text = transcript.evidence[-1]
         if not args.json:
             more = len(transcript.evidence) - 1
@@ -105,47 +106,24 @@ def run(args: argparse.Namespace) -> int:
     else:
         text = _error_text(args.error)
     messages = transcript.messages
-    recognised = recognise(text)
-    if not recognised:
+    found = explain(messages, text)
+    if not found.recognised:
         return _unrecognised(args, text)
-    rec = recognised[0]
-    result = repair(messages)
-    where = locate(messages, rec, result)
-    ids = set(rec.ids) | {v.call_id for v in where.violations if v.call_id}
-    related = set(where.indices) | {i for v in where.violations for i in v.related}
-    changes = _changes(result, related, ids)
     if args.json:
-        _json(args, transcript.format, messages, rec, where, changes, recognised[1:], text)
+        _json(args, transcript.format, messages, found)
     else:
-        _human(args, transcript.format, messages, rec, where, changes, recognised[1:])
-    return 0 if where.found else 1
+        _human(args, transcript.format, messages, found)
+    return 0 if found.found else 1
 
 
-def _fix(rec: Recognition, where: Location) -> tuple[bool, str]:
-    """Whether the repair fixes what the error is about, and the remedy or what the repair does."""
-    if where.violations:
-        fixed = all(v.fixed for v in where.violations)
-        remedies = [v.remedy for v in where.violations if not v.fixed] or [where.violations[0].remedy]
-        return fixed, remedies[0]
-    return rec.rule.fixed == "yes", rec.rule.remedy
-
-
-def _json(
-    args: argparse.Namespace,
-    fmt: str,
-    messages: list[Message],
-    rec: Recognition,
-    where: Location,
-    changes: list[Change],
-    others: list[Recognition],
-    text: str,
-) -> None:
-    fixed, remedy = _fix(rec, where)
+def _json(args: argparse.Namespace, fmt: str, messages: list[Message], found: Explanation) -> None:
+    rec, where = found.recognition, found.location
+    assert rec is not None and where is not None
     out_json(
         {
             "file": show.path_json(args.input),
             "format": fmt,
-            "error": text,
+            "error": found.text,
             "recognised": True,
             "rule": rec.rule.id,
             "title": rec.rule.title,
@@ -153,8 +131,10 @@ def _json(
             "provider": where.provider,
             "source": rec.rule.source,
             "named": {"ids": list(rec.ids), "index": rec.index, "block": rec.block},
-            "found": where.found,
-            "found_by": where.by,
+            "in_file": not found.absent,
+            "absent": found.absent,
+            "found": found.found,
+            "found_by": where.by if found.found else "",
             "messages": [
                 {
                     "index": i,
@@ -162,26 +142,20 @@ def _json(
                     "summary": summary(messages[i]),
                     "source": str(messages[i].source or ""),
                 }
-                for i in where.indices
+                for i in found.indices
             ],
-            "violations": [v.to_json() for v in where.violations],
-            "fixed_by_repair": fixed,
-            "remedy": remedy,
-            "changes": [c.to_json() for c in changes],
-            "also_matches": [r.rule.id for r in others],
+            "violations": [v.to_json() for v in where.violations] if not found.absent else [],
+            "fixed_by_repair": found.fixed,
+            "verdict": found.verdict(),
+            "changes": [c.to_json() for c in found.changes],
+            "also_matches": [r.rule.id for r in found.others],
         }
     )
 
 
-def _human(
-    args: argparse.Namespace,
-    fmt: str,
-    messages: list[Message],
-    rec: Recognition,
-    where: Location,
-    changes: list[Change],
-    others: list[Recognition],
-) -> None:
+def _human(args: argparse.Namespace, fmt: str, messages: list[Message], found: Explanation) -> None:
+    rec, where = found.recognition, found.location
+    assert rec is not None and where is not None
     lines: list[str] = []
     w = lines.append
     r = rec.rule
@@ -194,40 +168,24 @@ def _human(
         named.append("ids " + ", ".join(rec.ids))
     if named:
         w(f"  the error names: {'; '.join(named)}")
-    if others:
-        w(f"  (the text also fits: {', '.join(o.rule.id for o in others[:3])})")
+    if found.others:
+        w(f"  (the text also fits: {', '.join(o.rule.id for o in found.others[:3])})")
     w("")
     w(f"{show.path(args.input)} ({fmt}, {len(messages)} messages):")
-    if not where.found:
-        what = "the ids and indices it names" if named else "a problem of this rule"
-        w(
-            f"  not found: suture's {', '.join(r.providers)} check finds no {r.id} problem here, and no message matches {what}."
-        )
-        w("  Is this the transcript that was sent? (A provider counts messages as it received them.)")
-    else:
-        if where.by != "check":
-            w(
-                f"  suture's {where.provider} check does not flag {r.id} here: it may need what only the provider "
-                "saw (the original thinking blocks, item state), or the request differed from this file."
-            )
+    if found.found:
+        if not found.flagged:
             w(f"  The messages the error names (by its {'ids' if where.by == 'ids' else 'index'}):")
-        for i in where.indices:
+        for i in found.indices:
             m = messages[i]
             source = f" ({m.source})" if m.source else ""
             w(f"  [{i}] {m.role}{source}  {summary(m)}")
         for v in where.violations:
             w(f"      {v.rule} at {v.where} ({TITLES[v.provider]}): {v.problem}")
-    fixed, remedy = _fix(rec, where)
     w("")
-    if where.found and fixed:
-        w(f"Repair: fixes it: {remedy}.")
-    elif where.found:
-        w(f"Repair: does not fix this. What to do: {remedy}")
-    else:
-        w(f"What fixes it: {remedy}")
-    if changes:
+    w(found.verdict())
+    if found.changes:
         w("Changes the repair makes to these messages:")
-        for c in changes:
+        for c in found.changes:
             to = f"[{c.output_index}]" if c.output_index is not None else "(dropped)"
             w(f"  {c.kind} [{c.input_index}] → {to}: {c.summary}")
     out(*lines)

@@ -1,0 +1,103 @@
+"""``suture.checks.explain.resolve`` (a pointer a person types) and what ``explain`` says about an
+error that belongs to another request."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import suture
+from suture.checks._wire import items, turns
+from suture.checks.explain import explain, resolve
+from suture.model import Message, ToolCall
+
+ROOT = Path(__file__).resolve().parent.parent
+PARALLEL = ROOT / "sample_sessions" / "claude-code" / "parallel-calls.jsonl"
+RESPONSES = ROOT / "sample_sessions" / "responses" / "clean-request.json"
+
+HISTORY = [
+    Message("system", "be brief"),
+    Message("user", "hi"),
+    Message("assistant", None, (ToolCall("a", "ls"), ToolCall("b", "cat"))),
+    Message("tool", "1", tool_call_id="a"),
+    Message("tool", "2", tool_call_id="b"),
+    Message("user", "thanks"),
+    Message("assistant", "done"),
+]
+
+
+@pytest.mark.parametrize(
+    ("typed", "provider", "indices"),
+    [
+        ("#3", None, [3]),
+        ("# 6", None, [6]),
+        ("messages.0", "anthropic", [1]),  # the system prompt is not a message for Anthropic
+        ("messages.2", "anthropic", [3, 4, 5]),  # results and the user text after them: one message
+        ("messages[2]", "openai-chat", [2]),  # chat providers count every message
+        ("messages.2.content.1", "anthropic", [3, 4, 5]),
+        ("contents[1]", None, [2]),
+        ("messages.9", "anthropic", []),
+        ("#99", None, []),
+    ],
+)
+def test_pointers_lead_to_the_messages_a_provider_means(typed: str, provider: str | None, indices: list[int]) -> None:
+    assert turns(HISTORY)[2].members == [3, 4, 5]
+    assert resolve(HISTORY, typed, provider).indices == indices
+
+
+def test_input_items_count_as_the_responses_api_does() -> None:
+    transcript = suture.load_file(RESPONSES)
+    listed = items(transcript.messages)
+    for n, item in enumerate(listed):
+        assert resolve(transcript.messages, f"input[{n}]").indices == [item.source]
+        assert resolve(transcript.messages, f"messages.{n}", "openai-responses").indices == [item.source]
+    assert "of" in resolve(transcript.messages, f"input[{len(listed)}]").said
+
+
+def test_line_numbers_find_merged_lines_and_the_next_message() -> None:
+    transcript = suture.load_file(PARALLEL)
+    messages = transcript.messages
+    merged = next(i for i, m in enumerate(messages) if m.source and "merged" in (m.source.pointer or ""))
+    assert str(messages[merged].source) == "line 4, merged with lines 5, 6, 9"
+    for line in (4, 5, 6, 9):
+        assert resolve(messages, f"line {line}").indices == [merged]
+        assert resolve(messages, str(line)).indices == [merged]
+    first = messages[0].source
+    assert first is not None and first.line is not None and first.line > 1
+    before = resolve(messages, "line 1")
+    assert before.indices == [0] and f"the next one read is on line {first.line}" in before.said
+    assert resolve(messages, "line 100000").indices == []
+
+
+def test_something_else_is_not_a_pointer() -> None:
+    found = resolve(HISTORY, "hello")
+    assert found.indices == [] and "not a pointer" in found.said
+
+
+A1 = "messages.{n}: `tool_use` ids were found without `tool_result` blocks immediately after: {id}."
+
+
+def test_an_error_about_another_request_names_what_is_missing() -> None:
+    broken = [*HISTORY[:3], Message("user", "stop"), *HISTORY[3:]]
+    here = explain(broken, A1.format(n=2, id="b"))
+    assert here.found and here.flagged and here.fixed and not here.absent
+    assert here.verdict().startswith("Repair: fixes it:")
+    elsewhere = explain(broken, A1.format(n=2, id="zzz"))
+    assert not elsewhere.found and elsewhere.absent == ["id zzz"] and elsewhere.indices == []
+    assert elsewhere.changes == []
+    assert elsewhere.verdict().startswith("not in this file: wrong file, or a different request?")
+    past = explain(broken, A1.format(n=40, id="b"))
+    assert past.absent == ["index 40 (this history makes 5 messages)"]
+
+
+def test_a_verdict_never_contradicts_itself() -> None:
+    # Every rule's first error text, on a history that breaks it and one that does not.
+    from suture.checks.rules import RULES
+
+    for rule in RULES.values():
+        for text in rule.errors[:1]:
+            for history in (HISTORY, HISTORY[:3]):
+                said = explain(history, text.replace("{N}", "2").replace("{id}", "a")).verdict()
+                if "does not fix" in said:
+                    assert rule.repair_does not in said or not rule.repair_does, (rule.id, said)
