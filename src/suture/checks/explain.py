@@ -402,10 +402,10 @@ def resolve(messages: Sequence[Message], typed: str, provider: str | None = None
         listed = items(messages)
         ok = n < len(listed)
         return Pointer([listed[n].source] if ok else [], f"input[{n}]" + ("" if ok else f" (of {len(listed)} items)"))
-    kind = "contents" if wire == "contents" else _WIRE_OF.get(provider or "", "messages")
+    kind = "contents" if wire == "contents" else _WIRE_OF.get(provider or "", "one per message")
     if kind == "items":
         return resolve(messages, f"input[{n}]", provider)
-    if kind == "messages":
+    if kind == "one per message":
         ok = n < len(messages)
         return Pointer([n] if ok else [], f"messages[{n}]" + ("" if ok else f" (of {len(messages)})"))
     wire_list = contents(messages) if kind == "contents" else turns(messages, merge=kind == "merged")

@@ -46,6 +46,7 @@ __all__ = [
     "FormatError",
     "about",
     "adapters",
+    "closest",
     "detect",
     "dump",
     "essences",
@@ -165,8 +166,10 @@ def detect(doc: Document) -> Detection:
     scored = [(a.sniff(doc), a) for a in adapters()]
     scored = [(s, a) for s, a in scored if s > 0]
     if not scored:
+        near = closest(doc)
+        why = f"; closest: {near[0].name} ({near[1]})" if near else ""
         raise InputError(
-            f"not a transcript suture knows: no format fits (known formats: {', '.join(a.name for a in adapters())})"
+            f"not a transcript suture knows: no format fits{why} (known formats: {', '.join(a.name for a in adapters())})"
         )
     best = max(s for s, _ in scored)
     top = sorted((a for s, a in scored if s == best), key=lambda a: a.order)
@@ -175,6 +178,45 @@ def detect(doc: Document) -> Detection:
         raise InputError(f"this file could be any of {names}; pass --format NAME to choose")
     others = tuple(a.name for s, a in scored if a is not top[0])
     return Detection(top[0], best, others)
+
+
+_ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
+
+
+def closest(doc: Document) -> tuple[Adapter, str] | None:
+    """For a document no format recognises: the format it comes closest to, and why it does not
+    fit. Closest is a format that reads messages from it (its records are that format's shape,
+    with something no such file holds), else the one whose reading got furthest into it before
+    it stopped, else the first that says what it expected."""
+    read: list[tuple[int, Adapter, str]] = []
+    stopped: list[tuple[int, int, Adapter, str]] = []
+    for order, adapter in enumerate(adapters()):
+        try:
+            transcript = adapter.load(doc)
+        except FormatError as e:
+            where = e.where
+            depth = where.count(".") + where.count("[") + (1 if where else 0)
+            stopped.append((-depth, order, adapter, f"{where}: {e.problem}" if where else e.problem))
+            continue
+        except (InputError, RecursionError, ValueError, TypeError, KeyError, AttributeError):
+            continue
+        if transcript.messages:
+            odd = next(
+                ((i, m.role) for i, m in enumerate(transcript.messages) if m.role not in _ROLES),
+                None,
+            )
+            if odd is not None:
+                why = f"message {odd[0]} has the role {show.line(repr(odd[1]))}, which {adapter.name} never writes"
+            else:
+                why = f"its records hold fields {adapter.name} never writes"
+            read.append((order, adapter, why))
+    if read:
+        _, adapter, why = min(read, key=lambda t: t[0])
+        return adapter, why
+    if stopped:
+        _, _, adapter, why = min(stopped, key=lambda t: (t[0], t[1]))
+        return adapter, why
+    return None
 
 
 def load_bytes(data: bytes, format: str | None = None, *, live: bool = False) -> Transcript:
