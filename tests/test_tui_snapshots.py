@@ -135,3 +135,47 @@ def test_synthetic_result_details_at_80x24(app: SutureApp, snap_compare: Any) ->
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=synthetic)
+
+
+CLAUDE_CODE = ROOT / "sample_sessions" / "claude-code" / "interrupted-then-api-error.jsonl"
+COMPACTED = ROOT / "sample_sessions" / "real" / "claude-code" / "4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
+
+
+async def recorded(pilot: Any) -> None:
+    """As ``loaded``, and the recorded API error read too."""
+    await loaded(pilot)
+    for _ in range(100):
+        if pilot.app.recorded is None or pilot.app.recorded.explanation is not None:
+            break
+        await pilot.pause(0.05)
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)], ids=["80x24", "200x60"])
+def test_recorded_api_error_banner(tmp_path: Path, snap_compare: Any, size: tuple[int, int]) -> None:
+    path = tmp_path / "session.jsonl"
+    shutil.copy(CLAUDE_CODE, path)
+    app = SutureApp(path, watch=False, title="session.jsonl")
+    assert snap_compare(app, terminal_size=size, run_before=recorded)
+
+
+def test_explain_screen_at_80x24(tmp_path: Path, snap_compare: Any) -> None:
+    path = tmp_path / "session.jsonl"
+    shutil.copy(CLAUDE_CODE, path)
+    app = SutureApp(path, watch=False, title="session.jsonl")
+
+    async def explain(pilot: Any) -> None:
+        await recorded(pilot)
+        await pilot.press("E")
+        await pilot.pause(0.1)
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=explain)
+
+
+def test_compaction_named_at_200x60(tmp_path: Path, snap_compare: Any) -> None:
+    path = tmp_path / "session.jsonl"
+    shutil.copy(COMPACTED, path)
+    app = SutureApp(path, watch=False, title="session.jsonl")
+    assert snap_compare(app, terminal_size=(200, 60), run_before=recorded)

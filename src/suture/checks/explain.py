@@ -21,10 +21,11 @@ from dataclasses import dataclass, field
 
 import orjson
 
+from suture import show
 from suture.checks import Verdict, Violation, verdict
 from suture.checks._wire import contents, items, turns
 from suture.checks.rules import RULES, Rule, normalise
-from suture.model import Message
+from suture.model import ImagePart, Message, TextPart, text_of
 from suture.repair import Change, Repair, repair
 from suture.written import lines_of
 
@@ -40,6 +41,7 @@ __all__ = [
     "recognise",
     "related_changes",
     "resolve",
+    "summary",
 ]
 
 # Indices some providers give outside the sentence (OpenAI's "param": "messages.[57].role").
@@ -357,6 +359,25 @@ def explain(messages: Sequence[Message], text: str, repaired: Repair | None = No
     where = locate(messages, rec, result)
     changes = [] if missing else related_changes(result, where, rec.ids)
     return Explanation(text, rec, recognised[1:], where, missing, changes)
+
+
+def summary(m: Message, limit: int = 70) -> str:
+    """One line about a message: its calls, its result id, its text."""
+    bits = []
+    if m.tool_calls:
+        bits.append("calls " + ", ".join(f"{c.name or '?'} {c.id or '(no id)'}" for c in m.tool_calls))
+    if m.role == "tool":
+        bits.append(f"result for {m.tool_call_id or '(no id)'}")
+    content = m.content
+    if isinstance(content, list):
+        content = "\n".join(p.text for p in content if isinstance(p, TextPart))
+    text = " ".join(text_of(content).split())
+    if text:
+        bits.append(f"“{show.prose(text if len(text) <= limit else text[: limit - 1] + '…')}”")
+    images = [p for p in (m.content if isinstance(m.content, list) else []) if isinstance(p, ImagePart)]
+    if images:
+        bits.append(f"{len(images)} image{'s' if len(images) > 1 else ''}")
+    return "  ".join(bits) or "(empty)"
 
 
 # -- pointers a person types: messages.3, input[5], contents[2], line 760, #12 ------------------

@@ -18,10 +18,10 @@ from typing import Any
 
 from suture import show
 from suture.checks import TITLES
-from suture.checks.explain import Explanation, closest, explain
+from suture.checks.explain import Explanation, closest, explain, summary
 from suture.cli._common import load_strict, out, out_json
 from suture.io import InputError
-from suture.model import ImagePart, Message, TextPart, text_of
+from suture.model import Message
 
 NAMES = ("explain",)
 ORDER = 35
@@ -63,25 +63,6 @@ def _error_text(value: str) -> str:
     if not text.strip():
         raise InputError("the error text is empty: paste the provider's message, or pass '-' and pipe it in")
     return text
-
-
-def summary(m: Message, limit: int = 70) -> str:
-    """One line about a message: its calls, its result id, its text."""
-    bits = []
-    if m.tool_calls:
-        bits.append("calls " + ", ".join(f"{c.name or '?'} {c.id or '(no id)'}" for c in m.tool_calls))
-    if m.role == "tool":
-        bits.append(f"result for {m.tool_call_id or '(no id)'}")
-    content = m.content
-    if isinstance(content, list):
-        content = "\n".join(p.text for p in content if isinstance(p, TextPart))
-    text = " ".join(text_of(content).split())
-    if text:
-        bits.append(f"“{show.prose(text if len(text) <= limit else text[: limit - 1] + '…')}”")
-    images = [p for p in (m.content if isinstance(m.content, list) else []) if isinstance(p, ImagePart)]
-    if images:
-        bits.append(f"{len(images)} image{'s' if len(images) > 1 else ''}")
-    return "  ".join(bits) or "(empty)"
 
 
 def run(args: argparse.Namespace) -> int:

@@ -55,6 +55,7 @@ __all__ = [
     "load_bytes",
     "load_file",
     "reordered_turns",
+    "skipped",
 ]
 
 # Sniff scores. A format that recognises a record only it writes says CERTAIN; one whose shape
@@ -238,6 +239,14 @@ def load_file(path: str | os.PathLike[str], format: str | None = None, *, live: 
         raise InputError(f"{show.path(path)}: {e}") from None
     except RecursionError:
         raise InputError(f"{show.path(path)}: nested too deeply to be a transcript") from None
+
+
+def skipped(transcript: Transcript) -> list[str]:
+    """Sentences naming what the file holds that the agent does not send (the lines before a
+    compaction, other branches of a session): where a format has such history, its adapter's
+    ``skipped(transcript)`` says so."""
+    describe = getattr(get(transcript.format), "skipped", None)
+    return list(describe(transcript)) if describe is not None else []
 
 
 def export_name(transcript: Transcript) -> str:

@@ -123,6 +123,17 @@ class ClaudeCodeAdapter:
                 return CERTAIN
         return score
 
+    def skipped(self, transcript: Transcript) -> list[str]:
+        """What the file holds that Claude Code does not send: the lines before its last compaction."""
+        compacted = transcript.meta.get("compacted")
+        if not compacted:
+            return []
+        line, before = compacted["line"], compacted["records_before"]
+        said = f"lines 1–{line - 1} are before a compaction (line {line}) and are not sent"
+        if before:
+            said += f" ({before:,} user and assistant records; the summary after it stands for them)"
+        return [said]
+
     def load(self, doc: Document) -> Transcript:
         records = _records(doc)
         if not any(isinstance(r, dict) for _, r in records):

@@ -104,6 +104,14 @@ class CodexAdapter:
 
     # -- loading -----------------------------------------------------------------------------
 
+    def skipped(self, transcript: Transcript) -> list[str]:
+        """What the file holds that the agent does not send: the lines before a compaction."""
+        compacted = transcript.meta.get("compacted")
+        if not compacted or compacted["line"] <= 1:
+            return []
+        line = compacted["line"]
+        return [f"lines 1–{line - 1} are before a compaction (line {line}) and are not sent: only what it kept is"]
+
     def load(self, doc: Document) -> Transcript:
         value = doc.value
         problems = list(doc.problems)
@@ -157,6 +165,7 @@ class CodexAdapter:
                     meta["model"] = payload.get("model")
                 elif kind == "compacted":
                     history = self._compacted(history, problems, payload, line, timestamps, stamp)
+                    meta["compacted"] = {"line": line}
                     rewrote = True
                 elif kind == "event_msg" and isinstance(payload, dict):
                     event = payload.get("type")

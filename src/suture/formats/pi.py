@@ -194,6 +194,17 @@ class PiAdapter:
                 score = LIKELY
         return score
 
+    def skipped(self, transcript: Transcript) -> list[str]:
+        """What the file holds that pi does not send: entries off the branch it resumes, and those
+        before a compaction on it."""
+        entries, branch = transcript.meta.get("entries", 0), transcript.meta.get("branch", 0)
+        if entries <= branch:
+            return []
+        return [
+            f"{entries - branch:,} of {entries:,} entries are not sent: they are on other branches of the "
+            "session, or before a compaction"
+        ]
+
     def load(self, doc: Document) -> Transcript:
         if doc.kind != "jsonl" and not isinstance(doc.value, dict):
             raise FormatError("", "not a pi session: expected JSONL entries")

@@ -28,18 +28,20 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Input, Static
+from textual.widgets import Input, Static, TextArea
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from suture import codec, show
-from suture.formats import dump
+from suture.formats import dump, skipped
 from suture.io import InputError, same_file, write_atomic
 from suture.live import LiveFile, Update
+from suture.model import Source
+from suture.tui.banner import Banner, Recorded
 from suture.tui.bars import InfoBar, StatusBar
 from suture.tui.changes import ChangeList, ProblemList
 from suture.tui.contrast import ContrastFilter
 from suture.tui.details import DetailScreen
-from suture.tui.keys import KeyBar
+from suture.tui.keys import LIST_KEYS, KeyBar
 from suture.tui.rows import RowModel, human_size
 from suture.tui.screens import (
     ConfirmScreen,
@@ -49,6 +51,7 @@ from suture.tui.screens import (
     record_json,
 )
 from suture.tui.view import SIDES, PaneHeader, TranscriptView
+from suture.written import lines_of, written
 
 __all__ = ["SutureApp", "default_export_path"]
 
@@ -151,6 +154,24 @@ class SutureApp(App[None]):
             tooltip="Jump to the next provider problem",
         ),
         Binding("X", "problem(-1)", "Prev problem", show=False, id="app.previous_problem"),
+        Binding(
+            "exclamation_mark",
+            "go_error",
+            "Go to error",
+            key_display="!",
+            id="app.go_error",
+            tooltip="Go to the message the session's recorded API error names",
+        ),
+        Binding("E", "explain", "Explain", id="app.explain", tooltip="Explain an error: paste a provider's error text"),
+        Binding(
+            "colon",
+            "goto",
+            "Go to",
+            key_display=":",
+            id="app.goto",
+            tooltip="Go to messages.N, input[N], contents[N], a line of the file, or #N",
+            priority=True,
+        ),
         Binding("p", "pick_provider", "Provider", id="app.provider", tooltip="Choose the provider to check against"),
         Binding("y", "copy", "Copy", id="app.copy", tooltip="Copy the selected message's JSON (focused side)"),
         Binding("e", "export", "Export", id="app.export", tooltip="Write the repaired transcript"),
@@ -228,6 +249,7 @@ class SutureApp(App[None]):
         self._checks_timer: Timer | None = None
         self.provider_picked = False
         self.row_filter = "all"
+        self.recorded: Recorded | None = None
         self.reloaded: tuple[str, float] | None = None
         self._reload_ticker: Timer | None = None
         self._verify_timer: Timer | None = None
@@ -250,6 +272,9 @@ class SutureApp(App[None]):
             "problem",
             "pick_provider",
             "filter",
+            "go_error",
+            "explain",
+            "goto",
         }
     )
 
@@ -268,6 +293,7 @@ class SutureApp(App[None]):
             "problem",
             "pick_provider",
             "filter",
+            "goto",
         }
     )
 
@@ -275,6 +301,7 @@ class SutureApp(App[None]):
     FOOTER_KEEP: ClassVar[tuple[str, ...]] = (
         "app.help",
         "app.quit",
+        "app.go_error",
         "view.open",
         "app.next_change",
         "app.search",
@@ -285,8 +312,8 @@ class SutureApp(App[None]):
     )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "search" and isinstance(self.focused, Input):
-            return False  # a "/" typed into a box (the search itself, an export path) is text
+        if action in ("search", "goto") and isinstance(self.focused, Input | TextArea):
+            return False  # a "/" or ":" typed into a box (the search itself, an export path) is text
         if action in self.MAIN_ONLY and self.screen is not self.screen_stack[0]:
             return False
         model = self.model
@@ -301,6 +328,8 @@ class SutureApp(App[None]):
             return self.verdicts is not None
         if action == "search_step":
             return bool(self.matches)
+        if action == "go_error":
+            return self.recorded is not None
         return True
 
     # -- layout ------------------------------------------------------------------------------
@@ -312,6 +341,7 @@ class SutureApp(App[None]):
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
+        yield Banner(id="banner")
         view = TranscriptView(on_moved=self._moved_to, id="view")
         with Horizontal(id="main"):
             with Vertical(id="panes"):
@@ -327,6 +357,9 @@ class SutureApp(App[None]):
                     yield ProblemList(id="problems", empty="")
         yield InfoBar(id="info")
         yield Input(placeholder="search text and ids (enter: find, esc: cancel)", id="search")
+        yield Input(
+            placeholder="go to: messages.3, input[5], contents[2], line 760, #12 (enter: go, esc: cancel)", id="goto"
+        )
         yield KeyBar(self.FOOTER_KEEP, id="keys")
 
     def on_resize(self, event: events.Resize) -> None:
@@ -565,7 +598,13 @@ class SutureApp(App[None]):
         self.model = model
         transcript = model.transcript
         self.status.update_state(model=model, format_name=transcript.format)
-        self.query_one("#changes", ChangeList).set_changes(model.repair.changes)
+        changes = self.query_one("#changes", ChangeList)
+        changes.empty = "the repair changes nothing here"
+        changes.set_changes(model.repair.changes)
+        problems = self.query_one("#problems", ProblemList)
+        if not problems.changes and self.verdicts is None:
+            problems.empty = "checking the providers…"
+            problems.refresh()
         n = len(model.repair.changes)
         self.query_one("#changes-title", Static).update(f"Changes ({n:,})" if n else "Changes")
         header = self.query_one("#pane-header", PaneHeader)
@@ -580,10 +619,12 @@ class SutureApp(App[None]):
             self._checks_timer.stop()
             self._checks_timer = None
         ref = weakref.ref(model)
+        self._show_banner(model)
         if initial or old is None:
             self.call_after_refresh(self.run_checks, ref)
+            self.call_after_refresh(self.explain_recorded, ref)
         else:
-            self._checks_timer = self.set_timer(CHECKS_SETTLE, lambda: self.run_checks(ref))
+            self._checks_timer = self.set_timer(CHECKS_SETTLE, lambda: self._settled(ref))
         if initial or old is None:
             first = model.changed_rows[0] if model.changed_rows else 0
             view.set_model(model, cursor=first, shown=self._filter_rows(self.row_filter, model))
@@ -869,11 +910,12 @@ class SutureApp(App[None]):
         from textual.events import Key
 
         if isinstance(event, Key) and event.key == "escape":
-            box = self.query_one("#search", Input)
-            if box.display and box.has_focus:
-                box.display = False
-                self.view.focus()
-                event.stop()
+            for name in ("#search", "#goto"):
+                box = self.query_one(name, Input)
+                if box.display and box.has_focus:
+                    box.display = False
+                    self.view.focus()
+                    event.stop()
 
     @work(thread=True, exclusive=True, group="search", exit_on_error=False)
     def run_search(self, query: str, jump: bool = True) -> None:
@@ -925,6 +967,119 @@ class SutureApp(App[None]):
             return
         self.view.select(row, center=True)
         self._say_match()
+
+    # -- the recorded error, explain, go to --------------------------------------------------
+
+    def _settled(self, ref: weakref.ref[RowModel]) -> None:
+        """The file has been quiet: check it against the providers and read its recorded error."""
+        self.run_checks(ref)
+        self.explain_recorded(ref)
+
+    def _show_banner(self, model: RowModel) -> None:
+        """The banner for a newly shown model: the history it skips at once; the recorded error
+        as it was (its explanation is worked out again in a worker)."""
+        recorded = self.recorded
+        evidence = model.transcript.evidence
+        if recorded is not None and not any(s == recorded.source and t == recorded.text for s, t in evidence):
+            recorded = None
+        if recorded is None and evidence:
+            source, text = _pick_evidence(evidence)
+            recorded = Recorded(source, text, count=len(evidence))
+        self.recorded = recorded
+        self.query_one("#banner", Banner).show_state(recorded, skipped(model.transcript))
+
+    @work(thread=True, exclusive=True, group="evidence", exit_on_error=False)
+    def explain_recorded(self, ref: weakref.ref[RowModel]) -> None:
+        """What the session's recorded API error says about it: the rule, where it points, and
+        when it was recorded (the record's own timestamp). The model by weak reference, as for
+        the checks."""
+        from suture.checks.explain import explain
+
+        model = ref()
+        if model is None or not model.transcript.evidence:
+            return
+        evidence = model.transcript.evidence
+        source, text = _pick_evidence(evidence)
+        found = explain(model.transcript.messages, text, model.repair)
+        target = ""
+        if found.found:
+            i = found.indices[0]
+            at = lines_of(model.transcript.messages[i].source)
+            target = f"Original #{i}" + (f" (line {at[0]})" if at else "")
+        recorded = Recorded(source, text, _recorded_when(self.path, source), len(evidence), found, target)
+        self.call_from_thread(self._explained, model, recorded)
+
+    def _explained(self, model: RowModel, recorded: Recorded) -> None:
+        if model is not self.model or not self.screen_stack:
+            return
+        self.recorded = recorded
+        self.screen_stack[0].query_one("#banner", Banner).show_state(recorded, skipped(model.transcript))
+        self.refresh_bindings()
+
+    @on(Banner.Clicked)
+    def _banner_clicked(self) -> None:
+        self.action_go_error()
+
+    def _go_to_input(self, index: int) -> None:
+        model = self.model
+        if model is None or not 0 <= index < len(model.row_of_input):
+            return
+        row = model.row_of_input[index]
+        if not self.view.is_shown(row):
+            self.action_filter("all")
+        self.view.select(row, center=True)
+        self.view.focus()
+
+    def action_go_error(self) -> None:
+        recorded = self.recorded
+        if recorded is None:
+            return
+        found = recorded.explanation
+        if found is None:
+            self.notify("the recorded error is still being read", markup=False)
+        elif found.found:
+            self._go_to_input(found.indices[0])
+        else:
+            self.action_explain()
+
+    def action_explain(self) -> None:
+        from suture.tui.explain import ExplainScreen
+
+        text = self.recorded.text if self.recorded is not None else ""
+        self.push_screen(ExplainScreen(self.model, text, self.provider), self._explain_done)
+
+    def _explain_done(self, index: int | None) -> None:
+        if index is not None:
+            self._go_to_input(index)
+
+    def action_goto(self) -> None:
+        box = self.query_one("#goto", Input)
+        box.display = True
+        box.value = ""
+        self.screen.set_focus(box)
+
+    @on(Input.Submitted, "#goto")
+    def _goto_submitted(self, event: Input.Submitted) -> None:
+        from suture.checks.explain import resolve
+
+        box = self.query_one("#goto", Input)
+        box.display = False
+        self.view.focus()
+        model = self.model
+        typed = event.value.strip()
+        if model is None or not typed:
+            return
+        found = resolve(model.transcript.messages, typed, self.provider)
+        said = found.said
+        notes = skipped(model.transcript)
+        if notes and "holds no message" in said:
+            said += f" ({notes[0]})"
+        if not found.indices:
+            self.notify(f"nothing at {show.line(said)}", severity="warning", markup=False)
+            return
+        self._go_to_input(found.indices[0])
+        if "holds no message" in said:
+            self.notify(show.line(said), markup=False)
 
     # -- filter ------------------------------------------------------------------------------
 
@@ -1175,11 +1330,15 @@ class SutureApp(App[None]):
     # -- help and palette --------------------------------------------------------------------
 
     def help_groups(self) -> list[tuple[str, Iterable[BindingType]]]:
+        from suture.tui.explain import ExplainScreen
+
         return [
             ("Anywhere", self.BINDINGS),
             ("Panes", TranscriptView.BINDINGS),
             ("Changes list", ChangeList.BINDINGS),
             ("Message details (enter)", DetailScreen.BINDINGS),
+            ("Explain an error (E)", ExplainScreen.BINDINGS),
+            ("Lists and dialogs", [*LIST_KEYS]),
             (
                 "Other",
                 [
@@ -1231,6 +1390,9 @@ class SutureApp(App[None]):
                 lambda: self.action_filter("matches"),
             ),
             ("Show every row", "Turn the filter off (esc)", lambda: self.action_filter("all")),
+            ("Explain an error", "Paste a provider's error: the rule, its messages, the fix (E)", self.action_explain),
+            ("Go to the recorded error", "The message the session's API error names (!)", self.action_go_error),
+            ("Go to…", "messages.N, input[N], contents[N], a line of the file, #N (:)", self.action_goto),
             ("Help", "Every key (?)", self.action_help),
         ]
         for title, helptext, callback in commands:
@@ -1248,6 +1410,30 @@ def _suffix_for(data: bytes, suffix: str) -> str:
         return ".jsonl"
     # One line of JSON is a one-line JSONL file as well: keep what the input said.
     return ".json" if data.rstrip(b"\n").count(b"\n") else suffix
+
+
+def _pick_evidence(evidence: list[tuple[Source, str]]) -> tuple[Source, str]:
+    """The recorded error to show: the last one suture recognises, else the last one."""
+    from suture.checks.explain import recognise
+
+    for source, text in reversed(evidence):
+        if recognise(text):
+            return source, text
+    return evidence[-1]
+
+
+def _recorded_when(path: Path, source: Source) -> str:
+    """When a record was written, where it carries a ``timestamp`` (session logs do)."""
+    try:
+        records = written(path.read_bytes(), source)
+        value = orjson.loads(records[0].data) if records else None
+    except (OSError, orjson.JSONDecodeError):
+        return ""
+    stamp = value.get("timestamp") if isinstance(value, dict) else None
+    if not isinstance(stamp, str):
+        return ""
+    when = stamp.replace("T", " ").split(".")[0].removesuffix("Z")
+    return show.line(when + (" UTC" if stamp.endswith("Z") else ""))
 
 
 def _size_of(path: Path) -> str:

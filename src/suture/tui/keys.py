@@ -75,7 +75,7 @@ class KeyBar(Widget):
         if self.is_attached and screen is self.screen:
             self.refresh()
 
-    def keys(self) -> list[_Key]:
+    def entries(self) -> list[_Key]:
         """Every key the bar would show with room enough, in order, one per action."""
         found: list[_Key] = []
         seen: set[tuple[int, str]] = set()
@@ -94,7 +94,7 @@ class KeyBar(Widget):
 
     def fitted(self, width: int) -> list[_Key]:
         """The keys that fit in ``width`` cells, dropping the least important first."""
-        keys = self.keys()
+        keys = self.entries()
 
         def rank(k: _Key) -> tuple[int, int]:
             if k.binding_id in self.keep:

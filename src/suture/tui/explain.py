@@ -1,0 +1,164 @@
+"""Explain an error in the app: paste a provider's error (or take the one the session recorded),
+see the rule it breaks, the messages it is about, and whether the repair fixes it; go to them.
+
+The same :func:`suture.checks.explain.explain` as ``suture explain``, run in a worker a moment
+after the text stops changing, so a long paste does not redo it per character.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import OptionList, Static, TextArea
+from textual.widgets.option_list import Option
+
+from suture import show
+from suture.checks import TITLES
+from suture.checks.explain import Explanation, explain, summary
+from suture.tui.keys import KeyBar, PickList
+from suture.tui.rows import RowModel
+from suture.tui.screens import Styled
+
+__all__ = ["ExplainScreen"]
+
+SETTLE = 0.3
+"""Seconds the text must stay the same before it is explained."""
+
+
+class ExplainScreen(Screen[int | None]):
+    """Dismissed with the input index of a message to go to, or ``None``."""
+
+    AUTO_FOCUS = "#error-text"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close", id="explain.close"),
+        Binding("q", "close", "Close", show=False, id="explain.close_q"),
+        Binding("ctrl+l", "clear", "Clear the text", id="explain.clear"),
+        Binding("tab", "app.focus_next", "Next box", show=False, id="explain.next"),
+    ]
+    DEFAULT_CSS = """
+    ExplainScreen {
+        #explain-intro { height: auto; padding: 0 1; background: $panel; color: $foreground; }
+        #error-text { height: 7; border: round $panel-lighten-2; &:focus { border: round $accent; } }
+        #explained { height: auto; max-height: 12; padding: 0 1; }
+        #where { height: 1fr; border: round $panel-lighten-2; &:focus-within { border: round $accent; } }
+        #where-list { height: 1fr; border: none; }
+    }
+    """
+
+    def __init__(self, model: RowModel | None, text: str = "", provider: str | None = None) -> None:
+        super().__init__()
+        self.model_ref = weakref.ref(model) if model is not None else None
+        self.initial = text
+        self.provider = provider
+        self.explanation: Explanation | None = None
+        self._timer: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(
+            "Explain an error: paste the provider's error text below (your terminal's paste). "
+            "Tab goes to the messages it names, enter goes to one, esc closes.",
+            id="explain-intro",
+            markup=False,
+        )
+        area = TextArea(self.initial, id="error-text", soft_wrap=True, show_line_numbers=False)
+        area.border_title = "the error text"
+        yield area
+        yield Styled(id="explained")
+        with Vertical(id="where") as where:
+            where.border_title = "the messages it names (enter goes to one)"
+            yield PickList(id="where-list")
+        yield KeyBar(("explain.close", "explain.clear"))
+
+    def on_mount(self) -> None:
+        if self.initial.strip():
+            self.run_explain(self.initial)
+        else:
+            self._say(Text("Paste an error to explain it.", style=self.query_one(Styled).part("muted")))
+
+    @on(TextArea.Changed, "#error-text")
+    def _changed(self, event: TextArea.Changed) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        text = event.text_area.text
+        self._timer = self.set_timer(SETTLE, lambda: self.run_explain(text))
+
+    @work(thread=True, exclusive=True, group="explain", exit_on_error=False)
+    def run_explain(self, text: str) -> None:
+        model = self.model_ref() if self.model_ref is not None else None
+        if not text.strip():
+            self.app.call_from_thread(self._show, None, text)
+            return
+        found = explain(model.transcript.messages if model else [], text, model.repair if model else None)
+        self.app.call_from_thread(self._show, found, text)
+
+    def _say(self, text: Text) -> None:
+        self.query_one("#explained", Styled).update(text)
+
+    def _show(self, found: Explanation | None, text: str) -> None:
+        if not self.is_attached or text != self.query_one(TextArea).text:
+            return
+        self.explanation = found
+        listed = self.query_one("#where-list", OptionList)
+        listed.clear_options()
+        styled = self.query_one("#explained", Styled)
+        if found is None:
+            self._say(Text("Paste an error to explain it.", style=styled.part("muted")))
+            return
+        out = Text(end="")
+        model = self.model_ref() if self.model_ref is not None else None
+        rec = found.recognition
+        if rec is None:
+            out.append("suture does not recognise this error text.", styled.part("heading"))
+            if found.closest:
+                out.append("\nclosest rules: ", styled.part("muted"))
+                out.append(", ".join(f"{r.id} ({', '.join(r.providers)}): {r.title}" for r in found.closest[:3]))
+            self._say(out)
+            return
+        rule = rec.rule
+        out.append(f"{rule.id} ", styled.part("key"))
+        out.append(f"({', '.join(TITLES.get(p, p) for p in rule.providers)}): ", styled.part("muted"))
+        out.append(show.line(rule.title), styled.part("heading"))
+        named = []
+        if rec.index is not None:
+            named.append(f"index {rec.index}" + (f", block {rec.block}" if rec.block is not None else ""))
+        if rec.ids:
+            named.append("ids " + ", ".join(rec.ids))
+        if named:
+            out.append("\nthe error names: ", styled.part("muted"))
+            out.append(show.line("; ".join(named)))
+        out.append("\n")
+        out.append(show.line(found.verdict()), styled.part("key" if found.found else "empty"))
+        if found.changes:
+            out.append(f"\nthe repair makes {len(found.changes)} change(s) to these messages", styled.part("muted"))
+        self._say(out)
+        if model is None:
+            return
+        messages = model.transcript.messages
+        for i in found.indices:
+            m = messages[i]
+            where = f" ({m.source})" if m.source else ""
+            label = f"#{i} {m.role}{where}  {summary(m)}"
+            listed.add_option(Option(Text(show.line(label)), id=str(i)))
+        if found.indices:
+            listed.highlighted = 0
+
+    @on(OptionList.OptionSelected, "#where-list")
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id is not None:
+            self.dismiss(int(event.option.id))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_clear(self) -> None:
+        area = self.query_one(TextArea)
+        area.clear()
+        area.focus()

@@ -1,0 +1,196 @@
+"""Explain the 400 in the app: the recorded error's banner, E to explain pasted text, : to go to
+a message by a provider's pointer or a line of the file; compaction named in the view."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import OptionList, TextArea
+
+from suture.tui.app import SutureApp
+from suture.tui.banner import Banner
+from suture.tui.explain import ExplainScreen
+from tests.test_tui import WORKED, ready
+
+ROOT = Path(__file__).resolve().parent.parent
+API_ERROR = ROOT / "sample_sessions" / "claude-code" / "interrupted-then-api-error.jsonl"
+COMPACTED = ROOT / "sample_sessions" / "real" / "claude-code" / "4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
+SMALL = (80, 24)
+
+A1_TEXT = (
+    "messages.2: `tool_use` ids were found without `tool_result` blocks immediately after: y. Each "
+    "`tool_use` block must have a corresponding `tool_result` block in the next message."
+)
+
+
+@pytest.fixture
+def api_error(tmp_path: Path) -> Path:
+    path = tmp_path / "session.jsonl"
+    shutil.copy(API_ERROR, path)
+    return path
+
+
+@pytest.fixture
+def worked(tmp_path: Path) -> Path:
+    path = tmp_path / "worked-example.json"
+    shutil.copy(WORKED, path)
+    return path
+
+
+async def explained(pilot: Any, app: SutureApp) -> None:
+    await ready(pilot, app)
+    for _ in range(100):  # a bound: the recorded error is read in a worker after the first frame
+        if app.recorded is None or app.recorded.explanation is not None:
+            break
+        await pilot.pause(0.05)
+    await pilot.pause()
+
+
+def banner(app: SutureApp) -> str:
+    return app.query_one(Banner).render().plain
+
+
+async def test_the_banner_shows_the_recorded_error_and_goes_to_it(api_error: Path) -> None:
+    app = SutureApp(api_error, watch=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await explained(pilot, app)
+        shown = app.query_one(Banner)
+        assert shown.display
+        text = banner(app)
+        first, second = text.splitlines()[:2]
+        assert first.startswith("⚠ API Error: 400")  # the provider's own words first
+        assert "recorded at line 8" in second and "UTC" in second  # where and when
+        assert "! goes to Original #1 (line 2)" in second
+        await pilot.press("g")
+        assert app.view.cursor == 0
+        await pilot.press("exclamation_mark")
+        model = app.model
+        assert model is not None
+        assert app.view.cursor == model.row_of_input[1]
+        # A click on the banner goes there too.
+        await pilot.press("g")
+        await pilot.click(Banner, offset=(5, 0))
+        await pilot.pause()
+        assert app.view.cursor == model.row_of_input[1]
+
+
+async def test_no_recorded_error_no_banner_and_no_key(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await explained(pilot, app)
+        assert not app.query_one(Banner).display
+        assert "go_error" not in {k.action for k in app.screen.query_one("KeyBar").entries()}  # type: ignore[attr-defined]
+
+
+async def test_E_explains_pasted_text_and_goes_to_a_message(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await explained(pilot, app)
+        await pilot.press("E")
+        screen = app.screen
+        assert isinstance(screen, ExplainScreen)
+        area = screen.query_one(TextArea)
+        assert area.has_focus and area.text == ""
+        # A paste lands in the box as it is (q and : are text here, not keys).
+        area.insert(A1_TEXT)
+        await pilot.pause(0.5)
+        await ready(pilot, app)
+        await pilot.pause()
+        said = str(screen.query_one("#explained").content)
+        assert "A1" in said and "Repair: fixes it" in said
+        listed = screen.query_one(OptionList)
+        assert listed.option_count == 1
+        await pilot.press("tab")
+        assert listed.has_focus
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is app.screen_stack[0]
+        model = app.model
+        assert model is not None
+        assert app.view.cursor == model.row_of_input[1]
+
+
+async def test_E_on_an_error_about_another_file_says_so(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await explained(pilot, app)
+        await pilot.press("E")
+        screen = app.screen
+        screen.query_one(TextArea).insert(A1_TEXT.replace(": y.", ": toolu_nowhere."))
+        await pilot.pause(0.5)
+        await ready(pilot, app)
+        await pilot.pause()
+        said = str(screen.query_one("#explained").content)
+        assert "not in this file: wrong file, or a different request?" in said
+        assert screen.query_one(OptionList).option_count == 0
+        await pilot.press("escape")
+        assert app.screen is app.screen_stack[0]
+
+
+async def test_E_opens_with_the_recorded_error(api_error: Path) -> None:
+    app = SutureApp(api_error, watch=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await explained(pilot, app)
+        await pilot.press("E")
+        screen = app.screen
+        assert isinstance(screen, ExplainScreen)
+        assert screen.query_one(TextArea).text.startswith("API Error: 400")
+        await ready(pilot, app)
+        await pilot.pause()
+        assert "A1" in str(screen.query_one("#explained").content)
+
+
+@pytest.mark.parametrize(
+    ("typed", "index"),
+    [("#6", 6), ("messages[3]", 3), ("line 6", None)],
+)
+async def test_colon_goes_to_a_pointer(worked: Path, typed: str, index: int | None) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await explained(pilot, app)
+        app.provider = "openai-chat"  # chat counts one message per message
+        app.provider_picked = True
+        await pilot.press("g", "colon", *typed, "enter")
+        await pilot.pause()
+        model = app.model
+        assert model is not None
+        if index is None:  # a JSON document has no lines of messages: nothing there
+            assert any("nothing at" in n.message for n in app._notifications)
+            assert app.view.cursor == 0
+        else:
+            assert app.view.cursor == model.row_of_input[index]
+
+
+async def test_colon_finds_a_line_and_names_a_compaction(tmp_path: Path) -> None:
+    path = tmp_path / "session.jsonl"
+    shutil.copy(COMPACTED, path)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=(120, 35)) as pilot:
+        await explained(pilot, app)
+        # The view names the history that is not sent.
+        text = banner(app)
+        assert "⋯ lines 1–753 are before a compaction (line 754) and are not sent" in text
+        model = app.model
+        assert model is not None
+        await pilot.press("colon", *"761", "enter")  # a line merged into message 1
+        await pilot.pause()
+        assert app.view.cursor == model.row_of_input[1]
+        await pilot.press("colon", *"line 10", "enter")
+        await pilot.pause()
+        assert app.view.cursor == 0
+        said = [n.message for n in app._notifications]
+        assert any("line 10 holds no message" in n and "before a compaction" in n for n in said)
+
+
+async def test_colon_and_exclamation_are_text_in_boxes(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await explained(pilot, app)
+        await pilot.press("slash", *"a:b!")
+        assert app.query_one("#search").value == "a:b!"  # type: ignore[attr-defined]
+        assert not app.query_one("#goto").display
+        await pilot.press("escape")
+        assert app.screen is app.screen_stack[0]
