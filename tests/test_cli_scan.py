@@ -223,3 +223,16 @@ def test_a_file_name_that_is_not_utf8_is_a_row_in_every_output(tmp_path: Path) -
     assert row["verdict"] == "ok"
     rows = list(csv.reader(io.StringIO(scan(folder, "--csv", home=tmp_path).stdout)))
     assert rows[1][0] == f"{folder}/odd\\xff.jsonl"
+
+
+def test_many_files_are_scanned_by_a_pool_of_processes(tmp_path: Path) -> None:
+    """Enough files for the process pool (``python -m suture`` is the main module its workers
+    import again: it must not run the command twice)."""
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for i in range(70):
+        (folder / f"s{i}.jsonl").write_bytes(CLEAN.read_bytes())
+    proc = scan(folder, "--json", "--no-cache", "-j", "2", home=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert len(json_rows(proc)) == 70
+    assert summary(proc).endswith(": 0 would be rejected, 70 ok, 0 unreadable")

@@ -37,7 +37,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def browser(home: Path, **options: Any) -> SessionsApp:
     env = {"HOME": str(home)}
-    return SessionsApp(SessionsScreen([], agent_places(env), jobs=1, **options))
+    return SessionsApp(SessionsScreen([], agent_places(env), **options))
 
 
 async def scanned(pilot: Any, screen: SessionsScreen) -> None:

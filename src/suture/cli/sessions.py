@@ -29,7 +29,6 @@ def add_arguments(sub: Any, name: str) -> None:
     )
     p.add_argument("paths", metavar="DIR", nargs="*", help="more folders (or files) to look in")
     p.add_argument("--only", action="store_true", help="look only in the folders given, not the agents' own")
-    p.add_argument("-j", "--jobs", type=int, metavar="N", help="processes that scan (default: every core)")
     p.add_argument("--no-cache", action="store_true", help="read every file, and keep nothing for next time")
     p.set_defaults(run=run)
 
@@ -44,11 +43,9 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"{path}: no such file or folder")
     if args.only and not args.paths:
         raise InputError("--only needs folders to look in")
-    if args.jobs is not None and args.jobs < 1:
-        raise InputError("--jobs must be 1 or more")
     from suture.tui.sessions import SessionsApp, SessionsScreen
 
     places = [] if args.only else agent_places()
-    app = SessionsApp(SessionsScreen(args.paths, places, jobs=args.jobs, cache=not args.no_cache))
+    app = SessionsApp(SessionsScreen(args.paths, places, cache=not args.no_cache))
     app.run()
     return 0

@@ -417,7 +417,7 @@ class Scanned(Message):
 class SessionsScreen(Screen[None]):
     """Every session in ``places`` (the agents' folders) and ``paths`` (files, folders), live.
 
-    ``jobs`` processes scan (every core by default); ``cache`` False reads every file;
+    ``cache`` False reads every file;
     ``watch`` False scans once (tests)."""
 
     AUTO_FOCUS = "#sessions"
@@ -444,7 +444,6 @@ class SessionsScreen(Screen[None]):
         paths: Sequence[str] = (),
         places: Sequence[Place] = (),
         *,
-        jobs: int | None = None,
         cache: bool = True,
         watch: bool = True,
         debounce_ms: int = 300,
@@ -452,7 +451,6 @@ class SessionsScreen(Screen[None]):
         super().__init__()
         self.paths = list(paths)
         self.places = list(places)
-        self.jobs = jobs
         self.use_cache = cache
         self.watching = watch
         self.debounce_ms = debounce_ms
@@ -512,9 +510,9 @@ class SessionsScreen(Screen[None]):
         batch: list[Row] = []
         last = time.monotonic()
         try:
-            for row in scan_all(
-                found, jobs=self.jobs, cache=cache, progress=progress, cancelled=lambda: worker.is_cancelled
-            ):
+            # In this thread: a process pool started from inside the running app gets no rows back
+            # (not solved yet), so the app scans on one core; the cache makes the next start quick.
+            for row in scan_all(found, jobs=1, cache=cache, progress=progress, cancelled=lambda: worker.is_cancelled):
                 batch.append(row)
                 now = time.monotonic()
                 if now - last >= 0.1:
