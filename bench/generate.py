@@ -36,7 +36,7 @@ from typing import Any
 import orjson
 
 DATA = Path(__file__).resolve().parent / "data"
-VERSION = "4"
+VERSION = "5"
 """Bump when the output changes, so stale files are made again."""
 
 SIZES = {"1k": 1_000, "10k": 10_000, "100k": 100_000, "1m": 1_000_000}
@@ -303,6 +303,21 @@ class _CC:
         return record
 
 
+def _unlink(
+    results: list[tuple[list[dict[str, Any]], dict[str, Any]]], dropped: list[dict[str, Any]], parent: str | None
+) -> str | None:
+    """Re-link the records after ``dropped`` (records never written) to the parent they had;
+    returns what the next record's parent is then."""
+    gone = {r["uuid"]: r["parentUuid"] for r in dropped}
+    for hooks, line in results:
+        for record in (*hooks, line):
+            while record["parentUuid"] in gone:
+                record["parentUuid"] = gone[record["parentUuid"]]
+    while parent in gone:
+        parent = gone[parent]
+    return parent
+
+
 def claude_code_lines(seed: int, count: int, text: Text | None = None) -> Iterator[dict[str, Any]]:
     """Records of a Claude Code session with ``count`` user and assistant lines. ``text`` shares
     one corpus between many sessions (making it costs more than a small session)."""
@@ -433,7 +448,10 @@ def claude_code_lines(seed: int, count: int, text: Text | None = None) -> Iterat
                 line["sourceToolAssistantUUID"] = first_uuid
                 results.append((hooks, line))
             if kind == "missing":
-                results.pop(rng.randrange(len(results)))
+                # A result that was never written: the records after it hang off the record
+                # before it, as in a real file (no record names a parent that is not there).
+                hooks, line = results.pop(rng.randrange(len(results)))
+                cc.parent = _unlink(results, [*hooks, line], cc.parent)
             elif kind == "moved" and len(results) > 1:
                 results.reverse()
             elif kind in ("moved", "steer"):

@@ -183,6 +183,17 @@ def section_cli(size: str, runs: int) -> list[dict[str, Any]]:
     ]
 
 
+def _last_uuid(path: Path) -> str | None:
+    """The uuid of the last record of a JSONL file that has one."""
+    import orjson
+
+    for line in reversed(path.read_bytes().splitlines()):
+        record = orjson.loads(line)
+        if isinstance(record, dict) and isinstance(record.get("uuid"), str):
+            return str(record["uuid"])
+    return None
+
+
 def section_tail(size: str, runs: int) -> list[dict[str, Any]]:
     import orjson
 
@@ -209,18 +220,21 @@ def section_tail(size: str, runs: int) -> list[dict[str, Any]]:
             times: list[float] = []
             walls: list[float] = []
             kinds = set()
+            parent = _last_uuid(path) if source.startswith("claude-code") else None
             for i in range(runs * 3):
                 if source.startswith("chat"):
                     record: dict[str, Any] = {"role": "user", "content": f"one more thing ({i})"}
                 else:
+                    uuid = f"00000000-0000-4000-a000-{i:012d}"
                     record = {
                         "type": "user",
-                        "uuid": f"00000000-0000-4000-a000-{i:012d}",
-                        "parentUuid": None,
+                        "uuid": uuid,
+                        "parentUuid": parent,
                         "sessionId": "3f2b8c1e-0d4a-4e8b-9a61-5c7e2f9d0b13",
                         "isSidechain": False,
                         "message": {"role": "user", "content": f"one more thing ({i})"},
                     }
+                    parent = uuid
                 with open(path, "ab") as f:
                     f.write(orjson.dumps(record) + b"\n")
                 gc.collect()

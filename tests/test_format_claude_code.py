@@ -299,3 +299,123 @@ def test_a_compaction_or_a_bad_line_needs_a_full_read() -> None:
     assert adapter.extend(before, parse_document(jsonl([*lines, boundary])), len(lines)) is None  # type: ignore[attr-defined]
     bad = _record("user", {"role": "user", "content": 5})
     assert adapter.extend(before, parse_document(jsonl([*lines, bad])), len(lines)) is None  # type: ignore[attr-defined]
+
+
+# -- the chain Claude Code follows ------------------------------------------------------------------
+
+
+def _linked(kind: str, uuid: str, parent: str | None, message: Any = None, **extra: Any) -> dict[str, Any]:
+    record = {"type": kind, "uuid": uuid, "parentUuid": parent, "sessionId": "s", "timestamp": "2026-12-03T00:00:00Z"}
+    if message is not None:
+        record["message"] = message
+    return {**record, **extra}
+
+
+def _say(role: str, text: str) -> dict[str, Any]:
+    return {"role": role, "content": text}
+
+
+def _use(mid: str, call: str) -> dict[str, Any]:
+    return {"id": mid, "role": "assistant", "content": [{"type": "tool_use", "id": call, "name": "Bash", "input": {}}]}
+
+
+def _result(call: str, text: str = "ok") -> dict[str, Any]:
+    return {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call, "content": text}]}
+
+
+def test_the_history_is_the_branch_that_ends_at_the_newest_record() -> None:
+    """A person went back and asked again: the abandoned answer is not history."""
+    records = [
+        _linked("user", "u1", None, _say("user", "first try")),
+        _linked("assistant", "a1", "u1", {"id": "m1", **_say("assistant", "abandoned")}),
+        _linked("user", "u2", None, _say("user", "second try")),
+        _linked("assistant", "a2", "u2", {"id": "m2", **_say("assistant", "kept")}),
+    ]
+    t = load_bytes(jsonl(records))
+    assert [m.content for m in t.messages] == ["second try", "kept"]
+    assert t.meta["chain"].by == "newest"
+
+
+def test_a_last_prompt_names_the_leaf_when_the_newest_record_forks_off_earlier() -> None:
+    records = [
+        _linked("user", "u1", None, _say("user", "go")),
+        _linked("assistant", "a1", "u1", {"id": "m1", **_say("assistant", "answer")}),
+        _linked("user", "u2", "a1", _say("user", "and then?")),
+        {"type": "last-prompt", "lastPrompt": "and then?", "leafUuid": "u2", "sessionId": "s"},
+        _linked("attachment", "x1", "u1", attachment={"type": "date"}),
+    ]
+    t = load_bytes(jsonl(records))
+    assert [m.content for m in t.messages] == ["go", "answer", "and then?"]
+    assert t.meta["chain"].by == "last-prompt"
+    # Without the last-prompt line, the newest record (the attachment) is the leaf.
+    del records[3]
+    assert [m.content for m in load_bytes(jsonl(records)).messages] == ["go"]
+
+
+def test_parallel_calls_off_the_branch_and_their_results_are_all_kept() -> None:
+    """As Claude Code writes parallel calls: the second call's line hangs off the first, each
+    result off its own call; the branch from the newest record misses the second call and its
+    result, and Claude Code still sends them."""
+    records = [
+        _linked("user", "u1", None, _say("user", "go")),
+        _linked("assistant", "a1", "u1", _use("m1", "toolu_a")),
+        _linked("assistant", "a2", "a1", _use("m1", "toolu_b")),
+        _linked("user", "rb", "a2", _result("toolu_b")),
+        _linked("user", "ra", "a1", _result("toolu_a")),
+        _linked("assistant", "a3", "ra", {"id": "m2", **_say("assistant", "done")}),
+    ]
+    t = load_bytes(jsonl(records))
+    assert [m.role for m in t.messages] == ["user", "assistant", "tool", "tool", "assistant"]
+    assert [c.id for c in t.messages[1].tool_calls] == ["toolu_a", "toolu_b"]
+    assert t.messages[1].source is not None and t.messages[1].source.pieces == ((2, 0), (3, 0))
+    assert t.messages[1].source.lines == (2, 3)
+    assert [m.tool_call_id for m in t.messages[2:4]] == ["toolu_b", "toolu_a"]
+    assert {c.kind for c in repair(t.messages).changes} == {ChangeKind.MOVED_RESULT}
+
+
+def test_a_text_block_before_a_result_stays_where_it_is_written() -> None:
+    """Claude Code sends ``[text, tool_result]`` as written, and Anthropic rejects it (A1a)."""
+    from suture.checks import check
+
+    note = {"type": "text", "text": "Note added by hand."}
+    result = {"type": "tool_result", "tool_use_id": "toolu_a", "content": "done"}
+    records = [
+        _linked("user", "u1", None, _say("user", "go")),
+        _linked("assistant", "a1", "u1", _use("m1", "toolu_a")),
+        _linked("user", "r1", "a1", {"role": "user", "content": [note, result]}),
+    ]
+    t = load_bytes(jsonl(records))
+    assert [(m.role, str(m.source)) for m in t.messages[2:]] == [
+        ("user", "line 3, message.content[0]"),
+        ("tool", "line 3, message.content[1]"),
+    ]
+    assert t.messages[2].source is not None and t.messages[2].source.pieces == ((3, 0),)
+    assert "A1a" in {v.rule for v in check(t.messages, "anthropic")}
+
+
+def test_api_errors_and_virtual_records_are_skipped_but_a_synthetic_reply_is_history() -> None:
+    """Claude Code writes "No response requested." itself (model ``<synthetic>``) and sends it;
+    an API error record it never sends."""
+    records = [
+        _linked("user", "u1", None, _say("user", "go")),
+        _linked(
+            "assistant",
+            "e1",
+            "u1",
+            {"id": "x", "model": "<synthetic>", **_say("assistant", "API Error: 400 bad")},
+            isApiErrorMessage=True,
+        ),
+        _linked(
+            "assistant",
+            "n1",
+            "e1",
+            {"id": "y", "model": "<synthetic>", **_say("assistant", "No response requested.")},
+            isApiErrorMessage=False,
+        ),
+        _linked("user", "v1", "n1", _say("user", "virtual"), isVirtual=True),
+        _linked("user", "u2", "v1", _say("user", "continue")),
+    ]
+    t = load_bytes(jsonl(records))
+    assert [m.content for m in t.messages] == ["go", "No response requested.", "continue"]
+    assert [(s.source.line, s.kind) for s in t.skipped] == [(2, "api_error"), (4, "virtual")]
+    assert [s.line for s, _ in t.evidence] == [2]

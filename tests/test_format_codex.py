@@ -344,3 +344,13 @@ def test_message_items_with_unusual_parts_are_still_history() -> None:
     exported = dump(t.messages, t)
     assert orjson.loads(exported)[1] == odd
     assert load_bytes(exported).format == "responses"
+
+
+def test_a_line_with_no_timestamp_is_skipped_as_codex_skips_it() -> None:
+    """Codex reads a rollout line back only when it has a top-level timestamp: an output added
+    without one answers nothing Codex sends."""
+    added = {"type": "response_item", "payload": out("c1")}
+    t = load(META, rec("response_item", msg("user", "hi")), rec("response_item", fc("c1")), added)
+    assert [m.role for m in t.messages] == ["user", "assistant"]
+    assert [(s.source.line, s.kind) for s in t.skipped] == [(4, "no_timestamp")]
+    assert t.meta["agent_version"] == "0.61.0"

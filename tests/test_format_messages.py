@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import suture
+from suture.checks import check
 from suture.formats import CERTAIN, LIKELY, detect, dump, get, load_bytes
 from suture.formats import essences as _essences
 from suture.io import InputError, parse_document
@@ -23,6 +24,8 @@ SAMPLES = Path(__file__).resolve().parent.parent / "sample_sessions" / "messages
 CLEAN = SAMPLES / "clean-request.json"
 BROKEN = SAMPLES / "interrupted-and-restarted.json"
 ADAPTER = get("messages")
+TEXT = {"type": "text", "text": "a note"}
+RESULT = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "out"}
 
 
 def ordered(value: Any) -> str:
@@ -96,14 +99,49 @@ def test_load_splits_results_out_of_user_messages_in_order() -> None:
     assert reply.content[0].kind == "redacted_thinking"
 
 
-def test_the_rest_of_a_user_message_follows_its_results() -> None:
+def test_a_user_message_keeps_its_written_order() -> None:
+    """``[text, tool_result]`` is what Anthropic rejects (A1a): it reads as the text, then the
+    result, never silently reordered into the valid ``[tool_result, text]``."""
     t = suture.load_file(BROKEN)
     roles = [(m.role, str(m.source)) for m in t.messages]
-    assert roles[2:4] == [("tool", "$[2].content[1]"), ("user", "$[2]")]
-    assert t.messages[3].content == [
+    assert roles[2:4] == [("user", "$[2]"), ("tool", "$[2].content[1]")]
+    assert t.messages[2].content == [
         TextPart("stop, use tox instead", {"type": "text", "text": "stop, use tox instead"})
     ]
     assert t.messages[-1].is_error is True
+    assert "A1a" in {v.rule for v in check(t.messages, "anthropic")}
+    # The repair puts the results first (one made up for the call with none); written back, that
+    # record holds its blocks with the results leading.
+    result = repair(t.messages)
+    moved = [c for c in result.changes if c.kind is ChangeKind.MOVED_RESULT]
+    assert [c.input_index for c in moved] == [3]
+    record = orjson.loads(dump(result.messages, t))[2]
+    assert [b["type"] for b in record["content"]] == ["tool_result", "tool_result", "text"]
+    assert "A1a" not in {v.rule for v in check(result.messages, "anthropic")}
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        [TEXT, RESULT],
+        [RESULT, TEXT],
+        [TEXT, RESULT, TEXT],
+        [RESULT, TEXT, RESULT],
+        [RESULT, RESULT, TEXT],
+    ],
+    ids=["text-result", "result-text", "text-result-text", "result-text-result", "results-text"],
+)
+def test_a_record_read_in_pieces_is_written_back_as_it_was(content: list[dict[str, object]]) -> None:
+    value = [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "ls", "input": {}}]},
+        {"role": "user", "content": content, "extra": 1},
+    ]
+    t = load_bytes(orjson.dumps(value))
+    kinds = [("tool" if b["type"] == "tool_result" else "user") for b in content]
+    pieces = [k for n, k in enumerate(kinds) if n == 0 or k == "tool" or kinds[n - 1] != k]
+    assert [m.role for m in t.messages[2:]] == pieces
+    assert orjson.loads(dump(t.messages, t)) == value
 
 
 def test_jsonl_messages_have_line_sources() -> None:
@@ -177,8 +215,10 @@ def test_repair_of_the_broken_sample_changes_only_what_its_records_say() -> None
     t = suture.load_file(BROKEN)
     result = repair(t.messages)
     kinds = [(c.kind, c.input_index) for c in result.changes]
+    # The result written after the person's text moves before it (Anthropic's rule A1a).
     assert kinds == [
         (ChangeKind.SYNTHETIC_INTERRUPT, 1),
+        (ChangeKind.MOVED_RESULT, 3),
         (ChangeKind.RENAMED_ID, 4),
         (ChangeKind.ORPHAN_NOTE, 7),
     ]

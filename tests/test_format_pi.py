@@ -49,30 +49,33 @@ def test_the_history_is_the_branch_that_ends_at_the_last_entry() -> None:
         "tool",
         "branchSummary",
         "user",
-        "assistant",
         "bashExecution",
         "user",
-        "assistant",
         "tool",
         "user",
     ]
     # The abandoned branch (line 6, its call and its label) is not part of it.
     lines = [m.source.line for m in t.messages if m.source]
     assert 6 not in lines and 7 not in lines
-    assert t.messages[6].content == "Ran `ls src`\n```\nApp.tsx\nNotesList.tsx\n\n```"
+    assert t.messages[5].content == "Ran `ls src`\n```\nApp.tsx\nNotesList.tsx\n\n```"
     thinking = t.messages[1].content[0] if isinstance(t.messages[1].content, list) else None
     assert isinstance(thinking, ThinkingPart) and thinking.signature == "ErMCCkYICRgCKkBOTn34eNIXFbLXFdzP"
     assert t.messages[2].name == "read" and t.messages[2].is_error is False
 
 
-def test_aborted_turns_are_placeholders_and_a_failed_call_gets_a_result() -> None:
+def test_aborted_and_failed_turns_are_skipped_as_pi_skips_them() -> None:
+    """pi never sends a turn that ended with stopReason "aborted" or "error" (nor needs results
+    for its calls): neither is history, both are kept aside, and the failed one says why."""
     t = suture.load_file(BRANCHED)
+    lines = [m.source.line for m in t.messages if m.source]
+    assert 10 not in lines and 13 not in lines
+    assert [(s.source.line, s.kind) for s in t.skipped] == [(10, "errored_turn"), (13, "errored_turn")]
+    assert "stopReason 'error'" in t.skipped[1].reason and "2 call(s)" in t.skipped[1].reason
+    # The result written for one of the failed turn's calls answers nothing pi sends.
     result = repair(t.messages)
-    assert [(c.kind, c.input_index, t.messages[c.input_index].source.line) for c in result.changes] == [  # type: ignore[union-attr]
-        (ChangeKind.DROPPED_PLACEHOLDER, 5, 10),
-        (ChangeKind.SYNTHETIC_INTERRUPT, 8, 13),
+    assert [(c.kind, t.messages[c.input_index].source.line) for c in result.changes] == [  # type: ignore[union-attr]
+        (ChangeKind.ORPHAN_NOTE, 14)
     ]
-    assert [c.id for c in result.interrupted] == ["toolu_01Qa1Ws2Ed3Rf4Tg5Yh6UjIk"]
     assert [(s.line, text) for s, text in t.evidence] == [(13, "error: terminated")]
 
 

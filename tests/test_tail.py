@@ -211,9 +211,32 @@ def claude_code_lines(draw: st.DrawFn) -> bytes:
 
 @st.composite
 def claude_code_stories(draw: st.DrawFn) -> list[tuple[str, bytes | int]]:
+    """Lines linked as Claude Code links them: each to the one before it, now and then to an
+    earlier one (a fork) or to none (a root), with now and then a ``last-prompt`` line naming a
+    leaf; then appended in pieces cut anywhere."""
     lines = draw(st.lists(claude_code_lines(), min_size=1, max_size=30))
+    uuids = ["u0"]
+    linked = []
+    for line in lines:
+        try:
+            record = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            linked.append(line)
+            continue
+        how = draw(st.integers(0, 9))
+        record["parentUuid"] = None if how == 0 else draw(st.sampled_from(uuids)) if how == 1 else uuids[-1]
+        uuids.append(record["uuid"])
+        linked.append(orjson.dumps(record) + b"\n")
+        if draw(st.integers(0, 7)) == 0:
+            mark = {
+                "type": "last-prompt",
+                "lastPrompt": "go",
+                "leafUuid": draw(st.sampled_from(uuids)),
+                "sessionId": "s1",
+            }
+            linked.append(orjson.dumps(mark) + b"\n")
     head = orjson.dumps({**_SESSION, "type": "user", "uuid": "u0", "message": {"role": "user", "content": "go"}})
-    stream = head + b"\n" + b"".join(lines)
+    stream = head + b"\n" + b"".join(linked)
     cuts = sorted(draw(st.lists(st.integers(len(head) // 2, len(stream)), min_size=1, max_size=12)))
     story: list[tuple[str, bytes | int]] = []
     last = 0

@@ -29,6 +29,19 @@ class Source:
 
     line: int | None = None
     pointer: str | None = None
+    pieces: tuple[tuple[int, int | None], ...] = ()
+    """Session logs: every written piece the message is made of, in the message's order, as
+    ``(line, block)``: the 1-based line and the index of the block in that record's content
+    (``None`` where the piece is the whole record). A message read from one record whole has
+    none (``line`` says it all); one response written one block a line, or one block of a user
+    record, lists its pieces, so a writer that edits the file can find each one."""
+
+    @property
+    def lines(self) -> tuple[int, ...]:
+        """Every line the message was read from, in file order."""
+        if not self.pieces:
+            return (self.line,) if self.line is not None else ()
+        return tuple(sorted({line for line, _ in self.pieces}))
 
     def __str__(self) -> str:
         if self.line is not None and self.pointer:
@@ -158,6 +171,24 @@ class LoadProblem:
         return f"line {self.line}: {self.message}" if self.line is not None else self.message
 
 
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """A record the agent that wrote a session log leaves out of what it sends on resume.
+
+    Evidence, not history: an API error record, a turn the provider failed, a line the agent
+    does not take as history. ``kind`` says which (``api_error``, ``errored_turn``,
+    ``no_timestamp``, ``virtual``, ...); ``reason`` says it in a sentence. Lines that are not
+    JSON at all stay in ``Transcript.problems`` (every session agent skips those too).
+    """
+
+    source: Source
+    kind: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.source}: {self.reason}"
+
+
 @dataclass(slots=True)
 class Transcript:
     """A loaded file: its neutral messages and what its adapter needs to write it back.
@@ -176,6 +207,9 @@ class Transcript:
     meta: dict[str, Any] = field(default_factory=dict)
     problems: list[LoadProblem] = field(default_factory=list)
     evidence: list[tuple[Source, str]] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    """Session logs: records on the history's chain that the agent itself does not send (see
+    :class:`Skipped`), in file order. Lines no format could read stay in ``problems``."""
     export_format: str = ""
     """Where set, the format this transcript exports as, instead of its adapter's
     ``export_format`` (a pi session exports as the request format of the provider it talked to)."""

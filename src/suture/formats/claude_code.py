@@ -1,33 +1,44 @@
 """Claude Code session logs: ``~/.claude/projects/<cwd>/<sessionId>.jsonl``, one record a line.
 
-The history is what Claude Code sends when it resumes the session, read in file order:
+The history (the *as-written* view) is the chain Claude Code itself follows when it resumes the
+session, with every record as it is written:
 
-- ``user`` and ``assistant`` records hold an Anthropic Messages message in ``message``. Claude
-  Code writes one API response one content block a line, each line repeating ``message.id``:
-  lines that share it are one assistant message, placed where its first line is, even when
-  tool-result lines sit between them (they do: a parallel call's result is written as soon as it
-  returns). Every result then follows the message that holds its call, so the loader itself never
-  makes a call look unanswered or a result look orphaned.
-- ``tool_result`` blocks of a user record become neutral tool messages (see ``messages``); the
-  rest of that record, if any, a user message after them.
-- API error records (``isApiErrorMessage``, ``model: "<synthetic>"``, a ``system`` record of
-  level ``error``) are written by Claude Code, not the model, and never sent back: they go to
-  ``Transcript.evidence`` (why the session stopped), not into the history.
-- Compaction: a ``system`` record of subtype ``compact_boundary`` starts a new context (its
-  ``parentUuid`` is null; the next record, ``isCompactSummary``, summarises what came before).
-  The history is what follows the last boundary, the summary first: that is what Claude Code
-  sends after it. ``meta["compacted"]`` says where the boundary is and how many earlier messages
-  it left out.
+- **Which records.** Records form a tree through ``parentUuid``. Claude Code resumes the branch
+  that ends at a leaf: the newest record of the conversation, unless it does not descend from the
+  ``leafUuid`` of the last ``last-prompt`` line (it is a root, or forks off earlier), in which case
+  that ``leafUuid`` is the leaf. The branch is walked back from the leaf to its root. Parallel
+  calls branch the chain in every real file (each ``tool_use`` line of one response hangs off the
+  previous one, each result line off its own ``tool_use`` line), and Claude Code still sends them
+  all: so the lines of a response on the branch (they share ``message.id``) and the result lines
+  that answer its calls (hanging off one of them, or off nothing) are taken too. The records are
+  then read in file order, which is the order of events.
+- **Compaction** needs nothing more: a ``compact_boundary`` record has no parent, so the branch
+  starts there, and the summary after it comes first. ``meta["compacted"]`` says where the
+  boundary is and how many records it left out.
+- ``user`` and ``assistant`` records hold an Anthropic Messages message in ``message``. The lines
+  of one API response (one block a line, each repeating ``message.id``) are one assistant
+  message, placed at its first line: the file says they are one message. A user record keeps its
+  written order (see ``suture.formats.messages``): ``[text, tool_result]`` is a user message and
+  then the result, exactly the shape Anthropic rejects.
+- Every message knows where it was written: ``Source.pieces`` lists the ``(line, block)`` of each
+  of its blocks.
+- **What Claude Code leaves out** is kept aside in ``Transcript.skipped``, not in the history: API
+  error records (``isApiErrorMessage``, a ``system`` record of level ``error``: they also go to
+  ``Transcript.evidence``, why the session stopped) and virtual records. Lines that are not JSON
+  stay in ``Transcript.problems``; Claude Code skips those too.
+- ``attachment`` lines are context Claude Code renders at send time (``<system-reminder>`` text,
+  the environment): they are on the chain but are not history. ``progress``,
+  ``file-history-snapshot``, ``queue-operation``, ``api-request*``, ``last-prompt`` and other
+  bookkeeping records are not messages.
 - Subagent files (``<sessionId>/subagents/agent-<id>.jsonl``, every record ``isSidechain``) load
   the same way; in a main file that also holds sidechain records (older versions), those are
-  skipped.
-- ``progress``, ``file-history-snapshot``, ``queue-operation``, ``summary`` and other records
-  are not messages and are skipped. The ``parentUuid`` chain is not followed: parallel calls
-  and progress records branch it in every real file, while file order is the order of events.
+  left out.
 
-Exported as an Anthropic Messages request (``export_format = "messages"``): each neutral
-message's ``raw`` is a Messages record or block, so the messages adapter writes them back.
-Records are shaped from real 2.1.x files (shared samples) and Claude Code's public issue threads.
+What Claude Code then changes on the way to the provider (the interrupted results it inserts,
+what it drops and merges) is ``suture.sent``'s job, not the loader's. Exported as an Anthropic
+Messages request (``export_format = "messages"``): each neutral message's ``raw`` is a Messages
+record or block, so the messages adapter writes them back. Records are shaped from real 2.1.x
+files and from the sessions the real Claude Code wrote in ``sample_sessions/recorded``.
 """
 
 from __future__ import annotations
@@ -37,12 +48,16 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from suture.formats import CERTAIN, LIKELY, About, FormatError, first_text
-from suture.formats.messages import parse_blocks, type_name
+from suture.formats.messages import parse_blocks, type_name, written_order
 from suture.io import Document, InputError, gc_paused
-from suture.model import LoadProblem, Message, Part, Source, ToolCall, Transcript
+from suture.model import LoadProblem, Message, Part, Skipped, Source, ToolCall, Transcript
 
-_OWN_TYPES = frozenset({"file-history-snapshot", "queue-operation"})
+__all__ = ["ADAPTER", "ClaudeCodeAdapter", "chain"]
+
+_OWN_TYPES = frozenset({"file-history-snapshot", "queue-operation", "last-prompt", "api-request"})
 _EVENT_TYPES = frozenset({"user", "assistant", "system", "progress", "attachment"})
+# Records that take part in the parentUuid tree of the conversation.
+_CHAIN_TYPES = _EVENT_TYPES
 
 
 @dataclass(slots=True)
@@ -55,17 +70,19 @@ class _Turn:
     parts: list[Part] = field(default_factory=list)
     calls: list[ToolCall] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
+    pieces: list[tuple[int, int | None]] = field(default_factory=list)
     text: str | None = None
 
     def message(self) -> Message:
-        more = self.lines[1:]
+        more = sorted(set(self.lines[1:]) - {self.line})
         if not more:
             pointer = None
         elif len(more) <= 3:
             pointer = f"merged with line{'s' if len(more) > 1 else ''} {', '.join(map(str, more))}"
         else:
             pointer = f"merged with {len(more)} more lines through line {more[-1]}"
-        source = Source(line=self.line, pointer=pointer)
+        pieces = tuple(self.pieces) if len(self.lines) > 1 else ()
+        source = Source(line=self.line, pointer=pointer, pieces=pieces)
         if self.text is not None:
             return Message("assistant", self.text, raw={"role": "assistant", "content": self.text}, source=source)
         raw = {"role": "assistant", "content": self.blocks}
@@ -78,10 +95,14 @@ def _records(doc: Document) -> list[tuple[int, Any]]:
     return [(1, doc.value)]
 
 
-def _is_error_record(record: dict[str, Any], message: Any) -> bool:
-    if record.get("isApiErrorMessage"):
-        return True
-    return isinstance(message, dict) and message.get("model") == "<synthetic>"
+def _type(record: dict[str, Any]) -> str | None:
+    kind = record.get("type")
+    return kind if isinstance(kind, str) else None
+
+
+def _is_error_record(record: dict[str, Any]) -> bool:
+    """An API error Claude Code wrote in the model's place (never sent back)."""
+    return record.get("isApiErrorMessage") is True
 
 
 def _error_text(record: dict[str, Any], message: Any) -> str:
@@ -99,6 +120,217 @@ def _error_text(record: dict[str, Any], message: Any) -> str:
     status = record.get("apiErrorStatus")
     text = " ".join(text.split())
     return f"API error {status}: {text}" if status is not None and str(status) not in text else text or "API error"
+
+
+def _is_api_error_line(record: dict[str, Any]) -> bool:
+    return record.get("type") == "system" and (record.get("level") == "error" or record.get("subtype") == "api_error")
+
+
+def _message_id(record: dict[str, Any]) -> str | None:
+    message = record.get("message")
+    found = message.get("id") if isinstance(message, dict) else None
+    return found if isinstance(found, str) else None
+
+
+def _blocks_of(record: dict[str, Any]) -> list[Any]:
+    message = record.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    return content if isinstance(content, list) else []
+
+
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """Which records of the file make the history, as positions in the document's records, and
+    what a later append needs to extend it without working it out again."""
+
+    positions: list[int]
+    leaf: int | None
+    by: str
+    """How the leaf was chosen: ``newest`` (the newest record of the conversation), ``last-prompt``
+    (the ``leafUuid`` of the last ``last-prompt`` line), ``file`` (no record has a ``parentUuid``:
+    every record, in file order) or ``none`` (no conversation records)."""
+    newest: str | None = None
+    """The uuid of the newest conversation record."""
+    marked: str | None = None
+    """The ``leafUuid`` of the last ``last-prompt`` line."""
+    responses: frozenset[str] = frozenset()
+    """The ``message.id`` of every response in the history."""
+    seen: frozenset[str] = frozenset()
+    """The ``message.id`` of every response in the file."""
+    loose: frozenset[str] = frozenset()
+    """The call ids answered by result lines that are not in the history."""
+
+
+def chain(records: Sequence[tuple[int, Any]], main: bool = True) -> Chain:
+    """The records Claude Code resumes (see the module docstring), in file order.
+
+    ``main``: the file holds main-thread records, so sidechain ones are left out."""
+    by_uuid: dict[str, int] = {}
+    newest: int | None = None
+    leaf_uuid: str | None = None
+    linked = False
+    for pos, (_, record) in enumerate(records):
+        if not isinstance(record, dict):
+            continue
+        kind = _type(record)
+        if kind == "last-prompt":
+            found = record.get("leafUuid")
+            if isinstance(found, str):
+                leaf_uuid = found
+            continue
+        uuid = record.get("uuid")
+        if not isinstance(uuid, str) or kind not in _CHAIN_TYPES:
+            continue
+        if main and record.get("isSidechain") is True:
+            continue
+        linked = linked or "parentUuid" in record
+        by_uuid[uuid] = pos
+        newest = pos
+    if newest is None:
+        return Chain([], None, "none", marked=leaf_uuid)
+    newest_uuid = records[newest][1]["uuid"]
+    if not linked:
+        # Records with no links at all (written by hand or by another tool): the file is the list.
+        return Chain(_unlinked(records, main), newest, "file", newest_uuid, leaf_uuid)
+
+    def ancestors(pos: int) -> list[int]:
+        path: list[int] = []
+        seen: set[int] = set()
+        current: int | None = pos
+        while current is not None and current not in seen:
+            seen.add(current)
+            path.append(current)
+            found = records[current][1].get("parentUuid")
+            current = by_uuid.get(found) if isinstance(found, str) else None
+        return path
+
+    leaf, by = newest, "newest"
+    path = ancestors(newest)
+    marked = by_uuid.get(leaf_uuid) if leaf_uuid is not None else None
+    if marked is not None and marked not in path:
+        leaf, by = marked, "last-prompt"
+        path = ancestors(marked)
+    chosen = set(path)
+
+    # Every line of a response on the branch, and the result lines of its calls.
+    responses = {_message_id(records[p][1]) for p in path if records[p][1].get("type") == "assistant"} - {None}
+    seen_ids: set[str | None] = set()
+    for pos in by_uuid.values():
+        record = records[pos][1]
+        if record.get("type") == "assistant":
+            mid = _message_id(record)
+            seen_ids.add(mid)
+            if mid in responses:
+                chosen.add(pos)
+    calls: set[str] = set()
+    for pos in chosen:
+        record = records[pos][1]
+        if record.get("type") == "assistant":
+            calls.update(_call_ids(record))
+    uuids = {records[p][1]["uuid"] for p in chosen}
+    loose: set[str] = set()
+    for pos in by_uuid.values():
+        if pos in chosen:
+            continue
+        record = records[pos][1]
+        if record.get("type") != "user":
+            continue
+        answered = _result_ids(record)
+        if not answered:
+            continue
+        hangs = record.get("parentUuid")
+        attached = not isinstance(hangs, str) or hangs in uuids or hangs not in by_uuid
+        if attached and all(isinstance(i, str) and i in calls for i in answered):
+            chosen.add(pos)
+        else:
+            loose.update(i for i in answered if isinstance(i, str))
+    return Chain(
+        sorted(chosen),
+        leaf,
+        by,
+        newest_uuid,
+        leaf_uuid,
+        frozenset(r for r in responses if r is not None),
+        frozenset(r for r in seen_ids if r is not None),
+        frozenset(loose),
+    )
+
+
+def _call_ids(record: dict[str, Any]) -> list[str]:
+    return [
+        b["id"]
+        for b in _blocks_of(record)
+        if isinstance(b, dict) and b.get("type") == "tool_use" and isinstance(b.get("id"), str)
+    ]
+
+
+def _result_ids(record: dict[str, Any]) -> list[Any]:
+    return [b.get("tool_use_id") for b in _blocks_of(record) if isinstance(b, dict) and b.get("type") == "tool_result"]
+
+
+def _appended(old: Chain, records: Sequence[tuple[int, Any]], start: int, main: bool) -> Chain | None:
+    """The chain after ``records[start:]`` were appended, worked out from the new records alone,
+    where they only continue the conversation from its newest record (each new record's parent is
+    the record before it): what a running session writes. ``None`` for anything else (a fork,
+    a result line hanging off an earlier call, a ``last-prompt`` naming an older leaf): then the
+    whole chain is worked out again."""
+    if old.by != "newest" or old.newest is None:
+        return None
+    newest = old.newest
+    marked = old.marked
+    added: list[int] = []
+    added_uuids: set[str] = set()
+    responses = set(old.responses)
+    seen = set(old.seen)
+    for pos in range(start, len(records)):
+        record = records[pos][1]
+        if not isinstance(record, dict):
+            return None
+        kind = _type(record)
+        if kind == "last-prompt":
+            found = record.get("leafUuid")
+            if isinstance(found, str):
+                marked = found
+            continue
+        uuid = record.get("uuid")
+        if not isinstance(uuid, str) or kind not in _CHAIN_TYPES or (main and record.get("isSidechain") is True):
+            continue
+        if record.get("parentUuid") != newest or uuid in added_uuids:
+            return None
+        if kind == "assistant":
+            mid = _message_id(record)
+            if mid is not None and mid in seen and mid not in responses:
+                return None  # a line of a response that is not in the history
+            if old.loose.intersection(_call_ids(record)):
+                return None  # a result line written before it answers it
+            if mid is not None:
+                responses.add(mid)
+                seen.add(mid)
+        newest = uuid
+        added.append(pos)
+        added_uuids.add(uuid)
+    if marked != old.marked and marked not in added_uuids and marked != old.newest:
+        return None
+    leaf = added[-1] if added else old.leaf
+    return Chain(
+        [*old.positions, *added],
+        leaf,
+        "newest",
+        newest,
+        marked,
+        frozenset(responses),
+        frozenset(seen),
+        old.loose,
+    )
+
+
+def _unlinked(records: Sequence[tuple[int, Any]], main: bool) -> list[int]:
+    """Positions of every conversation record, for a file whose records have no links."""
+    return [
+        pos
+        for pos, (_, r) in enumerate(records)
+        if isinstance(r, dict) and _type(r) in _CHAIN_TYPES and not (main and r.get("isSidechain") is True)
+    ]
 
 
 class ClaudeCodeAdapter:
@@ -142,27 +374,50 @@ class ClaudeCodeAdapter:
             isinstance(r, dict) and r.get("type") in ("user", "assistant") and not r.get("isSidechain")
             for _, r in records
         )
-        start = 0
-        for i, (_, record) in enumerate(records):
-            if (
-                isinstance(record, dict)
-                and record.get("type") == "system"
-                and record.get("subtype") == "compact_boundary"
-            ):
-                start = i + 1
-        meta: dict[str, Any] = {"sidechain": not has_main}
-        if start:
-            left_out = sum(
-                1 for _, r in records[: start - 1] if isinstance(r, dict) and r.get("type") in ("user", "assistant")
-            )
-            meta["compacted"] = {"line": records[start - 1][0], "records_before": left_out}
-
-        items: list[Message | _Turn] = []
         problems = list(doc.problems)
+        for line, record in records:
+            if not isinstance(record, dict):
+                problems.append(LoadProblem(line, f"a record must be an object, got {type_name(record)}"))
+        found = chain(records, has_main)
+        meta: dict[str, Any] = {"sidechain": not has_main, "chain": found}
+        meta.update(self._about(records, found))
+        items: list[Message | _Turn] = []
         evidence: list[tuple[Source, str]] = []
+        skipped: list[Skipped] = []
         with gc_paused():
-            last_turn = self._read(records, start, has_main, items, None, problems, evidence)
-        return self._transcript(items, last_turn, meta, problems, evidence)
+            self._evidence(records, evidence)
+            last_turn = self._read([records[p] for p in found.positions], items, None, problems, skipped)
+        return self._transcript(items, last_turn, meta, problems, evidence, skipped)
+
+    def _about(self, records: Sequence[tuple[int, Any]], found: Chain, start: int = 0) -> dict[str, Any]:
+        """What the file says about itself: the Claude Code version that wrote its last
+        conversation record (looked for from record ``start`` on), and, read whole (``start``
+        0), the compaction the branch starts at."""
+        about: dict[str, Any] = {}
+        for _, record in reversed(records[start:]):
+            if isinstance(record, dict) and isinstance(record.get("version"), str) and _type(record) in _CHAIN_TYPES:
+                about["agent_version"] = record["version"]
+                break
+        if found.positions and start == 0:
+            first_line, first = records[found.positions[0]]
+            if first.get("type") == "system" and first.get("subtype") == "compact_boundary":
+                before = sum(
+                    1
+                    for _, r in records[: found.positions[0]]
+                    if isinstance(r, dict) and r.get("type") in ("user", "assistant")
+                )
+                about["compacted"] = {"line": first_line, "records_before": before}
+        return about
+
+    def _evidence(self, records: Sequence[tuple[int, Any]], evidence: list[tuple[Source, str]]) -> None:
+        """Every API error the file records, on the branch or not: why the session stopped."""
+        for line, record in records:
+            if not isinstance(record, dict):
+                continue
+            if _is_api_error_line(record):
+                evidence.append((Source(line=line), _error_text(record, None)))
+            elif record.get("type") == "assistant" and _is_error_record(record):
+                evidence.append((Source(line=line), _error_text(record, record.get("message"))))
 
     def _transcript(
         self,
@@ -171,6 +426,7 @@ class ClaudeCodeAdapter:
         meta: dict[str, Any],
         problems: list[LoadProblem],
         evidence: list[tuple[Source, str]],
+        skipped: list[Skipped],
         settled: int = 0,
     ) -> Transcript:
         """``settled``: how many leading items are messages already (``extend`` keeps the old
@@ -180,7 +436,10 @@ class ClaudeCodeAdapter:
         if last_turn is not None and last_turn.text is None:
             # Where the latest response is, so appended lines of it can join it (``extend``).
             index = next(i for i in range(len(items) - 1, -1, -1) if items[i] is last_turn)
-            meta = {**meta, "turn": {"index": index, "id": last_turn.id, "lines": last_turn.lines}}
+            meta = {
+                **meta,
+                "turn": {"index": index, "id": last_turn.id, "lines": last_turn.lines, "pieces": last_turn.pieces},
+            }
         return Transcript(
             messages,
             self.name,
@@ -188,37 +447,36 @@ class ClaudeCodeAdapter:
             meta=meta,
             problems=problems,
             evidence=evidence,
+            skipped=skipped,
         )
 
     def _read(
         self,
         records: Sequence[tuple[int, Any]],
-        start: int,
-        has_main: bool,
         items: list[Message | _Turn],
         last_turn: _Turn | None,
         problems: list[LoadProblem],
-        evidence: list[tuple[Source, str]],
+        skipped: list[Skipped],
     ) -> _Turn | None:
-        """Read ``records`` (those before index ``start`` precede the last compaction) into
-        ``items``, continuing the response ``last_turn``; returns the latest response."""
-        for i, (line, record) in enumerate(records):
-            if not isinstance(record, dict):
-                problems.append(LoadProblem(line, f"a record must be an object, got {type_name(record)}"))
-                continue
+        """Read the branch's ``records`` (in file order) into ``items``, continuing the response
+        ``last_turn``; returns the latest response."""
+        for line, record in records:
             kind = record.get("type")
-            if has_main and record.get("isSidechain") and kind in ("user", "assistant"):
-                continue
-            message = record.get("message")
-            if kind == "system" and record.get("level") == "error":
-                evidence.append((Source(line=line), _error_text(record, None)))
+            if _is_api_error_line(record):
+                skipped.append(
+                    Skipped(Source(line=line), "api_error", "an API error record: Claude Code does not send it")
+                )
                 continue
             if kind not in ("user", "assistant"):
                 continue
-            if kind == "assistant" and _is_error_record(record, message):
-                evidence.append((Source(line=line), _error_text(record, message)))
+            message = record.get("message")
+            if kind == "assistant" and _is_error_record(record):
+                skipped.append(
+                    Skipped(Source(line=line), "api_error", "an API error record: Claude Code does not send it")
+                )
                 continue
-            if i < start:
+            if record.get("isVirtual") is True:
+                skipped.append(Skipped(Source(line=line), "virtual", "a virtual record: Claude Code does not send it"))
                 continue
             if not isinstance(message, dict):
                 problems.append(
@@ -232,20 +490,19 @@ class ClaudeCodeAdapter:
                     items.extend(self._user(message, line))
             except FormatError as e:
                 problems.append(LoadProblem(line, e.problem if not e.where else f"{e.where}: {e.problem}"))
-
         return last_turn
 
     def extend(self, transcript: Transcript, doc: Document, start: int) -> tuple[Transcript, int] | None:
-        """The transcript with appended lines (``suture.tail.Extends``). A line of the latest
-        response joins it, so that message and what follows it may change; a compaction, a bad
-        line, or the first main-thread line of a subagent file needs a full read (``None``)."""
+        """The transcript with appended lines (``suture.tail.Extends``). The branch is worked out
+        again (cheap: no message is built); when the old branch is where the new one starts,
+        only the new records are read, and a line of the latest response joins it (so that
+        message and what follows it may change). Anything else (a fork, a new leaf, a bad line,
+        the first main-thread line of a subagent file) needs a full read (``None``)."""
         if doc.kind != "jsonl" or transcript.format != self.name or transcript.problems or doc.problems:
             return None
         new = doc.records[start:]
         for _, record in new:
             if not isinstance(record, dict):
-                return None
-            if record.get("type") == "system" and record.get("subtype") == "compact_boundary":
                 return None
             if (
                 transcript.meta.get("sidechain")
@@ -253,31 +510,46 @@ class ClaudeCodeAdapter:
                 and not record.get("isSidechain")
             ):
                 return None
+        before: Chain | None = transcript.meta.get("chain")
+        if before is None:
+            return None
+        main = not transcript.meta.get("sidechain")
+        found = _appended(before, doc.records, start, main) or chain(doc.records, main)
+        old = before.positions
+        if not old or found.positions[: len(old)] != old or any(p < start for p in found.positions[len(old) :]):
+            return None
         items: list[Message | _Turn] = list(transcript.messages)
         last_turn: _Turn | None = None
         turn = transcript.meta.get("turn")
         if turn is not None:
             index = turn["index"]
-            old = transcript.messages[index]
-            raw = old.raw if isinstance(old.raw, dict) else {}
+            previous = transcript.messages[index]
+            raw = previous.raw if isinstance(previous.raw, dict) else {}
             last_turn = _Turn(
                 turn["id"],
                 turn["lines"][0],
                 blocks=list(raw.get("content") or []),
-                parts=list(old.content) if isinstance(old.content, list) else [],
-                calls=list(old.tool_calls),
+                parts=list(previous.content) if isinstance(previous.content, list) else [],
+                calls=list(previous.tool_calls),
                 lines=list(turn["lines"]),
+                pieces=list(turn["pieces"]),
             )
             items[index] = last_turn
         problems: list[LoadProblem] = []
         evidence = list(transcript.evidence)
+        skipped = list(transcript.skipped)
         with gc_paused():
-            latest = self._read(new, 0, not transcript.meta.get("sidechain"), items, last_turn, problems, evidence)
+            self._evidence(new, evidence)
+            latest = self._read(
+                [doc.records[p] for p in found.positions[len(old) :]], items, last_turn, problems, skipped
+            )
         if problems:
             return None
         meta = {k: v for k, v in transcript.meta.items() if k != "turn"}
+        meta["chain"] = found
+        meta.update(self._about(doc.records, found, start))
         settled = turn["index"] if turn is not None else len(transcript.messages)
-        out = self._transcript(items, latest, meta, [], evidence, settled)
+        out = self._transcript(items, latest, meta, [], evidence, skipped, settled)
         first = len(transcript.messages)
         if turn is not None and last_turn is not None and len(last_turn.lines) > len(turn["lines"]):
             first = turn["index"]  # the latest response took in new lines
@@ -312,12 +584,14 @@ class ClaudeCodeAdapter:
                 if content is None:
                     turn.blocks = []
                 turn.lines.append(line)
+                turn.pieces.append((line, None))
                 return turn
         turn.blocks.extend(content)
         assert isinstance(parts, list)
         turn.parts.extend(parts)
         turn.calls.extend(calls)
         turn.lines.append(line)
+        turn.pieces.extend((line, k) for k in range(len(content)))
         return turn
 
     def _user(self, message: dict[str, Any], line: int) -> list[Message]:
@@ -325,15 +599,22 @@ class ClaudeCodeAdapter:
         role = found if isinstance(found, str) else "user"
         content = message.get("content")
         parts, _, results = parse_blocks(
-            role, content, "message", lambda k: Source(line=line, pointer=f"message.content[{k}]")
+            role,
+            content,
+            "message",
+            lambda k: Source(line=line, pointer=f"message.content[{k}]", pieces=((line, k),)),
         )
         if not results:
             return [Message(role, parts, raw={"role": role, "content": content}, source=Source(line=line))]
-        out = list(results)
-        if parts:
-            assert isinstance(content, list)
-            rest = [b for b in content if not (isinstance(b, dict) and b.get("type") == "tool_result")]
-            out.append(Message(role, parts, raw={"role": role, "content": rest}, source=Source(line=line)))
+        assert isinstance(content, list)
+        out: list[Message] = []
+        for piece in written_order(content, parts, results):
+            if isinstance(piece, Message):
+                out.append(piece)
+                continue
+            run, where = piece
+            source = Source(line=line, pointer=_blocks_pointer(where), pieces=tuple((line, k) for k in where))
+            out.append(Message(role, run, raw={"role": role, "content": [content[k] for k in where]}, source=source))
         return out
 
     def dump(self, messages: Sequence[Message], transcript: Transcript) -> bytes:
@@ -347,6 +628,10 @@ class ClaudeCodeAdapter:
         return About(cwd, session)
 
 
-__all__ = ["ADAPTER"]
+def _blocks_pointer(where: list[int]) -> str:
+    if len(where) == 1:
+        return f"message.content[{where[0]}]"
+    return f"message.content[{where[0]}..{where[-1]}]"
+
 
 ADAPTER = ClaudeCodeAdapter()

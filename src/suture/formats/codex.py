@@ -15,6 +15,10 @@ Each line is ``{"timestamp", "type", "payload"}`` with ``type`` one of ``session
   rebuilds it;
 - an ``event_msg`` ``thread_rolled_back`` drops the last ``num_turns`` user turns.
 
+Codex reads a line back only when it has a top-level ``timestamp``: a line without one is skipped
+(``Transcript.skipped``), and so is a line that is not JSON (``Transcript.problems``). The version
+that wrote the file is ``session_meta``'s ``cli_version`` (``meta["agent_version"]``).
+
 Legacy files hold a first line ``{"id", "timestamp", ...}``, then bare items and
 ``{"record_type": "state"}`` lines; older still, one JSON object ``{"session", "items"}``.
 
@@ -33,7 +37,7 @@ from suture import codec
 from suture.formats import CERTAIN, LIKELY, About, FormatError, first_text
 from suture.formats.responses import item_kind, item_problem, items_of, messages_from_items
 from suture.io import Document, gc_paused
-from suture.model import LoadProblem, Message, Source, Transcript
+from suture.model import LoadProblem, Message, Skipped, Source, Transcript
 
 __all__ = ["ADAPTER", "CodexAdapter"]
 
@@ -130,6 +134,8 @@ class CodexAdapter:
         if records is None:
             raise FormatError("", "not a Codex rollout: expected JSONL lines with type and payload")
         own: list[LoadProblem] = []
+        skipped: list[Skipped] = []
+        meta["skipped"] = skipped
         with gc_paused():
             history, _ = self._read(records, 0, history, own, evidence, meta)
         meta["history"] = history
@@ -157,10 +163,20 @@ class CodexAdapter:
             payload = record.get("payload")
             if _is_record(record):
                 stamp = record.get("timestamp")
+                if stamp is None:
+                    meta["skipped"].append(
+                        Skipped(
+                            Source(line=line), "no_timestamp", "a line with no timestamp: Codex does not read it back"
+                        )
+                    )
+                    continue
                 if kind == "response_item":
                     self._add(history, problems, payload, Source(line=line), line, timestamps, stamp)
                 elif kind == "session_meta":
                     meta.setdefault("session_record", record)
+                    version = payload.get("cli_version") if isinstance(payload, dict) else None
+                    if isinstance(version, str):
+                        meta.setdefault("agent_version", version)
                 elif kind == "turn_context" and isinstance(payload, dict):
                     meta["model"] = payload.get("model")
                 elif kind == "compacted":
@@ -191,7 +207,7 @@ class CodexAdapter:
         if doc.kind != "jsonl" or transcript.format != self.name or "history" not in meta:
             return None
         old_history: list[tuple[Any, Source]] = meta["history"]
-        new_meta = {**meta, "timestamps": dict(meta["timestamps"])}
+        new_meta = {**meta, "timestamps": dict(meta["timestamps"]), "skipped": list(meta["skipped"])}
         own = list(meta["problems"])
         evidence = list(transcript.evidence)
         with gc_paused():
@@ -216,7 +232,13 @@ class CodexAdapter:
             messages, changed = [*old, *messages_from_items(added)], len(old)
         problems = [*doc.problems, *own]
         extended = Transcript(
-            messages, self.name, raw_format="responses", meta=new_meta, problems=problems, evidence=evidence
+            messages,
+            self.name,
+            raw_format="responses",
+            meta=new_meta,
+            problems=problems,
+            evidence=evidence,
+            skipped=list(new_meta["skipped"]),
         )
         return extended, changed
 
@@ -275,7 +297,15 @@ class CodexAdapter:
         evidence: list[tuple[Source, str]],
     ) -> Transcript:
         messages = messages_from_items(history)
-        return Transcript(messages, self.name, raw_format="responses", meta=meta, problems=problems, evidence=evidence)
+        return Transcript(
+            messages,
+            self.name,
+            raw_format="responses",
+            meta=meta,
+            problems=problems,
+            evidence=evidence,
+            skipped=list(meta.get("skipped", [])),
+        )
 
     # -- dumping -----------------------------------------------------------------------------
 

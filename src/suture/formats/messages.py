@@ -6,14 +6,17 @@ top-level ``system``. Roles are ``user`` and ``assistant`` only, content is a st
 blocks (shapes from anthropics/anthropic-sdk-python ``src/anthropic/types/``):
 
 - ``tool_use`` blocks of an assistant message are its calls (``arguments`` = ``input``);
-- ``tool_result`` blocks of a user message become neutral ``tool`` messages, in block order, and
-  what else the user message holds (text, images) becomes a user message right after them;
+- a user message's blocks keep their written order: each ``tool_result`` block becomes a neutral
+  ``tool`` message, and each run of other blocks (text, images) between them a user message, so
+  ``[text, tool_result]`` reads as a user message and then the result (which Anthropic rejects:
+  rule A1a), never silently as the valid ``[tool_result, text]``;
 - ``thinking`` and ``redacted_thinking`` blocks are kept byte-exact (the provider verifies their
   signature), as :class:`ThinkingPart` and :class:`OtherPart` with the block as ``raw``.
 
-Writing back, results lead the user message that follows the assistant: consecutive tool messages,
-and a user message right after them that came from the same record (or that repair made, a note),
-are one user message whose ``tool_result`` blocks come first. Anthropic requires it: "Each
+Writing back, the pieces of one record that still follow each other are that record again, in
+their order; and results lead the user message that follows the assistant: consecutive tool
+messages, and a user message right after them that came from the same record (or that repair
+made, a note), are one user message whose ``tool_result`` blocks come first. Anthropic requires it: "Each
 `tool_use` block must have a corresponding `tool_result` block in the next message", and results
 must be the leading blocks of that message (rules A1 and A1a of ``suture.checks.rules``; probed in
 V1ki/dsh-plugin-subscriptions#22). A record nothing changed is written back as it was read, so a
@@ -45,7 +48,7 @@ from suture.model import (
     Transcript,
 )
 
-__all__ = ["ADAPTER", "parse_blocks", "type_name"]
+__all__ = ["ADAPTER", "parse_blocks", "type_name", "written_order"]
 
 _ROLES = frozenset({"user", "assistant"})
 # Record keys and block types that only other formats write: seeing one means this is not Anthropic.
@@ -182,6 +185,33 @@ def parse_blocks(
         else:
             parts.append(_part(block))
     return parts, tuple(calls), results
+
+
+def written_order(content: Any, parts: Content, results: list[Message]) -> list[Message | tuple[list[Part], list[int]]]:
+    """The pieces of a user-side message in the order they are written: each result (a tool
+    message from :func:`parse_blocks`), and each run of other blocks between results as its
+    parts and their block indices. ``parts`` and ``results`` are what :func:`parse_blocks` gave
+    for that ``content``."""
+    if not results or not isinstance(content, list) or not isinstance(parts, list):
+        return [(parts if isinstance(parts, list) else [], list(range(len(parts) if isinstance(parts, list) else 0)))]
+    out: list[Message | tuple[list[Part], list[int]]] = []
+    run: list[Part] = []
+    where: list[int] = []
+    taken_parts = taken_results = 0
+    for k, block in enumerate(content):
+        if isinstance(block, dict) and block.get("type") == "tool_result":
+            if run:
+                out.append((run, where))
+                run, where = [], []
+            out.append(results[taken_results])
+            taken_results += 1
+        else:
+            run.append(parts[taken_parts])
+            where.append(k)
+            taken_parts += 1
+    if run:
+        out.append((run, where))
+    return out
 
 
 # -- neutral -> blocks ------------------------------------------------------------------------
@@ -414,9 +444,10 @@ class MessagesAdapter:
         source = Source(line=line, pointer=pointer)
         if not results:
             return [Message(role, content, calls, raw=record, source=source)]
-        if content:
-            return [*results, Message(role, content, raw=record, source=source)]
-        return results
+        return [
+            piece if isinstance(piece, Message) else Message(role, piece[0], raw=record, source=source)
+            for piece in written_order(record.get("content"), content, results)
+        ]
 
     # -- dumping -----------------------------------------------------------------------------
 
@@ -431,28 +462,29 @@ class MessagesAdapter:
             start += 1
 
         out: list[Any] = []
-        group: list[tuple[Message, dict[str, Any]]] = []
+        # The pieces of the user message being built: (message, its blocks, its index).
+        group: list[tuple[Message, list[dict[str, Any]], int]] = []
 
-        def flush(follower: Message | None, index: int) -> None:
-            blocks = [b for _, b in group]
-            pieces = [m for m, _ in group]
-            if follower is not None:
-                blocks.extend(self._user_blocks(follower, own, index))
-                pieces.append(follower)
+        def origins() -> set[int | None]:
+            return {known.index(m.raw) for m, _, _ in group}
+
+        def flush() -> None:
+            if len(group) == 1 and group[0][0].role != "tool":
+                m, _, index = group[0]
+                out.append(self._user(m, own, index))
+                group.clear()
+                return
+            blocks = [b for _, bs, _ in group for b in bs]
             # The record the pieces came from, where they all came from one (a synthetic result
             # joins its turn's record): its other keys are kept, and if nothing changed, all of it.
-            origin = {known.index(m.raw) for m in pieces} - {None}
-            only = next(iter(origin)) if len(origin) == 1 else None
+            found = origins() - {None}
+            only = next(iter(found)) if len(found) == 1 else None
             record = known.records[only] if only is not None else None
             if isinstance(record, dict):
                 same = record.get("content")
-                # Every block of the record, unchanged (in any order: the loader put its results
-                # first), is the record itself, so a history that needs no repair dumps as read.
-                if (
-                    isinstance(same, list)
-                    and len(same) == len(blocks)
-                    and {id(b) for b in same} == {id(b) for b in blocks}
-                ):
+                # Every block of the record, unchanged and in its order, is the record itself,
+                # so a history that needs no repair dumps as read.
+                if isinstance(same, list) and [id(b) for b in same] == [id(b) for b in blocks]:
                     out.append(record)
                 else:
                     out.append({**record, "content": blocks})
@@ -464,29 +496,33 @@ class MessagesAdapter:
             m = messages[index]
             if m.role == "system":
                 raise _cannot("a system message after the conversation has started", index)
-            if m.role == "tool":
-                group.append((m, self._result_block(m, own, index)))
-                continue
             if m.role == "assistant":
                 if group:
-                    flush(None, index)
+                    flush()
                 out.append(self._assistant(m, own, index))
                 continue
+            mine = known.index(m.raw)
             if group:
-                # The user message right after results joins them, unless it was a record of its
-                # own beside theirs in the file (then it stays one, as read).
-                mine = known.index(m.raw)
-                theirs = {known.index(g.raw) for g, _ in group} - {None}
-                joins = not own or mine is None or not theirs or mine in theirs
-                # A follower with nothing to add would vanish inside the results' message.
-                joins = joins and bool(m.content)
-                if joins:
-                    flush(m, index)
-                    continue
-                flush(None, index)
-            out.append(self._user(m, own, index))
+                theirs = origins()
+                # Pieces of one record that follow each other are that record again.
+                joins = own and mine is not None and theirs == {mine}
+                if not joins and all(g.role == "tool" for g, _, _ in group):
+                    if m.role == "tool":
+                        joins = True  # a run of results is one user message
+                    else:
+                        # The user message right after results joins them, unless it was a
+                        # record of its own beside theirs in the file (then it stays one, as
+                        # read); one with nothing to add would vanish inside their message.
+                        theirs -= {None}
+                        joins = (not own or mine is None or not theirs or mine in theirs) and bool(m.content)
+                if not joins:
+                    flush()
+            if m.role == "tool":
+                group.append((m, [self._result_block(m, own, index)], index))
+            else:
+                group.append((m, self._user_blocks(m, own, index), index))
         if group:
-            flush(None, len(messages))
+            flush()
 
         shape = meta.get("shape", "array")
         system_value = self._system_out(system, own) if system else None

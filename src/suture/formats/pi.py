@@ -11,8 +11,9 @@ history. Shapes from badlogic/pi-mono ``packages/coding-agent/docs/session.md`` 
 - ``message`` entries hold a pi message: ``user``; ``assistant`` with ``text``, ``thinking``
   (``thinkingSignature``) and ``toolCall`` blocks; ``toolResult`` (``toolCallId``, ``toolName``,
   ``isError``). An aborted or failed stream is saved as an assistant message with
-  ``stopReason: "aborted" | "error"``; with ``content: []`` it is a placeholder the repair engine
-  drops, and with calls but no results it gets synthetic results, as the provider requires.
+  ``stopReason: "aborted" | "error"``. pi never sends such a turn again (pi-ai
+  ``transformMessages`` skips it, so its calls need no results), so it is not history: it goes
+  to ``Transcript.skipped``, and a result written for one of its calls is an orphan.
 - ``bashExecution`` (a ``!`` command the person ran; ``excludeFromContext`` ones are skipped),
   ``custom``, ``branchSummary`` and ``compactionSummary`` messages, and ``custom_message`` and
   ``branch_summary`` entries, reach the model as user text: they are kept under their own role,
@@ -21,6 +22,7 @@ history. Shapes from badlogic/pi-mono ``packages/coding-agent/docs/session.md`` 
   entries from ``firstKeptEntryId`` on, as pi does.
 - An assistant turn the provider failed (``stopReason: "error"``) also goes to
   ``Transcript.evidence`` with its ``errorMessage``: it says why the session stopped.
+- Lines that are not JSON are skipped by pi; they stay in ``Transcript.problems``.
 - ``model_change``, ``thinking_level_change``, ``label``, ``session_info`` and ``custom`` entries
   are not messages and are skipped.
 
@@ -49,6 +51,7 @@ from suture.model import (
     Message,
     OtherPart,
     Part,
+    Skipped,
     Source,
     TextPart,
     ThinkingPart,
@@ -224,9 +227,10 @@ class PiAdapter:
 
         messages: list[Message] = []
         evidence: list[tuple[Source, str]] = []
+        skipped: list[Skipped] = []
         state = _Export(None, header.get("provider"))
         with gc_paused():
-            self._read(branch, messages, problems, evidence, state)
+            self._read(branch, messages, problems, evidence, skipped, state)
         with_ids = [e["id"] for _, e in entries if isinstance(e.get("id"), str)]
         meta = {
             "version": header.get("version", 1),
@@ -237,7 +241,13 @@ class PiAdapter:
             "export": state,
         }
         return Transcript(
-            messages, self.name, meta=meta, problems=problems, evidence=evidence, export_format=state.format()
+            messages,
+            self.name,
+            meta=meta,
+            problems=problems,
+            evidence=evidence,
+            skipped=skipped,
+            export_format=state.format(),
         )
 
     def _read(
@@ -246,6 +256,7 @@ class PiAdapter:
         messages: list[Message],
         problems: list[LoadProblem],
         evidence: list[tuple[Source, str]],
+        skipped: list[Skipped],
         state: _Export,
     ) -> None:
         for line, entry in branch:
@@ -259,15 +270,26 @@ class PiAdapter:
                 continue
             if message is None:
                 continue
-            messages.append(message)
             raw = message.raw if isinstance(message.raw, dict) else {}
-            if message.role == "assistant" and raw.get("stopReason") == "error":
-                # The provider failed this turn: the session's own record of why it stopped.
-                error = raw.get("errorMessage")
-                evidence.append((Source(line=line), f"error: {error}" if error else "error"))
             if message.role == "assistant" and isinstance(raw.get("api"), str) and raw["api"] in _API_FORMATS:
                 state.api = _API_FORMATS[raw["api"]]
                 state.provider = None
+            stop = raw.get("stopReason") if message.role == "assistant" else None
+            if stop == "error":
+                # The provider failed this turn: the session's own record of why it stopped.
+                error = raw.get("errorMessage")
+                evidence.append((Source(line=line), f"error: {error}" if error else "error"))
+            if stop in ("error", "aborted"):
+                calls = f" and its {len(message.tool_calls)} call(s)" if message.tool_calls else ""
+                skipped.append(
+                    Skipped(
+                        Source(line=line),
+                        "errored_turn",
+                        f"a turn that ended with stopReason {stop!r}: pi does not send it{calls}",
+                    )
+                )
+                continue
+            messages.append(message)
 
     def extend(self, transcript: Transcript, doc: Document, start: int) -> tuple[Transcript, int] | None:
         """The transcript with appended entries (``suture.tail.Extends``): entries that continue
@@ -294,9 +316,10 @@ class PiAdapter:
         messages = list(transcript.messages)
         problems: list[LoadProblem] = []
         evidence = list(transcript.evidence)
+        skipped = list(transcript.skipped)
         state = _Export(old_state.api, old_state.provider)
         with gc_paused():
-            self._read(new, messages, problems, evidence, state)
+            self._read(new, messages, problems, evidence, skipped, state)
         if problems:
             return None
         meta = {
@@ -306,7 +329,15 @@ class PiAdapter:
             "tip": tip,
             "export": state,
         }
-        out = Transcript(messages, self.name, meta=meta, problems=[], evidence=evidence, export_format=state.format())
+        out = Transcript(
+            messages,
+            self.name,
+            meta=meta,
+            problems=[],
+            evidence=evidence,
+            skipped=skipped,
+            export_format=state.format(),
+        )
         return out, len(transcript.messages)
 
     def _branch(
