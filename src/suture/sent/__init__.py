@@ -1,0 +1,241 @@
+"""What an agent sends when it resumes a session: the *as-sent* view of a transcript.
+
+A session log (Claude Code, Codex, pi) is not a request. When the agent resumes it, it builds a
+request from the history *as written* (``suture.formats``: the chain the agent follows, records
+in the order and shape they have in the file) and on the way repairs some damage itself: it
+inserts results for calls that never got one, drops what it cannot send, merges records. Only
+what it then sends can be rejected, so the provider verdict judges that. Each agent's step is
+modelled per version, as a pure function of the as-written transcript, from what the real agents
+were measured to send (``sample_sessions/recorded``: the tests compare every recorded shape).
+
+The API (pure: no Textual, no I/O)::
+
+    from suture.sent import as_sent
+
+    sent = as_sent(transcript)        # a Transcript as any adapter loaded it
+    sent.wire                         # the history as the agent sends it, in the provider's wire
+                                      # format: Anthropic ``messages``, Responses ``input`` items,
+                                      # or Chat ``messages`` (a list of JSON values)
+    sent.wire_format                  # the suture format of that list: "messages", "responses", "chat", ...
+    sent.messages                     # the same history as neutral messages (what the checks read)
+    sent.origin[k]                    # the as-written message sent message k came from (None: inserted)
+    sent.provider                     # the suture.checks provider whose rules apply ("" when unknown)
+    sent.agent, sent.version          # "claude-code" and the version that wrote the file (None: unknown)
+    sent.model                        # the version whose behaviour is modelled
+    sent.assumed                      # a sentence when that is not the file's own version, else None
+    sent.fixes                        # what the agent repairs itself: list[Fix], each with kind,
+                                      # summary, index and source in the as-written view
+    sent.skipped                      # records the agent leaves out (API errors, failed turns, ...)
+
+For a request-format file (chat, messages, responses, gemini, vercel) the history *is* the
+request: ``wire`` is the file's own history, ``agent`` is None and there are no fixes.
+
+The new prompt the agent adds when it resumes, and the context it injects at send time (Claude
+Code's ``<system-reminder>`` text, Codex's instructions), are not part of ``wire``: they are not
+in the file, and they do not decide whether the history is accepted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from suture.io import Document
+from suture.model import Message, Skipped, Source, Transcript
+
+__all__ = ["FIX_KINDS", "Fix", "Sent", "as_sent", "models"]
+
+FIX_KINDS = {
+    "inserted_result": "a result for a call that never got one",
+    "inserted_reply": "an assistant reply so the new prompt can follow",
+    "dropped_call": "a call that never got a result, with later turns after it",
+    "dropped_result": "a result that answers no call it can be sent with",
+    "dropped_block": "a block that would be rejected or means nothing",
+    "replaced_call": "a call whose id an earlier call already has",
+    "moved_result": "results put first in the user message that holds them",
+}
+"""Every kind of :class:`Fix`, with what it is about."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """One thing the agent repairs itself when it resumes: not a problem of the session.
+
+    ``index`` is the as-written message it is about (``None`` where none), ``source`` where that
+    is in the file, ``call_id`` the call it concerns, if any. ``summary`` says it in a line."""
+
+    kind: str
+    summary: str
+    index: int | None = None
+    source: Source | None = None
+    call_id: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "summary": self.summary,
+            "index": self.index,
+            "source": str(self.source) if self.source is not None else None,
+            "call_id": self.call_id,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """The history an agent sends on resume (see the module docstring)."""
+
+    messages: list[Message]
+    wire: list[Any]
+    wire_format: str
+    provider: str
+    agent: str | None = None
+    version: str | None = None
+    model: str | None = None
+    fixes: list[Fix] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    origin: list[int | None] = field(default_factory=list)
+
+    @property
+    def assumed(self) -> str | None:
+        """Where the file's version is unknown or not the modelled one: which version's
+        behaviour is assumed, in a sentence. ``None`` for a request file or the modelled version."""
+        if self.agent is None or self.model is None or self.version == self.model:
+            return None
+        who = _AGENT_NAMES.get(self.agent, self.agent)
+        if self.version is None:
+            return f"the file does not say which {who} version wrote it; {who} {self.model}'s resume is assumed"
+        return f"{who} {self.version} wrote this file; {who} {self.model}'s resume is assumed"
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything but the neutral messages, as plain JSON values."""
+        return {
+            "agent": self.agent,
+            "version": self.version,
+            "model": self.model,
+            "assumed": self.assumed,
+            "provider": self.provider,
+            "wire_format": self.wire_format,
+            "fixes": [f.to_json() for f in self.fixes],
+            "skipped": [{"source": str(s.source), "kind": s.kind, "reason": s.reason} for s in self.skipped],
+            "wire": self.wire,
+        }
+
+
+_AGENT_NAMES = {"claude-code": "Claude Code", "codex": "Codex", "pi": "pi"}
+
+
+@dataclass(slots=True)
+class Built:
+    """What an agent model returns: the wire list, its format and provider, the fixes, and for
+    each wire value (record, block or item, by ``id``) the as-written message it came from."""
+
+    wire: list[Any]
+    wire_format: str
+    provider: str
+    model: str
+    fixes: list[Fix]
+    origin_of: dict[int, int | None]
+    keep: list[Any] = field(default_factory=list)
+    """Objects ``origin_of`` refers to by id, kept alive while it is used."""
+
+    def mark(self, value: Any, index: int | None) -> Any:
+        """Note that ``value`` came from as-written message ``index``; returns it."""
+        self.origin_of[id(value)] = index
+        self.keep.append(value)
+        return value
+
+
+Model = Callable[[Transcript], Built]
+
+
+def models() -> dict[str, Model]:
+    """The resume model of each session format, by format name."""
+    from suture.sent import claude_code, codex, pi
+
+    return {"claude-code": claude_code.build, "codex": codex.build, "pi": pi.build}
+
+
+def as_sent(transcript: Transcript) -> Sent:
+    """The history the agent that wrote ``transcript`` sends when it resumes it; for a request
+    file, the file's own history."""
+    model = models().get(transcript.format)
+    if model is None:
+        return _request(transcript)
+    built = model(transcript)
+    messages = _neutral(built.wire, built.wire_format)
+    version = transcript.meta.get("agent_version")
+    return Sent(
+        messages,
+        built.wire,
+        built.wire_format,
+        built.provider,
+        agent=transcript.format,
+        version=version if isinstance(version, str) else None,
+        model=built.model,
+        fixes=built.fixes,
+        skipped=list(transcript.skipped),
+        origin=[_origin(m, built.origin_of) for m in messages],
+    )
+
+
+def _neutral(wire: list[Any], wire_format: str) -> list[Message]:
+    from suture.formats import get
+
+    return get(wire_format).load(Document("json", value=wire)).messages
+
+
+def _origin(m: Message, origin_of: dict[int, int | None]) -> int | None:
+    """The as-written message a sent neutral message came from, by the wire values it holds."""
+    candidates: list[Any] = [m.raw]
+    if isinstance(m.raw, list):
+        candidates.extend(m.raw)
+    if isinstance(m.content, list):
+        candidates.extend(p.raw for p in m.content)
+    candidates.extend(c.raw for c in m.tool_calls)
+    for value in candidates:
+        if value is not None and id(value) in origin_of:
+            found = origin_of[id(value)]
+            if found is not None:
+                return found
+    return None
+
+
+def _request(transcript: Transcript) -> Sent:
+    """A request-format file: its history is what is sent."""
+    from suture.formats import dump, get
+
+    adapter = get(transcript.format)
+    wire_format = transcript.format
+    wire: list[Any] = []
+    if transcript.messages:
+        value = orjson.loads(dump(transcript.messages, transcript, to=wire_format))
+        wire = _history_of(value)
+    provider = str(getattr(adapter, "provider", "") or "")
+    return Sent(
+        list(transcript.messages),
+        wire,
+        wire_format,
+        provider,
+        skipped=list(transcript.skipped),
+        origin=list(range(len(transcript.messages))),
+    )
+
+
+def _history_of(value: Any) -> list[Any]:
+    """The history list of a request body or a bare list of messages or items."""
+    if isinstance(value, list):
+        return value
+    if isinstance(value, dict):
+        for key in ("messages", "input", "contents"):
+            if isinstance(value.get(key), list):
+                history: list[Any] = value[key]
+                return history
+    return [value]
+
+
+def texts(blocks: Sequence[Any]) -> str:
+    """The text of a list of Anthropic blocks, for a one-line summary."""
+    return " ".join(b["text"] for b in blocks if isinstance(b, dict) and isinstance(b.get("text"), str))

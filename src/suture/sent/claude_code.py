@@ -1,0 +1,413 @@
+"""Claude Code's resume step, as Claude Code 2.1.328 does it.
+
+Measured on the sessions the real Claude Code wrote and the requests it sent
+(``sample_sessions/recorded/claude-code-*``), and matching its own code where it could be read.
+From the history as written (``suture.formats.claude_code``):
+
+1. **When it resumes.** The calls of the last response that have no result anywhere after it get
+   one each: a ``tool_result`` with ``is_error: true`` and :data:`INTERRUPTED`, appended at the end
+   (Claude Code writes these lines into the file). Then, unless the session's last record is an
+   API error (the turn ended, it was not cut off), a history that ends with a user message gets an
+   assistant reply "No response requested.", so the new prompt is a turn of its own. After an API
+   error the new prompt joins the last user message instead.
+2. **Building the request.** Whitespace-only text blocks of assistant messages are left out (a
+   ``"\\n\\n"`` block in front of a thinking block: the message is sent thinking-first). A call
+   that has no result anywhere (a dangling call with later turns after it) is left out, and its
+   message if nothing is left. Consecutive user records become one message: their blocks in order
+   (a text block that meets a text block gets a newline), then the ``tool_result`` blocks moved
+   to the front. A lone record is sent as written, so ``[text, tool_result]`` in one record stays
+   as it is and is rejected (Anthropic's rule A1a): the 400 loop real users hit.
+3. **Pairing** (Claude Code's ``ensureToolResultPairing``): a call whose id an earlier call
+   already has is left out (a message left with nothing says "[Tool use interrupted]"); results
+   that answer no call of the message before them, and repeated results, are left out (a message
+   left empty says "(no content)"); a call whose result is not in the next message gets
+   "[Tool result missing due to internal error]" there.
+
+Each of these is a :class:`~suture.sent.Fix` (the agent repairs it itself), named at the message
+it is about in the as-written view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from suture.model import Transcript
+from suture.sent import Built, Fix
+
+__all__ = ["INTERRUPTED", "MODEL", "NO_RESPONSE", "build"]
+
+MODEL = "2.1.328"
+"""The Claude Code version whose resume step this module models."""
+INTERRUPTED = (
+    "[Tool call interrupted: the session ended before this call's result was recorded, so its outcome is "
+    "unknown. Check whether it took effect before relying on it or running it again.]"
+)
+NO_RESPONSE = "No response requested."
+_MISSING = "[Tool result missing due to internal error]"
+_NO_CONTENT = "(no content)"
+_TOOL_USE_INTERRUPTED = "[Tool use interrupted]"
+_TOOL_USE_REMOVED = "[Tool use removed]"
+_ORPHANED = "[Orphaned tool result removed due to conversation resume]"
+_THINKING = frozenset({"thinking", "redacted_thinking"})
+
+
+@dataclass(slots=True)
+class _Unit:
+    """One message on its way to the request: ``user`` or ``assistant``, its content as the
+    request holds it (a string or a list of blocks), and the as-written messages it is made of."""
+
+    role: str
+    content: Any
+    indices: list[int] = field(default_factory=list)
+
+    @property
+    def index(self) -> int | None:
+        return self.indices[0] if self.indices else None
+
+    def blocks(self) -> list[Any]:
+        """The content as a list of blocks (a string is one text block)."""
+        if isinstance(self.content, list):
+            return self.content
+        if isinstance(self.content, str):
+            return [{"type": "text", "text": self.content}]
+        return []
+
+
+def _kind(block: Any) -> str | None:
+    return block.get("type") if isinstance(block, dict) and isinstance(block.get("type"), str) else None
+
+
+class _Builder:
+    def __init__(self, transcript: Transcript) -> None:
+        self.transcript = transcript
+        self.messages = transcript.messages
+        self.built = Built([], "messages", "anthropic", MODEL, [], {})
+
+    # -- helpers ---------------------------------------------------------------------------------
+
+    def fix(self, kind: str, summary: str, index: int | None, call_id: str | None = None) -> None:
+        source = self.messages[index].source if index is not None and 0 <= index < len(self.messages) else None
+        self.built.fixes.append(Fix(kind, summary, index, source, call_id))
+
+    def where(self, index: int | None) -> str:
+        if index is None or not 0 <= index < len(self.messages):
+            return ""
+        source = self.messages[index].source
+        return f" ({source})" if source is not None else ""
+
+    def new(self, value: dict[str, Any], index: int | None) -> dict[str, Any]:
+        return self.built.mark(value, index)  # type: ignore[no-any-return]
+
+    # -- 0. records as written -------------------------------------------------------------------
+
+    def records(self) -> list[_Unit]:
+        """One unit per record: an assistant message each; the pieces of one user record (the
+        loader splits ``[text, tool_result]`` into a user message and a result) joined again."""
+        units: list[_Unit] = []
+        last_line: int | None = None
+        for i, m in enumerate(self.messages):
+            raw = m.raw
+            if m.role == "assistant":
+                content = raw.get("content") if isinstance(raw, dict) else m.content
+                content = list(content) if isinstance(content, list) else content
+                for block in content if isinstance(content, list) else ():
+                    self.built.mark(block, i)
+                units.append(_Unit("assistant", content, [i]))
+                last_line = None
+                continue
+            if m.role == "tool":
+                piece: Any = [raw] if isinstance(raw, dict) else []
+            else:
+                piece = raw.get("content") if isinstance(raw, dict) else m.content
+            for block in piece if isinstance(piece, list) else ():
+                self.built.mark(block, i)
+            line = m.source.line if m.source is not None else None
+            if units and units[-1].role == "user" and line is not None and line == last_line:
+                unit = units[-1]
+                unit.content = [*unit.blocks(), *(piece if isinstance(piece, list) else [])]
+                unit.indices.append(i)
+            else:
+                units.append(_Unit("user", list(piece) if isinstance(piece, list) else piece, [i]))
+            last_line = line
+        return units
+
+    # -- 1. the resume step ----------------------------------------------------------------------
+
+    def resume(self, units: list[_Unit]) -> bool:
+        """Interrupted results and "No response requested."; whether the new prompt joins the
+        last user message (the session ended on an API error)."""
+        last = next((k for k in range(len(units) - 1, -1, -1) if units[k].role == "assistant"), None)
+        if last is not None:
+            answered = {
+                b.get("tool_use_id") for u in units[last + 1 :] for b in u.blocks() if _kind(b) == "tool_result"
+            }
+            owner = units[last]
+            for block in owner.blocks():
+                if _kind(block) != "tool_use" or block.get("id") in answered:
+                    continue
+                call_id = block.get("id") if isinstance(block.get("id"), str) else None
+                result = self.new(
+                    {"type": "tool_result", "content": INTERRUPTED, "is_error": True, "tool_use_id": block.get("id")},
+                    owner.index,
+                )
+                units.append(_Unit("user", [result], []))
+                self.fix(
+                    "inserted_result",
+                    f"Claude Code answers call {call_id or '(no id)'}{self.where(owner.index)} with an interrupted result",
+                    owner.index,
+                    call_id,
+                )
+        if self.ended_on_error():
+            return bool(units) and units[-1].role == "user"
+        if units and units[-1].role == "user":
+            reply = self.new({"type": "text", "text": NO_RESPONSE}, None)
+            units.append(_Unit("assistant", [reply], []))
+            self.fix(
+                "inserted_reply",
+                f'Claude Code adds the reply "{NO_RESPONSE}" after the last user message, so the new prompt is a turn of its own',
+                units[-2].index,
+            )
+        return False
+
+    def ended_on_error(self) -> bool:
+        """Whether the session's last record is an API error (Claude Code wrote it, the turn ended)."""
+        if not self.messages:
+            return False
+        lines = [line for m in self.messages if m.source is not None for line in m.source.lines]
+        end = max(lines) if lines else 0
+        return any(s.kind == "api_error" and (s.source.line or 0) > end for s in self.transcript.skipped)
+
+    # -- 2. building the request -----------------------------------------------------------------
+
+    def blank_text(self, units: list[_Unit]) -> list[_Unit]:
+        out = []
+        for unit in units:
+            if unit.role != "assistant" or not isinstance(unit.content, list):
+                out.append(unit)
+                continue
+            kept = [b for b in unit.content if not (_kind(b) == "text" and not str(b.get("text") or "").strip())]
+            if len(kept) != len(unit.content):
+                self.fix(
+                    "dropped_block",
+                    f"Claude Code leaves out {len(unit.content) - len(kept)} whitespace-only text block(s) of the "
+                    f"assistant message{self.where(unit.index)}",
+                    unit.index,
+                )
+                unit.content = kept
+            if unit.content:
+                out.append(unit)
+        return out
+
+    def unresolved(self, units: list[_Unit]) -> list[_Unit]:
+        answered = {
+            b.get("tool_use_id") for u in units if u.role == "user" for b in u.blocks() if _kind(b) == "tool_result"
+        }
+        out = []
+        for unit in units:
+            if unit.role != "assistant" or not isinstance(unit.content, list):
+                out.append(unit)
+                continue
+            gone = [b for b in unit.content if _kind(b) == "tool_use" and b.get("id") not in answered]
+            if not gone:
+                out.append(unit)
+                continue
+            unit.content = [b for b in unit.content if not any(b is g for g in gone)]
+            ids = ", ".join(str(b.get("id") or "(no id)") for b in gone)
+            what = "the whole message" if not unit.content else "the call"
+            self.fix(
+                "dropped_call",
+                f"Claude Code leaves out call(s) {ids}{self.where(unit.index)}, which never got a result "
+                f"({what}; later turns follow it)",
+                unit.index,
+                str(gone[0].get("id")) if gone[0].get("id") is not None else None,
+            )
+            if unit.content:
+                out.append(unit)
+        return out
+
+    def merge(self, units: list[_Unit], prompt_joins: bool) -> list[_Unit]:
+        out: list[_Unit] = []
+        for unit in units:
+            if out and unit.role == "user" and out[-1].role == "user":
+                last = out[-1]
+                last.content = self.joined(last.blocks(), unit.blocks(), last.index)
+                last.indices.extend(unit.indices)
+                continue
+            out.append(_Unit(unit.role, unit.content, list(unit.indices)))
+        if prompt_joins and out and out[-1].role == "user":
+            # The new prompt (a text block) joins the last user message: the same merge.
+            last = out[-1]
+            last.content = self.joined(last.blocks(), [{"type": "text", "text": ""}], last.index)[:-1]
+        return out
+
+    def joined(self, first: list[Any], second: list[Any], index: int | None) -> list[Any]:
+        """Two user messages as one: blocks in order, a text that meets a text gets a newline,
+        then the results moved to the front."""
+        if first and second and _kind(first[-1]) == "text" and _kind(second[0]) == "text":
+            first = [*first[:-1], self.new({**first[-1], "text": str(first[-1].get("text") or "") + "\n"}, index)]
+        blocks = [*first, *second]
+        results = [b for b in blocks if _kind(b) == "tool_result"]
+        ordered = results + [b for b in blocks if _kind(b) != "tool_result"]
+        if [id(b) for b in ordered] != [id(b) for b in blocks]:
+            self.fix(
+                "moved_result",
+                f"Claude Code puts the results first in the user message it joins from consecutive records{self.where(index)}",
+                index,
+            )
+        return ordered
+
+    # -- 3. pairing ------------------------------------------------------------------------------
+
+    def pairing(self, units: list[_Unit]) -> list[_Unit]:
+        out: list[_Unit] = []
+        seen: set[Any] = set()
+        y = 0
+        while y < len(units):
+            unit = units[y]
+            if unit.role != "assistant":
+                if isinstance(unit.content, list) and (not out or out[-1].role != "assistant"):
+                    kept = [b for b in unit.content if _kind(b) != "tool_result"]
+                    if len(kept) != len(unit.content):
+                        for b in unit.content:
+                            if _kind(b) == "tool_result":
+                                self.orphan(b, unit.index, "no assistant message comes before it")
+                        content: list[Any] | None = kept
+                        if not kept:
+                            content = None if out else [self.new({"type": "text", "text": _ORPHANED}, unit.index)]
+                        if content is not None:
+                            out.append(_Unit("user", content, unit.indices))
+                        y += 1
+                        continue
+                out.append(unit)
+                y += 1
+                continue
+            if not isinstance(unit.content, list):
+                out.append(unit)
+                y += 1
+                continue
+            mine: list[Any] = []
+            changed = False
+            kept_blocks: list[Any] = []
+            server = {b.get("tool_use_id") for b in unit.content if _kind(b) != "tool_result" and "tool_use_id" in b}
+            for k, block in enumerate(unit.content):
+                kind = _kind(block)
+                drop = False
+                if kind == "tool_use":
+                    if block.get("id") in seen:
+                        drop = True
+                        self.fix(
+                            "replaced_call",
+                            f"Claude Code leaves out call {block.get('id')}{self.where(unit.index)}: an earlier call has its id",
+                            unit.index,
+                            str(block.get("id")),
+                        )
+                    else:
+                        seen.add(block.get("id"))
+                        mine.append(block.get("id"))
+                else:
+                    # A server tool call without its result in the message, or a result where
+                    # only calls belong.
+                    unanswered = kind in ("server_tool_use", "mcp_tool_use") and block.get("id") not in server
+                    drop = unanswered or kind == "tool_result"
+                if not drop:
+                    kept_blocks.append(block)
+                    continue
+                changed = True
+                before = _kind(unit.content[k - 1]) if k > 0 else None
+                after = _kind(unit.content[k + 1]) if k + 1 < len(unit.content) else None
+                if before in _THINKING and after in _THINKING:
+                    kept_blocks.append(
+                        self.new({"type": "text", "text": _TOOL_USE_REMOVED, "citations": []}, unit.index)
+                    )
+            if not kept_blocks:
+                kept_blocks.append(
+                    self.new({"type": "text", "text": _TOOL_USE_INTERRUPTED, "citations": []}, unit.index)
+                )
+            out.append(_Unit("assistant", kept_blocks, unit.indices) if changed else unit)
+            nxt = units[y + 1] if y + 1 < len(units) else None
+            answered: list[Any] = []
+            repeated = False
+            if nxt is not None and nxt.role == "user" and isinstance(nxt.content, list):
+                for b in nxt.content:
+                    if _kind(b) == "tool_result":
+                        repeated = repeated or b.get("tool_use_id") in answered
+                        answered.append(b.get("tool_use_id"))
+            missing = [i for i in mine if i not in answered]
+            extra = [i for i in dict.fromkeys(answered) if i not in mine]
+            if not missing and not extra and not repeated:
+                y += 1
+                continue
+            made = []
+            for call_id in missing:
+                made.append(
+                    self.new(
+                        {"type": "tool_result", "tool_use_id": call_id, "content": _MISSING, "is_error": True},
+                        unit.index,
+                    )
+                )
+                self.fix(
+                    "inserted_result",
+                    f"Claude Code answers call {call_id}{self.where(unit.index)}, whose result is not in the next "
+                    "message, with a result of its own",
+                    unit.index,
+                    str(call_id),
+                )
+            if nxt is not None and nxt.role == "user":
+                blocks = nxt.blocks()
+                if extra or repeated:
+                    taken: set[Any] = set()
+                    filtered = []
+                    for b in blocks:
+                        if _kind(b) == "tool_result":
+                            ident = b.get("tool_use_id")
+                            if ident in extra or ident in taken:
+                                self.orphan(b, nxt.index, "it answers no call of the message before it")
+                                continue
+                            taken.add(ident)
+                        filtered.append(b)
+                    blocks = filtered
+                content = [*made, *blocks]
+                if content:
+                    out.append(_Unit("user", content, nxt.indices))
+                else:
+                    out.append(_Unit("user", _NO_CONTENT, nxt.indices))
+                y += 2
+                continue
+            if made:
+                out.append(_Unit("user", made, []))
+            y += 1
+        return out
+
+    def orphan(self, block: Any, index: int | None, why: str) -> None:
+        call_id = block.get("tool_use_id") if isinstance(block, dict) else None
+        at = self.origin(block, index)
+        self.fix(
+            "dropped_result",
+            f"Claude Code leaves out the result for {call_id or '(no id)'}{self.where(at)}: {why}",
+            at,
+            str(call_id) if call_id is not None else None,
+        )
+
+    def origin(self, block: Any, fallback: int | None) -> int | None:
+        found = self.built.origin_of.get(id(block))
+        return found if found is not None else fallback
+
+    # -- all of it -------------------------------------------------------------------------------
+
+    def build(self) -> Built:
+        units = self.records()
+        prompt_joins = self.resume(units)
+        units = self.blank_text(units)
+        units = self.unresolved(units)
+        units = self.merge(units, prompt_joins)
+        units = self.pairing(units)
+        for unit in units:
+            record = {"role": unit.role, "content": unit.content}
+            self.built.wire.append(self.new(record, unit.index))
+        return self.built
+
+
+def build(transcript: Transcript) -> Built:
+    """The request history Claude Code builds from this as-written transcript on resume."""
+    return _Builder(transcript).build()

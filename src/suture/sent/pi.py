@@ -1,0 +1,331 @@
+"""pi's resume step, as pi 0.73.1 does it.
+
+Measured on the sessions the real pi wrote and the requests it sent
+(``sample_sessions/recorded/pi-*``), and read in pi's own code (pi-ai ``transformMessages`` and
+each provider's ``convertMessages``). From the history as written (``suture.formats.pi``: the
+``parentId`` branch from the last entry, turns that ended in error or aborted already left out):
+
+- a call with no result before the next assistant or user message (or the end) gets a ``tool``
+  result "No result provided" (``isError``) there, in the request only; a turn pi left out
+  because it failed still ends the calls before it;
+- results are sent as written: one for a call of a failed turn answers nothing pi sends (the
+  provider rejects it), two for one call are both sent;
+- a ``!`` command, a custom message and a branch or compaction summary reach the model as user
+  text;
+- reasoning from another model becomes text, or is left out when empty;
+- the request is in the format of the provider the session talks to: OpenAI Chat
+  (``openai-completions``: text joined into a string, ``tool_calls`` with JSON arguments, one
+  ``tool`` message per result), Anthropic Messages (whitespace-only text and empty thinking left
+  out, consecutive results in one user message), or, for other providers, suture's own writing
+  of that format.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from suture.model import Message, Transcript
+from suture.sent import Built, Fix
+
+__all__ = ["MODEL", "NO_RESULT", "build"]
+
+MODEL = "0.73.1"
+"""The pi version whose resume step this module models."""
+NO_RESULT = "No result provided"
+_COMPACTION = (
+    "The conversation history before this point was compacted into the following summary:\n\n<summary>\n",
+    "\n</summary>",
+)
+_BRANCH = ("The following is a summary of a branch that this conversation came back from:\n\n<summary>\n", "</summary>")
+_PROVIDERS = {"messages": "anthropic", "chat": "openai-chat", "responses": "openai-responses", "gemini": "gemini"}
+
+
+def _json(value: Any) -> str:
+    """``JSON.stringify`` of a JSON value."""
+    return orjson.dumps(value).decode()
+
+
+class _Builder:
+    def __init__(self, transcript: Transcript) -> None:
+        self.transcript = transcript
+        self.messages = transcript.messages
+        fmt = transcript.export_format or "messages"
+        self.built = Built([], fmt, _PROVIDERS.get(fmt, ""), MODEL, [], {})
+        last = next((m.raw for m in reversed(self.messages) if m.role == "assistant" and isinstance(m.raw, dict)), {})
+        self.target = (last.get("provider"), last.get("api"), last.get("model"))
+
+    def where(self, i: int) -> str:
+        source = self.messages[i].source
+        return f" ({source})" if source is not None else ""
+
+    # -- pi's own messages, as the model gets them (convertToLlm + transformMessages) -------------
+
+    def llm(self) -> list[tuple[str, dict[str, Any], int]]:
+        """(role, pi message, as-written index) in order, with "No result provided" results made
+        up where pi makes them."""
+        events: list[tuple[int, int, Message | None]] = []
+        for i, written in enumerate(self.messages):
+            source = written.source
+            events.append((source.line if source is not None and source.line is not None else 0, i, written))
+        for skipped in self.transcript.skipped:
+            if skipped.kind == "errored_turn":
+                events.append((skipped.source.line or 0, -1, None))
+        events.sort(key=lambda e: (e[0], e[1]))
+        out: list[tuple[str, dict[str, Any], int]] = []
+        pending: list[tuple[dict[str, Any], int]] = []
+        answered: set[Any] = set()
+
+        def flush() -> None:
+            for call, owner in pending:
+                if call.get("id") in answered:
+                    continue
+                result = {
+                    "role": "toolResult",
+                    "toolCallId": call.get("id"),
+                    "toolName": call.get("name"),
+                    "content": [{"type": "text", "text": NO_RESULT}],
+                    "isError": True,
+                }
+                out.append(("toolResult", result, owner))
+                self.built.fixes.append(
+                    Fix(
+                        "inserted_result",
+                        f'pi answers call {call.get("id") or "(no id)"}{self.where(owner)} with "{NO_RESULT}"',
+                        owner,
+                        self.messages[owner].source,
+                        str(call.get("id")) if call.get("id") is not None else None,
+                    )
+                )
+            pending.clear()
+            answered.clear()
+
+        for _, i, m in events:
+            if m is None:
+                flush()  # a failed turn pi leaves out still ends the calls before it
+                continue
+            raw = m.raw if isinstance(m.raw, dict) else {}
+            if m.role == "assistant":
+                flush()
+                message = self.assistant(raw)
+                calls = [b for b in message.get("content") or [] if isinstance(b, dict) and b.get("type") == "toolCall"]
+                if calls:
+                    pending[:] = [(c, i) for c in calls]
+                    answered.clear()
+                out.append(("assistant", message, i))
+            elif m.role == "tool":
+                answered.add(raw.get("toolCallId"))
+                out.append(("toolResult", raw, i))
+            else:
+                flush()
+                out.append(("user", self.user(m, raw), i))
+        flush()
+        return out
+
+    def user(self, m: Message, raw: dict[str, Any]) -> dict[str, Any]:
+        text = m.content if isinstance(m.content, str) else None
+        if m.role == "compactionSummary":
+            return {
+                "role": "user",
+                "content": [{"type": "text", "text": _COMPACTION[0] + (text or "") + _COMPACTION[1]}],
+            }
+        if m.role == "branchSummary":
+            return {"role": "user", "content": [{"type": "text", "text": _BRANCH[0] + (text or "") + _BRANCH[1]}]}
+        if m.role == "bashExecution":
+            return {"role": "user", "content": [{"type": "text", "text": text or ""}]}
+        content = raw.get("content")
+        if m.role == "custom" and isinstance(content, str):
+            content = [{"type": "text", "text": content}]
+        return {"role": "user", "content": content}
+
+    def assistant(self, raw: dict[str, Any]) -> dict[str, Any]:
+        same = (raw.get("provider"), raw.get("api"), raw.get("model")) == self.target
+        content = raw.get("content")
+        if same or not isinstance(content, list):
+            return raw
+        blocks: list[Any] = []
+        for block in content:
+            if isinstance(block, dict) and block.get("type") == "thinking":
+                if block.get("redacted"):
+                    continue
+                text = block.get("thinking")
+                if isinstance(text, str) and text.strip():
+                    blocks.append({"type": "text", "text": text})
+                continue
+            if isinstance(block, dict) and block.get("type") == "toolCall" and "thoughtSignature" in block:
+                block = {k: v for k, v in block.items() if k != "thoughtSignature"}
+            blocks.append(block)
+        return {**raw, "content": blocks}
+
+    # -- the provider's request -----------------------------------------------------------------
+
+    def chat(self, llm: list[tuple[str, dict[str, Any], int]]) -> None:
+        mark = self.built.mark
+        for role, message, i in llm:
+            content = message.get("content")
+            if role == "user":
+                if isinstance(content, str):
+                    self.built.wire.append(mark({"role": "user", "content": content}, i))
+                    continue
+                parts = []
+                for block in content if isinstance(content, list) else []:
+                    if not isinstance(block, dict):
+                        continue
+                    if block.get("type") == "text":
+                        parts.append({"type": "text", "text": block.get("text")})
+                    else:
+                        url = f"data:{block.get('mimeType')};base64,{block.get('data')}"
+                        parts.append({"type": "image_url", "image_url": {"url": url}})
+                if parts:
+                    self.built.wire.append(mark({"role": "user", "content": parts}, i))
+            elif role == "assistant":
+                blocks = [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+                text = "".join(
+                    str(b.get("text"))
+                    for b in blocks
+                    if b.get("type") == "text" and isinstance(b.get("text"), str) and b["text"].strip()
+                )
+                record: dict[str, Any] = {"role": "assistant", "content": text or None}
+                thinking = [b for b in blocks if b.get("type") == "thinking" and str(b.get("thinking") or "").strip()]
+                signature = thinking[0].get("thinkingSignature") if thinking else None
+                if isinstance(signature, str) and signature:
+                    record[signature] = "\n".join(str(b.get("thinking")) for b in thinking)
+                calls = [b for b in blocks if b.get("type") == "toolCall"]
+                if calls:
+                    record["tool_calls"] = [
+                        {
+                            "id": c.get("id"),
+                            "type": "function",
+                            "function": {"name": c.get("name"), "arguments": _json(c.get("arguments"))},
+                        }
+                        for c in calls
+                    ]
+                if record["content"] is None and not calls:
+                    continue
+                self.built.wire.append(mark(record, i))
+            else:
+                blocks = content if isinstance(content, list) else []
+                text = "\n".join(str(b.get("text")) for b in blocks if isinstance(b, dict) and b.get("type") == "text")
+                self.built.wire.append(
+                    mark(
+                        {
+                            "role": "tool",
+                            "content": text or "(see attached image)",
+                            "tool_call_id": message.get("toolCallId"),
+                        },
+                        i,
+                    )
+                )
+
+    def anthropic(self, llm: list[tuple[str, dict[str, Any], int]]) -> None:
+        mark = self.built.mark
+        results: list[dict[str, Any]] = []
+        first: int | None = None
+        for role, message, i in [*llm, ("end", {}, -1)]:
+            if role != "toolResult" and results:
+                self.built.wire.append(mark({"role": "user", "content": results}, first))
+                results, first = [], None
+            content = message.get("content")
+            if role == "user":
+                if isinstance(content, str):
+                    if content.strip():
+                        self.built.wire.append(mark({"role": "user", "content": content}, i))
+                    continue
+                blocks = []
+                for block in content if isinstance(content, list) else []:
+                    if not isinstance(block, dict):
+                        continue
+                    if block.get("type") == "text":
+                        if str(block.get("text") or "").strip():
+                            blocks.append({"type": "text", "text": block.get("text")})
+                    else:
+                        source = {"type": "base64", "media_type": block.get("mimeType"), "data": block.get("data")}
+                        blocks.append({"type": "image", "source": source})
+                if blocks:
+                    self.built.wire.append(mark({"role": "user", "content": blocks}, i))
+            elif role == "assistant":
+                blocks = []
+                for block in content if isinstance(content, list) else []:
+                    if not isinstance(block, dict):
+                        continue
+                    kind = block.get("type")
+                    if kind == "text" and str(block.get("text") or "").strip():
+                        blocks.append({"type": "text", "text": block.get("text")})
+                    elif kind == "thinking":
+                        if block.get("redacted"):
+                            blocks.append({"type": "redacted_thinking", "data": block.get("thinkingSignature")})
+                            continue
+                        text = str(block.get("thinking") or "")
+                        signature = block.get("thinkingSignature")
+                        if not text.strip():
+                            continue
+                        if not isinstance(signature, str) or not signature.strip():
+                            blocks.append({"type": "text", "text": text})
+                        else:
+                            blocks.append({"type": "thinking", "thinking": text, "signature": signature})
+                    elif kind == "toolCall":
+                        arguments = block.get("arguments")
+                        blocks.append(
+                            {
+                                "type": "tool_use",
+                                "id": block.get("id"),
+                                "name": block.get("name"),
+                                "input": arguments if arguments is not None else {},
+                            }
+                        )
+                if blocks:
+                    self.built.wire.append(mark({"role": "assistant", "content": blocks}, i))
+            elif role == "toolResult":
+                parts = content if isinstance(content, list) else []
+                if any(isinstance(p, dict) and p.get("type") == "image" for p in parts):
+                    value: Any = [
+                        {"type": "text", "text": p.get("text")}
+                        if p.get("type") == "text"
+                        else {
+                            "type": "image",
+                            "source": {"type": "base64", "media_type": p.get("mimeType"), "data": p.get("data")},
+                        }
+                        for p in parts
+                        if isinstance(p, dict)
+                    ]
+                else:
+                    value = "\n".join(str(p.get("text")) for p in parts if isinstance(p, dict))
+                block = {
+                    "type": "tool_result",
+                    "tool_use_id": message.get("toolCallId"),
+                    "content": value,
+                    "is_error": message.get("isError"),
+                }
+                results.append(mark(block, i))
+                first = i if first is None else first
+
+    def other(self, llm: list[tuple[str, dict[str, Any], int]]) -> None:
+        """A provider whose request pi's code writes in a way not modelled here: suture's own
+        writing of that format, from the messages pi sends."""
+        from suture.formats import dump, get
+        from suture.io import Document
+        from suture.sent import _history_of
+
+        chat = _Builder(self.transcript)
+        chat.built = Built([], "chat", "openai-chat", MODEL, [], {})
+        chat.chat(llm)
+        neutral = get("chat").load(Document("json", value=chat.built.wire))
+        value = orjson.loads(dump(neutral.messages, neutral, to=self.built.wire_format))
+        for item in _history_of(value):
+            self.built.wire.append(self.built.mark(item, None))
+
+    def build(self) -> Built:
+        llm = self.llm()
+        if self.built.wire_format == "chat":
+            self.chat(llm)
+        elif self.built.wire_format == "messages":
+            self.anthropic(llm)
+        else:
+            self.other(llm)
+        return self.built
+
+
+def build(transcript: Transcript) -> Built:
+    """The request history pi builds from this as-written session on resume."""
+    return _Builder(transcript).build()
