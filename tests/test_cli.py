@@ -508,7 +508,8 @@ def test_summary_counts_what_a_person_counts_when_one_record_holds_two_results(t
     results = [r for r in records if r.get("type") == "user" and isinstance(r["message"]["content"], list)]
     assert len(results) == 2
     blocks = [*results[1]["message"]["content"], *results[0]["message"]["content"]]  # (the wrong order)
-    merged = {**results[0], "message": {**results[0]["message"], "content": blocks}}
+    # The record keeps the later result's place in the chain (the next line hangs off it).
+    merged = {**results[1], "message": {**results[1]["message"], "content": blocks}}
     kept = [r for r in records if r is not results[0]]
     kept[kept.index(results[1])] = merged  # after both calls
     path = tmp_path / "one-record.jsonl"

@@ -419,3 +419,36 @@ def test_api_errors_and_virtual_records_are_skipped_but_a_synthetic_reply_is_his
     assert [m.content for m in t.messages] == ["go", "No response requested.", "continue"]
     assert [(s.source.line, s.kind) for s in t.skipped] == [(2, "api_error"), (4, "virtual")]
     assert [s.line for s, _ in t.evidence] == [2]
+
+
+def test_a_compaction_that_kept_messages_starts_the_history_with_its_summary() -> None:
+    """As Claude Code 2.1.x compacts: the boundary names the messages it kept (here the reply
+    "No response requested."), the summary hangs off the boundary, and the records written after
+    it hang off the last kept message, so the branch from the newest record runs back into the
+    old conversation. The history is the summary, the kept messages, then what followed."""
+    boundary = _linked(
+        "system",
+        "b1",
+        None,
+        subtype="compact_boundary",
+        logicalParentUuid="a2",
+        compactMetadata={
+            "preservedSegment": {"headUuid": "a2", "anchorUuid": "s1", "tailUuid": "a2"},
+            "preservedMessages": {"anchorUuid": "s1", "uuids": ["a2"]},
+        },
+    )
+    records = [
+        _linked("user", "u1", None, _say("user", "old question")),
+        _linked("assistant", "a1", "u1", {"id": "m1", **_say("assistant", "old answer")}),
+        _linked("assistant", "a2", "a1", {"id": "m2", **_say("assistant", "No response requested.")}),
+        boundary,
+        _linked("user", "s1", "b1", _say("user", "Summary: an old question was answered."), isCompactSummary=True),
+        _linked("user", "c1", "a2", _say("user", "<local-command-stdout>Compacted</local-command-stdout>")),
+    ]
+    t = load_bytes(jsonl(records))
+    assert [m.content for m in t.messages] == [
+        "Summary: an old question was answered.",
+        "No response requested.",
+        "<local-command-stdout>Compacted</local-command-stdout>",
+    ]
+    assert t.meta["compacted"] == {"line": 4, "records_before": 3}

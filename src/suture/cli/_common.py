@@ -12,7 +12,7 @@ from suture.io import InputError
 from suture.model import Message, Transcript
 from suture.repair import ChangeKind, Repair
 
-__all__ = ["err", "load_strict", "out", "out_json", "summary_line"]
+__all__ = ["err", "load_sent", "load_strict", "out", "out_json", "summary_line"]
 
 
 def out(*lines: str) -> None:
@@ -73,6 +73,25 @@ def load_strict(
             raise InputError(f"{show.path(path)}: {shown}{more}; pass --skip-bad-lines to repair the rest")
         for problem in problems:
             warn(f"suture: warning: {show.path(path)}: skipped {problem}")
+    return transcript
+
+
+def load_sent(
+    path: str,
+    format: str | None = None,
+    skip_bad_lines: bool = False,
+    warn: Callable[[str], None] = _to_stderr,
+) -> Transcript:
+    """Load a transcript to judge what is sent from it. A session log's lines that cannot be
+    read are skipped, as the agent itself skips them (each named by ``warn``): the verdict is on
+    the rest. Any other format is loaded as :func:`load_strict` does."""
+    from suture.sent import models
+
+    transcript = load_file(path, format)
+    if transcript.format not in models():
+        return load_strict(path, format, skip_bad_lines, warn)
+    for problem in transcript.problems:
+        warn(f"suture: warning: {show.path(path)}: skipped {problem} (the agent skips it too)")
     return transcript
 
 

@@ -47,12 +47,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+import orjson
+
 from suture.formats import CERTAIN, LIKELY, About, FormatError, first_text
 from suture.formats.messages import parse_blocks, type_name, written_order
 from suture.io import Document, InputError, gc_paused
 from suture.model import LoadProblem, Message, Part, Skipped, Source, ToolCall, Transcript
 
-__all__ = ["ADAPTER", "ClaudeCodeAdapter", "chain"]
+__all__ = ["ADAPTER", "ClaudeCodeAdapter", "chain", "error_text", "is_api_error"]
 
 _OWN_TYPES = frozenset({"file-history-snapshot", "queue-operation", "last-prompt", "api-request"})
 _EVENT_TYPES = frozenset({"user", "assistant", "system", "progress", "attachment"})
@@ -115,15 +117,45 @@ def _error_text(record: dict[str, Any], message: Any) -> str:
             text = " ".join(b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str))
     if not text and isinstance(record.get("content"), str):
         text = record["content"]
-    if not text and record.get("error") is not None:
-        text = str(record["error"])
+    error = record.get("error")
     status = record.get("apiErrorStatus")
+    if not text and isinstance(error, dict):
+        # A system api_error line: {"message": "529 {json body}", "status": 529, "formatted": ...}
+        status = error.get("status", status)
+        text = _provider_message(error.get("message")) or str(error.get("formatted") or error.get("message") or "")
+    if not text and error is not None:
+        text = str(error)
     text = " ".join(text.split())
     return f"API error {status}: {text}" if status is not None and str(status) not in text else text or "API error"
 
 
+def _provider_message(value: Any) -> str:
+    """The provider's own error text in ``"<status> <JSON body>"``, as Claude Code records it."""
+    if not isinstance(value, str):
+        return ""
+    _, _, rest = value.partition(" ")
+    try:
+        body = orjson.loads(rest)
+    except orjson.JSONDecodeError:
+        return value
+    inner = body.get("error") if isinstance(body, dict) else None
+    message = inner.get("message") if isinstance(inner, dict) else None
+    return message if isinstance(message, str) else value
+
+
 def _is_api_error_line(record: dict[str, Any]) -> bool:
     return record.get("type") == "system" and (record.get("level") == "error" or record.get("subtype") == "api_error")
+
+
+def is_api_error(record: dict[str, Any]) -> bool:
+    """Whether a record is an API error Claude Code wrote (a ``system`` error line, or the
+    ``isApiErrorMessage`` record it writes in the model's place): evidence, never sent."""
+    return _is_api_error_line(record) or (record.get("type") == "assistant" and _is_error_record(record))
+
+
+def error_text(record: dict[str, Any]) -> str:
+    """The one-line text of an API error record (see :func:`is_api_error`)."""
+    return _error_text(record, record.get("message") if record.get("type") == "assistant" else None)
 
 
 def _message_id(record: dict[str, Any]) -> str | None:
@@ -210,10 +242,15 @@ def chain(records: Sequence[tuple[int, Any]], main: bool = True) -> Chain:
     if marked is not None and marked not in path:
         leaf, by = marked, "last-prompt"
         path = ancestors(marked)
-    chosen = set(path)
+    head = _compacted_head(records, by_uuid, path)
+    if head is not None:
+        path, front = head
+    else:
+        front = []
+    chosen = set(path) | set(front)
 
     # Every line of a response on the branch, and the result lines of its calls.
-    responses = {_message_id(records[p][1]) for p in path if records[p][1].get("type") == "assistant"} - {None}
+    responses = {_message_id(records[p][1]) for p in chosen if records[p][1].get("type") == "assistant"} - {None}
     seen_ids: set[str | None] = set()
     for pos in by_uuid.values():
         record = records[pos][1]
@@ -244,8 +281,9 @@ def chain(records: Sequence[tuple[int, Any]], main: bool = True) -> Chain:
             chosen.add(pos)
         else:
             loose.update(i for i in answered if isinstance(i, str))
+    rest = sorted(chosen - set(front))
     return Chain(
-        sorted(chosen),
+        [*front, *rest],
         leaf,
         by,
         newest_uuid,
@@ -254,6 +292,41 @@ def chain(records: Sequence[tuple[int, Any]], main: bool = True) -> Chain:
         frozenset(r for r in seen_ids if r is not None),
         frozenset(loose),
     )
+
+
+def _compacted_head(
+    records: Sequence[tuple[int, Any]], by_uuid: dict[str, int], path: list[int]
+) -> tuple[list[int], list[int]] | None:
+    """Where the branch runs through a compaction that kept some messages (2.1.x writes a
+    ``compact_boundary`` whose ``compactMetadata`` names the preserved segment, and the records
+    after it hang off the last preserved one): the branch after the preserved segment, and what
+    goes before it: the boundary, the summary, the preserved messages. ``None`` otherwise."""
+    on_path = {records[p][1].get("uuid"): p for p in path}
+    found: tuple[int, dict[str, Any]] | None = None
+    for pos, (_, record) in enumerate(records):
+        if not (
+            isinstance(record, dict) and record.get("type") == "system" and record.get("subtype") == "compact_boundary"
+        ):
+            continue
+        meta = record.get("compactMetadata")
+        segment = meta.get("preservedSegment") if isinstance(meta, dict) else None
+        tail = segment.get("tailUuid") if isinstance(segment, dict) else record.get("logicalParentUuid")
+        if isinstance(segment, dict) and tail in on_path and pos in by_uuid.values():
+            found = (pos, record)
+    if found is None:
+        return None
+    pos, boundary = found
+    meta = boundary["compactMetadata"]
+    segment = meta["preservedSegment"]
+    tail = on_path[segment["tailUuid"]]
+    after = path[: path.index(tail)]  # ``path`` runs from the leaf back: what follows the tail
+    anchor = by_uuid.get(segment.get("anchorUuid")) if isinstance(segment.get("anchorUuid"), str) else None
+    kept = meta.get("preservedMessages")
+    listed = kept.get("uuids") if isinstance(kept, dict) else None
+    uuids: list[Any] = listed if isinstance(listed, list) else []
+    preserved = sorted(by_uuid[u] for u in uuids if isinstance(u, str) and u in by_uuid)
+    front = [pos, *([anchor] if anchor is not None else []), *(p for p in preserved if p != anchor)]
+    return after, front
 
 
 def _call_ids(record: dict[str, Any]) -> list[str]:

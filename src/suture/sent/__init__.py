@@ -37,7 +37,7 @@ in the file, and they do not decide whether the history is accepted.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,7 +46,7 @@ import orjson
 from suture.io import Document
 from suture.model import Message, Skipped, Source, Transcript
 
-__all__ = ["FIX_KINDS", "Fix", "Sent", "as_sent", "models"]
+__all__ = ["FIX_KINDS", "Fix", "Sent", "agent_name", "as_sent", "models"]
 
 FIX_KINDS = {
     "inserted_result": "a result for a call that never got one",
@@ -104,7 +104,7 @@ class Sent:
         behaviour is assumed, in a sentence. ``None`` for a request file or the modelled version."""
         if self.agent is None or self.model is None or self.version == self.model:
             return None
-        who = _AGENT_NAMES.get(self.agent, self.agent)
+        who = agent_name(self.agent)
         if self.version is None:
             return f"the file does not say which {who} version wrote it; {who} {self.model}'s resume is assumed"
         return f"{who} {self.version} wrote this file; {who} {self.model}'s resume is assumed"
@@ -125,6 +125,11 @@ class Sent:
 
 
 _AGENT_NAMES = {"claude-code": "Claude Code", "codex": "Codex", "pi": "pi"}
+
+
+def agent_name(agent: str) -> str:
+    """What a person calls an agent: ``Claude Code`` for ``claude-code``."""
+    return _AGENT_NAMES.get(agent, agent)
 
 
 @dataclass(slots=True)
@@ -224,18 +229,17 @@ def _request(transcript: Transcript) -> Sent:
     )
 
 
+_HISTORY_KEYS = ("messages", "input", "contents")
+"""The keys of a request body that hold its history, in the formats that write one."""
+
+
 def _history_of(value: Any) -> list[Any]:
     """The history list of a request body or a bare list of messages or items."""
     if isinstance(value, list):
         return value
     if isinstance(value, dict):
-        for key in ("messages", "input", "contents"):
+        for key in _HISTORY_KEYS:
             if isinstance(value.get(key), list):
                 history: list[Any] = value[key]
                 return history
     return [value]
-
-
-def texts(blocks: Sequence[Any]) -> str:
-    """The text of a list of Anthropic blocks, for a one-line summary."""
-    return " ".join(b["text"] for b in blocks if isinstance(b, dict) and isinstance(b.get("text"), str))

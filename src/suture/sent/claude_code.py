@@ -9,7 +9,8 @@ From the history as written (``suture.formats.claude_code``):
    (Claude Code writes these lines into the file). Then, unless the session's last record is an
    API error (the turn ended, it was not cut off), a history that ends with a user message gets an
    assistant reply "No response requested.", so the new prompt is a turn of its own. After an API
-   error the new prompt joins the last user message instead.
+   error, or a command the person ran in Claude Code (``/compact``: its caveat, command and
+   output records), the new prompt joins the last user message instead.
 2. **Building the request.** Whitespace-only text blocks of assistant messages are left out (a
    ``"\\n\\n"`` block in front of a thinking block: the message is sent thinking-first). A call
    that has no result anywhere (a dangling call with later turns after it) is left out, and its
@@ -35,7 +36,7 @@ from typing import Any
 from suture.model import Transcript
 from suture.sent import Built, Fix
 
-__all__ = ["INTERRUPTED", "MODEL", "NO_RESPONSE", "build"]
+__all__ = ["INTERRUPTED", "MODEL", "NO_RESPONSE", "build", "merges"]
 
 MODEL = "2.1.328"
 """The Claude Code version whose resume step this module models."""
@@ -50,6 +51,7 @@ _TOOL_USE_INTERRUPTED = "[Tool use interrupted]"
 _TOOL_USE_REMOVED = "[Tool use removed]"
 _ORPHANED = "[Orphaned tool result removed due to conversation resume]"
 _THINKING = frozenset({"thinking", "redacted_thinking"})
+_COMMAND_OUTPUTS = ("<local-command-stdout>", "<local-command-stderr>", "<command-name>")
 
 
 @dataclass(slots=True)
@@ -158,7 +160,7 @@ class _Builder:
                     owner.index,
                     call_id,
                 )
-        if self.ended_on_error():
+        if self.ended_on_error() or self.ends_on_local_command(units):
             return bool(units) and units[-1].role == "user"
         if units and units[-1].role == "user":
             reply = self.new({"type": "text", "text": NO_RESPONSE}, None)
@@ -169,6 +171,18 @@ class _Builder:
                 units[-2].index,
             )
         return False
+
+    def ends_on_local_command(self, units: list[_Unit]) -> bool:
+        """Whether the history ends with the records of a command the person ran in Claude Code
+        (``/compact`` and the like: a caveat, the command, its output): no turn was cut off."""
+        trailing: list[str] = []
+        for unit in reversed(units):
+            if unit.role != "user":
+                break
+            trailing.extend(str(b.get("text") or "") for b in reversed(unit.blocks()) if _kind(b) == "text")
+        if not trailing or not trailing[0].lstrip().startswith(_COMMAND_OUTPUTS):
+            return False
+        return any(text.lstrip().startswith("<local-command-caveat>") for text in trailing)
 
     def ended_on_error(self) -> bool:
         """Whether the session's last record is an API error (Claude Code wrote it, the turn ended)."""
@@ -411,3 +425,28 @@ class _Builder:
 def build(transcript: Transcript) -> Built:
     """The request history Claude Code builds from this as-written transcript on resume."""
     return _Builder(transcript).build()
+
+
+def merges(transcript: Transcript) -> list[dict[str, Any]]:
+    """Every message Claude Code makes from several records of this file at some point of the
+    session, as ``{"role", "content"}``: each response merged from its lines (and without its
+    whitespace-only text), each run of consecutive user records joined up to each of its
+    records (a request sent in the middle of the run holds only the first of them), and the
+    history it sends on resume. What ``suture.sent.recorded`` hashes to confirm this model."""
+    builder = _Builder(transcript)
+    units = builder.records()
+    found: list[dict[str, Any]] = []
+    run: list[Any] | None = None
+    for unit in units:
+        if unit.role == "assistant":
+            run = None
+            found.append({"role": "assistant", "content": unit.content})
+            if isinstance(unit.content, list):
+                kept = [b for b in unit.content if not (_kind(b) == "text" and not str(b.get("text") or "").strip())]
+                if len(kept) != len(unit.content):
+                    found.append({"role": "assistant", "content": kept})
+            continue
+        run = unit.blocks() if run is None else builder.joined(run, unit.blocks(), unit.index)
+        found.append({"role": "user", "content": run})
+    found.extend(_Builder(transcript).build().wire)
+    return found

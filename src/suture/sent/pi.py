@@ -65,14 +65,18 @@ class _Builder:
     def llm(self) -> list[tuple[str, dict[str, Any], int]]:
         """(role, pi message, as-written index) in order, with "No result provided" results made
         up where pi makes them."""
+        # The messages in their order (a compaction summary comes first though written last),
+        # with each failed turn pi left out at its place among them, by line.
+        failed = sorted(s.source.line or 0 for s in self.transcript.skipped if s.kind == "errored_turn")
         events: list[tuple[int, int, Message | None]] = []
+        previous = 0
         for i, written in enumerate(self.messages):
-            source = written.source
-            events.append((source.line if source is not None and source.line is not None else 0, i, written))
-        for skipped in self.transcript.skipped:
-            if skipped.kind == "errored_turn":
-                events.append((skipped.source.line or 0, -1, None))
-        events.sort(key=lambda e: (e[0], e[1]))
+            line = written.source.line if written.source is not None and written.source.line is not None else 0
+            while failed and previous < failed[0] < line:
+                events.append((failed.pop(0), -1, None))
+            events.append((line, i, written))
+            previous = max(previous, line)
+        events.extend((line, -1, None) for line in failed if line > previous)
         out: list[tuple[str, dict[str, Any], int]] = []
         pending: list[tuple[dict[str, Any], int]] = []
         answered: set[Any] = set()
@@ -317,12 +321,8 @@ class _Builder:
 
     def build(self) -> Built:
         llm = self.llm()
-        if self.built.wire_format == "chat":
-            self.chat(llm)
-        elif self.built.wire_format == "messages":
-            self.anthropic(llm)
-        else:
-            self.other(llm)
+        writers = {"chat": self.chat, "messages": self.anthropic}
+        writers.get(self.built.wire_format, self.other)(llm)
         return self.built
 
 

@@ -1,0 +1,78 @@
+"""``suture sent IN``: the history the agent sends when it resumes the session, as JSON.
+
+For a session log (Claude Code, Codex, pi) this is what the agent builds from the file on resume
+(``suture.sent``): in the wire format of its provider (Anthropic ``messages``, Responses
+``input`` items, Chat ``messages``), with the results it makes up, without what it leaves out.
+For a request file it is the file's own history. The JSON list goes to stdout; a line on stderr
+says whose behaviour was modelled and how many things the agent repairs itself
+(``suture check`` lists them).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from suture import show
+from suture.cli._common import err, load_sent, out_json
+
+NAMES = ("sent",)
+ORDER = 32
+
+
+def add_arguments(sub: Any, name: str) -> None:
+    p = sub.add_parser(
+        name,
+        help="print the history the agent sends when it resumes the session (JSON)",
+        description=(
+            "Print, as JSON on stdout, the history the agent that wrote the session sends when it "
+            "resumes it: what it inserts, drops and merges on the way, in the wire format of its "
+            "provider. For a request file (chat, messages, responses, ...) it is the file's own "
+            "history. Exit 0, or 2 if the file cannot be read."
+        ),
+    )
+    p.add_argument("input", metavar="IN", help="transcript or session file")
+    p.add_argument("--format", metavar="NAME", help="the input's format (default: detect from content)")
+    p.add_argument(
+        "--body",
+        action="store_true",
+        help='wrap the history in a request body ({"messages": [...]} or {"input": [...]})',
+    )
+    p.add_argument("--skip-bad-lines", action="store_true", help="use the readable lines of a damaged JSONL file")
+    p.add_argument("--quiet", "-q", action="store_true", help="no summary line on stderr")
+    p.set_defaults(run=run)
+
+
+_KEYS = {"responses": "input", "gemini": "contents"}
+_NOUNS = {"responses": "item"}
+
+
+def run(args: argparse.Namespace) -> int:
+    from suture.sent import as_sent
+
+    transcript = load_sent(args.input, args.format, args.skip_bad_lines)
+    sent = as_sent(transcript)
+    out_json({_KEYS.get(sent.wire_format, "messages"): sent.wire} if args.body else sent.wire)
+    if not args.quiet:
+        err(summary(sent, args.input))
+    return 0
+
+
+def summary(sent: Any, path: str) -> str:
+    """One line: who sends it, to whom, how much, and what the agent repairs itself."""
+    from suture.sent import agent_name
+
+    n = len(sent.wire)
+    noun = _NOUNS.get(sent.wire_format, "message")
+    what = f"{n} {noun}{'s' if n != 1 else ''}"
+    if sent.agent is None:
+        return f"suture: {show.path(path)}: {sent.wire_format}: the file's own history, {what}"
+    who = agent_name(sent.agent)
+    line = f"suture: {show.path(path)}: {who} {sent.model} sends {what} to {sent.provider or 'its provider'}"
+    if sent.fixes:
+        line += f"; it repairs {len(sent.fixes)} thing{'s' if len(sent.fixes) != 1 else ''} itself (suture check lists them)"
+    if sent.skipped:
+        line += f"; {len(sent.skipped)} record{'s' if len(sent.skipped) != 1 else ''} it does not send"
+    if sent.assumed:
+        line += f" ({sent.assumed})"
+    return line
