@@ -8,8 +8,9 @@ strict mock rejected that request.
 What the agent adds at send time and is not history is left out of both sides before they are
 compared (``sample_sessions/recorded``'s README and CORPUS layout say so): the new prompt
 ("continue", the harness's resume prompt), Claude Code's ``system`` messages and
-``<system-reminder>`` text blocks and ``cache_control`` markers, the instructions Codex and pi
-put before the history, and the ids Codex makes up for the outputs it inserts.
+``<system-reminder>`` text blocks and ``cache_control`` markers, the system prompt pi sends first,
+Codex's instructions and environment context (sent before the history, and again after a
+compaction), and the ids Codex makes up for the outputs it inserts.
 """
 
 from __future__ import annotations
@@ -75,14 +76,17 @@ def _anthropic(messages: list[Any]) -> list[Any]:
     return out
 
 
-def _items(items: list[Any], written: set[Any] | None = None) -> list[Any]:
-    """Responses items to compare; with ``written`` (the ids of the file's items), without the
-    instructions Codex puts before the history (they are not in the file)."""
+def _items(items: list[Any]) -> list[Any]:
+    """Responses items to compare, without the context Codex sends around the history: its
+    instructions (developer messages) and the environment context (a user message of
+    ``<environment_context>``), which it also sends again after a compaction."""
     out = []
     for item in items:
-        injected = item.get("type") == "message" and item.get("role") in ("developer", "system")
-        if written is not None and injected and item.get("id") not in written:
-            continue
+        if item.get("type") == "message":
+            first = (item.get("content") or [{}])[0]
+            text = first.get("text", "") if isinstance(first, dict) else ""
+            if item.get("role") in ("developer", "system") or text.startswith("<environment_context>"):
+                continue
         if str(item.get("type", "")).endswith("_output"):
             item = {k: v for k, v in item.items() if k != "id"}
         out.append(item)
@@ -101,13 +105,7 @@ def compared(folder: Path) -> tuple[list[Any], list[Any]]:
     if meta["agent"] == "claude-code":
         return _without_prompt(_anthropic(body["messages"])), _anthropic(sent.wire)
     if meta["agent"] == "codex":
-        written = {
-            item.get("id")
-            for m in transcript.messages
-            for item in (m.raw if isinstance(m.raw, list) else [m.raw])
-            if isinstance(item, dict)
-        }
-        return _items(_without_prompt(body["input"]), written), _items(sent.wire)
+        return _items(_without_prompt(body["input"])), _items(sent.wire)
     real = [m for m in body["messages"] if m["role"] not in ("system", "developer")]
     return _without_prompt(real), sent.wire
 
