@@ -404,14 +404,15 @@ def _rewritten_before(records: list[tuple[Any, int | None]]) -> int:
 
 def assert_every_record_kept(doc: Document, t: Transcript) -> None:
     """Every record of the file is in the history (as a message's record, or one item of a
-    message's list of records), is named by a load problem, or is one the format documents as no
+    message's list of records), is named by a load problem or as skipped (a record the agent does
+    not read back, kept aside in ``Transcript.skipped``), or is one the format documents as no
     history (a Codex line other than a response item, an item a later compaction replaced)."""
     kept: set[int] = set()
     for m in t.messages:
         kept.add(id(m.raw))
         if isinstance(m.raw, list):
             kept.update(id(r) for r in m.raw)
-    problem_lines = {p.line for p in t.problems}
+    problem_lines = {p.line for p in t.problems} | {s.source.line for s in t.skipped}
     records = _records(doc)
     rewritten = _rewritten_before(records) if t.format == "codex" else 0
     for value, line in records:
