@@ -123,3 +123,30 @@ async def test_confirm_dialog_q_is_no(worked: Path) -> None:
         await pilot.press("q")
         await pilot.pause()
         assert answers == [False] and app.is_running
+
+
+async def test_export_with_an_empty_path_says_why_and_stays_open(worked: Path) -> None:
+    from textual.widgets import Input, Label
+
+    from suture.tui.screens import ExportScreen
+
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot, app)
+        before = sorted(p.name for p in worked.parent.iterdir())
+        await pilot.press("e")
+        await ready(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, ExportScreen)
+        box = screen.query_one("#export-path", Input)
+        await pilot.press("ctrl+u", "enter")
+        await pilot.pause()
+        assert box.value == ""
+        assert app.screen is screen  # not closed
+        why = screen.query_one("#export-why", Label)
+        assert why.display and "Nothing written: the path is empty" in str(why.render())
+        assert sorted(p.name for p in worked.parent.iterdir()) == before
+        # Typed (or pasted) fast after clearing, the path is written to.
+        await pilot.press(*str(worked.parent / "out.json"), "enter")
+        await ready(pilot, app)
+        assert (worked.parent / "out.json").exists()

@@ -137,6 +137,7 @@ class ExportScreen(ModalScreen[str | None]):
             border-title-color: $text-accent;
         }
         #export-note { color: $foreground-muted; margin-top: 1; width: 1fr; }
+        #export-why { color: $text-warning; text-style: bold; width: 1fr; display: none; }
     }
     """
 
@@ -150,13 +151,20 @@ class ExportScreen(ModalScreen[str | None]):
             box.border_title = "Export the repaired transcript"
             yield Label("Write to (enter to write, esc to cancel):")
             yield Input(show.path(self.default), id="export-path", select_on_focus=False)
+            yield Label("", id="export-why", markup=False)
             yield Label(self.note, id="export-note", markup=False)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         value = event.value.strip()
+        if not value:
+            # Never close without a word: an empty path writes nothing, and says so.
+            why = self.query_one("#export-why", Label)
+            why.update("Nothing written: the path is empty. Type where to write, or esc to cancel.")
+            why.display = True
+            return
         if value == show.path(self.default).strip():
             value = str(self.default)
-        self.dismiss(value or None)
+        self.dismiss(value)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
