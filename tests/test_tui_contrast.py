@@ -16,7 +16,7 @@ from textual.theme import BUILTIN_THEMES
 
 from suture.tui.app import SutureApp
 from suture.tui.contrast import MINIMUM, contrast, readable
-from tests.test_tui import WORKED, ready
+from tests.test_tui import ROOT, WORKED, ready
 
 # ANSI themes are drawn in the terminal's own sixteen colours: only the terminal knows them.
 THEMES = [name for name, theme in BUILTIN_THEMES.items() if not theme.ansi]
@@ -95,7 +95,34 @@ async def _search_box(pilot: Any, app: SutureApp) -> None:
     await pilot.press("slash", *"x")
 
 
+async def _explain(pilot: Any, app: SutureApp) -> None:
+    await pilot.press("E")
+    await pilot.pause()
+    area = app.screen.query_one("TextArea")
+    area.insert("messages.2: `tool_use` ids were found without `tool_result` blocks immediately after: y.")  # type: ignore[attr-defined]
+    await pilot.pause(0.5)
+    await app.workers.wait_for_complete()
+
+
+async def _goto(pilot: Any, app: SutureApp) -> None:
+    await pilot.press("colon", *"#3")
+
+
+async def _as_written(pilot: Any, app: SutureApp) -> None:
+    await pilot.press("n", "n", "n", "enter", "w")
+    await pilot.pause(0.3)
+    await app.workers.wait_for_complete()
+
+
+async def _filtered(pilot: Any, app: SutureApp) -> None:
+    await pilot.press("v")
+
+
 STEPS: dict[str, Step] = {
+    "explain": _explain,
+    "go to box": _goto,
+    "as written": _as_written,
+    "filter": _filtered,
     "main": _main,
     "lists": _lists_focused,
     "details": _details,
@@ -131,6 +158,21 @@ async def test_every_text_reads_in_every_theme(tmp_path: Path, step: str) -> Non
             if bad:
                 failures[theme] = sorted(set(bad))[:3]
         assert not failures, failures
+
+
+async def test_the_recorded_error_banner_reads_in_every_theme(tmp_path: Path) -> None:
+    path = tmp_path / "session.jsonl"
+    shutil.copy(ROOT / "sample_sessions" / "claude-code" / "interrupted-then-api-error.jsonl", path)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settled(pilot, app)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.query_one("#banner").display
+        for theme in THEMES:
+            app.theme = theme
+            await pilot.pause()
+            assert not unreadable(app), theme
 
 
 async def test_states_read_in_every_theme(tmp_path: Path) -> None:

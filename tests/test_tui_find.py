@@ -78,7 +78,7 @@ async def test_filter_cycles_through_changed_problems_and_matches(worked: Path) 
         lines = [line for line in screen_text(app).splitlines() if line.strip()]
         assert len(lines) == len(model.changed_rows) < len(model)
         assert "fix the build" not in screen_text(app) and "fix the build" in every
-        assert "changed rows: 6 of 10" in app.query_one(PaneHeader).render().plain
+        assert "only changed: 6 of 10" in app.query_one(PaneHeader).render().plain
         # Keys move among the rows shown only.
         await pilot.press("g")
         assert app.view.cursor == model.changed_rows[0]

@@ -149,7 +149,6 @@ class SutureApp(App[None]):
             "x",
             "problem(1)",
             "Next problem",
-            show=False,
             id="app.next_problem",
             tooltip="Jump to the next provider problem",
         ),
@@ -307,6 +306,7 @@ class SutureApp(App[None]):
         "app.search",
         "app.toggle_changes",
         "app.export",
+        "app.next_problem",
         "app.provider",
         "app.reload",
     )
@@ -328,8 +328,9 @@ class SutureApp(App[None]):
             return self.verdicts is not None
         if action == "search_step":
             return bool(self.matches)
-        if action == "go_error":
-            return self.recorded is not None
+        if action == "go_error":  # only where the error points at a message of this file
+            recorded = self.recorded
+            return recorded is not None and recorded.explanation is not None and recorded.explanation.found
         return True
 
     # -- layout ------------------------------------------------------------------------------
@@ -1090,6 +1091,8 @@ class SutureApp(App[None]):
         "matches": "rows matching the search",
     }
 
+    FILTER_SHORT: ClassVar[dict[str, str]] = {"changed": "changed", "problems": "problems", "matches": "matches"}
+
     def _filter_rows(self, kind: str, model: RowModel | None = None) -> list[int] | None:
         """The rows a filter shows (``None`` for every row). For a new model whose checks or
         search have not run yet, every row until they have."""
@@ -1130,7 +1133,7 @@ class SutureApp(App[None]):
         if rows is None or self.model is None:
             header.note = ""
         else:
-            header.note = f"{self.FILTER_WORDS[self.row_filter]}: {len(rows):,} of {len(self.model):,} · v, esc"
+            header.note = f"only {self.FILTER_SHORT[self.row_filter]}: {len(rows):,} of {len(self.model):,} (v, esc)"
         header.refresh()
 
     def action_clear_search(self) -> None:

@@ -78,6 +78,9 @@ class StatusBar(_Bar):
         text = self._first_line(short=False)
         if text.cell_len > width:
             text = self._first_line(short=True)
+        if text.cell_len > width:
+            name = show.line(self.name_shown).rsplit("/", 1)[-1]
+            text = self._first_line(short=True, name_room=max(9, len(name) - (text.cell_len - width)))
         if self.error:
             text.append("\n")
             text.append("⚠ ", self.part("error"))
@@ -87,10 +90,15 @@ class StatusBar(_Bar):
             text.append(show.line(note), self.part("muted"))
         return text
 
-    def _first_line(self, short: bool) -> Text:
+    def _first_line(self, short: bool, name_room: int | None = None) -> Text:
         text = Text(no_wrap=False, end="")
         text.append("suture ", self.part("title"))
-        text.append(show.line(self.name_shown))
+        name = show.line(self.name_shown)
+        if short:  # the file's own name, cut in the middle where the window is narrow
+            name = name.rsplit("/", 1)[-1]
+            if name_room is not None and len(name) > name_room:
+                name = name[: name_room // 2] + "…" + name[-(name_room - name_room // 2 - 1) :]
+        text.append(name)
         if self.format_name:
             text.append(f"  {show.line(self.format_name)}", self.part("muted"))
         model = self.model

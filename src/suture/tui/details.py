@@ -172,6 +172,10 @@ class DetailScreen(Screen[None]):
                 yield scroll
         yield KeyBar(("detail.back", "detail.written", "detail.pager", "detail.copy", "detail.whole"))
 
+    def on_resize(self) -> None:
+        # A short window keeps most of its lines for the message itself.
+        self.query_one("#detail-why").styles.max_height = 3 if self.size.height < 30 else 7
+
     def on_mount(self) -> None:
         self.show_row(self.row)
         self.query_one(f"#detail-side-{self.side}").focus()
@@ -239,7 +243,12 @@ class DetailScreen(Screen[None]):
             why.append(show.line(change.summary))
         if row not in model.row_changes:
             why.append("\nunchanged: the same record is sent as it was read", self._class_style("detail-empty"))
-        for provider, violation, after in self.problems(row) if self.problems else []:
+        problems = self.problems(row) if self.problems else []
+        # A problem the repair leaves is said once ("not fixed by repair"), not again "after repair".
+        stays = {(p, v.rule) for p, v, after in problems if not after and not v.fixed}
+        for provider, violation, after in problems:
+            if after and (provider, violation.rule) in stays:
+                continue
             why.append("\n")
             state = "after repair" if after else ("fixed by repair" if violation.fixed else "not fixed by repair")
             why.append(
