@@ -97,7 +97,7 @@ async def test_the_footer_fits_and_never_garbles(worked: Path, width: int) -> No
         if width >= 30:
             assert "? Help" in line and "q Quit" in line
         if width >= 160:
-            assert {"next_change", "search", "pick_provider", "export", "problem"} <= shown_keys(app)
+            assert {"next_change", "search", "export"} <= shown_keys(app)
         if width >= 200:
             assert "previous_change" in shown_keys(app)
 
