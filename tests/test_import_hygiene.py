@@ -50,6 +50,8 @@ def probe(body: str) -> list[str]:
         "suture.scan",
         "suture.scan_cache",
         "suture.scan_pool",
+        "suture.sent",
+        "suture.sent.claude_code, suture.sent.codex, suture.sent.pi, suture.sent.recorded",
     ],
 )
 def test_importing_the_core_does_not_import_textual(modules: str) -> None:
@@ -73,8 +75,10 @@ def test_every_command_module_loads_without_textual() -> None:
         ["formats"],
         ["repair", "/nonexistent.json"],
         ["scan", str(WORKED), "--no-cache", "-j", "1"],
+        ["sent", str(ROOT / "sample_sessions" / "real" / "claude-code" / "tool_heavy.jsonl")],
+        ["check", str(ROOT / "sample_sessions" / "real" / "claude-code" / "tool_heavy.jsonl")],
     ],
-    ids=["repair", "repair-report", "check", "formats", "bad-input", "scan"],
+    ids=["repair", "repair-report", "check", "formats", "bad-input", "scan", "sent", "check-session"],
 )
 def test_running_a_scripting_command_does_not_import_textual(argv: list[str]) -> None:
     body = f"""

@@ -93,21 +93,21 @@ def _items(items: list[Any]) -> list[Any]:
     return out
 
 
-def compared(folder: Path) -> tuple[list[Any], list[Any]]:
-    """(the history the real agent sent, the history suture says it sends), both without what
-    the agent adds at send time."""
+def compared(folder: Path, wire: list[Any] | None = None) -> tuple[list[Any], list[Any]]:
+    """(the history the real agent sent, the history suture says it sends: ``wire``, or
+    ``as_sent`` of the session), both without what the agent adds at send time."""
     meta = shape(folder)
     first = first_resume(read_requests(folder))
     assert first is not None, "no resume request was recorded"
     body = first["body"]
-    transcript = load_file(folder / "session.jsonl")
-    sent = as_sent(transcript)
+    if wire is None:
+        wire = as_sent(load_file(folder / "session.jsonl")).wire
     if meta["agent"] == "claude-code":
-        return _without_prompt(_anthropic(body["messages"])), _anthropic(sent.wire)
+        return _without_prompt(_anthropic(body["messages"])), _anthropic(wire)
     if meta["agent"] == "codex":
-        return _items(_without_prompt(body["input"])), _items(sent.wire)
+        return _items(_without_prompt(body["input"])), _items(wire)
     real = [m for m in body["messages"] if m["role"] not in ("system", "developer")]
-    return _without_prompt(real), sent.wire
+    return _without_prompt(real), wire
 
 
 def test_the_corpus_has_every_agent() -> None:

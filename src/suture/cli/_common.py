@@ -64,7 +64,10 @@ def load_strict(
 ) -> Transcript:
     """Load a transcript for a command: a JSONL line that cannot be read is an error unless the
     person asked to skip such lines (then each is named by ``warn``, on stderr by default)."""
-    transcript = load_file(path, format)
+    return _strict(load_file(path, format), path, skip_bad_lines, warn)
+
+
+def _strict(transcript: Transcript, path: str, skip_bad_lines: bool, warn: Callable[[str], None]) -> Transcript:
     problems = list(transcript.problems)
     if problems:
         if not skip_bad_lines:
@@ -89,7 +92,7 @@ def load_sent(
 
     transcript = load_file(path, format)
     if transcript.format not in models():
-        return load_strict(path, format, skip_bad_lines, warn)
+        return _strict(transcript, path, skip_bad_lines, warn)
     for problem in transcript.problems:
         warn(f"suture: warning: {show.path(path)}: skipped {problem} (the agent skips it too)")
     return transcript

@@ -1,6 +1,12 @@
 """``suture check IN``: what would make a provider reject the transcript; exit 1 if anything.
 
-Without ``--provider`` it lists every way the transcript breaks the repair contract's Valid property (the
+For a session log (Claude Code, Codex, pi) the verdict is on what the agent sends when it resumes
+the session (``suture.sent``), for the provider it talks to unless ``--provider`` names others:
+its problems (exit 1 if any), then what the agent repairs itself (notes, never problems), the
+records it does not send, and the contract view: what suture's repair of the file as written
+changes (``suture repair``). Lines the agent cannot read are skipped, as it skips them.
+
+For any other file, without ``--provider`` it lists every way the transcript breaks the repair contract's Valid property (the
 contract every provider's rules share). With ``--provider NAME|all`` (repeatable or
 comma-separated) it runs those providers' own checks (``suture.checks``) on the original and on
 the repaired history and shows, per provider, each problem: which message, which rule, the text
@@ -14,7 +20,7 @@ from typing import Any
 
 from suture import show
 from suture.checks import PROVIDERS, RULES, TITLES, Verdict, Violation, resolve, verdicts
-from suture.cli._common import load_strict, out, out_json
+from suture.cli._common import load_sent, out, out_json
 from suture.model import Message, Transcript
 from suture.validity import violations
 
@@ -56,8 +62,12 @@ def add_arguments(sub: Any, name: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from suture.sent import models
+
     providers = resolve(args.provider) if args.provider else ()
-    transcript = load_strict(args.input, args.format, args.skip_bad_lines)
+    transcript = load_sent(args.input, args.format, args.skip_bad_lines)
+    if transcript.format in models():
+        return _run_session(args, transcript, providers)
     if providers:
         return _run_providers(args, transcript, providers)
     found = violations(transcript.messages)
@@ -152,12 +162,109 @@ def _more(found: list[Violation], limit: int | None) -> list[str]:
     return [f"  … and {len(rest)} more ({', '.join(rules)}); --all lists them, --json gives every field"]
 
 
-def _lines(x: Violation, messages: list[Message]) -> list[str]:
+def _lines(x: Violation, messages: list[Message], source: str | None = None) -> list[str]:
     role = messages[x.index].role if 0 <= x.index < len(messages) else "?"
-    source = _source(messages, x.index)
+    source = _source(messages, x.index) if source is None else source
     where = f" {x.where}" if x.where else ""
     at = f" ({source})" if source else ""
     return [
         f"  [{x.index}] {role}{at}{where}  {x.rule}: {x.problem}",
         f"      {x.provider} would say: {x.error}",
     ]
+
+
+# -- session logs: the verdict on what is sent -------------------------------------------------
+
+CONTRACT = "contract view (suture's repair of the file as written, what suture repair changes)"
+
+
+def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tuple[str, ...]) -> int:
+    from suture.sent import agent_name, as_sent, verdict
+
+    sent = as_sent(transcript)
+    repaired = None
+    results = {}
+    for name in providers or (sent.provider,):
+        results[name] = verdict(transcript, name, repaired, sent)
+        repaired = results[name].contract.repair
+    rejected = any(v.rejected for v in results.values())
+    written = transcript.messages
+    if args.json:
+        out_json(
+            {
+                "file": show.path_json(args.input),
+                "format": transcript.format,
+                "agent": sent.agent,
+                "version": sent.version,
+                "model": sent.model,
+                "assumed": sent.assumed,
+                "messages": len(written),
+                "sent_messages": len(sent.messages),
+                "clean": not rejected,
+                "skipped": [{"source": str(s.source), "kind": s.kind, "reason": s.reason} for s in sent.skipped],
+                "providers": {
+                    name: {
+                        "title": TITLES[name],
+                        "verdict": "rejected" if v.rejected else "accepted",
+                        "problems": len(v.problems),
+                        "summary": v.summary(),
+                        "sent": [
+                            {
+                                **_violation_json(x, sent.messages),
+                                "written_index": v.at(x),
+                                "source": _at(v, x, written),
+                            }
+                            for x in v.problems
+                        ],
+                        "notes": [f.to_json() for f in v.notes],
+                        "contract": {
+                            "label": CONTRACT,
+                            "problems": len(v.contract.before),
+                            "after_repair": len(v.contract.after),
+                            "summary": v.contract.summary(),
+                            "before": [_violation_json(x, written) for x in v.contract.before],
+                            "after": [_violation_json(x, v.contract.repair.messages) for x in v.contract.after],
+                        },
+                    }
+                    for name, v in results.items()
+                },
+            }
+        )
+        return 1 if rejected else 0
+    who = agent_name(sent.agent or transcript.format)
+    version = f" {sent.version}" if sent.version else ""
+    head = (
+        f"{show.path(args.input)}: {who}{version} session, {len(written)} messages as written, "
+        f"{len(sent.messages)} as {who} sends them on resume"
+    )
+    lines = [head]
+    if sent.assumed:
+        lines.append(f"  ({sent.assumed})")
+    limit = None if args.all else SHOWN
+    for name, v in results.items():
+        lines.extend(["", f"{v.summary()}  ({TITLES[name]})"])
+        for x in v.problems[:limit]:
+            lines.extend(_lines(x, sent.messages, _at(v, x, written)))
+            lines.append(f"      to do: {x.remedy}")
+        lines.extend(_more(v.problems, limit))
+        if v.notes:
+            lines.append(f"  {who} repairs this itself (not a problem):")
+            lines.extend(f"    {f.summary}" for f in v.notes[:limit])
+            if limit is not None and len(v.notes) > limit:
+                lines.append(f"    … and {len(v.notes) - limit} more; --all lists them")
+        lines.append(f"  {CONTRACT}: {v.contract.summary()}")
+    if sent.skipped:
+        lines.extend(["", f"Not sent by {who} (kept as evidence):"])
+        lines.extend(f"  {s}" for s in sent.skipped[:limit])
+        if limit is not None and len(sent.skipped) > limit:
+            lines.append(f"  … and {len(sent.skipped) - limit} more; --all lists them")
+    out(*lines)
+    return 1 if rejected else 0
+
+
+def _at(v: Any, x: Violation, written: list[Message]) -> str:
+    """Where in the file a problem of what is sent is: its as-written message's source."""
+    index = v.at(x)
+    if index is None:
+        return "made by the agent on resume"
+    return str(written[index].source or f"message {index} as written")

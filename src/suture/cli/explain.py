@@ -5,7 +5,10 @@ session recorded is used, as Claude Code logs them). suture recognises the rule 
 it, finds the ids and indices it names in the transcript, shows those messages, and shows the
 repair's changes to them, or says that the repair does not fix this and what to do instead.
 An error whose ids or index this file does not hold is about another file or request, and says
-so. Exit 0 when the error is recognised and its messages found; 1 when they are not (not in this
+so. Where the session recorded the requests it sent (Claude Code 2.1.328 does), the request
+behind the recorded error is rebuilt from the file and shown beside it: its size, the message the
+error names by its index (``messages.N`` counts that request's messages), and what suture's
+check of that request finds. Exit 0 when the error is recognised and its messages found; 1 when they are not (not in this
 file, not found, not recognised, or no error given and none recorded); 2 when the input cannot be
 read.
 """
@@ -13,8 +16,9 @@ read.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from suture import show
 from suture.checks import TITLES
@@ -22,6 +26,9 @@ from suture.checks.explain import Explanation, closest, explain, summary
 from suture.cli._common import load_strict, out, out_json
 from suture.io import InputError
 from suture.model import Message
+
+if TYPE_CHECKING:
+    from suture.sent.recorded import RecordedRequest
 
 NAMES = ("explain",)
 ORDER = 35
@@ -80,29 +87,124 @@ def run(args: argparse.Namespace) -> int:
                 out(hint)
             return 1
         recorded_at, text = transcript.evidence[-1]
+        behind = _request_behind(args.input, recorded_at.line)
         if not args.json:
             more = len(transcript.evidence) - 1
             extra = f" (the last of {more + 1})" if more else ""
             out(f"The API error recorded at {recorded_at}{extra}:", f"  {show.prose(text)[:300]}", "")
+            if behind is not None:
+                out(*_request_lines(behind, text), "")
     else:
         text = _error_text(args.error)
+        behind = None
     messages = transcript.messages
     found = explain(messages, text)
     if not found.recognised:
         return _unrecognised(args, text)
     if args.json:
-        _json(args, transcript.format, messages, found)
+        _json(args, transcript.format, messages, found, _request_json(behind, text) if behind is not None else None)
     else:
         _human(args, transcript.format, messages, found)
     return 0 if found.found else 1
 
 
-def _json(args: argparse.Namespace, fmt: str, messages: list[Message], found: Explanation) -> None:
+def _request_behind(path: str, line: int | None) -> RecordedRequest | None:
+    """The request the session recorded right before the error at ``line``, rebuilt, where the
+    file records its requests (a regular file: a pipe cannot be read a second time)."""
+    from suture.sent.recorded import read, request_behind
+
+    if line is None or not os.path.isfile(path):
+        return None
+    try:
+        return request_behind(read(path), line)
+    except InputError:
+        return None
+
+
+def _named_index(text: str) -> int | None:
+    from suture.checks.explain import recognise
+
+    found = recognise(text)
+    return found[0].index if found else None
+
+
+def _block_words(block: Any) -> str:
+    if not isinstance(block, dict):
+        return "?"
+    kind = str(block.get("type"))
+    if kind in ("tool_use", "tool_result"):
+        return f"{kind} {show.line(str(block.get('id') or block.get('tool_use_id') or '(no id)'))}"
+    if kind == "text":
+        return f"text {show.prose(str(block.get('text') or ''))[:40]!r}"
+    return kind
+
+
+def _message_words(message: Any) -> str:
+    if not isinstance(message, dict):
+        return "(not rebuilt)"
+    content = message.get("content")
+    if isinstance(content, str):
+        return f"{message.get('role')}: {show.prose(content)[:60]!r}"
+    return f"{message.get('role')}: " + ", ".join(_block_words(b) for b in content or [])
+
+
+def _request_lines(request: RecordedRequest, error: str) -> list[str]:
+    from suture.checks import check
+
+    n = len(request.messages)
+    tools = len(request.tools) if isinstance(request.tools, list) else 0
+    when = f", sent {request.timestamp}" if request.timestamp else ""
+    rebuilt = (
+        "every message rebuilt from the file"
+        if not request.unresolved
+        else "not rebuilt: " + ", ".join(str(u) for u in request.unresolved[:3])
+    )
+    lines = [f"The request behind it (recorded at line {request.line}{when}): {n} messages, {tools} tools; {rebuilt}."]
+    index = _named_index(error)
+    if index is not None and 0 <= index < n:
+        lines.append(f"  messages.{index} of that request: {_message_words(request.messages[index])}")
+    found = check(request.neutral(), "anthropic")
+    if found:
+        lines.append(
+            "  suture's Anthropic check of that request: "
+            + "; ".join(f"{v.rule} {show.prose(v.problem)}" for v in found[:3])
+        )
+    return lines
+
+
+def _request_json(request: RecordedRequest, error: str) -> dict[str, Any]:
+    from suture.checks import check
+
+    index = _named_index(error)
+    return {
+        "line": request.line,
+        "id": request.id,
+        "timestamp": request.timestamp,
+        "messages": len(request.messages),
+        "complete": request.complete,
+        "unresolved": [{"position": u.position, "hash": u.hash} for u in request.unresolved],
+        "named": {
+            "index": index,
+            "message": request.messages[index] if index is not None and 0 <= index < len(request.messages) else None,
+        },
+        "problems": [v.to_json() for v in check(request.neutral(), "anthropic")],
+        "body": request.body(),
+    }
+
+
+def _json(
+    args: argparse.Namespace,
+    fmt: str,
+    messages: list[Message],
+    found: Explanation,
+    request: dict[str, Any] | None = None,
+) -> None:
     rec, where = found.recognition, found.location
     assert rec is not None and where is not None
     out_json(
         {
             "file": show.path_json(args.input),
+            "request": request,
             "format": fmt,
             "error": found.text,
             "recognised": True,

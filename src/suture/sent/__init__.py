@@ -27,6 +27,17 @@ The API (pure: no Textual, no I/O)::
                                       # summary, index and source in the as-written view
     sent.skipped                      # records the agent leaves out (API errors, failed turns, ...)
 
+The verdict on what is sent (what ``suture check`` prints, the app's header and problems list)::
+
+    from suture.sent import verdict
+
+    v = verdict(transcript)           # or verdict(transcript, "openai-chat")
+    v.summary()                       # "anthropic: rejected, 1 problem in what Claude Code sends (...)"
+    v.problems                        # list[Violation] in what is sent; v.at(p): the as-written message
+    v.notes                           # the agent's own fixes: "the agent repairs this itself"
+    v.contract                        # suture.checks.Verdict on the file as written and its repair
+                                      # (the contract view, labelled as such)
+
 For a request-format file (chat, messages, responses, gemini, vercel) the history *is* the
 request: ``wire`` is the file's own history, ``agent`` is None and there are no fixes.
 
@@ -43,10 +54,12 @@ from typing import Any
 
 import orjson
 
-from suture.io import Document
+from suture.checks import Verdict, Violation
+from suture.io import Document, InputError
 from suture.model import Message, Skipped, Source, Transcript
+from suture.repair import Repair
 
-__all__ = ["FIX_KINDS", "Fix", "Sent", "agent_name", "as_sent", "models"]
+__all__ = ["FIX_KINDS", "RESUME_PROMPT", "Fix", "Sent", "SentVerdict", "agent_name", "as_sent", "models", "verdict"]
 
 FIX_KINDS = {
     "inserted_result": "a result for a call that never got one",
@@ -243,3 +256,80 @@ def _history_of(value: Any) -> list[Any]:
                 history: list[Any] = value[key]
                 return history
     return [value]
+
+
+# -- the verdict on what is sent ---------------------------------------------------------------
+
+RESUME_PROMPT = Message("user", "continue")
+"""Stands for the new prompt the agent adds after the history when it resumes: a rule about the
+last message (Anthropic's final assistant message, Mistral's last role) judges the history as it
+is sent, with a prompt after it."""
+
+
+@dataclass(frozen=True, slots=True)
+class SentVerdict:
+    """Whether ``provider`` accepts what is sent from a transcript, and why not.
+
+    ``problems`` are the provider's rules the sent history breaks (``Violation.index`` counts
+    ``sent.messages``; :meth:`at` gives the as-written message, where the app's original pane
+    can jump). ``notes`` are what the agent repairs itself: never problems. ``contract`` is
+    suture's repair contract on the file as written (problems before and after suture's repair
+    of it: what ``suture repair`` and the side-by-side view change), labelled as such. For a
+    request file what is sent is the file, so ``problems`` are ``contract.before``.
+    """
+
+    provider: str
+    sent: Sent
+    problems: list[Violation]
+    contract: Verdict
+
+    @property
+    def notes(self) -> list[Fix]:
+        return self.sent.fixes
+
+    @property
+    def rejected(self) -> bool:
+        return bool(self.problems)
+
+    def at(self, v: Violation) -> int | None:
+        """The as-written message a problem is about (``None``: one the agent made up)."""
+        return self.sent.origin[v.index] if 0 <= v.index < len(self.sent.origin) else None
+
+    def summary(self) -> str:
+        """``anthropic: rejected, 1 problem in what Claude Code sends (it repairs 2 things itself)``."""
+        n = len(self.problems)
+        who = agent_name(self.sent.agent) if self.sent.agent else None
+        what = f"in what {who} sends" if who else "in the history"
+        head = (
+            f"{self.provider}: rejected, {n} problem{'s' if n != 1 else ''} {what}"
+            if n
+            else f"{self.provider}: no problems {what}"
+        )
+        if self.notes:
+            head += (
+                f" ({who or 'the agent'} repairs {len(self.notes)} thing{'s' if len(self.notes) != 1 else ''} itself)"
+            )
+        return head
+
+
+def verdict(
+    transcript: Transcript,
+    provider: str | None = None,
+    repaired: Repair | None = None,
+    sent: Sent | None = None,
+) -> SentVerdict:
+    """The verdict of ``provider`` (the one the agent talks to, by default) on what is sent from
+    ``transcript``; pass ``repaired`` or ``sent`` to reuse what you already have."""
+    from suture.checks import check
+    from suture.checks import verdict as contract_verdict
+
+    sent = sent if sent is not None else as_sent(transcript)
+    name = provider or sent.provider
+    if not name:
+        raise InputError("the provider of this transcript is not known; name one (--provider)")
+    contract = contract_verdict(transcript.messages, name, repaired)
+    if sent.agent is None:
+        return SentVerdict(name, sent, list(contract.before), contract)
+    last = len(sent.messages)
+    found = [v for v in check([*sent.messages, RESUME_PROMPT], name) if v.index < last]
+    return SentVerdict(name, sent, found, contract)

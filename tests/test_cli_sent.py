@@ -1,0 +1,110 @@
+"""The command line on what is sent: ``suture sent``, ``suture check`` on a session log, and
+``suture explain`` beside a recorded error, as a person runs them, on every recorded shape."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from tests.conftest import REAL
+from tests.test_cli import run
+from tests.test_sent import FOLDERS, IDS, NOT_IN_THE_MOCK, STRICT, compared, shape
+from tools.agents.record import CORPUS
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=IDS)
+def test_suture_sent_prints_the_history_the_real_agent_sent(folder: Path) -> None:
+    proc = run("sent", folder / "session.jsonl")
+    assert proc.returncode == 0, proc.stderr
+    real, predicted = compared(folder, json.loads(proc.stdout))
+    assert predicted == real
+    assert proc.stderr.startswith("suture: ") and proc.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=IDS)
+def test_suture_check_exits_1_exactly_when_the_real_request_was_rejected(folder: Path) -> None:
+    meta = shape(folder)
+    provider = meta["provider"]
+    rejected = meta["resume"]["outcome"] == "rejected"
+    if provider not in STRICT:
+        proc = run("check", "--provider", provider, folder / "session.jsonl")
+        assert proc.returncode == (1 if rejected else 0), proc.stdout + proc.stderr
+        return
+    # Responses: the strict mock's rules are suture's strict profile less R9 (see tests.test_sent).
+    proc = run("check", "--provider", STRICT[provider], "--json", folder / "session.jsonl")
+    report = json.loads(proc.stdout)
+    found = report["providers"][STRICT[provider]]["sent"]
+    assert proc.returncode == (1 if found else 0)
+    assert bool([v for v in found if v["rule"] not in NOT_IN_THE_MOCK]) == rejected, found
+
+
+@pytest.mark.parametrize("path", sorted(REAL.rglob("*.jsonl")), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_check_finds_no_problem_in_what_the_real_agents_send(path: Path) -> None:
+    proc = run("check", path)
+    assert proc.returncode == 0, proc.stdout
+    assert "no problems in what" in proc.stdout
+    assert "resume is assumed" in proc.stdout  # these versions are not the modelled ones
+
+
+def test_check_lists_the_agents_own_fixes_as_notes_and_labels_the_contract_view() -> None:
+    proc = run("check", REAL / "claude-code" / "tool_heavy.jsonl")
+    assert proc.returncode == 0
+    assert "Claude Code repairs this itself (not a problem):" in proc.stdout
+    assert "whitespace-only text block" in proc.stdout
+    assert "contract view (suture's repair of the file as written" in proc.stdout
+    report = json.loads(run("check", "--json", REAL / "claude-code" / "tool_heavy.jsonl").stdout)
+    anthropic = report["providers"]["anthropic"]
+    assert (anthropic["verdict"], anthropic["problems"]) == ("accepted", 0)
+    assert [n["kind"] for n in anthropic["notes"]] == ["inserted_reply", "dropped_block"]
+    assert anthropic["contract"]["problems"] == 2  # the file as written, judged as a request
+    assert report["assumed"] == "Claude Code 2.1.38 wrote this file; Claude Code 2.1.328's resume is assumed"
+
+
+def test_check_names_the_problem_where_it_is_in_the_file() -> None:
+    folder = CORPUS / "claude-code-2.1.328" / "text-before-result"
+    proc = run("check", folder / "session.jsonl")
+    assert proc.returncode == 1
+    assert "anthropic: rejected, 1 problem in what Claude Code sends" in proc.stdout
+    assert "A1a" in proc.stdout
+    report = json.loads(run("check", "--json", folder / "session.jsonl").stdout)
+    (problem,) = report["providers"]["anthropic"]["sent"]
+    assert problem["rule"] == "A1a" and problem["source"] == "line 19"
+
+
+def test_a_damaged_line_the_agent_skips_is_reported_and_the_rest_is_judged(tmp_path: Path) -> None:
+    folder = CORPUS / "claude-code-2.1.328" / "killed-during-tool"
+    lines = (folder / "session.jsonl").read_bytes().splitlines(keepends=True)
+    damaged = tmp_path / "damaged.jsonl"
+    damaged.write_bytes(b"".join([*lines[:5], b'{"type": "user", "messa\n', *lines[5:]]))
+    proc = run("check", damaged)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "skipped line 6" in proc.stderr and "the agent skips it too" in proc.stderr
+    assert "no problems in what Claude Code sends" in proc.stdout
+
+
+def test_explain_shows_the_request_behind_the_recorded_400() -> None:
+    folder = CORPUS / "claude-code-2.1.328" / "text-before-result"
+    proc = run("explain", folder / "resumed.jsonl")
+    assert "The request behind it (recorded at line" in proc.stdout
+    assert "every message rebuilt from the file" in proc.stdout
+    assert "messages.3 of that request: user: text 'Note added by hand.', tool_result" in proc.stdout
+    report: dict[str, Any] = orjson.loads(run("explain", "--json", folder / "resumed.jsonl").stdout)
+    request = report["request"]
+    assert request["complete"] and request["named"]["index"] == 3
+    assert [b["type"] for b in request["named"]["message"]["content"]] == ["text", "tool_result"]
+    assert "A1a" in {p["rule"] for p in request["problems"]}
+    assert request["body"]["messages"][3] == request["named"]["message"]
+
+
+def test_sent_of_a_request_file_is_its_own_history(tmp_path: Path) -> None:
+    history = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+    path = tmp_path / "chat.json"
+    path.write_bytes(orjson.dumps(history))
+    proc = run("sent", path)
+    assert proc.returncode == 0
+    assert json.loads(proc.stdout) == history
+    assert json.loads(run("sent", "--body", "-q", path).stdout) == {"messages": history}
