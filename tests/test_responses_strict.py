@@ -230,7 +230,10 @@ def test_codex_check_and_repair_agree_on_a_resumed_turn(tmp_path: Path) -> None:
         check=False,
     )
     assert checked.returncode == 1, checked.stderr
-    report = orjson.loads(checked.stdout)["providers"][STRICT]
+    found = orjson.loads(checked.stdout)["providers"][STRICT]
+    # Codex sends both as written; the contract view (the file and suture's repair of it) fixes both.
+    assert [p["rule"] for p in found["sent"]] == ["R7", "R9"]
+    report = found["contract"]
     assert [(p["rule"], p["fixed_by_repair"]) for p in report["before"]] == [("R7", True), ("R9", True)]
     assert report["after"] == []
     target = tmp_path / "repaired.json"
