@@ -10,6 +10,8 @@ characters: borders, scrollbars, span bands) are left alone. A theme of ANSI col
 the terminal, which alone knows what they look like.
 
 The work is per segment style and cached, and Textual caches a filtered line with the line.
+The transcript view, which draws a page of new lines on every page key, makes its own styles
+readable once per style (:func:`readable_style`) and skips the filter.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from rich.style import Style
 from textual.color import Color
 from textual.filter import LineFilter
 
-__all__ = ["MINIMUM", "ContrastFilter", "contrast", "readable"]
+__all__ = ["MINIMUM", "ContrastFilter", "contrast", "readable", "readable_style"]
 
 MINIMUM = 4.5
 """WCAG AA for text."""
@@ -60,20 +62,24 @@ def _mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[in
 
 @lru_cache(4096)
 def readable(fg: tuple[int, int, int], bg: tuple[int, int, int], minimum: float = MINIMUM) -> tuple[int, int, int]:
-    """``fg`` where it reads on ``bg``; else ``fg`` moved towards white or black (whichever
-    contrasts more with ``bg``) by the least that makes it read."""
+    """``fg`` where it reads on ``bg``; else ``fg`` moved by the least that makes it read:
+    away from ``bg`` (lighter on a darker background, darker on a lighter one) where that can
+    read, else the other way, past ``bg``'s own lightness."""
     if contrast(fg, bg) >= minimum:
         return fg
     white, black = (255, 255, 255), (0, 0, 0)
-    target = white if contrast(white, bg) >= contrast(black, bg) else black
-    lo, hi = 0.0, 1.0
-    for _ in range(12):
-        mid = (lo + hi) / 2
-        if contrast(_mix(fg, target, mid), bg) >= minimum:
-            hi = mid
-        else:
-            lo = mid
-    return _mix(fg, target, hi)
+    away, back = (white, black) if _luminance(fg) >= _luminance(bg) else (black, white)
+    for target in (away, back):
+        if contrast(target, bg) < minimum:
+            continue
+        # Towards ``away`` contrast only grows, so the first step that reads is the least;
+        # towards ``back`` it falls, then grows past bg's lightness: the first that reads is
+        # beyond it. Steps of 1/64 are finer than a terminal's colours need.
+        for k in range(1, 65):
+            moved = _mix(fg, target, k / 64)
+            if contrast(moved, bg) >= minimum:
+                return moved
+    return white if contrast(white, bg) >= contrast(black, bg) else black
 
 
 def _rgb(color: RichColor | None) -> tuple[int, int, int] | None:
@@ -91,15 +97,25 @@ def _is_text(text: str) -> bool:
     return not _SHAPES.issuperset(text)
 
 
+_BLACK = RichColor.from_triplet(ColorTriplet(0, 0, 0))
+
+
+def readable_style(style: Style) -> Style:
+    """``style`` with its foreground made readable on its own background, for a widget that
+    draws its lines from styles it has made readable and so skips the line filter (it must
+    then lay no tint over them)."""
+    return _fixed(style, style.bgcolor or _BLACK)
+
+
 @lru_cache(4096)
-def _fixed(style: Style, background: RichColor) -> Style:
+def _fixed(style: Style, background: RichColor, minimum: float = MINIMUM) -> Style:
     fg = _rgb(style.bgcolor if style.reverse else style.color)
     bg = _rgb(style.color if style.reverse else style.bgcolor) or _rgb(background)
     if fg is None or bg is None:
         return style
     if style.dim:  # a terminal draws dim text halfway to its background
         fg = _mix(fg, bg, 0.5)
-    good = readable(fg, bg)
+    good = readable(fg, bg, minimum)
     if good == fg and not style.dim:
         return style
     color = RichColor.from_triplet(ColorTriplet(*good))

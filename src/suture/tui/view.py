@@ -7,7 +7,7 @@ terminal-safe data, never from markup, so transcript content shows literally.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import ClassVar
@@ -19,6 +19,7 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
+from textual.filter import ANSIToTruecolor, LineFilter
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
@@ -28,6 +29,7 @@ from textual.widget import Widget
 
 from suture import show
 from suture.repair import ChangeKind
+from suture.tui.contrast import ContrastFilter, readable_style
 from suture.tui.rows import KIND_BADGES, RowModel
 
 __all__ = ["Layout", "PaneHeader", "TranscriptView"]
@@ -429,19 +431,34 @@ class TranscriptView(ScrollView, can_focus=True):
         # ``rich_style`` walks every ancestor; it changes only with the styles, which clear it.
         base = self._base
         if base is None:
-            base = self._base = self.rich_style
+            base = self._base = readable_style(self.rich_style)
         return base
 
     def _style(self, name: str) -> Style:
         return self.get_component_rich_style(f"transcript--{name}", partial=True)
 
     def _on(self, under: Style, name: str) -> Style:
-        """A component style over ``under``, combined once per style update."""
+        """A component style over ``under``, combined once per style update. Readable as made
+        (the view skips the app's contrast filter: see get_line_filters), but for the span
+        bands, which are shapes, not text."""
         key = (under, name)
         style = self._styles.get(key)
         if style is None:
-            style = self._styles[key] = under + self._style(name)
+            style = under + self._style(name)
+            if not name.startswith("span-"):
+                style = readable_style(style)
+            self._styles[key] = style
         return style
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """The app's line filters but the contrast one (this view's styles are readable as they
+        are made) and, in a theme of true colours, the one that turns ANSI colours into true
+        ones (this view draws only its theme's colours): a page key draws a page of new lines,
+        and each filter goes over each of them again. NO_COLOR's filters stay."""
+        skip: tuple[type[LineFilter], ...] = (ContrastFilter,)
+        if not self.app.current_theme.ansi:
+            skip += (ANSIToTruecolor,)
+        return [f for f in super().get_line_filters() if not isinstance(f, skip)]
 
     def _draw(self, row: int, width: int, base: Style) -> Strip:
         model = self.model
@@ -578,7 +595,7 @@ class TranscriptView(ScrollView, can_focus=True):
             cuts = sorted({offset, end, *(p for m in marks for p in m if offset < p < end)})
             for a, b in pairwise(cuts):
                 inside = any(s <= a and b <= e for s, e in marks)
-                out.append((plain[a:b], style + match if inside else style))
+                out.append((plain[a:b], readable_style(style + match) if inside else style))
             offset = end
         return out
 
