@@ -338,6 +338,8 @@ def suture_repair(path: Path) -> bytes:
 
 async def export(pilot: object, app: SutureApp, path: str | None = None) -> None:
     await pilot.press("e")  # type: ignore[attr-defined]
+    # The dialog opens once a worker has made the bytes from the file as it is now.
+    await ready(pilot, app)
     assert isinstance(app.screen, ExportScreen)
     if path is not None:
         app.screen.query_one("#export-path", Input).value = path

@@ -16,6 +16,7 @@ from textual.theme import BUILTIN_THEMES
 
 from suture.tui.app import SutureApp
 from suture.tui.contrast import MINIMUM, contrast, readable
+from suture.tui.screens import ExportScreen
 from tests.test_tui import ROOT, WORKED, ready
 
 # ANSI themes are drawn in the terminal's own sixteen colours: only the terminal knows them.
@@ -89,6 +90,8 @@ async def _provider(pilot: Any, app: SutureApp) -> None:
 
 async def _export(pilot: Any, app: SutureApp) -> None:
     await pilot.press("e")
+    await ready(pilot, app)  # the dialog opens once its worker has made the bytes
+    assert isinstance(app.screen, ExportScreen)
 
 
 async def _search_box(pilot: Any, app: SutureApp) -> None:

@@ -87,6 +87,7 @@ async def test_the_default_export_name_holding_controls_is_written_as_it_is(tmp_
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app)
         await pilot.press("e")
+        await ready(pilot, app)
         assert isinstance(app.screen, ExportScreen)
         from textual.widgets import Input
 
