@@ -16,7 +16,10 @@ from suture.scan import COLUMNS
 from tests.fakehome import SAMPLES, env_for, home_with_sessions
 
 CLEAN = SAMPLES / "codex" / "clean-rollout.jsonl"
-BROKEN = SAMPLES / "claude-code" / "interrupted-then-api-error.jsonl"
+BROKEN = SAMPLES / "recorded" / "claude-code-2.1.328" / "text-before-result" / "resumed.jsonl"
+"""The real Claude Code was rejected when it resumed this session."""
+SELF_REPAIRED = SAMPLES / "claude-code" / "interrupted-then-api-error.jsonl"
+"""Broken as written, but Claude Code repairs it itself when it resumes it."""
 
 
 def scan(*args: str | Path, home: Path, **env: str) -> subprocess.CompletedProcess[str]:
@@ -69,11 +72,24 @@ def test_any_rejected_file_exits_1_and_each_file_is_a_row(folder: Path, tmp_path
     assert set(by_file) == {"clean.jsonl", "broken.jsonl", "notes.json"}
     assert by_file["clean.jsonl"].startswith("ok ")
     assert by_file["broken.jsonl"].startswith("rejected ")
-    assert "anthropic: A1 message 1:" in by_file["broken.jsonl"]
+    assert "anthropic: A1a line 19: the result for" in by_file["broken.jsonl"]
     assert "repair fixes it; last API error: API Error: 400" in by_file["broken.jsonl"]
     assert by_file["notes.json"].startswith("unreadable ")
     assert "  — not a transcript suture knows: no format fits" in by_file["notes.json"]
     assert summary(proc).endswith(": 1 would be rejected (1 fixed by repair), 1 ok, 1 unreadable")
+
+
+def test_a_session_the_agent_repairs_itself_is_ok_and_says_so(tmp_path: Path) -> None:
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "a.jsonl").write_bytes(SELF_REPAIRED.read_bytes())
+    proc = scan(tmp_path / "s", home=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    [line] = proc.stdout.splitlines()[1:]
+    assert line.startswith("ok ")
+    assert "  — Claude Code repairs 2 things itself on resume; last API error: API Error: 400 " in line
+    [row] = json_rows(scan(tmp_path / "s", "--json", home=tmp_path))
+    assert (row["verdict"], row["problems"], row["fixes"]) == ("ok", 0, 2)
+    assert row["changes"] > 0  # suture's repair of the file as written still changes it
 
 
 def test_nothing_readable_exits_2(tmp_path: Path) -> None:

@@ -16,14 +16,29 @@ import suture.scan as scan_module
 from suture.checks import verdict
 from suture.formats import load_file
 from suture.repair import repair
-from suture.scan import COLUMNS, OK, REJECTED, UNREADABLE, Row, judge, scan_bytes, scan_file, scan_path
+from suture.scan import (
+    COLUMNS,
+    LISTED,
+    OK,
+    REJECTED,
+    UNREADABLE,
+    VERDICTS,
+    Row,
+    judge,
+    listed,
+    scan_bytes,
+    scan_file,
+    scan_path,
+)
 from suture.scan_cache import ScanCache, cache_dir
 from suture.scan_pool import Progress, scan_all
+from suture.sent import verdict as sent_verdict
 from suture.sessions import Found, find
 from suture.validity import violations
 from tests.fakehome import SAMPLES, home_with_sessions
 
 CC_ERROR = SAMPLES / "claude-code" / "interrupted-then-api-error.jsonl"
+CC_REJECTED = SAMPLES / "recorded" / "claude-code-2.1.328" / "text-before-result" / "resumed.jsonl"
 CODEX_CLEAN = SAMPLES / "codex" / "clean-rollout.jsonl"
 PI_ABORTED = SAMPLES / "pi" / "branched-aborted.jsonl"
 VERCEL_BROKEN = SAMPLES / "vercel" / "broken-v4-missing-result.json"
@@ -34,24 +49,58 @@ CHAT_CLEAN = SAMPLES / "chat" / "clean.json"
 
 
 def test_a_claude_code_session_row() -> None:
+    """The verdict is on what Claude Code sends when it resumes the session: it answers the
+    interrupted call itself, so the 400 the file records would not come again. What it repairs
+    itself is counted apart; suture's own repair of the file still has changes to make."""
     row = scan_path(CC_ERROR)
     transcript = load_file(CC_ERROR)
     result = repair(transcript.messages)
-    v = verdict(transcript.messages, "anthropic", repaired=result)
-    assert row.verdict == REJECTED
+    v = sent_verdict(transcript, None, result)
+    assert verdict(transcript.messages, "anthropic").before  # the file as written breaks A1
+    assert (row.verdict, row.problems, row.problem) == (OK, 0, "")
     assert (row.agent, row.format, row.provider) == ("claude-code", "claude-code", "anthropic")
     assert row.project == "/home/dev/shop"
     assert row.session.startswith("3f2a9c4e")
     assert row.messages == len(transcript.messages)
     assert row.changes == len(result.changes) > 0
-    assert (row.problems, row.after_repair) == (len(v.before), len(v.after))
-    assert row.problem.startswith(f"{v.before[0].rule} message {v.before[0].index}: ")
+    assert row.fixes == len(v.notes) == 2
+    assert row.after_repair == len(v.contract.after) == 0
     assert row.last_error.startswith("API Error: 400")
     assert "\n" not in row.last_error
     # The last line's own time, not the file's.
     assert row.when == "2026-02-11T09:31:00Z"
     assert row.size == CC_ERROR.stat().st_size
     assert row.error == ""
+
+
+def test_a_session_the_agent_would_send_rejected() -> None:
+    """The real Claude Code was rejected when it resumed this session: so is the row, the first
+    problem placed at the line of the file it comes from."""
+    row = scan_path(CC_REJECTED)
+    transcript = load_file(CC_REJECTED)
+    v = sent_verdict(transcript)
+    assert (
+        (row.verdict, row.provider, row.problems)
+        == (REJECTED, "anthropic", len(v.problems))
+        == (
+            REJECTED,
+            "anthropic",
+            1,
+        )
+    )
+    first = v.problems[0]
+    assert row.problem == f"{first.rule} {transcript.messages[v.at(first) or 0].source}: {first.problem}"
+    assert row.problem.startswith("A1a line 19: ")
+    assert row.last_error.startswith("API Error: 400 messages.3: Did not find 1 `tool_result` block(s)")
+
+
+def test_a_listed_row_is_what_the_folder_says() -> None:
+    st_ = CC_ERROR.stat()
+    row = listed(Found(str(CC_ERROR), st_.st_size, st_.st_mtime, "claude-code"))
+    assert (row.verdict, row.agent, row.size, row.mtime) == (LISTED, "claude-code", st_.st_size, st_.st_mtime)
+    assert row.when == scan_module._iso(st_.st_mtime)
+    assert (row.messages, row.problems, row.project) == (0, 0, "")
+    assert LISTED not in VERDICTS
 
 
 def test_a_clean_codex_rollout_row() -> None:
@@ -126,13 +175,16 @@ def test_a_bug_in_suture_costs_one_row(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_unreadable_lines_are_skipped_and_counted(tmp_path: Path) -> None:
-    lines = CC_ERROR.read_bytes().splitlines(keepends=True)
+    """As the agent skips them: the rest is judged as it would be without the line."""
+    lines = CC_REJECTED.read_bytes().splitlines(keepends=True)
     path = tmp_path / "damaged.jsonl"
     path.write_bytes(b"".join([*lines[:3], b"{not json\n", *lines[3:]]))
     row = scan_path(path)
+    whole = scan_path(CC_REJECTED)
     assert row.skipped == 1
+    assert (row.verdict, row.problems, row.messages) == (whole.verdict, whole.problems, whole.messages)
     assert row.verdict == REJECTED
-    assert row.messages == scan_path(CC_ERROR).messages
+    assert row.problem == whole.problem.replace("line 19", "line 20")
 
 
 @settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
@@ -228,13 +280,34 @@ def test_rows_of_other_code_are_never_used(tmp_path: Path, reads: list[str], mon
     assert reads  # a new suture read every file again
 
 
+def test_the_code_fingerprint_follows_every_byte_of_suture(tmp_path: Path) -> None:
+    """A change of suture's code gives other rows: the cache is another. An edit that keeps a
+    module's size and time (an archive or an installer that keeps times) counts too."""
+    import shutil
+
+    import suture
+    from suture.scan_cache import code_fingerprint, fingerprint_of
+
+    copy = tmp_path / "suture"
+    shutil.copytree(Path(suture.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    assert fingerprint_of(copy) == code_fingerprint()
+    module = copy / "scan.py"
+    st_ = module.stat()
+    data = module.read_bytes()
+    module.write_bytes(data.replace(b"REJECTED if self.problems else OK", b"OK if self.problems else REJECTED"))
+    os.utime(module, ns=(st_.st_atime_ns, st_.st_mtime_ns))
+    assert module.stat().st_size == st_.st_size and module.read_bytes() != data
+    assert fingerprint_of(copy) != code_fingerprint()
+
+
 def test_a_cache_folder_that_cannot_be_written_only_costs_speed(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
     cache = ScanCache(blocker / "cache")
     assert not cache.usable
     rows = _scan([SAMPLES / "codex"], cache)
-    assert [r.verdict for r in rows] == [REJECTED, OK]
+    assert rows == _scan([SAMPLES / "codex"], None)
+    assert len(rows) == 2
 
 
 def test_a_file_that_could_not_be_read_is_not_kept(tmp_path: Path) -> None:
@@ -281,6 +354,26 @@ def test_the_process_pool_gives_the_rows_of_one_process(tmp_path: Path, monkeypa
     pooled = sorted(scan_all(find(_agents(tmp_path)), jobs=2, progress=progress), key=lambda r: r.path)
     assert pooled == one
     assert progress.done == progress.total == len(one)
+    assert 1 <= len(progress.processes) <= 2
+    assert os.getpid() not in {pid for _, pid in progress.processes}
+    assert progress.pool_error == ""
+
+
+def test_where_no_pool_can_start_every_file_is_scanned_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home_with_sessions(tmp_path, real=True)
+    one = _scan(_agents(tmp_path), None)
+    monkeypatch.setattr("suture.scan_pool._POOL_FILES", 0)
+    monkeypatch.setattr("suture.scan_pool._POOL_BYTES", 0)
+
+    def no_pool(*args: object, **kwargs: object) -> None:
+        raise OSError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr("suture.scan_pool.ProcessPoolExecutor", no_pool)
+    progress = Progress()
+    rows = sorted(scan_all(find(_agents(tmp_path)), jobs=2, progress=progress), key=lambda r: r.path)
+    assert rows == one
+    assert {pid for _, pid in progress.processes} == {os.getpid()}
+    assert progress.pool_error == "no process pool (BlockingIOError: [Errno 11] Resource temporarily unavailable)"
 
 
 def test_a_cancelled_scan_starts_no_more_batches(tmp_path: Path) -> None:

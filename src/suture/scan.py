@@ -25,6 +25,7 @@ from suture.repair import Repair, repair
 from suture.sessions import Found, is_url
 
 __all__ = [
+    "LISTED",
     "OK",
     "REJECTED",
     "UNREADABLE",
@@ -32,17 +33,21 @@ __all__ = [
     "Judgement",
     "Row",
     "judge",
+    "listed",
     "scan_bytes",
     "scan_file",
     "scan_found",
     "scan_path",
+    "self_repairs",
 ]
 
 OK = "ok"
 REJECTED = "rejected"
 UNREADABLE = "unreadable"
 VERDICTS = (REJECTED, OK, UNREADABLE)
-"""Every verdict a row can have, the most urgent first."""
+"""Every verdict a scan gives, the most urgent first."""
+LISTED = ""
+"""The verdict of a row made from a file's listing alone (:func:`listed`): not scanned yet."""
 
 _ERROR_CHARS = 300
 """An API error or a read error is kept to this many characters (the rest is in the file)."""
@@ -55,8 +60,10 @@ class Row:
     ``suture.show``.
 
     ``verdict`` is ``ok``, ``rejected`` (the provider named in ``provider`` would answer 400 to
-    what is sent: ``problems`` reasons, the first in ``problem``; ``after_repair`` of them are left
-    once repaired) or ``unreadable`` (``error`` says why). ``when`` is the last time the session
+    what is sent, for a session log what the agent sends when it resumes it: ``problems``
+    reasons, the first in ``problem``; ``after_repair`` problems are left in suture's repair of
+    the file) or ``unreadable`` (``error`` says why). ``fixes`` counts what the agent repairs
+    itself on resume: never problems. ``when`` is the last time the session
     recorded (its last timestamp, else the file's modification time), ISO 8601 in UTC.
     ``skipped`` counts lines that could not be read and were left out, as the agents do.
     """
@@ -74,6 +81,7 @@ class Row:
     provider: str = ""
     problems: int = 0
     after_repair: int = 0
+    fixes: int = 0
     problem: str = ""
     last_error: str = ""
     error: str = ""
@@ -96,13 +104,15 @@ COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(Row))
 
 @dataclass(frozen=True, slots=True)
 class Judgement:
-    """A verdict on a history: the provider it was judged for, how many problems it would report
-    (the first as one line), and how many the repair leaves."""
+    """A verdict on what is sent from a history: the provider it was judged for, how many
+    problems it would report (the first as one line), how many suture's repair of the file
+    leaves, and how many things the agent repairs itself on resume (never problems)."""
 
     provider: str
     problems: int
     after_repair: int
     first: str
+    fixes: int = 0
 
     @property
     def verdict(self) -> str:
@@ -110,9 +120,24 @@ class Judgement:
 
 
 def judge(transcript: Transcript, repaired: Repair) -> Judgement:
-    """Whether the provider the transcript is sent to would reject it: that provider's checks
-    (``suture.checks``) on the history as read, and on its repair. A format whose provider is not
-    known (the AI SDK speaks to many) is judged by the Valid property every provider shares."""
+    """Whether the provider would reject what is sent from ``transcript``: the verdict
+    ``suture check`` gives (``suture.sent.verdict``). For a session log (Claude Code, Codex, pi)
+    that is what the agent sends when it resumes it, its own fixes counted apart; for a request
+    file, the file's history, by its provider's checks. A format whose provider is not known (the
+    AI SDK speaks to many) is judged by the Valid property every provider shares, as ``suture
+    check`` judges it without ``--provider``. ``repaired`` is suture's repair of the file as
+    written (the contract view: what ``after_repair`` counts)."""
+    from suture.sent import models, verdict
+
+    if transcript.format in models():
+        v = verdict(transcript, None, repaired)
+        first = ""
+        if v.problems:
+            x = v.problems[0]
+            first = f"{x.rule} {v.where(x, transcript.messages)}: {x.problem}"
+        return Judgement(v.provider, len(v.problems), len(v.contract.after), first, len(v.notes))
+    # A request file's history is what is sent: ``suture.sent.verdict`` is its provider's checks
+    # on it, called here without building the wire copy it does not need.
     provider = str(getattr(get(export_name(transcript)), "provider", "") or "")
     messages = transcript.messages
     if not provider:
@@ -121,11 +146,22 @@ def judge(transcript: Transcript, repaired: Repair) -> Judgement:
         found = violations(messages)
         first = f"message {found[0].index}: {found[0].problem}" if found else ""
         return Judgement("", len(found), len(violations(repaired.messages)), first)
-    from suture.checks import verdict
+    from suture.checks import verdict as contract_verdict
 
-    v = verdict(messages, provider, repaired=repaired)
-    first = f"{v.before[0].rule} message {v.before[0].index}: {v.before[0].problem}" if v.before else ""
-    return Judgement(provider, len(v.before), len(v.after), first)
+    c = contract_verdict(messages, provider, repaired=repaired)
+    first = f"{c.before[0].rule} message {c.before[0].index}: {c.before[0].problem}" if c.before else ""
+    return Judgement(provider, len(c.before), len(c.after), first)
+
+
+def self_repairs(row: Row) -> str:
+    """What the agent repairs itself when it resumes the session, in a few words (``Claude Code
+    repairs 2 things itself on resume``); ``""`` when nothing."""
+    if not row.fixes:
+        return ""
+    from suture.sent import agent_name
+
+    things = "thing" if row.fixes == 1 else "things"
+    return f"{agent_name(row.agent or row.format)} repairs {row.fixes} {things} itself on resume"
 
 
 def _one_line(text: str, limit: int = _ERROR_CHARS) -> str:
@@ -190,6 +226,7 @@ def scan_bytes(data: bytes, path: str, size: int | None = None, mtime: float | N
         provider=judgement.provider,
         problems=judgement.problems,
         after_repair=judgement.after_repair,
+        fixes=judgement.fixes,
         problem=_one_line(judgement.first),
         last_error=last_error,
         skipped=len(transcript.problems),
@@ -226,6 +263,20 @@ def _unreadable(found: Found, error: str) -> Row:
         agent=found.agent,
         error=_one_line(error),
         when=_iso(found.mtime) if found.mtime is not None else "",
+        size=-1 if found.size is None else found.size,
+        mtime=-1.0 if found.mtime is None else found.mtime,
+    )
+
+
+def listed(found: Found) -> Row:
+    """What is known of a file before it is read: its path, size and time, whether it is a
+    subagent's, and the agent in whose folder it was found; its verdict is :data:`LISTED`."""
+    return Row(
+        path=found.path,
+        verdict=LISTED,
+        agent=found.agent,
+        subagent=_is_subagent(found.path),
+        when=_iso(found.mtime) if found.mtime is not None and found.mtime >= 0 else "",
         size=-1 if found.size is None else found.size,
         mtime=-1.0 if found.mtime is None else found.mtime,
     )

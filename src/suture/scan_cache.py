@@ -2,9 +2,9 @@
 
 A row is kept under the file's path, size and modification time (nanoseconds where ``stat``
 gives them): a file that changed in any of them is scanned again. The rows also depend on
-suture itself (a new check changes verdicts), so the database is named after a fingerprint of
-suture's own code: an upgrade (or an edit of a checkout) starts a fresh cache and never shows a
-verdict an older suture gave.
+suture itself (a new check, or a new model of what an agent sends, changes verdicts), so the
+database is named after a hash of suture's own code: an upgrade (or an edit of a checkout)
+starts a fresh cache and never shows a verdict an older suture gave.
 
 The cache lives outside every tree it describes, in ``$XDG_CACHE_HOME/suture/`` (default
 ``~/.cache/suture/``; ``SUTURE_CACHE_DIR`` overrides it), as SQLite in WAL mode: any number of
@@ -45,14 +45,20 @@ def cache_dir(env: Mapping[str, str] | None = None) -> Path:
 
 @cache
 def code_fingerprint() -> str:
-    """A short hash of suture's installed code (each module's path, size and time): rows made by
-    other code are never used."""
-    root = Path(__file__).resolve().parent
+    """A short hash of suture's installed code (each module's path and bytes, read once per
+    process: about a megabyte): rows made by any other code are never used, however it was
+    installed (an installer or an archive that keeps files' times and sizes included)."""
+    return fingerprint_of(Path(__file__).resolve().parent)
+
+
+def fingerprint_of(root: Path) -> str:
+    """:func:`code_fingerprint` of the package in folder ``root``."""
     h = hashlib.sha256(_SCHEMA.encode())
     for path in sorted(root.rglob("*.py")):
         with contextlib.suppress(OSError):
-            st = path.stat()
-            h.update(f"{path.relative_to(root)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+            data = path.read_bytes()
+            h.update(f"{path.relative_to(root)}\0{len(data)}\0".encode())
+            h.update(data)
     return h.hexdigest()[:16]
 
 

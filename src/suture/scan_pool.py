@@ -6,14 +6,20 @@ cache (``suture.scan_cache``), and scans the rest with the one per-file function
 
 - here, in this process, for a few files or ``jobs=1``;
 - on a ``concurrent.futures.ProcessPoolExecutor`` of ``jobs`` processes (every core by default),
-  started by fork server so that a caller with threads (the app) is safe;
+  started by fork server so that a caller with threads (the app) is safe; where no pool can be
+  started, here, and :class:`Progress` says why;
 - on a Dask cluster (``dask="tcp://host:8786"``, or ``"local"`` for a ``LocalCluster`` here),
   whose workers read the files themselves, paths or fsspec URLs (``s3://…``): nothing but the
   names goes over the network, and rows come back.
 
 Rows are yielded as batches finish (not in the order given), with a bounded number of batches in
 flight, so memory stays flat on millions of files and a caller can write each row as it comes.
-:class:`Progress` counts as it goes. The Dask path needs ``pip install 'suture[fleet]'``;
+:class:`Progress` counts as it goes, and names the processes that scanned.
+
+An app that takes over the terminal calls :func:`start_pool_server` before it runs: the pool's
+helper processes are started with the process's own standard streams, which such an app replaces
+(Textual's stand-in for ``sys.stderr`` has no file descriptor, and ``multiprocessing`` cannot
+start its resource tracker, so no pool, without one). The Dask path needs ``pip install 'suture[fleet]'``;
 :func:`require_fleet` says so in one line when it is missing.
 """
 
@@ -25,7 +31,8 @@ import math
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from suture.io import InputError
@@ -33,7 +40,7 @@ from suture.scan import Row, scan_found
 from suture.scan_cache import ScanCache
 from suture.sessions import Found
 
-__all__ = ["FLEET_HINT", "Progress", "cores", "require_fleet", "scan_all", "scan_batch"]
+__all__ = ["FLEET_HINT", "Progress", "cores", "require_fleet", "scan_all", "scan_batch", "start_pool_server"]
 
 FLEET_HINT = "--dask needs Dask: pip install 'suture[fleet]' (dask, distributed, fsspec)"
 
@@ -49,12 +56,17 @@ _BATCH_BYTES = 16 * 1024 * 1024
 @dataclass
 class Progress:
     """Counts a scan keeps up to date while it runs: files ``total`` (known once every file has
-    been found), ``done`` so far, of which ``cached`` came from the cache without a read."""
+    been found), ``done`` so far, of which ``cached`` came from the cache without a read.
+    ``processes`` holds each process that scanned a file (its host name and process id: this one,
+    a pool's, or a Dask worker's); ``pool_error`` says why no process pool could be started, when
+    one was wanted and the files were scanned here instead."""
 
     total: int = 0
     done: int = 0
     cached: int = 0
     found_all: bool = False
+    processes: set[tuple[str, int]] = field(default_factory=set)
+    pool_error: str = ""
 
 
 def cores() -> int:
@@ -65,10 +77,26 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def scan_batch(batch: Sequence[Found]) -> list[tuple[Row, bool]]:
-    """The rows of a batch of files (``suture.scan.scan_found`` of each): what a pool process or
-    a Dask worker runs."""
-    return [scan_found(found) for found in batch]
+BatchRows = tuple[tuple[str, int], list[tuple[Row, bool]]]
+"""What :func:`scan_batch` returns: the process that scanned (host name, process id), and each
+file's row with whether it may be kept in the cache."""
+
+
+def scan_batch(batch: Sequence[Found]) -> BatchRows:
+    """The rows of a batch of files (``suture.scan.scan_found`` of each), and which process made
+    them: what a pool process or a Dask worker runs."""
+    return _process(), [scan_found(found) for found in batch]
+
+
+@cache
+def _host() -> str:
+    import socket
+
+    return socket.gethostname()
+
+
+def _process() -> tuple[str, int]:
+    return _host(), os.getpid()
 
 
 def require_fleet() -> None:
@@ -131,8 +159,9 @@ def scan_all(
     else:
         workers = min(jobs or cores(), len(todo))
         small = len(todo) < _POOL_FILES and sum(f.size or 0 for f in todo) < _POOL_BYTES
-        results = _here(todo, cancelled) if workers <= 1 or small else _on_pool(todo, workers, cancelled)
-    for batch, scanned in results:
+        results = _here(todo, cancelled) if workers <= 1 or small else _on_pool(todo, workers, cancelled, progress)
+    for batch, (process, scanned) in results:
+        progress.processes.add(process)
         if cache is not None:
             cache.put((f, row) for f, (row, keep) in zip(batch, scanned, strict=True) if keep)
         for row, _ in scanned:
@@ -140,7 +169,7 @@ def scan_all(
             yield row
 
 
-def _here(todo: Sequence[Found], cancelled: Callable[[], bool]) -> Iterator[tuple[list[Found], list[tuple[Row, bool]]]]:
+def _here(todo: Sequence[Found], cancelled: Callable[[], bool]) -> Iterator[tuple[list[Found], BatchRows]]:
     for batch in _batches(todo, 1, most=16):
         if cancelled():
             return
@@ -169,17 +198,28 @@ def _quiet_worker() -> None:
 
 
 def _on_pool(
-    todo: Sequence[Found], workers: int, cancelled: Callable[[], bool]
-) -> Iterator[tuple[list[Found], list[tuple[Row, bool]]]]:
+    todo: Sequence[Found], workers: int, cancelled: Callable[[], bool], progress: Progress
+) -> Iterator[tuple[list[Found], BatchRows]]:
     batches = _batches(todo, workers)
     window = workers * 3
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context(), initializer=_quiet_worker) as pool:
-        running: dict[Future[list[tuple[Row, bool]]], list[Found]] = {}
+    pool: ProcessPoolExecutor | None = None
+    running: dict[Future[BatchRows], list[Found]] = {}
+    try:
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context(), initializer=_quiet_worker)
+        for batch in batches:
+            running[pool.submit(scan_batch, batch)] = batch
+            if len(running) >= window:
+                break
+    except (OSError, ValueError) as e:
+        # No pool could be started (no processes or descriptors left, or standard streams with
+        # no descriptor: see start_pool_server). Nothing was scanned yet: every file is, here.
+        progress.pool_error = f"no process pool ({type(e).__name__}: {e})"
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+        yield from _here(todo, cancelled)
+        return
+    with pool:
         try:
-            for batch in batches:
-                running[pool.submit(scan_batch, batch)] = batch
-                if len(running) >= window:
-                    break
             while running:
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:
@@ -194,9 +234,28 @@ def _on_pool(
                 future.cancel()
 
 
+def start_pool_server() -> None:
+    """Start what the process pool needs (the fork server and ``multiprocessing``'s resource
+    tracker) now, from this thread, with this process's standard streams as they are. An app
+    that replaces ``sys.stderr`` with an object that has no file descriptor (Textual does, while
+    it runs) calls this before it starts: ``multiprocessing`` hands ``sys.stderr``'s descriptor to
+    the resource tracker it starts, and a pool started in the app would otherwise fail with
+    ``ValueError: bad value(s) in fds_to_keep``. The server imports suture meanwhile, so the
+    first batch a pool gives it starts at once. Harmless to call again."""
+    context = _pool_context()
+    if context.get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
+    else:
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
+
+
 def _on_dask(
     todo: Sequence[Found], address: str, jobs: int | None, cancelled: Callable[[], bool]
-) -> Iterator[tuple[list[Found], list[tuple[Row, bool]]]]:
+) -> Iterator[tuple[list[Found], BatchRows]]:
     require_fleet()
     from distributed import Client, LocalCluster, as_completed
 

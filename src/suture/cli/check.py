@@ -212,7 +212,7 @@ def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tu
                             {
                                 **_violation_json(x, sent.messages),
                                 "written_index": v.at(x),
-                                "source": _at(v, x, written),
+                                "source": v.where(x, written),
                             }
                             for x in v.problems
                         ],
@@ -244,7 +244,7 @@ def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tu
     for name, v in results.items():
         lines.extend(["", f"{v.summary()}  ({TITLES[name]})"])
         for x in v.problems[:limit]:
-            lines.extend(_lines(x, sent.messages, _at(v, x, written)))
+            lines.extend(_lines(x, sent.messages, v.where(x, written)))
             lines.append(f"      to do: {x.remedy}")
         lines.extend(_more(v.problems, limit))
         if v.notes:
@@ -260,11 +260,3 @@ def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tu
             lines.append(f"  … and {len(sent.skipped) - limit} more; --all lists them")
     out(*lines)
     return 1 if rejected else 0
-
-
-def _at(v: Any, x: Violation, written: list[Message]) -> str:
-    """Where in the file a problem of what is sent is: its as-written message's source."""
-    index = v.at(x)
-    if index is None:
-        return "made by the agent on resume"
-    return str(written[index].source or f"message {index} as written")

@@ -25,7 +25,7 @@ from typing import IO, Any
 
 from suture import show
 from suture.io import InputError, open_atomic, same_file
-from suture.scan import COLUMNS, OK, REJECTED, UNREADABLE, Row
+from suture.scan import COLUMNS, OK, REJECTED, UNREADABLE, Row, self_repairs
 from suture.sessions import Found, is_url
 
 NAMES = ("scan",)
@@ -114,6 +114,8 @@ def _note(row: Row) -> str:
         left = "repair fixes it" if not row.after_repair else f"{row.after_repair} left after repair"
         more = f" (+{row.problems - 1} more)" if row.problems > 1 else ""
         bits.append(f"{who}: {row.problem}{more}; {left}")
+    if row.verdict == OK and row.fixes:
+        bits.append(self_repairs(row))
     if row.last_error:
         bits.append(f"last API error: {row.last_error}")
     if row.skipped:

@@ -48,14 +48,12 @@ in the file, and they do not decide whether the history is accepted.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
-
 from suture.checks import Verdict, Violation
-from suture.io import Document, InputError
+from suture.io import Document, InputError, parse_document
 from suture.model import Message, Skipped, Source, Transcript
 from suture.repair import Repair
 
@@ -229,8 +227,9 @@ def _request(transcript: Transcript) -> Sent:
     wire_format = transcript.format
     wire: list[Any] = []
     if transcript.messages:
-        value = orjson.loads(dump(transcript.messages, transcript, to=wire_format))
-        wire = _history_of(value)
+        # (A JSONL file dumps as JSONL, a record a line: its history is those records.)
+        doc = parse_document(dump(transcript.messages, transcript, to=wire_format))
+        wire = [value for _, value in doc.records] if doc.kind == "jsonl" else _history_of(doc.value)
     provider = str(getattr(adapter, "provider", "") or "")
     return Sent(
         list(transcript.messages),
@@ -294,6 +293,14 @@ class SentVerdict:
     def at(self, v: Violation) -> int | None:
         """The as-written message a problem is about (``None``: one the agent made up)."""
         return self.sent.origin[v.index] if 0 <= v.index < len(self.sent.origin) else None
+
+    def where(self, v: Violation, written: Sequence[Message]) -> str:
+        """Where in the file a problem is (``written`` is the transcript's as-written messages):
+        its as-written message's source (``line 19``), or that the agent makes it on resume."""
+        index = self.at(v)
+        if index is None:
+            return "made by the agent on resume"
+        return str(written[index].source or f"message {index} as written")
 
     def summary(self) -> str:
         """``anthropic: rejected, 1 problem in what Claude Code sends (it repairs 2 things itself)``."""

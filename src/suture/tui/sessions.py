@@ -1,9 +1,11 @@
 """The sessions browser: every session the agents keep (and any folders given), newest first, with
 the verdict on what each would send on resume; Enter opens one side by side, Esc comes back.
 
-:class:`SessionsScreen` fills in as a background worker scans (``suture.scan_pool.scan_all``:
-cached rows at once, the rest from a process pool, newest files first), keeps up as sessions
-appear, grow or go (watchfiles on the folders), and filters by text and by verdict.
+:class:`SessionsScreen` shows each file as soon as it is listed (agent, when, size: what the
+folder says), then fills in each verdict as a background worker scans (``suture.scan_pool.scan_all``:
+cached rows at once, the rest on every core, newest files first), keeps up as sessions appear,
+grow or go (watchfiles on the folders; an agent's folder that is not there yet is looked for
+every second, as the agent makes it on its first run), and filters by text and by verdict.
 :class:`SessionList` draws only the rows on screen (``render_line``), so thousands of rows
 filter, sort and update without rebuilding widgets. :class:`SessionsApp` is the app with the
 browser in front of the side-by-side view.
@@ -11,6 +13,7 @@ browser in front of the side-by-side view.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -33,10 +36,10 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Input, Static
-from textual.worker import get_current_worker
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from suture import show
-from suture.scan import OK, REJECTED, UNREADABLE, Row
+from suture.scan import LISTED, OK, REJECTED, UNREADABLE, Row, listed, self_repairs
 from suture.scan_pool import Progress
 from suture.sessions import Found, Place
 from suture.tui.app import SutureApp
@@ -69,15 +72,19 @@ def _home_short(path: str) -> str:
 
 
 def _note(row: Row) -> str:
-    """What to know about the row beyond its columns: why it is unreadable or rejected, the last
-    API error it recorded."""
+    """What to know about the row beyond its columns: why it is unreadable or rejected, what the
+    agent repairs itself, the last API error it recorded."""
     if row.verdict == UNREADABLE:
         return row.error
+    if row.verdict == LISTED:
+        return "scanning…"
     bits = []
     if row.verdict == REJECTED:
         who = row.provider or "every provider"
         left = "repair fixes it" if not row.after_repair else f"{row.after_repair} left after repair"
         bits.append(f"{who} {row.problem}; {left}")
+    if row.fixes and row.verdict == OK:
+        bits.append(self_repairs(row))
     if row.last_error:
         bits.append(f"last API error: {row.last_error}")
     return "; ".join(bits)
@@ -233,14 +240,18 @@ class SessionList(ScrollView, can_focus=True):
         """Whether the person moved the cursor: until then it stays on the newest row."""
         self._cache: LRUCache[tuple[str, int, bool, bool], Strip] = LRUCache(512)
         self._styles: dict[tuple[Style, str], Style] = {}
+        self.empty = ""
+        """What the list says, in its middle, when no row is shown (it stays on screen, focused,
+        so the keys still work)."""
 
     # -- data ----------------------------------------------------------------------------------
 
-    def set_rows(self, rows: list[Row]) -> None:
-        """Show ``rows`` (already filtered and sorted); the cursor stays on the same file when
-        it is still there."""
+    def set_rows(self, rows: list[Row], empty: str = "") -> None:
+        """Show ``rows`` (already filtered and sorted), or ``empty`` when there are none; the
+        cursor stays on the same file when it is still there."""
         current = self.rows[self.cursor].path if self.moved and self.cursor < len(self.rows) else None
         self.rows = rows
+        self.empty = empty
         self._cache.clear()
         self.virtual_size = Size(0, len(rows))
         index = next((i for i, r in enumerate(rows) if r.path == current), None) if current is not None else None
@@ -337,6 +348,8 @@ class SessionList(ScrollView, can_focus=True):
         width = self.size.width
         base = self.rich_style
         if index >= len(self.rows):
+            if not self.rows and self.empty:
+                return self._empty_line(y, width, base)
             return Strip.blank(width, base)
         row = self.rows[index]
         selected = index == self.cursor
@@ -346,24 +359,38 @@ class SessionList(ScrollView, can_focus=True):
             strip = self._cache[key] = self._draw(row, width, base, selected)
         return strip
 
+    def _empty_line(self, y: int, width: int, base: Style) -> Strip:
+        lines = self.empty.splitlines()
+        k = y - max(0, (self.size.height - len(lines)) // 2)
+        if not 0 <= k < len(lines):
+            return Strip.blank(width, base)
+        text = lines[k]
+        if cell_len(text) > width:
+            text = set_cell_size(text, max(0, width - 1)) + "…"
+        pad = max(0, (width - cell_len(text)) // 2)
+        return Strip([Segment(" " * pad, base), Segment(text, self._on(base, "muted"))], width).adjust_cell_length(
+            width, base
+        )
+
     def _draw(self, row: Row, width: int, base: Style, selected: bool) -> Strip:
         under = self._on(base, "cursor") if selected else base
         columns = Columns(width)
         unreadable = row.verdict == UNREADABLE
+        pending = row.verdict == LISTED
         name = os.path.basename(row.path.rstrip("/")) or row.path
         if row.subagent:
             name = "↳ " + name
         values = [
-            (row.verdict, False),
+            ("…" if pending else row.verdict, False),
             (row.agent or row.format, False),
             (_local_time(row.when)[-columns.when :], False),
-            ("-" if unreadable else f"{row.messages:,}", True),
-            ("-" if unreadable else f"{row.changes:,}", True),
+            ("" if pending else "-" if unreadable else f"{row.messages:,}", True),
+            ("" if pending else "-" if unreadable else f"{row.changes:,}", True),
             (_cut_left(show.path(_home_short(row.project)), columns.project), False),
             (show.path(name), False),
             (show.prose(_note(row)), False),
         ]
-        styles = [row.verdict, "agent", "muted", "", "", "muted", "", "muted"]
+        styles = ["muted" if pending else row.verdict, "agent", "muted", "", "", "muted", "", "muted"]
         segments = [Segment(" ", under)]
         used = 1
         for k, text in enumerate(columns.fit(values)):
@@ -407,11 +434,15 @@ class SessionHeader(Widget):
 @dataclass
 class Scanned(Message):
     """Rows a scan made (new or changed files), paths that are gone, and whether the first full
-    scan has finished."""
+    scan has finished. ``listed`` rows come from a listing alone: they show a file not known yet,
+    and never replace a row that was scanned."""
 
     rows: list[Row]
     gone: list[str] = field(default_factory=list)
     finished: bool = False
+    listed: bool = False
+    seen: set[str] | None = None
+    """Every file a full scan found: a row of any other file that is no longer there goes."""
 
 
 class SessionsScreen(Screen[None]):
@@ -421,6 +452,8 @@ class SessionsScreen(Screen[None]):
     ``watch`` False scans once (tests)."""
 
     AUTO_FOCUS = "#sessions"
+    LOOK_EVERY = 1.0
+    """Seconds between looks for an agent's folder that is not there yet."""
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "filter", "Filter", key_display="/", id="sessions.filter", tooltip="Filter by any text"),
         Binding("v", "verdict", "Verdict", id="sessions.verdict", tooltip="Show only one verdict, in turn"),
@@ -435,7 +468,6 @@ class SessionsScreen(Screen[None]):
         #sessions-status { height: 1; background: $panel; padding: 0 1; }
         #sessions-filter { height: 1; margin: 0 1; }
         #sessions-detail { height: 3; background: $panel; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
-        #sessions-empty { display: none; height: 1fr; content-align: center middle; color: $foreground-muted; }
     }
     """
 
@@ -459,8 +491,13 @@ class SessionsScreen(Screen[None]):
         self.verdict = ""
         self.progress = Progress()
         self.finished = False
+        self.listing = False
+        self.failed = ""
+        """Why the last full scan stopped, when it did not finish."""
         self.started = time.monotonic()
         self.took = 0.0
+        self.absent = [p for p in self.places if not p.root.is_dir()]
+        """The agents' folders not there (yet): looked for every ``LOOK_EVERY`` seconds."""
 
     KEEP: ClassVar[tuple[str, ...]] = (
         "app.help",
@@ -476,7 +513,6 @@ class SessionsScreen(Screen[None]):
         yield Input(placeholder="/ filter by any text: agent, project, file, error", id="sessions-filter", compact=True)
         yield SessionHeader(id="sessions-header")
         yield SessionList(on_moved=self._show_detail, id="sessions")
-        yield Static("", id="sessions-empty", markup=False)
         yield Static("", id="sessions-detail", markup=False)
         yield KeyBar(self.KEEP, id="sessions-keys")
 
@@ -487,6 +523,8 @@ class SessionsScreen(Screen[None]):
     def on_mount(self) -> None:
         self.scan()
         self.set_interval(0.25, self._show_status)
+        if self.absent and self.watching:
+            self.set_interval(self.LOOK_EVERY, self._look_for_places)
         self._show_status()
 
     # -- scanning ------------------------------------------------------------------------------
@@ -504,15 +542,33 @@ class SessionsScreen(Screen[None]):
 
         worker = get_current_worker()
         self.progress = progress = Progress()
-        # Newest first: the sessions a person most likely wants are scanned (and shown) first.
-        found = sorted(find(self.paths, self.places), key=lambda f: -(f.mtime or 0.0))
-        cache = ScanCache() if self.use_cache else None
+        self.listing = True
+        # Each file is shown as soon as it is listed (what the folder says: agent, time, size),
+        # then its verdict fills in: the first rows do not wait for any file to be read.
+        found: list[Found] = []
         batch: list[Row] = []
         last = time.monotonic()
         try:
-            # In this thread: a process pool started from inside the running app gets no rows back
-            # (not solved yet), so the app scans on one core; the cache makes the next start quick.
-            for row in scan_all(found, jobs=1, cache=cache, progress=progress, cancelled=lambda: worker.is_cancelled):
+            for f in find(self.paths, self.places):
+                found.append(f)
+                batch.append(listed(f))
+                now = time.monotonic()
+                if now - last >= 0.05:
+                    if worker.is_cancelled:
+                        return
+                    self.post_message(Scanned(batch, listed=True))
+                    batch, last = [], now
+            self.post_message(Scanned(batch, listed=True))
+        finally:
+            self.listing = False
+        # Newest first: the sessions a person most likely wants are scanned (and shown) first.
+        found.sort(key=lambda f: -(f.mtime or 0.0))
+        cache = ScanCache() if self.use_cache else None
+        batch = []
+        try:
+            # Every core: the pool's helper processes were started before the app took over the
+            # terminal (SessionsApp calls start_pool_server).
+            for row in scan_all(found, cache=cache, progress=progress, cancelled=lambda: worker.is_cancelled):
                 batch.append(row)
                 now = time.monotonic()
                 if now - last >= 0.1:
@@ -522,9 +578,50 @@ class SessionsScreen(Screen[None]):
             if cache is not None:
                 cache.close()
         if not worker.is_cancelled:
-            self.post_message(Scanned(batch, finished=True))
+            self.post_message(Scanned(batch, finished=True, seen={f.path for f in found}))
             if self.watching:
                 self.app.call_from_thread(self.watch_folders)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A scan that stops on an error says so (the rows it made stay)."""
+        if event.worker.group == "sessions-scan" and event.state == WorkerState.ERROR:
+            error = event.worker.error
+            self.failed = show.line(f"{type(error).__name__}: {error}")
+            self.finished = True
+            self.listing = False
+            self.refilter()
+            self._show_status()
+
+    def _look_for_places(self) -> None:
+        """An agent's folder that was not there: once it is (the agent's first run made it), its
+        sessions are scanned and the folder watched."""
+        appeared = [p for p in self.absent if p.root.is_dir()]
+        if not appeared:
+            return
+        self.absent = [p for p in self.absent if p not in appeared]
+        if self.finished:
+            self.watch_folders()  # again, with the new folder (the first scan's end starts it otherwise)
+        self.scan_places(appeared)
+
+    @work(thread=True, group="sessions-update", exit_on_error=False)
+    def scan_places(self, places: list[Place]) -> None:
+        from suture.sessions import find
+
+        found = list(find((), places))
+        self.post_message(Scanned([listed(f) for f in found], listed=True))
+        self.post_message(Scanned(self._scan_some(found), finished=self.finished))
+
+    def _scan_some(self, found: list[Found]) -> list[Row]:
+        """The rows of a few files (a pool's, where they are many), through the cache."""
+        from suture.scan_cache import ScanCache
+        from suture.scan_pool import scan_all
+
+        cache = ScanCache() if self.use_cache else None
+        try:
+            return list(scan_all(found, cache=cache))
+        finally:
+            if cache is not None:
+                cache.close()
 
     @work(exclusive=True, group="sessions-watch", exit_on_error=False)
     async def watch_folders(self) -> None:
@@ -552,9 +649,6 @@ class SessionsScreen(Screen[None]):
 
     @work(thread=True, group="sessions-update", exit_on_error=False)
     def rescan_files(self, paths: list[str]) -> None:
-        from suture.scan_cache import ScanCache
-        from suture.scan_pool import scan_all
-
         found: list[Found] = []
         gone: list[str] = []
         for path in paths:
@@ -568,13 +662,7 @@ class SessionsScreen(Screen[None]):
                 continue
             if os.path.isfile(path):
                 found.append(Found(path, st.st_size, st.st_mtime, self._agent_of(path)))
-        cache = ScanCache() if self.use_cache else None
-        try:
-            rows = list(scan_all(found, jobs=1, cache=cache))
-        finally:
-            if cache is not None:
-                cache.close()
-        self.post_message(Scanned(rows, gone, finished=self.finished))
+        self.post_message(Scanned(self._scan_some(found), gone, finished=self.finished))
 
     def _agent_of(self, path: str) -> str:
         for place in self.places:
@@ -585,10 +673,17 @@ class SessionsScreen(Screen[None]):
     def on_scanned(self, message: Scanned) -> None:
         changed = False
         for row in message.rows:
-            if self.all.get(row.path) != row:
+            if message.listed:
+                if row.path not in self.all:
+                    self.all[row.path] = row
+                    changed = True
+            elif self.all.get(row.path) != row:
                 self.all[row.path] = row
                 changed = True
-        for path in message.gone:
+        gone = list(message.gone)
+        if message.seen is not None:
+            gone += [p for p in self.all if p not in message.seen and not os.path.lexists(p)]
+        for path in gone:
             changed = self.all.pop(path, None) is not None or changed
         if message.finished and not self.finished:
             self.finished = True
@@ -601,6 +696,7 @@ class SessionsScreen(Screen[None]):
     def action_rescan(self) -> None:
         self.workers.cancel_group(self, "sessions-watch")
         self.finished = False
+        self.failed = ""
         self.started = time.monotonic()
         self.scan()
 
@@ -609,18 +705,18 @@ class SessionsScreen(Screen[None]):
     def refilter(self) -> None:
         rows = [r for r in self.all.values() if matches(r, self.words, self.verdict)]
         rows.sort(key=_order, reverse=True)
-        self.table.set_rows(rows)
-        empty = self.query_one("#sessions-empty", Static)
-        if rows:
-            empty.display = False
-            self.table.display = True
-            return
-        self.table.display = not self.finished
-        empty.display = self.finished
+        self.table.set_rows(rows, "" if rows else self.empty_text())
+
+    def empty_text(self) -> str:
+        """What the list says when it shows no row."""
         if self.all:
-            empty.update("no session passes the filter (esc clears it)")
-        else:
-            empty.update(f"no sessions found in {self.where()}\npass folders to look in: suture sessions DIR...")
+            return "no session passes the filter (esc clears it)"
+        if not self.finished:
+            return ""
+        text = f"no sessions found in {self.where()}"
+        if self.absent and self.watching:
+            text += f"\nthey will show here once the agents make {', '.join(p.origin for p in self.absent)}"
+        return text + "\npass folders to look in: suture sessions DIR..."
 
     @on(Input.Changed, "#sessions-filter")
     def _typed(self, event: Input.Changed) -> None:
@@ -659,7 +755,9 @@ class SessionsScreen(Screen[None]):
         if row is None:
             text = ""
         else:
-            if row.verdict == UNREADABLE:
+            if row.verdict == LISTED:
+                first = "not scanned yet"
+            elif row.verdict == UNREADABLE:
                 first = f"cannot be read: {show.prose(row.error)}"
             elif row.verdict == REJECTED:
                 more = f" (and {row.problems - 1} more)" if row.problems > 1 else ""
@@ -667,7 +765,15 @@ class SessionsScreen(Screen[None]):
                 first = f"{row.provider or 'every provider'} would reject it: {show.prose(row.problem)}{more}; {left}"
             else:
                 first = f"{row.provider or 'every provider'}: no problem"
-            second = f"last API error: {show.prose(row.last_error)}" if row.last_error else "no API error recorded"
+                if row.fixes:
+                    first += f" ({self_repairs(row)})"
+            second = (
+                ""
+                if row.verdict == LISTED
+                else f"last API error: {show.prose(row.last_error)}"
+                if row.last_error
+                else "no API error recorded"
+            )
             if row.skipped:
                 second += f"  ·  {row.skipped} unreadable line(s) skipped"
             third = show.path(_home_short(row.path))
@@ -680,13 +786,17 @@ class SessionsScreen(Screen[None]):
 
     def _show_status(self) -> None:
         p = self.progress
-        counts = {v: 0 for v in (REJECTED, OK, UNREADABLE)}
+        counts = dict.fromkeys((REJECTED, OK, UNREADABLE, LISTED), 0)
         for row in self.all.values():
             counts[row.verdict] += 1
         parts = [f"Sessions: {len(self.all):,}"]
-        if not self.finished:
+        if self.failed:
+            parts.append(f"the scan stopped: {self.failed}")
+        elif self.listing:
+            parts.append("listing…")
+        elif not self.finished:
             of = f" of {p.total:,}" if p.found_all else ""
-            parts.append(f"scanning {p.done:,}{of}…")
+            parts.append(f"scanning {p.done:,}{of}{self._where_scanned()}…")
         parts.append(f"{counts[REJECTED]:,} would be rejected")
         if counts[UNREADABLE]:
             parts.append(f"{counts[UNREADABLE]:,} unreadable")
@@ -697,6 +807,16 @@ class SessionsScreen(Screen[None]):
             parts.append(f"showing {shown:,} ({', '.join(x for x in (verdict, what and repr(what)) if x)})")
         parts.append(f"in {self.where()}")
         self.query_one("#sessions-status", Static).update(show.line("  ·  ".join(parts)))
+        table = self.table
+        if not table.rows and table.empty != self.empty_text():
+            self.refilter()
+
+    def _where_scanned(self) -> str:
+        """`` on 2 cores`` while a pool scans; why not, when one was wanted and could not start."""
+        p = self.progress
+        if p.pool_error:
+            return f" on one core ({p.pool_error})"
+        return f" in {len(p.processes)} processes" if len(p.processes) > 1 else ""
 
 
 # -- the app --------------------------------------------------------------------------------------
@@ -721,6 +841,11 @@ class SessionsApp(SutureApp):
     def __init__(self, browser: SessionsScreen, **options: object) -> None:
         super().__init__(None, **options)  # type: ignore[arg-type]
         self.browser = browser
+        # Now, before the app replaces the standard streams: the scan's process pool needs them.
+        from suture.scan_pool import start_pool_server
+
+        with contextlib.suppress(OSError, ValueError):  # (then the scan says why it runs on one core)
+            start_pool_server()
 
     def on_mount(self) -> None:
         self.install_screen(self.browser, "sessions")

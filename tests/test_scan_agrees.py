@@ -1,0 +1,137 @@
+"""``suture scan``, the sessions browser and ``suture check`` say the same about every file: the
+samples, the real sessions and every file of the recorded corpus (sessions as the agents left
+them and after their resume; the recordings' other files are no transcripts, and all three say
+so). For a session log that is the verdict on what the agent sends when it resumes it, its own
+fixes counted apart, never as problems."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from suture.checks import verdict as contract_verdict
+from suture.cli import main
+from suture.formats import load_file
+from suture.io import InputError
+from suture.repair import repair
+from suture.scan import OK, REJECTED, UNREADABLE, judge, scan_path
+from suture.sent import models
+from suture.sent import verdict as sent_verdict
+from tests.conftest import SAMPLES
+
+FILES = sorted(
+    p for p in SAMPLES.rglob("*") if p.is_file() and p.suffix in (".json", ".jsonl") and p.name != "README.md"
+)
+EXIT = {OK: 0, REJECTED: 1, UNREADABLE: 2}
+
+
+def _id(path: Path) -> str:
+    return str(path.relative_to(SAMPLES))
+
+
+def check(capsysbinary: pytest.CaptureFixture[bytes], *args: str) -> tuple[int, Any]:
+    """``suture check --json ARGS``, run as the command runs: its exit code and its report."""
+    capsysbinary.readouterr()
+    code = main(["check", "--json", *args])
+    out = capsysbinary.readouterr().out
+    return code, json.loads(out) if out else None
+
+
+def test_the_corpus_is_all_here() -> None:
+    recorded = [p for p in FILES if "recorded" in p.parts]
+    assert len(recorded) >= 4 * 30  # shape.json, session, resumed and requests of every recorded shape
+    assert {p.name for p in recorded} == {"shape.json", "session.jsonl", "resumed.jsonl", "requests.jsonl"}
+    assert any("real" in p.parts for p in FILES)
+
+
+@pytest.mark.parametrize("path", FILES, ids=_id)
+def test_scan_and_check_agree(path: Path, capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    row = scan_path(path)
+    code, report = check(capsysbinary, str(path))
+    assert code == EXIT[row.verdict], (row, report)
+    if row.verdict == UNREADABLE:
+        return
+    assert report is not None
+    if "providers" in report:  # a session log: the verdict on what the agent sends
+        judged = report["providers"][row.provider]
+        assert row.format in models()
+        assert (judged["verdict"], judged["problems"]) == (
+            {OK: "accepted", REJECTED: "rejected"}[row.verdict],
+            row.problems,
+        )
+        assert len(judged["notes"]) == row.fixes
+        assert judged["contract"]["after_repair"] == row.after_repair
+        if judged["sent"]:
+            first = judged["sent"][0]
+            assert row.problem.startswith(f"{first['rule']} {first['source']}: ")
+        return
+    # A request file: without --provider, suture check judges the Valid property (so does scan
+    # where the format has no one provider); with it, that provider's rules, as scan does.
+    assert row.fixes == 0
+    if not row.provider:
+        assert len(report["problems"]) == row.problems
+        return
+    code, report = check(capsysbinary, "--provider", row.provider, str(path))
+    judged = report["providers"][row.provider]
+    assert code == EXIT[row.verdict]
+    assert (judged["problems"], judged["after_repair"]) == (row.problems, row.after_repair)
+    if judged["before"]:
+        assert row.problem.startswith(f"{judged['before'][0]['rule']} message {judged['before'][0]['index']}: ")
+
+
+@pytest.mark.parametrize("path", FILES, ids=_id)
+def test_the_judgement_is_the_verdict_on_what_is_sent(path: Path) -> None:
+    """``judge`` is ``suture.sent.verdict`` for every format it knows the provider of; for a
+    request file that is the provider's checks on the file's own history."""
+    try:
+        transcript = load_file(path)
+    except InputError:
+        assert scan_path(path).verdict == UNREADABLE
+        return
+    repaired = repair(transcript.messages)
+    j = judge(transcript, repaired)
+    if not j.provider:
+        return
+    v = sent_verdict(transcript, None, repaired)
+    assert (j.provider, j.problems, j.after_repair, j.fixes) == (
+        v.provider,
+        len(v.problems),
+        len(v.contract.after),
+        len(v.notes),
+    )
+    if transcript.format not in models():
+        c = contract_verdict(transcript.messages, j.provider, repaired=repaired)
+        assert [x.rule for x in v.problems] == [x.rule for x in c.before]
+
+
+def test_an_agents_own_fixes_are_counted_and_never_a_problem() -> None:
+    """Claude Code answers an interrupted call itself when it resumes: the file as written breaks
+    Anthropic's rules, what Claude Code sends does not."""
+    path = SAMPLES / "claude-code" / "interrupted-then-api-error.jsonl"
+    row = scan_path(path)
+    transcript = load_file(path)
+    assert contract_verdict(transcript.messages, "anthropic").before  # the file as written
+    assert (row.verdict, row.problems) == (OK, 0)
+    assert row.fixes >= 1
+    assert row.changes > 0  # suture's repair of the file as written still has work to do
+
+
+async def test_the_browser_shows_what_scan_says(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every file in the browser, opened on the samples folder, has the row ``suture scan`` gives."""
+    from suture.tui.sessions import SessionsApp, SessionsScreen
+
+    monkeypatch.setenv("SUTURE_CACHE_DIR", str(tmp_path / "cache"))
+    app = SessionsApp(SessionsScreen([str(SAMPLES)], [], watch=False))
+    async with app.run_test(size=(160, 45)) as pilot:
+        for _ in range(1200):
+            if app.browser.finished:
+                break
+            await pilot.pause(0.05)
+        assert app.browser.finished
+        shown = {r.path: r for r in app.browser.table.rows}
+    assert set(shown) == {str(p) for p in FILES}
+    for path in FILES:
+        assert shown[str(path)] == scan_path(path), path
