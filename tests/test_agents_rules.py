@@ -204,6 +204,12 @@ RESPONSES_BAD = [
     ("R7", [RU, fc("a"), RA, out("a")], "No tool output found for tool call a."),
     ("R7", [RU, fc("a"), RS, out("a")], "No tool output found for tool call a."),
     ("R8", [RU, fc("a"), out(None)], "Missing required parameter: 'input[2].call_id'."),
+    (
+        "R9",
+        [RU, fc("a"), out("a"), RA, fc("a"), out("a")],
+        "Duplicate function_call_output for call_id 'a'. "
+        "Each function_call must have exactly one matching function_call_output",
+    ),
 ]
 
 

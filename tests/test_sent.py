@@ -123,18 +123,13 @@ def test_sent_is_the_history_the_real_agent_sent(folder: Path) -> None:
 
 
 STRICT = {"openai-responses": "openai-responses-strict"}
-"""The mock's Responses endpoint is strict (rule R7: nothing between a call and its output), so
-Responses shapes are judged by suture's strict profile..."""
-NOT_IN_THE_MOCK = frozenset({"R9"})
-"""...less the rules the mock is not written from: it implements the rule table of
-``provider-rules.md``, which has no R9 (a second output for a call_id; suture's strict profile
-has it from NousResearch/hermes-agent#102629). On ``repeated-id`` the two disagree: R9 says a
-strict server rejects the two outputs of the two calls that share an id, the mock accepts them."""
+"""The mock's Responses endpoint is strict (R7: nothing between a call and its output; R9: one
+output per call), so Responses shapes are judged by suture's strict profile."""
 
 
 def mock_problems(messages: list[Any], provider: str) -> list[Any]:
     """What suture finds of the rules the strict mock enforces, for ``provider``."""
-    return [v for v in check(messages, STRICT.get(provider, provider)) if v.rule not in NOT_IN_THE_MOCK]
+    return check(messages, STRICT.get(provider, provider))
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=IDS)

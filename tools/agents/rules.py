@@ -1,7 +1,7 @@
 """The strict mock provider's pairing validator, one function per wire format.
 
 Written from the provider rules (rule ids as in the research table: A1 … A13 for Anthropic
-Messages, O1 … O4 for OpenAI Chat Completions, R1 … R8 for OpenAI Responses), independently of
+Messages, O1 … O4 for OpenAI Chat Completions, R1 … R9 for OpenAI Responses), independently of
 suture's own checks: the recorded corpus is ground truth for suture, so the two must not share code.
 
 Each validator takes a request body (already parsed JSON) and returns the first violation found,
@@ -202,8 +202,8 @@ RESPONSES_OUTPUTS = {v: k for k, v in RESPONSES_CALLS.items()}
 
 def check_responses(body: Any) -> Violation | None:
     """OpenAI Responses, strict as a Responses-compatible server: R8 (an output has a call_id),
-    R2 (an output answers an earlier call), R1 (every call has an output), R7 (nothing but calls
-    and outputs between a call and its output)."""
+    R2 (an output answers an earlier call), R9 (one output per call), R1 (every call has an
+    output), R7 (nothing but calls and outputs between a call and its output)."""
     items = body.get("input") if isinstance(body, dict) else None
     if isinstance(items, str):
         return None
@@ -221,7 +221,15 @@ def check_responses(body: Any) -> Violation | None:
                 return Violation("R8", f"Missing required parameter: 'input[{n}].call_id'.")
             if str(cid) not in calls:
                 return Violation("R2", f"No tool call found for function call output with call_id {cid}.")
-            outputs.setdefault(str(cid), n)
+            if str(cid) in outputs:
+                # R9, a strict Responses server's words (NousResearch/hermes-agent#102629,
+                # mnfst/llm-gateway#2858): a call_id answered twice in one input.
+                return Violation(
+                    "R9",
+                    f"Duplicate function_call_output for call_id '{cid}'. "
+                    "Each function_call must have exactly one matching function_call_output",
+                )
+            outputs[str(cid)] = n
         elif kind in RESPONSES_CALLS:
             calls.setdefault(str(item.get("call_id", "")), n)
     for cid in calls:
