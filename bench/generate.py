@@ -506,6 +506,21 @@ def _jsonl(records: Any) -> bytes:
     return b"".join(dumps(r) + b"\n" for r in records)
 
 
+SHORT = 2000
+"""``chat-short-*``: the chat files with every string cut to this many characters, so every line
+is short enough for a log viewer's line parsers (toolong gives up on lines over 10,000)."""
+
+
+def _shortened(value: Any) -> Any:
+    if isinstance(value, str):
+        return value[:SHORT]
+    if isinstance(value, dict):
+        return {k: _shortened(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shortened(v) for v in value]
+    return value
+
+
 def make(name: str) -> bytes:
     """The bytes of the benchmark file called ``name`` (see ``names()``)."""
     if name == "chat-45mb.json":
@@ -521,6 +536,8 @@ def make(name: str) -> bytes:
         return _jsonl(chat_messages(_seed(f"chat-{size}"), count))
     if fmt == "claude-code" and ext == "jsonl":
         return _jsonl(claude_code_lines(_seed(stem), count))
+    if fmt == "chat-short" and ext == "jsonl":
+        return _jsonl(_shortened(m) for m in chat_messages(_seed(f"chat-{size}"), count))
     raise SystemExit(f"unknown benchmark file {name!r}; known: {', '.join(names())}")
 
 
@@ -560,7 +577,7 @@ def fleet(name: str) -> Path:
 def names() -> list[str]:
     out = []
     for size in SIZES:
-        out += [f"chat-{size}.json", f"chat-{size}.jsonl", f"claude-code-{size}.jsonl"]
+        out += [f"chat-{size}.json", f"chat-{size}.jsonl", f"claude-code-{size}.jsonl", f"chat-short-{size}.jsonl"]
     return [*out, "chat-45mb.json"]
 
 

@@ -34,7 +34,7 @@ sys.path.insert(0, str(BENCH))
 
 import generate  # noqa: E402
 
-SECTIONS = ("repair", "load", "cli", "tail", "multi", "app", "scan")
+SECTIONS = ("repair", "load", "cli", "tail", "multi", "first", "app", "scan")
 
 
 def best(fn: Callable[[], Any], runs: int, clock: Callable[[], float] = time.process_time) -> float:
@@ -458,6 +458,174 @@ async def _app(app_class: Any, path: Path, launched: float, imported: float) -> 
     return out
 
 
+# -- the first screen, in a real terminal ----------------------------------------------------------
+
+TOOLONG = "toolong==1.5.0"
+"""The log viewer the first screen is compared with, installed by this benchmark into a cache
+folder outside the repository (never a dependency of suture)."""
+CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "suture-bench"
+
+BARE_APP = (
+    "from textual.app import App\n"
+    "from textual.widgets import Static\n"
+    "class Bare(App):\n"
+    "    def compose(self):\n"
+    "        yield Static('a bare Textual app is on screen')\n"
+    "Bare().run()\n"
+)
+FIRST_WAIT = 60.0
+"""Seconds a first screen is waited for before the figure says it never came."""
+
+
+def _toolong() -> Path | None:
+    """The ``tl`` command of toolong in its cache venv, made on first use (None when it cannot be)."""
+    venv = CACHE / "toolong"
+    tl = venv / "bin" / "tl"
+    stamp = venv / ".installed"
+    if tl.exists() and stamp.exists() and stamp.read_text() == TOOLONG:
+        return tl
+    try:
+        shutil.rmtree(venv, ignore_errors=True)
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True, timeout=300)
+        subprocess.run(
+            [str(venv / "bin" / "pip"), "install", "-q", TOOLONG], check=True, capture_output=True, timeout=600
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    stamp.write_text(TOOLONG)
+    return tl
+
+
+class _Terminal:
+    """One tmux window of 160x45 that runs a command at a time: ``first(argv, shown)`` is the wall
+    time from asking tmux to start the command until the screen holds what ``shown`` matches."""
+
+    def __init__(self) -> None:
+        self.name = f"suture-bench-{os.getpid()}"
+        subprocess.run(
+            ["tmux", "new-session", "-d", "-s", self.name, "-x", "160", "-y", "45", "sleep 3600"], check=True
+        )
+
+    def screen(self) -> str:
+        done = subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name], capture_output=True, text=True)
+        return done.stdout
+
+    def first(self, argv: list[str], shown: Any) -> float:
+        import shlex
+
+        command = "exec " + " ".join(shlex.quote(a) for a in argv)
+        t = time.perf_counter()
+        subprocess.run(["tmux", "respawn-pane", "-k", "-t", self.name, command], check=True)
+        elapsed = float("nan")
+        while time.perf_counter() - t < FIRST_WAIT:
+            if shown.search(self.screen()):
+                elapsed = time.perf_counter() - t
+                break
+            time.sleep(0.003)
+        subprocess.run(["tmux", "respawn-pane", "-k", "-t", self.name, "sleep 3600"], check=True)
+        time.sleep(0.3)  # the app's exit settled before the next launch
+        return elapsed
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+
+
+def section_first(size: str, runs: int) -> list[dict[str, Any]]:
+    """The first screen of suture, toolong and a bare Textual app in one real terminal (tmux,
+    160x45), each launched as a person would, runs interleaved; the median of ``runs``."""
+    import re
+
+    if shutil.which("tmux") is None:
+        return [row("first screen", float("nan"), None, "", None, note="no tmux on this machine")]
+    tl = _toolong()
+    files = [f"chat-{size}.json", f"chat-{size}.jsonl", f"chat-short-{size}.jsonl", f"claude-code-{size}.jsonl"]
+    paths = [generate.ensure(name) for name in files]
+    bare_script = CACHE / "bare_app.py"
+    CACHE.mkdir(parents=True, exist_ok=True)
+    bare_script.write_text(BARE_APP)
+    rows_shown = re.compile(r"\d (user|assistant|system|tool) ")  # a row of the panes
+    runs = max(3, runs)
+    terminal = _Terminal()
+    times: dict[str, list[float]] = {}
+    try:
+        for _ in range(runs):
+            times.setdefault("bare", []).append(
+                terminal.first([sys.executable, str(bare_script)], re.compile("a bare Textual app is on screen"))
+            )
+            for path in paths:
+                times.setdefault(f"suture {path.name}", []).append(
+                    terminal.first([sys.executable, "-m", "suture", str(path)], rows_shown)
+                )
+                earlier = times.get(f"toolong {path.name}", [])
+                if tl is not None and not (earlier and earlier[0] != earlier[0]):  # once it never showed, not again
+                    # Toolong shows the end of the file: the start of its last line is on screen.
+                    last = path.read_bytes()[-200_000:].rstrip(b"\n").rsplit(b"\n", 1)[-1][:40].decode()
+                    times.setdefault(f"toolong {path.name}", []).append(
+                        terminal.first([str(tl), str(path)], re.compile(re.escape(last)))
+                    )
+    finally:
+        terminal.close()
+
+    def median(key: str) -> float:
+        found = sorted(times.get(key, []), key=lambda x: (x != x, x))  # nan (never shown) last
+        return found[len(found) // 2] if found else float("nan")
+
+    bare = median("bare")
+    out = [
+        row(
+            "first screen of a bare Textual app (one Static), tmux 160x45",
+            bare,
+            None,
+            "",
+            None,
+            kind="max",
+            note=f"median of {runs}: {', '.join(f'{t * 1000:.0f}' for t in times['bare'])} ms",
+        )
+    ]
+    for path in paths:
+        mine = median(f"suture {path.name}")
+        mb = path.stat().st_size / 1e6
+        spread = ", ".join(f"{t * 1000:.0f}" for t in times[f"suture {path.name}"])
+        out.append(
+            row(
+                f"suture first screen of {path.name} ({mb:.0f} MB) vs a bare app",
+                mine,
+                bare,
+                "a bare Textual app, same terminal",
+                1.2,
+                note=f"median of {runs}: {spread} ms",
+            )
+        )
+        if tl is None:
+            out.append(row(f"vs toolong, {path.name}", float("nan"), None, "", None, note="toolong not installed"))
+            continue
+        theirs = median(f"toolong {path.name}")
+        if theirs != theirs:
+            out.append(
+                row(
+                    f"suture first screen of {path.name} vs toolong",
+                    mine,
+                    None,
+                    "",
+                    FIRST_WAIT,
+                    kind="max",
+                    note=f"toolong showed nothing in {FIRST_WAIT:.0f} s (its log-format regexes on lines over 10,000 characters)",
+                )
+            )
+            continue
+        out.append(
+            row(
+                f"suture first screen of {path.name} vs toolong",
+                mine,
+                theirs,
+                f"{TOOLONG}, same terminal",
+                1.0,
+                note=f"toolong: {', '.join(f'{t * 1000:.0f}' for t in times[f'toolong {path.name}'])} ms",
+            )
+        )
+    return out
+
+
 def _wall(fn: Callable[[], Any], runs: int) -> float:
     return best(fn, runs, clock=time.perf_counter)
 
@@ -604,6 +772,8 @@ def verdict(r: dict[str, Any]) -> tuple[str, str]:
     figure, floor, budget, kind = r["figure"], r["floor"], r["budget"], r["kind"]
     if figure != figure:  # nan: not measured
         return "-", "SKIP"
+    if budget is None:  # a figure for reference (a floor measured on its own)
+        return "", "-"
     if kind == "ratio":
         ratio = figure / floor
         return f"{ratio:.3f}x", "PASS" if ratio <= budget else "FAIL"

@@ -48,6 +48,7 @@ __all__ = [
     "InputError",
     "Target",
     "file_key",
+    "first_line_is_a_value",
     "gc_paused",
     "open_atomic",
     "open_file",
@@ -263,7 +264,7 @@ def parse_document(data: bytes, *, live: bool = False) -> Document:
         raise InputError("the file starts with a UTF-8 byte order mark, which JSON does not allow; remove it")
     if b"\x00" in data[:8192]:
         raise InputError(_wide_text(data) or "this is a binary file, not a JSON or JSONL transcript")
-    if _first_line_is_a_value(data):
+    if first_line_is_a_value(data):
         # Then the bytes cannot be one JSON document: skip parsing them whole, which reads them all.
         return _jsonl_or_not_utf8(data, None, live)
     try:
@@ -346,7 +347,7 @@ def _content_end(data: bytes) -> int:
     return 0
 
 
-def _first_line_is_a_value(data: bytes) -> bool:
+def first_line_is_a_value(data: Any) -> bool:
     """Whether the first line that is not blank is a whole JSON value with more text after it."""
     start = 0
     while True:

@@ -51,6 +51,7 @@ No Textual here; the app's live reload calls it from a worker thread.
 from __future__ import annotations
 
 import codecs
+import mmap
 import os
 import time
 import zlib
@@ -64,11 +65,11 @@ import orjson
 
 from suture.codec import loads_slowly
 from suture.formats import Adapter, detect, get
-from suture.io import Document, InputError, gc_paused, open_file, parse_document
+from suture.io import Document, InputError, first_line_is_a_value, gc_paused, open_file, parse_document
 from suture.model import Transcript
 from suture.repair import Repair, repair, repair_from, reused
 
-__all__ = ["VERIFY_EVERY_APPEND", "Extends", "Tail", "TailUpdate"]
+__all__ = ["FIRST_PIECE", "MAX_PIECE", "VERIFY_EVERY_APPEND", "Extends", "Partial", "Tail", "TailUpdate"]
 
 # Bytes before the end of the last complete line read that must still be there, unchanged, for
 # new bytes to count as appended.
@@ -106,6 +107,107 @@ class Extends(Protocol):
 
 
 UpdateKind = Literal["full", "append", "unchanged"]
+
+FIRST_PIECE = 256 << 10
+"""A file larger than this is read in pieces when its reader wants progress (``poll(progress=)``):
+the first piece is about this size, enough for a first screen."""
+MAX_PIECE = 32 << 20
+"""The largest piece read at once after the first (each is about a quarter of what was read)."""
+PROGRESS_EVERY = 0.1
+"""Seconds between two reports of how much is read, when no new state is shown."""
+
+
+@dataclass(frozen=True, slots=True)
+class Partial:
+    """A state of a file being read in pieces (``Tail.poll(progress=)``).
+
+    ``read`` of ``size`` bytes are read, holding ``messages`` messages. ``transcript`` and
+    ``repair`` are the state of what is read (``None`` in a report of progress alone);
+    ``upto``: the input and output index before which nothing read later can change the rows
+    (``None`` in the last state, which is the file read whole); ``stable``: how many input and
+    output messages at the start are those of the state told before (0: none).
+    """
+
+    read: int
+    size: int
+    messages: int
+    transcript: Transcript | None = None
+    repair: Repair | None = None
+    upto: tuple[int, int] | None = None
+    stable: tuple[int, int] = (0, 0)
+
+    @property
+    def done(self) -> bool:
+        return self.transcript is not None and self.upto is None
+
+
+class _Told:
+    """Tells a progress callback of the states of a file read in pieces, and of how much is read
+    in between (at most every PROGRESS_EVERY seconds). Keeps, across the states it does not
+    tell, how much of the last told state still holds."""
+
+    def __init__(self, progress: Callable[[Partial], None], size: int) -> None:
+        self.progress = progress
+        self.size = size
+        self.last = 0.0
+        self.stable: tuple[int, int] | None = None  # None: nothing told yet
+        self.at = 0
+        self.shown = 0
+
+    def state(self, update: TailUpdate, read: int, *, first: bool = False, partial: bool = False) -> None:
+        """A new state, read up to ``read``: told at once when ``first`` or ``partial`` (a state
+        of a partly read document, made anew), else when none was told for a while."""
+        if self.stable is not None:
+            if partial or update.kind == "full":
+                self.stable = (0, 0)
+            else:
+                self.stable = (
+                    min(self.stable[0], update.stable_input),
+                    min(self.stable[1], update.stable_output),
+                )
+        self.at = read
+        now = time.monotonic()
+        if not (first or partial) and now - self.last < PROGRESS_EVERY:
+            return
+        from suture.repair import reused
+
+        messages = update.transcript.messages
+        point = reused(update.repair, messages, len(messages))
+        stable = self.stable or (0, 0)
+        self.progress(
+            Partial(read, self.size, len(messages), update.transcript, update.repair, point or (0, 0), stable)
+        )
+        self.stable = (len(messages), len(update.repair.messages))
+        self.last = now
+
+    def read(self, read: int, messages: int) -> None:
+        now = time.monotonic()
+        if now - self.last >= PROGRESS_EVERY:
+            self.progress(Partial(read, self.size, messages))
+            self.last = now
+
+    def done(self, update: TailUpdate, *, fresh: bool = False) -> None:
+        """Tell of the last state (the file read whole). ``fresh``: made anew, not from the
+        states told before."""
+        stable = (0, 0) if fresh or self.stable is None else self.stable
+        messages = update.transcript.messages
+        self.progress(Partial(self.size, self.size, len(messages), update.transcript, update.repair, None, stable))
+
+
+def _line_end(data: mmap.mmap, at: int) -> int:
+    """One past the first newline at or after ``at`` (the end of the data where there is none)."""
+    if at >= len(data):
+        return len(data)
+    found = data.find(b"\n", at)
+    return len(data) if found < 0 else found + 1
+
+
+def _newlines(data: Any) -> int:
+    """How many newlines ``data`` (bytes or an mmap) holds."""
+    if isinstance(data, bytes):
+        return data.count(b"\n")
+    view = memoryview(data)
+    return sum(bytes(view[k : k + _BLOCK]).count(b"\n") for k in range(0, len(view), _BLOCK))
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,14 +280,115 @@ class Tail:
         ``poll(verify=True)`` would read them."""
         return self._unchecked
 
+    @property
+    def key(self) -> tuple[int, int] | None:
+        """The size and CRC-32 of the bytes the current state was read from (``None`` before the
+        first read): another reader of the file that finds the same is showing the same state."""
+        if self.transcript is None:
+            return None
+        if self._base is None:
+            return self._size, self._crc
+        return self._size, zlib.crc32(self._fragment, self._crc)
+
+    # -- the first read, in pieces ---------------------------------------------------------------
+
+    def _in_pieces(self, f: BinaryIO, st: os.stat_result, progress: Callable[[Partial], None]) -> TailUpdate:
+        """The file read whole as :meth:`_full` reads it, a piece at a time, ``progress`` told
+        of each state shown on the way. A JSONL file is read as a file that grows: its first
+        piece whole, then each next piece as an append (so every state is what a full read of
+        the bytes so far gives). A JSON document's message list is read in pieces
+        (:mod:`suture.pieces`), and each state shown is what the formats read of the elements
+        read so far; the last is the document read whole."""
+        size = st.st_size
+        with mmap.mmap(f.fileno(), size, prot=mmap.PROT_READ) as data:
+            head = data[:_BINARY_PROBE]
+            if not head.strip() or head.startswith(b"\xef\xbb\xbf") or b"\x00" in head:
+                return self._full(data[:], st)  # the errors a whole read gives
+            if first_line_is_a_value(data):
+                return self._lines_in_pieces(data, st, progress)
+            return self._document_in_pieces(data, st, progress)
+
+    def _lines_in_pieces(self, data: mmap.mmap, st: os.stat_result, progress: Callable[[Partial], None]) -> TailUpdate:
+        size = len(data)
+        told = _Told(progress, size)
+        with gc_paused():
+            return self._lines_each(data, st, told)
+
+    def _lines_each(self, data: mmap.mmap, st: os.stat_result, told: _Told) -> TailUpdate:
+        size = len(data)
+        end = _line_end(data, FIRST_PIECE)
+        update = self._full(data[:end], st)
+        told.state(update, end, first=True)
+        while end < size:
+            step = min(max(FIRST_PIECE, end // 4), MAX_PIECE)
+            cut = _line_end(data, end + step)
+            appended = self._append(self._guard + data[end:cut]) if self._base is not None else None
+            # What only a full read can say (a fork of a session's branch, a line an append cannot
+            # take): the bytes so far read whole; the next pieces are appends to that again.
+            update = appended if appended is not None else self._full(data[:cut], st)
+            end = cut
+            told.state(update, end)
+        told.done(update)
+        return update
+
+    def _document_in_pieces(
+        self, data: mmap.mmap, st: os.stat_result, progress: Callable[[Partial], None]
+    ) -> TailUpdate:
+        from suture.pieces import ListReader, NotPieces
+
+        size = len(data)
+        told = _Told(progress, size)
+        reader = ListReader(data)
+        elements: list[Any] = []
+        paused = gc_paused()
+        paused.__enter__()
+        try:
+            reader.start()
+            shown = 0
+            while not reader.done:
+                elements.extend(reader.read(FIRST_PIECE if not elements else MAX_PIECE // 8))
+                if len(elements) >= 2 * shown or reader.done:
+                    # Geometric: what the formats read again for each state shown adds up to
+                    # about twice what they read of the whole.
+                    if not reader.done and self._preview(reader.partial(elements, size=size), told, reader.position):
+                        shown = len(elements)
+                else:
+                    told.read(reader.position, len(elements))
+            doc = reader.document(elements, size=size)
+        except NotPieces:
+            return self._full(data[:], st)
+        finally:
+            paused.__exit__(None, None, None)
+        update = self._full(data, st, doc)
+        told.done(update, fresh=True)
+        return update
+
+    def _preview(self, doc: Document, told: _Told, position: int) -> bool:
+        """Tell of the state of a partly read document; False when the formats cannot read it yet."""
+        try:
+            with gc_paused():
+                adapter = get(self.format) if self.format else detect(doc).adapter
+                if self.format and adapter.sniff(doc) == 0:
+                    return False
+                transcript = adapter.load(doc)
+                result = repair(transcript.messages, self.is_read_only)
+        except (InputError, RecursionError):
+            return False
+        told.state(TailUpdate("full", transcript, result), position, partial=True)
+        return True
+
     # -- reading -------------------------------------------------------------------------------
 
-    def poll(self, *, whole: bool = False, verify: bool = False) -> TailUpdate:
+    def poll(
+        self, *, whole: bool = False, verify: bool = False, progress: Callable[[Partial], None] | None = None
+    ) -> TailUpdate:
         """Read what changed since the last poll (everything, the first time).
 
         ``whole``: read and load the whole file, whatever changed. ``verify``: also check the
         bytes before any append that was taken without checking them (the module docstring
-        says when that is)."""
+        says when that is). ``progress``: a file read whole is read in pieces, and ``progress``
+        is called with what is read so far (:class:`Partial`) while it is, the last time with
+        the state this poll returns."""
         try:
             with open_file(self.path) as f:
                 st = os.fstat(f.fileno())
@@ -195,6 +398,8 @@ class Tail:
                         self._note(st)
                         return update
                     f.seek(0)
+                if progress is not None and st.st_size > FIRST_PIECE:
+                    return self._in_pieces(f, st, progress)
                 data = f.read()
         except FileNotFoundError:
             raise InputError(f"{self.path}: no such file") from None
@@ -262,10 +467,12 @@ class Tail:
     def _pending_line(self) -> int | None:
         return self._lines + 1 if self._pending else None
 
-    def _full(self, data: bytes, st: os.stat_result) -> TailUpdate:
+    def _full(self, data: Any, st: os.stat_result, parsed: Document | None = None) -> TailUpdate:
+        """The state of ``data`` (bytes, or an mmap of the file), read whole; ``parsed``: its
+        document, already parsed."""
         try:
             with gc_paused():
-                doc = parse_document(data, live=True)
+                doc = parsed if parsed is not None else parse_document(data, live=True)
                 adapter = get(self.format) if self.format else detect(doc).adapter
                 if self.format and adapter.sniff(doc) == 0:
                     raise InputError(f"this file is not in the {self.format} format")
@@ -283,7 +490,7 @@ class Tail:
         self._size = len(data)
         committed = data.rfind(b"\n") + 1
         self._committed = committed
-        self._lines = data.count(b"\n")
+        self._lines = _newlines(data)
         self._guard = data[max(0, committed - _GUARD) : committed]
         self._fragment = data[committed:]
         self._shown_from = len(transcript.messages)

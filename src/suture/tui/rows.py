@@ -13,24 +13,29 @@ control character or a bidirectional override.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import bisect
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, overload
 
 import orjson
 
 from suture import show
 from suture.model import ImagePart, Message, OtherPart, TextPart, ThinkingPart, Transcript
-from suture.repair import Change, ChangeKind, Repair
+from suture.repair import Change, ChangeKind, Repair, Span, reused
+
+T = TypeVar("T")
 
 __all__ = [
     "KIND_BADGES",
     "KIND_ORDER",
     "KIND_SHORT",
     "KIND_WORDS",
+    "Grown",
     "Piece",
     "RowModel",
     "human_size",
+    "stable_point",
 ]
 
 # What a change is called on screen, and its badge in the middle column.
@@ -172,32 +177,158 @@ def text_of_all(message: Message) -> str:
     return "\n".join(p.text for p in content if isinstance(p, TextPart | ThinkingPart))
 
 
-class RowModel:
-    """The aligned rows of a transcript and its repair, with what each row needs to be drawn."""
+_BITS = 12
+_CHUNK = 1 << _BITS
+_MASK = _CHUNK - 1
 
-    def __init__(self, transcript: Transcript, result: Repair) -> None:
+
+class Grown(Sequence[T]):
+    """A list that versions share as it grows: each version sees its own first ``len`` items.
+
+    Items live in chunks of 4,096. :meth:`grown` makes the next version, which keeps the first
+    ``start`` items of this one and adds ``items``: the chunks before ``start`` are shared, the
+    chunk ``start`` falls in is copied (at most 4,096 references) unless no later version wrote
+    into it yet, so a new version costs what it adds, never the items it keeps. No version's
+    items change once made: a version only reads its own first ``len`` items, and a chunk is
+    only ever appended to past the ends of the versions that share it. Making versions from one
+    another needs one writer at a time (readers of older versions may run meanwhile)."""
+
+    __slots__ = ("_chunks", "_n")
+
+    def __init__(self, items: Iterable[T] = ()) -> None:
+        self._chunks: list[list[T]] = []
+        self._n = 0
+        self._add(list(items))
+
+    def _add(self, items: list[T]) -> None:
+        chunks = self._chunks
+        at = 0
+        while at < len(items):
+            if not chunks or len(chunks[-1]) == _CHUNK:
+                chunks.append([])
+            last = chunks[-1]
+            room = _CHUNK - len(last)
+            last.extend(items[at : at + room])
+            at += room
+        self._n += len(items)
+
+    def grown(self, start: int, items: list[T]) -> Grown[T]:
+        """A new version: the first ``start`` items of this one, then ``items``."""
+        if not 0 <= start <= self._n:
+            raise IndexError(start)
+        new: Grown[T] = Grown.__new__(Grown)
+        chunks = self._chunks[: start >> _BITS]
+        rest = start & _MASK
+        if rest:
+            part = self._chunks[start >> _BITS]
+            # Written past ``start`` by a version made from this one: copy what is kept.
+            chunks.append(part if len(part) == rest else part[:rest])
+        new._chunks = chunks
+        new._n = start
+        new._add(items)
+        return new
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[T]: ...
+
+    def __getitem__(self, index: int | slice) -> T | list[T]:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(self._n)
+            if step != 1:
+                return [self[i] for i in range(start, stop, step)]
+            out: list[T] = []
+            while start < stop:
+                chunk = self._chunks[start >> _BITS]
+                at = start & _MASK
+                piece = chunk[at : at + min(stop - start, _CHUNK - at)]
+                out.extend(piece)
+                start += len(piece)
+            return out
+        if index < 0:
+            index += self._n
+        if not 0 <= index < self._n:
+            raise IndexError(index)
+        return self._chunks[index >> _BITS][index & _MASK]
+
+    def __iter__(self) -> Iterator[T]:
+        left = self._n
+        for chunk in self._chunks:
+            if left <= 0:
+                return
+            if len(chunk) <= left:
+                yield from chunk
+            else:
+                yield from chunk[:left]
+            left -= len(chunk)
+
+
+class RowModel:
+    """The aligned rows of a transcript and its repair, with what each row needs to be drawn.
+
+    ``RowModel(transcript, repair)`` builds every row. :meth:`grown` builds the rows of the next
+    state of the same file from this one: the rows before the point where the new repair starts
+    to differ are shared (:class:`Grown`), so a reload costs what changed. ``upto`` (an input and
+    an output index, a point where the repair starts a span: see :func:`stable_point`) keeps the
+    rows before it only: a file still being read shows the part no later message can change.
+    ``inputs``, ``outputs`` and ``changes`` are what the rows show (all of the repair's but
+    where ``upto`` cut them)."""
+
+    def __init__(
+        self,
+        transcript: Transcript,
+        result: Repair,
+        *,
+        previous: RowModel | None = None,
+        stable: tuple[int, int] = (0, 0),
+        upto: tuple[int, int] | None = None,
+    ) -> None:
         self.transcript = transcript
         self.repair = result
         inputs = transcript.messages
-        n_in = len(inputs)
-        dropped = {c.input_index for c in result.changes if c.output_index is None}
+        in_limit, out_limit = upto if upto is not None else (len(inputs), len(result.messages))
+        all_changes = result.changes
+        n_changes = len(all_changes) if upto is None else bisect.bisect_left(all_changes, in_limit, key=_input_index)
+        self.inputs = in_limit
+        self.outputs = out_limit
+        self.partial = upto is not None
+        self.changes = all_changes if n_changes == len(all_changes) else all_changes[:n_changes]
 
+        # Where the rows of ``previous`` still hold: input c_in and output c_out start row r0.
+        c_in = c_out = r0 = 0
+        if previous is not None:
+            cut = _cut(previous, result, stable, in_limit, out_limit)
+            if cut is not None:
+                c_in, c_out, r0 = cut
+        if r0 == 0:
+            previous = None
+            c_in = c_out = 0
+
+        first_new = bisect.bisect_left(all_changes, c_in, key=_input_index)
+        dropped = sorted(c.input_index for c in all_changes[first_new:n_changes] if c.output_index is None)
         left: list[int | None] = []
         right: list[int | None] = []
         # Each dropped input goes after the row of the nearest input before it that has a row.
-        pending = sorted(dropped)
         p = 0
-        while p < len(pending) and pending[p] == p:
-            left.append(pending[p])
+        while p < len(dropped) and dropped[p] == p:
+            left.append(dropped[p])
             right.append(None)
             p += 1
         after: dict[int, list[int]] = {}
-        for d in pending[p:]:
+        dropped_set = set(dropped)
+        for d in dropped[p:]:
             k = d - 1
-            while k in dropped:
+            while k in dropped_set:
                 k -= 1
             after.setdefault(k, []).append(d)
-        for j, i in enumerate(result.origin):
+        origin = result.origin
+        for j in range(c_out, out_limit):
+            i = origin[j]
             left.append(i)
             right.append(j)
             if i is not None and i in after:
@@ -208,29 +339,50 @@ class RowModel:
             for d in rest:
                 left.append(d)
                 right.append(None)
-        self.left = left
-        self.right = right
 
-        self.row_of_input: list[int] = [0] * n_in
-        self.row_of_output: list[int] = [0] * len(result.messages)
-        for row, (a, b) in enumerate(zip(left, right, strict=True)):
-            if a is not None:
-                self.row_of_input[a] = row
+        row_of_input: list[int] = [0] * (in_limit - c_in)
+        row_of_output: list[int] = [0] * (out_limit - c_out)
+        for row, (a, b) in enumerate(zip(left, right, strict=True), r0):
+            if a is not None and c_in <= a < in_limit:
+                row_of_input[a - c_in] = row
             if b is not None:
-                self.row_of_output[b] = row
+                row_of_output[b - c_out] = row
 
-        self.in_span: list[int | None] = [None] * n_in
-        self.out_span: list[int | None] = [None] * len(result.messages)
-        for span in result.spans:
-            for i in range(span.input_start, span.input_stop):
-                self.in_span[i] = span.index
-            for j in range(span.output_start, span.output_stop):
-                self.out_span[j] = span.index
+        in_span: list[int | None] = [None] * (in_limit - c_in)
+        out_span: list[int | None] = [None] * (out_limit - c_out)
+        spans = result.spans
+        for span in spans[bisect.bisect_left(spans, c_in, key=_span_start) :]:
+            if span.input_start >= in_limit:
+                break
+            for i in range(span.input_start, min(span.input_stop, in_limit)):
+                in_span[i - c_in] = span.index
+            for j in range(span.output_start, min(span.output_stop, out_limit)):
+                out_span[j - c_out] = span.index
 
-        self.change_rows: list[int] = []
-        self.row_changes: dict[int, list[Change]] = {}
-        self.first_change: dict[int, int] = {}
-        for number, change in enumerate(result.changes):
+        if previous is None:
+            self.left: Grown[int | None] = Grown(left)
+            self.right: Grown[int | None] = Grown(right)
+            self.row_of_input: Grown[int] = Grown(row_of_input)
+            self.row_of_output: Grown[int] = Grown(row_of_output)
+            self.in_span: Grown[int | None] = Grown(in_span)
+            self.out_span: Grown[int | None] = Grown(out_span)
+            self.change_rows: list[int] = []
+            self.row_changes: dict[int, list[Change]] = {}
+            self.first_change: dict[int, int] = {}
+            changed: list[int] = []
+        else:
+            self.left = previous.left.grown(r0, left)
+            self.right = previous.right.grown(r0, right)
+            self.row_of_input = previous.row_of_input.grown(c_in, row_of_input)
+            self.row_of_output = previous.row_of_output.grown(c_out, row_of_output)
+            self.in_span = previous.in_span.grown(c_in, in_span)
+            self.out_span = previous.out_span.grown(c_out, out_span)
+            self.change_rows = previous.change_rows[:first_new]
+            self.row_changes = {r: c for r, c in previous.row_changes.items() if r < r0}
+            self.first_change = {r: n for r, n in previous.first_change.items() if r < r0}
+            changed = previous.changed_rows[: bisect.bisect_left(previous.changed_rows, r0)]
+        for number in range(first_new, n_changes):
+            change = all_changes[number]
             if change.output_index is not None:
                 row = self.row_of_output[change.output_index]
             else:
@@ -238,9 +390,26 @@ class RowModel:
             self.change_rows.append(row)
             self.row_changes.setdefault(row, []).append(change)
             self.first_change.setdefault(row, number)
-        self.changed_rows = sorted(self.row_changes)
+        changed.extend(sorted(r for r in self.row_changes if r >= r0))
+        self.changed_rows: list[int] = changed
         self._summaries: dict[tuple[int, int], list[Piece]] = {}
-        self._haystack: list[str] | None = None
+        if previous is not None:
+            self._summaries = {k: v for k, v in previous._summaries.items() if k[1] < r0}
+        self._stable_rows = r0
+        self._hay_from = previous._haystack if previous is not None else None
+        self._haystack: Grown[str] | None = None
+
+    def grown(
+        self,
+        transcript: Transcript,
+        result: Repair,
+        stable: tuple[int, int],
+        upto: tuple[int, int] | None = None,
+    ) -> RowModel:
+        """The rows of the file's next state (``transcript``, ``result``), whose first
+        ``stable`` (input, output) messages are those of this one's: built from the point where
+        the repair starts to differ, sharing the rows before it."""
+        return RowModel(transcript, result, previous=self, stable=stable, upto=upto)
 
     def __len__(self) -> int:
         return len(self.left)
@@ -277,7 +446,11 @@ class RowModel:
         return (self.in_span if side == 0 else self.out_span)[index]
 
     def counts(self) -> dict[ChangeKind, int]:
-        return self.repair.counts()
+        """How many changes of each kind the rows show, every kind present."""
+        counts = dict.fromkeys(ChangeKind, 0)
+        for change in self.changes:
+            counts[change.kind] += 1
+        return counts
 
     def search(self, query: str) -> list[int]:
         """Rows whose Original or Repaired message holds ``query`` (case-insensitive) in its text,
@@ -285,26 +458,69 @@ class RowModel:
         needle = query.casefold()
         if not needle:
             return []
-        if self._haystack is None:
-            originals = [search_text(m) for m in self.transcript.messages]
-            repaired = [search_text(m) for m in self.repair.messages]
-            self._haystack = [
-                (originals[i] if i is not None else "") + "\x00" + (repaired[j] if j is not None else "")
-                for i, j in zip(self.left, self.right, strict=True)
+        hay = self._haystack
+        if hay is None:
+            start = self._stable_rows if self._hay_from is not None else 0
+            originals, repaired = self.transcript.messages, self.repair.messages
+            made = [
+                (search_text(originals[i]) if i is not None else "")
+                + "\x00"
+                + (search_text(repaired[j]) if j is not None else "")
+                for i, j in zip(self.left[start:], self.right[start:], strict=True)
             ]
-        return [row for row, hay in enumerate(self._haystack) if needle in hay]
+            hay = self._hay_from.grown(start, made) if self._hay_from is not None else Grown(made)
+            self._haystack, self._hay_from = hay, None
+        return [row for row, text in enumerate(hay) if needle in text]
 
     def next_changed(self, row: int, step: int) -> int | None:
         """The next row with a change after ``row`` (``step`` 1) or before it (``step`` -1)."""
         return _next_in(self.changed_rows, row, step)
 
     def rows_with_changes(self) -> Iterator[tuple[int, Change]]:
-        yield from zip(self.change_rows, self.repair.changes, strict=True)
+        yield from zip(self.change_rows, self.changes, strict=True)
+
+
+def stable_point(result: Repair, messages: Sequence[Message]) -> tuple[int, int]:
+    """The input and output index before which no message read after ``messages`` can change the
+    rows: where the repair of the last assistant message that is not a placeholder starts
+    (docs/contract.md, *Prefix-stable*), or ``(0, 0)`` when there is none."""
+    point = reused(result, messages, len(messages))
+    return point if point is not None else (0, 0)
+
+
+def _cut(
+    previous: RowModel, result: Repair, stable: tuple[int, int], in_limit: int, out_limit: int
+) -> tuple[int, int, int] | None:
+    """Where the rows of ``previous`` hold for ``result``: an input index, an output index and
+    the row they start (None: nowhere)."""
+    s_in, s_out = stable
+    if s_out <= 0:
+        return None
+    if previous.outputs <= s_out and previous.inputs <= s_in:
+        c_in, c_out, r0 = previous.inputs, previous.outputs, len(previous)
+    else:
+        c_out = s_out
+        if c_out >= previous.outputs:
+            return None
+        r0 = previous.row_of_output[c_out]
+        c_in_found = previous.left[r0]
+        if c_in_found is None:
+            return None
+        c_in = c_in_found
+    if c_in > in_limit or c_out > out_limit or (c_out < len(result.origin) and result.origin[c_out] != c_in):
+        return None
+    return c_in, c_out, r0
+
+
+def _input_index(change: Change) -> int:
+    return change.input_index
+
+
+def _span_start(span: Span) -> int:
+    return span.input_start
 
 
 def _next_in(rows: list[int], row: int, step: int) -> int | None:
-    import bisect
-
     if not rows:
         return None
     if step > 0:
