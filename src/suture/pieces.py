@@ -37,7 +37,8 @@ from suture.io import Document, _content_end
 __all__ = ["ATTEMPTS", "ListReader", "NotPieces"]
 
 ATTEMPTS = 64
-"""Places where an element may end that are tried for one piece before giving up."""
+"""Places where an element may end that are tried for one piece before another way is tried."""
+_MAX_HEADS = 64  # ways an element starts that are remembered
 
 _HEAD_LIMIT = 16 << 20  # how far into a body its list's key is looked for
 _LIST_KEY = re.compile(rb'"(messages|input|contents)"[ \t\n\r]*:[ \t\n\r]*\[')
@@ -68,6 +69,8 @@ class ListReader:
         """The body's member that holds the list (``None``: the document is the list)."""
         self.head: dict[str, Any] = {}
         self._end = 0
+        self._heads: set[bytes] = set()
+        self._pattern: re.Pattern[bytes] | None = None
 
     def start(self) -> None:
         """Find the list (raises :class:`NotPieces` when there is none to read in pieces)."""
@@ -114,36 +117,76 @@ class ListReader:
         """The next whole elements: about ``size`` bytes of them, at least one (none when done)."""
         if self.done:
             return []
-        data = self.data
         start = self.position
         look = start + max(1, size)
-        attempts = 0
-        while attempts < ATTEMPTS:
-            cut = _BETWEEN.search(data, look)
-            last = cut is None
-            if cut is None:
-                cut = _LAST.search(data, look)
-            if cut is None:
-                if look <= start + 1:
-                    raise NotPieces("the end of the list is not found")
-                look = start + (look - start) // 2  # the list ends before: a shorter piece
-                continue
+        heads = self._heads_pattern()
+        found = None
+        # Where an element like those read so far starts, then where any object starts, then
+        # the list's end: the first place from ``look`` on, then (the list ends within ``size``)
+        # the last before it, then the list's end.
+        tries = ((heads, look, False), (_BETWEEN, look, False), (heads, look, True), (_BETWEEN, look, True))
+        for pattern, at, before in (*tries, (_LAST, start + 1, False)):
+            if pattern is not None:
+                found = self._cut(start, at, pattern, before=before)
+                if found is not None:
+                    break
+        if found is None:
+            raise NotPieces("no place where an element ends")
+        values, end, after = found
+        if pattern is _LAST:
+            self.done = True
+            self._end = self.position = after
+        else:
+            self.position = _next_element(self.data, end)
+        for value in values:
+            self._learn(value)
+        return values
+
+    def _cut(
+        self, start: int, look: int, pattern: re.Pattern[bytes], *, before: bool = False
+    ) -> tuple[list[Any], int, int] | None:
+        """The elements from ``start`` up to the first place at or after ``look`` that ``pattern``
+        finds (``before``: the last place before ``look``), its first byte the ``}`` that ends an
+        element: the elements, the offset after that ``}`` and the offset after the match;
+        ``None`` when no place tried parses."""
+        data = self.data
+        if before:
+            places: Any = reversed(list(pattern.finditer(data, start + 1, look)))
+        else:
+            places = iter(lambda: pattern.search(data, look), None)
+        for _, cut in zip(range(ATTEMPTS), places, strict=False):
             end = cut.start() + 1
             try:
                 values = loads(b"[" + data[start:end] + b"]")
             except orjson.JSONDecodeError:
-                attempts += 1
                 look = end
                 continue
             if not isinstance(values, list) or not values:
                 raise NotPieces("not elements")
-            if last:
-                self.done = True
-                self._end = self.position = cut.end()
-            else:
-                self.position = _next_element(data, end)
-            return values
-        raise NotPieces("no place where an element ends")
+            return values, end, cut.end()
+        return None
+
+    def _learn(self, value: Any) -> None:
+        """Remember how an element starts (its first member's name, and its value when a short
+        string), so the next cuts are looked for where an element of the list starts, not one of
+        the objects inside an element (a content part)."""
+        if not isinstance(value, dict) or not value or len(self._heads) >= _MAX_HEADS:
+            return
+        key, first = next(iter(value.items()))
+        head = re.escape(orjson.dumps(key)) + rb"[ \t\n\r]*:[ \t\n\r]*"
+        if isinstance(first, str) and len(first) <= 40:
+            head += re.escape(orjson.dumps(first))
+        if head not in self._heads:
+            self._heads.add(head)
+            self._pattern = None
+
+    def _heads_pattern(self) -> re.Pattern[bytes] | None:
+        if not self._heads:
+            return None
+        if self._pattern is None:
+            heads = b"|".join(sorted(self._heads))
+            self._pattern = re.compile(rb"\}[ \t\n\r]*,[ \t\n\r]*\{[ \t\n\r]*(?:" + heads + rb")")
+        return self._pattern
 
     def document(self, elements: list[Any], *, size: int) -> Document:
         """The whole document, its list being ``elements`` (every element read): the value a

@@ -386,9 +386,10 @@ class Tail:
 
         ``whole``: read and load the whole file, whatever changed. ``verify``: also check the
         bytes before any append that was taken without checking them (the module docstring
-        says when that is). ``progress``: a file read whole is read in pieces, and ``progress``
-        is called with what is read so far (:class:`Partial`) while it is, the last time with
-        the state this poll returns."""
+        says when that is). ``progress``: a file read whole is read in pieces (when larger than
+        :data:`FIRST_PIECE`), and ``progress`` is called with what is read so far
+        (:class:`Partial`) while it is, the last time with the state this poll returns (the only
+        time for a smaller file; never for an append or an unchanged file)."""
         try:
             with open_file(self.path) as f:
                 st = os.fstat(f.fileno())
@@ -409,7 +410,10 @@ class Tail:
             raise InputError(f"{self.path}: permission denied") from None
         except OSError as e:
             raise InputError(f"{self.path}: cannot read ({e.strerror or e})") from None
-        return self._full(data, st)
+        update = self._full(data, st)
+        if progress is not None:
+            _Told(progress, len(data)).done(update, fresh=True)
+        return update
 
     def _note(self, st: os.stat_result) -> None:
         """Note the file's size and times as they were before a read that succeeded."""

@@ -1,0 +1,238 @@
+"""Reading a file in pieces ends where reading it whole does, and every state shown on the way
+holds: the incremental reader of a JSON document's message list, the live reader's first read in
+pieces, and the row model grown from the rows it keeps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import suture.tail
+from suture.codec import dumps, loads
+from suture.formats import load_file
+from suture.pieces import ListReader, NotPieces
+from suture.repair import repair
+from suture.tail import Partial, Tail
+from suture.tui.rows import Grown, RowModel, stable_point
+from tests.strategies import histories
+from tests.test_tail import chat_records, same_repair
+
+# Text that looks like the place between two elements, inside strings and inside elements.
+_TRICKY = st.sampled_from(('}, {"role": "user"', "}]", '{"a": [}', '\\"}, {\\"', "é", "x" * 50, ""))
+
+
+@st.composite
+def elements(draw: st.DrawFn) -> dict[str, Any]:
+    role = draw(st.sampled_from(("user", "assistant", "tool")))
+    shape = draw(st.integers(0, 2))
+    if shape == 0:
+        return {"role": role, "content": draw(_TRICKY)}
+    if shape == 1:
+        parts = draw(st.lists(st.fixed_dictionaries({"type": st.just("text"), "text": _TRICKY}), max_size=4))
+        return {"role": role, "content": parts}
+    return {"type": draw(st.sampled_from(("message", "function_call"))), "n": draw(st.integers(-(2**70), 2**70))}
+
+
+@st.composite
+def documents(draw: st.DrawFn) -> bytes:
+    items = draw(st.lists(elements(), max_size=25))
+    wrap = draw(st.sampled_from(("list", "messages", "input", "contents")))
+    value: Any = items
+    if wrap != "list":
+        before = draw(st.dictionaries(st.sampled_from(("model", "system", "tools")), _TRICKY, max_size=2))
+        after = draw(st.dictionaries(st.sampled_from(("max_tokens", "stream")), st.integers(0, 9), max_size=2))
+        value = {**before, wrap: items, **after}
+    option = orjson.OPT_INDENT_2 if draw(st.booleans()) else 0
+    return dumps(value, option)
+
+
+def read_in_pieces(data: bytes, sizes: list[int]) -> Any:
+    reader = ListReader(data)
+    reader.start()
+    got: list[Any] = []
+    k = 0
+    while not reader.done:
+        piece = reader.read(sizes[k % len(sizes)])
+        assert piece, "a read before the end returns at least one element"
+        got.extend(piece)
+        k += 1
+    return reader.document(got, size=len(data)).value
+
+
+@settings(max_examples=400, deadline=None)
+@given(documents(), st.lists(st.integers(1, 400), min_size=1, max_size=5))
+def test_a_list_read_in_pieces_is_the_document_read_whole(data, sizes):
+    try:
+        got = read_in_pieces(data, sizes)
+    except NotPieces:
+        # Only where a place between elements was not found (text that looks like one, many
+        # times): the caller then reads the document whole.
+        assert b'}, {\\"' in data or b'}, {"role"' in data or b"}]" in data
+        return
+    assert got == loads(data)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'[{"role": "user", "content": "a"}] []',  # bytes after the document
+        b'{"messages": [{"role": "user"}], "messages": []}',  # a member named twice
+        b"[1, 2]",  # not objects
+        b'{"model": "m"}',  # no list
+        b'[{"role": "user", "content": "a"},',  # cut short
+    ],
+)
+def test_what_cannot_be_vouched_for_is_read_whole(data):
+    with pytest.raises(NotPieces):
+        read_in_pieces(data, [1])
+
+
+# -- the live reader's first read, in pieces ---------------------------------------------------
+
+
+def _states(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Partial], Any]:
+    monkeypatch.setattr(suture.tail, "FIRST_PIECE", 300)
+    monkeypatch.setattr(suture.tail, "MAX_PIECE", 2000)
+    monkeypatch.setattr(suture.tail, "PROGRESS_EVERY", 0.0)
+    told: list[Partial] = []
+    update = Tail(path).poll(progress=told.append)
+    return told, update
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(chat_records(), min_size=1, max_size=60), st.sampled_from(("jsonl", "json", "body")))
+def test_a_file_read_in_pieces_ends_as_a_whole_read(tmp_path, monkeypatch, records, kind):
+    path = tmp_path / ("s.jsonl" if kind == "jsonl" else "s.json")
+    if kind == "jsonl":
+        path.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in records))
+    elif kind == "json":
+        path.write_bytes(orjson.dumps(records, option=orjson.OPT_INDENT_2))
+    else:
+        path.write_bytes(orjson.dumps({"model": "m", "messages": records, "stream": False}))
+    told, update = _states(path, monkeypatch)
+    whole = load_file(path, live=True)
+    assert update.transcript == whole
+    same_repair(update.repair, repair(whole.messages))
+    shown = [p for p in told if p.transcript is not None]
+    assert shown, "at least the last state is told"
+    assert shown[-1].done and shown[-1].messages == len(whole.messages)
+    if path.stat().st_size > 1500 and len(records) >= 4:
+        assert len(shown) >= 2, "a file larger than the first piece shows a state before the last"
+    final = update.repair.messages
+    for p in shown[:-1]:
+        assert not p.done
+        assert p.read <= p.size
+        assert p.upto is not None and p.repair is not None and p.transcript is not None
+        n_in, n_out = p.upto
+        # Prefix stability: what a state shows before ``upto`` is what the whole file shows.
+        assert p.transcript.messages[:n_in] == whole.messages[:n_in]
+        assert p.repair.messages[:n_out] == final[:n_out]
+
+
+def test_a_large_document_is_read_in_pieces(tmp_path, monkeypatch):
+    """The first state is shown having read only the start of the file."""
+    records = [{"role": "user" if i % 2 else "assistant", "content": f"message {i} " * 20} for i in range(400)]
+    path = tmp_path / "s.json"
+    path.write_bytes(orjson.dumps(records))
+    told, _ = _states(path, monkeypatch)
+    first = next(p for p in told if p.transcript is not None)
+    assert first.read < first.size // 4
+    assert 0 < first.messages < 100
+
+
+# -- the row model, grown ----------------------------------------------------------------------
+
+
+def same_rows(got: RowModel, want: RowModel) -> None:
+    assert list(got.left) == list(want.left)
+    assert list(got.right) == list(want.right)
+    assert list(got.row_of_input) == list(want.row_of_input)
+    assert list(got.row_of_output) == list(want.row_of_output)
+    assert list(got.in_span) == list(want.in_span)
+    assert list(got.out_span) == list(want.out_span)
+    assert got.change_rows == want.change_rows
+    assert got.changed_rows == want.changed_rows
+    assert got.row_changes == want.row_changes
+    assert got.first_change == want.first_change
+    assert got.counts() == want.counts()
+
+
+@settings(max_examples=200, deadline=None)
+@given(histories(max_turns=8), st.lists(st.integers(0, 60), max_size=5))
+def test_rows_grown_step_by_step_equal_rows_built_whole(history, cuts):
+    from suture.model import Transcript
+    from suture.repair import repair_from, reused
+
+    model: RowModel | None = None
+    previous = None
+    previous_in: list[Any] = []
+    for cut in [*sorted(cuts), len(history)]:
+        now = history[:cut]
+        transcript = Transcript(messages=now, format="chat")
+        if previous is None:
+            result = repair(now)
+            stable = (0, 0)
+        else:
+            result = repair_from(previous, now, len(previous_in))
+            stable = reused(previous, now, len(previous_in)) or (0, 0)
+        whole = RowModel(transcript, result)
+        model = whole if model is None else model.grown(transcript, result, stable)
+        same_rows(model, whole)
+        assert model.search("a") == whole.search("a")
+        previous, previous_in = result, now
+
+
+@settings(max_examples=100, deadline=None)
+@given(histories(max_turns=8))
+def test_rows_up_to_a_point_are_the_prefix_of_the_whole(history):
+    from suture.model import Transcript
+
+    transcript = Transcript(messages=history, format="chat")
+    result = repair(history)
+    point = stable_point(result, history)
+    part = RowModel(transcript, result, upto=point)
+    whole = RowModel(transcript, result)
+    assert part.partial and part.inputs == point[0] and part.outputs == point[1]
+    n = len(part)
+    assert list(part.left) == list(whole.left)[:n]
+    assert list(part.right) == list(whole.right)[:n]
+    assert all(c.input_index < point[0] for c in part.changes)
+
+
+@given(st.lists(st.integers(), max_size=9000), st.data())
+@settings(max_examples=50, deadline=None)
+def test_versions_of_a_grown_list_keep_their_items(items, data):
+    first = Grown(items)
+    cut = data.draw(st.integers(0, len(items)))
+    more = data.draw(st.lists(st.integers(), max_size=5000))
+    second = first.grown(cut, more)
+    third = first.grown(cut, [7])
+    assert list(first) == items
+    assert list(second) == items[:cut] + more
+    assert list(third) == [*items[:cut], 7]
+    assert second[cut : cut + 3] == more[:3]
+    if items:
+        assert first[-1] == items[-1]
+
+
+def test_an_append_after_a_read_in_pieces_is_read_as_an_append(tmp_path, monkeypatch):
+    lines = [{"role": "user" if i % 2 else "assistant", "content": f"message {i} " * 20} for i in range(200)]
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in lines))
+    monkeypatch.setattr(suture.tail, "FIRST_PIECE", 300)
+    monkeypatch.setattr(suture.tail, "MAX_PIECE", 2000)
+    monkeypatch.setattr(suture.tail, "PROGRESS_EVERY", 0.0)
+    tail = Tail(path)
+    told: list[Partial] = []
+    tail.poll(progress=told.append)
+    assert sum(p.transcript is not None for p in told) > 2
+    with open(path, "ab") as f:
+        f.write(orjson.dumps({"role": "user", "content": "one more"}) + b"\n")
+    update = tail.poll()
+    assert update.kind == "append"
+    assert update.transcript == load_file(path, live=True)
