@@ -68,10 +68,6 @@ class Update:
     stable_output: int = 0
     version: int = 0
 
-    @property
-    def ok(self) -> bool:
-        return self.kind != "error"
-
 
 def _digest(data: bytes) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()

@@ -153,13 +153,6 @@ def text_of(content: Content) -> str:
     return "\n".join(p.text for p in content if isinstance(p, TextPart | ThinkingPart))
 
 
-def images_of(content: Content) -> list[ImagePart]:
-    """The image parts of a content value."""
-    if content is None or isinstance(content, str):
-        return []
-    return [p for p in content if isinstance(p, ImagePart)]
-
-
 @dataclass(slots=True)
 class LoadProblem:
     """Something in the file that could not become history: a broken line, a bad record."""

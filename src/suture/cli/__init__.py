@@ -51,9 +51,13 @@ def _own_module(name: str) -> ModuleType | None:
     return module if name in getattr(module, "NAMES", ()) else None
 
 
+# The exit codes every subcommand returns.
 EXIT_OK = 0
+"""Done, and nothing to report (no problem found, the file written)."""
 EXIT_FOUND = 1
+"""Done, and something to report: a problem, a rejected session, an error not explained."""
 EXIT_BAD_INPUT = 2
+"""Bad input: one line on stderr says what (an unreadable file, an unknown option)."""
 
 
 class _Parser(argparse.ArgumentParser):

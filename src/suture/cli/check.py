@@ -20,6 +20,7 @@ from typing import Any
 
 from suture import show
 from suture.checks import PROVIDERS, RULES, TITLES, Verdict, Violation, resolve, verdicts
+from suture.cli import EXIT_FOUND, EXIT_OK
 from suture.cli._common import load_sent, out, out_json
 from suture.model import Message, Transcript
 from suture.validity import violations
@@ -92,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
                 source = transcript.messages[v.index].source
                 where = f" ({source})" if source else ""
                 out(f"  [{v.index}]{where} {v.problem}")
-    return 1 if found else 0
+    return EXIT_FOUND if found else EXIT_OK
 
 
 def _source(messages: list[Message], index: int) -> str:
@@ -130,12 +131,12 @@ def _run_providers(args: argparse.Namespace, transcript: Transcript, providers: 
             },
         }
         out_json(report)
-        return 1 if broken else 0
+        return EXIT_FOUND if broken else EXIT_OK
     out(f"{show.path(args.input)}: {len(messages)} messages ({transcript.format}); repaired: {len(repaired)} messages")
     limit = None if args.all else SHOWN
     for name, v in results.items():
         out(*_render(name, v, messages, repaired, limit))
-    return 1 if broken else 0
+    return EXIT_FOUND if broken else EXIT_OK
 
 
 def _render(name: str, v: Verdict, messages: list[Message], repaired: list[Message], limit: int | None) -> list[str]:
@@ -230,7 +231,7 @@ def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tu
                 },
             }
         )
-        return 1 if rejected else 0
+        return EXIT_FOUND if rejected else EXIT_OK
     who = agent_name(sent.agent or transcript.format)
     version = f" {sent.version}" if sent.version else ""
     head = (
@@ -259,4 +260,4 @@ def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tu
         if limit is not None and len(sent.skipped) > limit:
             lines.append(f"  … and {len(sent.skipped) - limit} more; --all lists them")
     out(*lines)
-    return 1 if rejected else 0
+    return EXIT_FOUND if rejected else EXIT_OK

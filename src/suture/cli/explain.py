@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from suture import show
 from suture.checks import TITLES
 from suture.checks.explain import Explanation, closest, explain, summary
+from suture.cli import EXIT_FOUND, EXIT_OK
 from suture.cli._common import load_strict, out, out_json
 from suture.io import InputError
 from suture.model import Message
@@ -85,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
                 out_json({"file": show.path_json(args.input), "recorded_error": None, "hint": hint})
             else:
                 out(hint)
-            return 1
+            return EXIT_FOUND
         recorded_at, text = transcript.evidence[-1]
         behind = _request_behind(args.input, recorded_at.line)
         if not args.json:
@@ -105,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         _json(args, transcript.format, messages, found, _request_json(behind, text) if behind is not None else None)
     else:
         _human(args, transcript.format, messages, found)
-    return 0 if found.found else 1
+    return EXIT_OK if found.found else EXIT_FOUND
 
 
 def _request_behind(path: str, line: int | None) -> RecordedRequest | None:
@@ -284,7 +285,7 @@ def _unrecognised(args: argparse.Namespace, text: str) -> int:
                 "closest": [{"rule": r.id, "providers": list(r.providers), "title": r.title} for r in near],
             }
         )
-        return 1
+        return EXIT_FOUND
     lines = ["suture does not recognise this error text."]
     if near:
         lines.append("Closest rules:")
@@ -292,4 +293,4 @@ def _unrecognised(args: argparse.Namespace, text: str) -> int:
             lines += [f"  {r.id} ({', '.join(r.providers)}): {r.title}", f"      e.g. {r.errors[0]}"]
     lines.append("Run 'suture check IN --provider all' to list every problem suture can see.")
     out(*lines)
-    return 1
+    return EXIT_FOUND

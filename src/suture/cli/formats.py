@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from suture.cli import EXIT_OK
 from suture.cli._common import out
 from suture.formats import adapters
 
@@ -25,4 +26,4 @@ def run(args: argparse.Namespace) -> int:
         export = "" if a.export_format == a.name else f"  (exports as {a.export_format})"
         lines.append(f"{a.name:<{width}}  {a.title}{export}")
     out(*lines)
-    return 0
+    return EXIT_OK

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from suture import show
+from suture.cli import EXIT_BAD_INPUT, EXIT_OK
 from suture.cli._common import err, load_strict, summary_line
 from suture.io import InputError, Target, file_key, output_target, write_files
 
@@ -190,7 +191,7 @@ def _single(args: argparse.Namespace) -> int:
     err(*warnings)
     if not args.quiet:
         err(f"suture: {summary}")
-    return 0
+    return EXIT_OK
 
 
 def _folder(path: str, what: str) -> Path:
@@ -251,7 +252,7 @@ def _many(args: argparse.Namespace) -> int:
         for line in [*same_name, *clashes]:
             err(f"suture: error: {line}")
         err("suture: nothing written: no output may replace an input or another output")
-        return 2
+        return EXIT_BAD_INPUT
     _folder(args.out_dir, "--out-dir")
     if args.report:
         _folder(args.report, "--report with several inputs")
@@ -267,7 +268,7 @@ def _many(args: argparse.Namespace) -> int:
             bad = True
             err(f"suture: error: {outcome.error}")
         sys.stderr.flush()
-    return 2 if bad else 0
+    return EXIT_BAD_INPUT if bad else EXIT_OK
 
 
 def _quiet_worker() -> None:

@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from suture import show
+from suture.cli import EXIT_BAD_INPUT, EXIT_FOUND, EXIT_OK
 from suture.io import InputError, open_atomic, same_file
 from suture.scan import COLUMNS, OK, REJECTED, UNREADABLE, Row, self_repairs
 from suture.sessions import Found, is_url
@@ -301,8 +302,8 @@ def run(args: argparse.Namespace) -> int:
         f"{counts[OK]:,} ok, {counts[UNREADABLE]:,} unreadable{wrote}\n"
     )
     if counts[UNREADABLE] == total:
-        return 2
-    return 1 if counts[REJECTED] else 0
+        return EXIT_BAD_INPUT
+    return EXIT_FOUND if counts[REJECTED] else EXIT_OK
 
 
 def _not_into(found: Iterator[Found], out: str) -> Iterator[Found]:

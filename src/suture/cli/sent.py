@@ -14,6 +14,7 @@ import argparse
 from typing import Any
 
 from suture import show
+from suture.cli import EXIT_OK
 from suture.cli._common import err, load_sent, out_json
 
 NAMES = ("sent",)
@@ -55,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     out_json({_KEYS.get(sent.wire_format, "messages"): sent.wire} if args.body else sent.wire)
     if not args.quiet:
         err(summary(sent, args.input))
-    return 0
+    return EXIT_OK
 
 
 def summary(sent: Any, path: str) -> str:

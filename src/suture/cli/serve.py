@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from suture import show
+from suture.cli import EXIT_OK
 from suture.cli._common import err, out
 from suture.cli.view import add_app_options
 from suture.io import InputError
@@ -125,4 +126,4 @@ def run(args: argparse.Namespace) -> int:
         _say(f"suture: serving {name} at {url} (each page gets its own app; Ctrl+C stops)")
 
     asyncio.run(server.serve_until_stopped(ready))
-    return 0
+    return EXIT_OK

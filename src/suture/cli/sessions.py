@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from suture.cli import EXIT_OK
 from suture.io import InputError
 
 NAMES = ("sessions",)
@@ -48,4 +49,4 @@ def run(args: argparse.Namespace) -> int:
     places = [] if args.only else agent_places()
     app = SessionsApp(SessionsScreen(args.paths, places, cache=not args.no_cache))
     app.run()
-    return 0
+    return EXIT_OK

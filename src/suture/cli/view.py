@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from suture.cli import EXIT_OK
 from suture.io import open_file
 
 NAMES = ("view", "demo")
@@ -89,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         app.run(loop=loop)
     finally:
         _leave(loop)
-    return 0
+    return EXIT_OK
 
 
 def _leave(loop: asyncio.AbstractEventLoop) -> None:
