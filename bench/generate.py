@@ -29,7 +29,7 @@ import argparse
 import random
 import string
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -126,7 +126,7 @@ _TOOLS = [
     ("write_file", '{{"path": "src/{w}.py", "content": "def {v}():\\n    return None\\n"}}'),
     ("search", '{{"query": "{w} {v}"}}'),
 ]
-_CC_TOOLS = [
+_CC_TOOLS: list[tuple[str, Callable[[str, str], dict[str, str]]]] = [
     ("Read", lambda w, v: {"file_path": f"/home/dev/project/src/{w}/{v}.py"}),
     ("Bash", lambda w, v: {"command": f"pytest -q tests/test_{w}.py", "description": f"Run the {w} tests"}),
     ("Grep", lambda w, v: {"pattern": w, "path": f"src/{v}"}),
@@ -221,7 +221,7 @@ def chat_messages(seed: int, count: int | None = None, max_bytes: int | None = N
             if full():
                 break
             n_calls = rng.choice((1, 1, 1, 2, 2, 3))
-            calls = []
+            calls: list[dict[str, Any]] = []
             for _ in range(n_calls):
                 name, args = rng.choice(_TOOLS)
                 call_id = _id(rng, "call_", 24)
@@ -367,7 +367,7 @@ def claude_code_lines(seed: int, count: int, text: Text | None = None) -> Iterat
                 )
             if rng.random() < 0.4:
                 blocks.append({"type": "text", "text": text.take(rng.randint(20, 300))})
-            calls = []
+            calls: list[dict[str, Any]] = []
             for _ in range(rng.choice((1, 1, 1, 2, 2, 3))):
                 name, args = rng.choice(_CC_TOOLS)
                 call = {
