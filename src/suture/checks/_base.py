@@ -1,11 +1,13 @@
-"""What every provider checker shares: the violation record and small helpers."""
+"""What every provider checker shares: the violation record, the one way to make one
+(:func:`violation`), and small helpers."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from suture.checks.rules import RULES
 from suture.model import Message, TextPart, ThinkingPart
 
 __all__ = [
@@ -14,6 +16,7 @@ __all__ = [
     "id_list",
     "is_placeholder",
     "shown_id",
+    "violation",
 ]
 
 
@@ -61,6 +64,38 @@ class Violation:
             "fixed_by_repair": self.fixed,
             "remedy": self.remedy,
         }
+
+
+def violation(
+    provider: str,
+    rule: str,
+    index: int,
+    problem: str,
+    fixed: bool,
+    where: str,
+    wire_index: int | None,
+    block: int | None = None,
+    *,
+    call_id: str | None = None,
+    related: tuple[int, ...] = (),
+    remedy: str = "",
+    text: int = 0,
+    fill: Mapping[str, object] | None = None,
+) -> Violation:
+    """A problem of ``rule`` (an id of ``RULES``) at neutral message ``index``.
+
+    Its ``error`` is the rule's text ``errors[text]`` with the fields of ``fill`` (and ``call_id``)
+    filled in, so a provider's words are written once, in the rule table; its ``remedy`` is the
+    rule's unless one is given. ``where``, ``wire_index`` and ``block`` point into the provider's
+    own request."""
+    r = RULES[rule]
+    fields = dict(fill or {})
+    if call_id is not None:
+        fields.setdefault("call_id", call_id)
+    error = r.text(text, **fields)
+    return Violation(
+        provider, rule, index, error, problem, fixed, remedy or r.remedy, where, wire_index, block, call_id, related
+    )
 
 
 def is_placeholder(message: Message) -> bool:

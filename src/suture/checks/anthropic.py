@@ -11,9 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from suture.checks._base import Violation, has_thinking, id_list, is_placeholder, shown_id
+from suture.checks._base import Violation, has_thinking, id_list, is_placeholder, shown_id, violation
 from suture.checks._wire import Block, Turn, run_ends, run_of, turns
-from suture.checks.rules import RULES
 from suture.model import Message
 
 NAME = "anthropic"
@@ -61,7 +60,6 @@ class _Out:
         self,
         rule: str,
         index: int,
-        error: str,
         problem: str,
         fixed: bool,
         where: str,
@@ -69,9 +67,32 @@ class _Out:
         m: int | None = None,
         call_id: str | None = None,
         related: tuple[int, ...] = (),
+        *,
+        text: int = 0,
+        remedy: str = "",
+        **fields: object,
     ) -> None:
-        r = RULES[rule]
-        self.found.append(Violation(NAME, rule, index, error, problem, fixed, r.remedy, where, n, m, call_id, related))
+        """A problem of ``rule``, its error the rule's text ``text`` with ``fields`` filled in
+        (``N`` and ``M`` are ``n`` and ``m`` unless given)."""
+        fields.setdefault("N", n)
+        fields.setdefault("M", m)
+        self.found.append(
+            violation(
+                NAME,
+                rule,
+                index,
+                problem,
+                fixed,
+                where,
+                n,
+                m,
+                call_id=call_id,
+                related=related,
+                remedy=remedy,
+                text=text,
+                fill=fields,
+            )
+        )
 
 
 def check(messages: Sequence[Message]) -> list[Violation]:
@@ -113,7 +134,6 @@ def _assistant(
             out.add(
                 "A5",
                 index,
-                f"{where}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'",
                 f"call {shown_id(b.id)} has an id Anthropic does not accept",
                 b.id == "",
                 where,
@@ -126,7 +146,6 @@ def _assistant(
             out.add(
                 "A3",
                 index,
-                f"{where}: `tool_use` ids must be unique",
                 f"call {b.id} reuses the id of the call at messages.{fn}.content.{fm}",
                 True,
                 where,
@@ -150,8 +169,6 @@ def _assistant(
         out.add(
             "A1b",
             index,
-            f"messages.{target}: `tool_use` ids were found without `tool_result` blocks immediately after: "
-            f"{id_list(before)}. Each `tool_use` block must have a corresponding `tool_result` block in the next message.",
             f"text follows a tool_use block in the same assistant message (block {late[0]})",
             False,
             f"messages.{n}.content.{late[0]}",
@@ -159,6 +176,8 @@ def _assistant(
             late[0],
             before[0] if before else None,
             related,
+            N=target,
+            ids=id_list(before),
         )
     lead: set[str] = set()
     later: set[str] = set()
@@ -176,15 +195,10 @@ def _assistant(
     misplaced = [b.id for _, b in uses if b.id and b.id not in lead and b.id in later]
     if not missing and not misplaced:
         return
-    text = (
-        f"messages.{target}: `tool_use` ids were found without `tool_result` blocks immediately after: {{ids}}. "
-        "Each `tool_use` block must have a corresponding `tool_result` block in the next message."
-    )
     if missing:
         out.add(
             "A1",
             index,
-            text.format(ids=id_list(missing)),
             f"{_calls(missing)} no result in the next message",
             True,
             f"messages.{target}",
@@ -192,12 +206,12 @@ def _assistant(
             None,
             missing[0],
             related,
+            ids=id_list(missing),
         )
     if misplaced:
         out.add(
             "A1a",
             index,
-            text.format(ids=id_list(misplaced)),
             f"the result for {id_list(misplaced)} comes after user text in the next message; results must lead it",
             True,
             f"messages.{target}",
@@ -205,6 +219,7 @@ def _assistant(
             None,
             misplaced[0],
             related,
+            ids=id_list(misplaced),
         )
 
 
@@ -241,7 +256,6 @@ def _user(
             out.add(
                 "A13",
                 b.source,
-                RULES["A13"].text(N=n, M=m),
                 f"the failed result for {shown_id(b.id)} has no content",
                 False,
                 where,
@@ -253,21 +267,19 @@ def _user(
             out.add(
                 "A5",
                 b.source,
-                f"{where}.tool_result.tool_use_id: String should match pattern '^[a-zA-Z0-9_-]+$'",
                 f"result for {shown_id(b.id)} has an id Anthropic does not accept",
                 b.id == "" or b.id not in call_ids,
                 where,
                 n,
                 m,
                 b.id,
+                text=1,
             )
             continue
         if b.id not in uses:
             out.add(
                 "A2",
                 b.source,
-                f"{where}: unexpected `tool_use_id` found in `tool_result` blocks: {b.id}. Each `tool_result` "
-                "block must have a corresponding `tool_use` block in the previous message.",
                 f"result for {b.id} answers no call of the previous message",
                 True,
                 where,
@@ -275,6 +287,7 @@ def _user(
                 m,
                 b.id,
                 tuple(prev.members) if prev is not None else (),
+                id=b.id,
             )
             continue
         count = seen.get(b.id, 0) + 1
@@ -283,13 +296,13 @@ def _user(
             out.add(
                 "A4",
                 b.source,
-                f"{where}: each tool_use must have a single result. Found multiple tool_result blocks with id: {b.id}",
                 f"a second result for call {b.id}",
                 True,
                 where,
                 n,
                 m,
                 b.id,
+                id=b.id,
             )
 
 
@@ -302,34 +315,31 @@ def _common(out: _Out, n: int, turn: Turn, final: bool) -> None:
             continue  # the common case: nothing below applies
         where = f"messages.{n}.content.{m}"
         if b.kind == "other" and b.other_kind == wrong:
-            role = "user" if wrong == "tool_result" else "assistant"
             out.add(
                 "A6",
                 b.source,
-                f"`{wrong}` blocks can only be in `{role}` messages",
                 f"a {wrong} block in a {turn.role} message",
                 False,
                 where,
                 n,
                 m,
+                text=0 if wrong == "tool_result" else 1,
             )
         if b.kind == "text" and not b.text.strip():
-            kind = "be non-empty" if b.text == "" else "contain non-whitespace text"
             out.add(
                 "A7",
                 b.source,
-                f"messages: text content blocks must {kind}",
                 "an empty text block" if b.text == "" else "a text block holding only whitespace",
                 is_placeholder(messages[b.source]),
                 where,
                 n,
                 m,
+                text=0 if b.text == "" else 1,
             )
     if not turn.blocks and not (final and turn.role == "assistant"):
         out.add(
             "A8",
             turn.members[0],
-            f"messages.{n}: all messages must have non-empty content except for the optional final assistant message",
             f"an empty {turn.role} message",
             all(is_placeholder(messages[i]) for i in turn.members),
             f"messages.{n}",
@@ -341,7 +351,6 @@ def _common(out: _Out, n: int, turn: Turn, final: bool) -> None:
             out.add(
                 "A9",
                 tail.source,
-                "messages: final assistant content cannot end with trailing whitespace",
                 "the final assistant message ends with whitespace",
                 False,
                 f"messages.{n}.content.{len(turn.blocks) - 1}",
@@ -361,39 +370,32 @@ def _thinking(out: _Out, wire: list[Turn], thinking_on: bool) -> None:
         if thinking and not _is_thinking(first):
             # claude-code#20705
             blank = first.kind == "text" and not first.text.strip()
-            out.found.append(
-                Violation(
-                    NAME,
-                    "A12",
-                    index,
-                    f"messages.{n}.content.0: If an assistant message contains any thinking blocks, the first block "
-                    f"must be thinking or redacted_thinking. Found {_type_of(first)}.",
-                    "thinking blocks are not first in this assistant message (block 0 is "
-                    + ("a whitespace-only text block)" if blank else f"{_type_of(first)})"),
-                    False,
-                    _BLANK_FIRST if blank else RULES["A12"].remedy,
-                    f"messages.{n}.content.0",
-                    n,
-                    0,
-                )
+            out.add(
+                "A12",
+                index,
+                "thinking blocks are not first in this assistant message (block 0 is "
+                + ("a whitespace-only text block)" if blank else f"{_type_of(first)})"),
+                False,
+                f"messages.{n}.content.0",
+                n,
+                0,
+                remedy=_BLANK_FIRST if blank else "",
+                found=_type_of(first),
             )
         for m in thinking:
             b = turn.blocks[m]
             if not _signed(b):
-                out.found.append(
-                    Violation(
-                        NAME,
-                        "A12",
-                        b.source,
-                        f"messages.{n}.content.{m}.thinking.signature: Field required",
-                        "a thinking block without an Anthropic signature (reasoning from another provider, "
-                        "or a log that dropped it)",
-                        False,
-                        _UNSIGNED,
-                        f"messages.{n}.content.{m}",
-                        n,
-                        m,
-                    )
+                out.add(
+                    "A12",
+                    b.source,
+                    "a thinking block without an Anthropic signature (reasoning from another provider, "
+                    "or a log that dropped it)",
+                    False,
+                    f"messages.{n}.content.{m}",
+                    n,
+                    m,
+                    remedy=_UNSIGNED,
+                    text=6,
                 )
     if not wire:
         return
@@ -404,11 +406,11 @@ def _thinking(out: _Out, wire: list[Turn], thinking_on: bool) -> None:
         out.add(
             "A12",
             last.members[0],
-            f"messages.{n}: The final block in an assistant message cannot be `thinking`.",
             "the final assistant message ends with a thinking block",
             False,
             f"messages.{n}",
             n,
+            text=2,
         )
     k = n
     while k > 0 and wire[k].role == "user" and wire[k - 1].role == "user":
@@ -438,14 +440,11 @@ def _thinking(out: _Out, wire: list[Turn], thinking_on: bool) -> None:
         out.add(
             "A12",
             prev.members[0],
-            f"messages.{n - 1}.content.0.type: Expected `thinking` or `redacted_thinking`, but found `{found}`. "
-            "When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding "
-            "the lastmost set of `tool_use` and `tool_result` blocks). We recommend you include thinking blocks "
-            "from previous turns. To avoid this requirement, disable `thinking`. Please consult our documentation "
-            "at https://docs.claude.com/en/docs/build-with-claude/extended-thinking",
             "thinking is on in this history, but no assistant message of the current tool turn has a thinking block",
             False,
             f"messages.{n - 1}.content.0",
             n - 1,
             0,
+            text=1,
+            found=found,
         )

@@ -12,9 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from suture.checks._base import Violation, id_list, is_placeholder, shown_id
+from suture.checks._base import Violation, id_list, is_placeholder, shown_id, violation
 from suture.checks._wire import Turn, turns
-from suture.checks.rules import RULES
 from suture.model import Message
 
 NAME = "bedrock"
@@ -27,7 +26,6 @@ _ID = re.compile(r"[a-zA-Z0-9_-]+")
 def _v(
     rule: str,
     index: int,
-    error: str,
     problem: str,
     fixed: bool,
     where: str,
@@ -35,8 +33,12 @@ def _v(
     m: int | None = None,
     call_id: str | None = None,
     related: tuple[int, ...] = (),
+    text: int = 0,
+    **fields: object,
 ) -> Violation:
-    return Violation(NAME, rule, index, error, problem, fixed, RULES[rule].remedy, where, n, m, call_id, related)
+    return violation(
+        NAME, rule, index, problem, fixed, where, n, m, call_id=call_id, related=related, text=text, fill=fields
+    )
 
 
 def _placeholder_turn(messages: Sequence[Message], turn: Turn) -> bool:
@@ -54,7 +56,6 @@ def check(messages: Sequence[Message]) -> list[Violation]:
             _v(
                 "B3",
                 wire[0].members[0],
-                "A conversation must start with a user message. Try again with a conversation that starts with a user message.",
                 "the conversation starts with an assistant message",
                 not rest or rest[0].role == "user",
                 "messages.0",
@@ -68,8 +69,6 @@ def check(messages: Sequence[Message]) -> list[Violation]:
                 _v(
                     "B3",
                     turn.members[0],
-                    "A conversation must alternate between user and assistant roles. Make sure the conversation "
-                    "alternates between user and assistant roles and try again.",
                     f"two assistant messages in a row (messages.{n - 1} and messages.{n})",
                     # the repair drops empty ones, and puts results after an assistant message with calls
                     _placeholder_turn(messages, turn)
@@ -78,32 +77,32 @@ def check(messages: Sequence[Message]) -> list[Violation]:
                     f"messages.{n}",
                     n,
                     related=(prev.members[0],),
+                    text=1,
                 )
             )
         for m, b in enumerate(turn.blocks):
             if b.kind not in ("tool_use", "tool_result"):
                 continue
-            problem = _bad_id(b.id)
-            if problem is None:
+            broken = _bad_id(b.id)
+            if broken is None:
                 continue
-            field = "toolUse" if b.kind == "tool_use" else "toolResult"
-            # AWS validation messages count list members from 1.
-            error = (
-                f"Value '{b.id}' at 'messages.{n + 1}.member.content.{m + 1}.member.{field}.toolUseId' failed to "
-                f"satisfy constraint: Member must {problem}"
-            )
             fixed = b.id == "" or (b.kind == "tool_result" and b.id not in call_ids)
             found.append(
                 _v(
                     "B6",
                     b.source,
-                    error,
                     f"{'call' if b.kind == 'tool_use' else 'result'} {shown_id(b.id)} has an id Bedrock does not accept",
                     fixed,
                     f"messages.{n}.content.{m}",
                     n,
                     m=m,
                     call_id=b.id,
+                    text=broken,
+                    # AWS validation messages count list members from 1.
+                    N=n + 1,
+                    M=m + 1,
+                    F="toolUse" if b.kind == "tool_use" else "toolResult",
+                    id=b.id,
                 )
             )
         if turn.role == "user":
@@ -114,13 +113,12 @@ def check(messages: Sequence[Message]) -> list[Violation]:
                     _v(
                         "B1",
                         turn.members[0],
-                        f"The number of toolResult blocks at messages.{n}.content exceeds the number of toolUse "
-                        "blocks of previous turn.",
                         f"{len(results)} results answer {len(uses)} calls of the previous message",
                         True,
                         f"messages.{n}.content",
                         n,
                         related=tuple(prev.members) if prev is not None else (),
+                        N=n,
                     )
                 )
         else:
@@ -133,7 +131,6 @@ def check(messages: Sequence[Message]) -> list[Violation]:
                     _v(
                         "B2",
                         turn.members[0],
-                        f"Expected toolResult blocks at messages.{n + 1}.content for the following Ids: {id_list(missing)}",
                         f"{'call ' + missing[0] + ' has' if len(missing) == 1 else 'calls ' + id_list(missing) + ' have'} "
                         "no result in the next message",
                         True,
@@ -141,16 +138,19 @@ def check(messages: Sequence[Message]) -> list[Violation]:
                         n + 1,
                         call_id=missing[0],
                         related=tuple(nxt.members) if nxt is not None else (),
+                        N=n + 1,
+                        ids=id_list(missing),
                     )
                 )
     return found
 
 
-def _bad_id(call_id: str) -> str | None:
+def _bad_id(call_id: str) -> int | None:
+    """Which of B6's texts a bad id gets (``None`` for a good one): the pattern, too short, too long."""
     if not call_id:
-        return "have length greater than or equal to 1"
+        return 1
     if len(call_id) > 64:
-        return "have length less than or equal to 64"
+        return 2
     if not _ID.fullmatch(call_id):
-        return "satisfy regular expression pattern: [a-zA-Z0-9_-]+"
+        return 0
     return None

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from suture.checks._base import Violation, has_thinking, id_list
+from suture.checks._base import Violation, has_thinking, id_list, violation
 from suture.checks._chat import pairing
-from suture.checks.rules import RULES
 from suture.model import Message
 
 NAME = "deepseek"
@@ -29,34 +28,31 @@ def check(messages: Sequence[Message]) -> list[Violation]:
     for a, ids in p.missing.items():
         # agno-agi/agno#3105
         found.append(
-            Violation(
+            violation(
                 NAME,
                 "O1",
                 a,
-                "An assistant message with 'tool_calls' must be followed by tool messages responding to each "
-                "'tool_call_id'. (insufficient tool messages following tool_calls message)",
                 f"{id_list(ids)}: no tool message right after this assistant message",
                 True,
-                RULES["O1"].remedy,
                 f"messages[{a}]",
                 a,
                 call_id=ids[0],
+                text=1,
             )
         )
     for i in [*p.stray, *p.unknown]:
         # itmisx/deepx-code#94
         found.append(
-            Violation(
+            violation(
                 NAME,
                 "O2",
                 i,
-                "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'",
                 f"result for {messages[i].tool_call_id} answers no call of the message before it",
                 True,
-                RULES["O2"].remedy,
                 f"messages[{i}]",
                 i,
                 call_id=messages[i].tool_call_id,
+                text=2,
             )
         )
     if any(m.role == "assistant" and _reasoning(m) for m in messages):
@@ -64,17 +60,15 @@ def check(messages: Sequence[Message]) -> list[Violation]:
             if m.role == "assistant" and m.tool_calls and not _reasoning(m):
                 # continuedev/continue#10193, #11285
                 found.append(
-                    Violation(
+                    violation(
                         NAME,
                         "D1",
                         i,
-                        f"Missing `reasoning_content` field in the assistant message at message index {i}. For more "
-                        "information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls",
                         "thinking mode is on in this history, but this assistant message with tool calls has no reasoning",
                         False,
-                        RULES["D1"].remedy,
                         f"messages[{i}]",
                         i,
+                        fill={"N": i},
                     )
                 )
     found.sort(key=lambda v: v.index)

@@ -18,9 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from suture.checks._base import Violation, is_placeholder
+from suture.checks._base import Violation, is_placeholder, violation
 from suture.checks._wire import Turn, contents
-from suture.checks.rules import RULES
 from suture.model import Message
 
 NAME = "gemini"
@@ -33,8 +32,10 @@ def _signature(raw: Any) -> bool:
     return isinstance(raw, dict) and any(isinstance(raw.get(k), str) and raw.get(k) for k in _SIGNATURE_KEYS)
 
 
-def _v(rule: str, index: int, error: str, problem: str, fixed: bool, n: int, call_id: str | None = None) -> Violation:
-    return Violation(NAME, rule, index, error, problem, fixed, RULES[rule].remedy, f"contents[{n}]", n, None, call_id)
+def _v(
+    rule: str, index: int, problem: str, fixed: bool, n: int, call_id: str | None = None, **fields: object
+) -> Violation:
+    return violation(NAME, rule, index, problem, fixed, f"contents[{n}]", n, call_id=call_id, fill={"N": n, **fields})
 
 
 def _placeholder(messages: Sequence[Message], turn: Turn) -> bool:
@@ -53,7 +54,6 @@ def check(messages: Sequence[Message]) -> list[Violation]:
                 _v(
                     "G5",
                     index,
-                    f"* GenerateContentRequest.contents[{n}].parts: contents.parts must not be empty.",
                     f"an empty {turn.role} content",
                     _placeholder(messages, turn),
                     n,
@@ -66,7 +66,6 @@ def check(messages: Sequence[Message]) -> list[Violation]:
                     _v(
                         "G1",
                         index,
-                        "Please ensure that function response turn comes immediately after a function call turn.",
                         "function responses that do not follow a function call turn",
                         True,
                         n,
@@ -82,8 +81,6 @@ def check(messages: Sequence[Message]) -> list[Violation]:
                 _v(
                     "G2",
                     index,
-                    "Please ensure that function call turn comes immediately after a user turn or after a function "
-                    "response turn.",
                     "a function call turn that follows " + ("nothing" if prev is None else "another model turn"),
                     before is not None and (before.role == "user" or bool(before.ids("tool_use"))),
                     n,
@@ -96,7 +93,6 @@ def check(messages: Sequence[Message]) -> list[Violation]:
                 _v(
                     "G1",
                     index,
-                    "Please ensure that function response turn comes immediately after a function call turn.",
                     f"the function call turn at contents[{n}] is not followed by its function responses",
                     True,
                     n + 1,
@@ -108,8 +104,6 @@ def check(messages: Sequence[Message]) -> list[Violation]:
                 _v(
                     "G3",
                     index,
-                    "Please ensure that the number of function response parts is equal to the number of function "
-                    "call parts of the function call turn.",
                     f"{len(calls)} function calls, {len(nxt.ids('tool_result'))} function responses after them",
                     True,
                     n + 1,
@@ -142,14 +136,12 @@ def _signatures(messages: Sequence[Message], wire: list[Turn]) -> list[Violation
                 _v(
                     "G4",
                     wire[n].members[0],
-                    "Function call is missing a thought_signature in functionCall parts. This is required for tools "
-                    "to work correctly, and missing thought_signature may lead to degraded model performance. "
-                    f"Additional data, function call `default_api:{name}` , position {n + 1}. Please refer to "
-                    "https://ai.google.dev/gemini-api/docs/thought-signatures for more details.",
                     f"call {calls[0].id or '(no id)'} ({name}) in the current turn has no thought signature",
                     False,
                     n,
                     calls[0].id,
+                    name=name,
+                    P=n + 1,
                 )
             )
     return found

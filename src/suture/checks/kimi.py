@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from suture.checks._base import Violation, id_list
+from suture.checks._base import Violation, id_list, violation
 from suture.checks._chat import pairing
-from suture.checks.openai_chat import o1_text
-from suture.checks.rules import RULES
 from suture.model import ImagePart, Message, OtherPart, ThinkingPart, text_of
 
 NAME = "kimi"
@@ -32,17 +30,16 @@ def check(messages: Sequence[Message]) -> list[Violation]:
     found: list[Violation] = []
     for a, ids in pairing(messages).missing.items():
         found.append(
-            Violation(
+            violation(
                 NAME,
                 "O1",
                 a,
-                o1_text(a, ids),
                 f"{id_list(ids)}: no tool message right after this assistant message",
                 True,
-                RULES["O1"].remedy,
                 f"messages[{a}]",
                 a,
                 call_id=ids[0],
+                fill={"N": a, "ids": id_list(ids)},
             )
         )
     first: dict[str, int] = {}
@@ -51,17 +48,7 @@ def check(messages: Sequence[Message]) -> list[Violation]:
             continue
         if _empty(m):
             found.append(
-                Violation(
-                    NAME,
-                    "K2",
-                    i,
-                    f"Invalid request: the message at position {i} with role 'assistant' must not be empty",
-                    "an empty assistant message",
-                    True,
-                    RULES["K2"].remedy,
-                    f"messages[{i}]",
-                    i,
-                )
+                violation(NAME, "K2", i, "an empty assistant message", True, f"messages[{i}]", i, fill={"N": i})
             )
         for call in m.tool_calls:
             earlier = first.get(call.id)
@@ -69,18 +56,17 @@ def check(messages: Sequence[Message]) -> list[Violation]:
                 first[call.id] = i
                 continue
             found.append(
-                Violation(
+                violation(
                     NAME,
                     "K1",
                     i,
-                    f"Invalid request: tool call id {call.id} is duplicated",
                     f"call id {call.id or '(no id)'} is already used by the call at [{earlier}]",
                     True,
-                    RULES["K1"].remedy,
                     f"messages[{i}]",
                     i,
                     call_id=call.id,
                     related=(earlier,),
+                    fill={"id": call.id},
                 )
             )
     found.sort(key=lambda v: v.index)

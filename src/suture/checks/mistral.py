@@ -12,8 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from suture.checks._base import Violation, is_placeholder
-from suture.checks.rules import RULES
+from suture.checks._base import Violation, is_placeholder, violation
 from suture.model import Message
 
 NAME = "mistral"
@@ -44,26 +43,27 @@ def _role(m: Message) -> str:
 def _v(
     rule: str,
     index: int,
-    error: str,
     problem: str,
     fixed: bool,
     call_id: str | None = None,
     remedy: str = "",
     related: tuple[int, ...] = (),
+    text: int = 0,
+    **fields: object,
 ) -> Violation:
-    return Violation(
+    return violation(
         NAME,
         rule,
         index,
-        error,
         problem,
         fixed,
-        remedy or RULES[rule].remedy,
         f"messages[{index}]",
         index,
-        None,
-        call_id,
-        related,
+        call_id=call_id,
+        related=related,
+        remedy=remedy,
+        text=text,
+        fill=fields,
     )
 
 
@@ -78,10 +78,10 @@ def check(messages: Sequence[Message]) -> list[Violation]:
                     _v(
                         "M1",
                         i,
-                        f"Tool call id was {call_id} but must be a-z, A-Z, 0-9, with a length of 9.",
                         f"id {call_id or '(no id)'} is not 9 letters or digits",
                         False,
                         call_id,
+                        id=call_id,
                     )
                 )
     for i in range(1, n):
@@ -91,10 +91,11 @@ def check(messages: Sequence[Message]) -> list[Violation]:
                 _v(
                     "M3",
                     i,
-                    f"Unexpected role '{cur}' after role '{prev}'",
                     f"a {cur} message right after a {prev} message",
                     False,
                     related=(i - 1,),
+                    role=cur,
+                    previous=prev,
                 )
             )
     if n > 1:
@@ -108,10 +109,10 @@ def check(messages: Sequence[Message]) -> list[Violation]:
                 _v(
                     "M4",
                     n - 1,
-                    "Expected last role User or Tool (or Assistant with prefix or continue_final_message set to True) "
-                    f"for serving but got {role}",
                     f"the request ends with a{'n' if role == 'assistant' else ''} {role} message",
                     fixed,
+                    text=1,
+                    role=role,
                 )
             )
     found.extend(_pairs(messages))
@@ -134,7 +135,6 @@ def _pairs(messages: Sequence[Message]) -> list[Violation]:
                 _v(
                     "M2",
                     owner,
-                    "Not the same number of function calls and responses",
                     f"{len(expected)} calls here, {len(observed)} matching results before the next assistant message",
                     True,
                 )
@@ -150,10 +150,10 @@ def _pairs(messages: Sequence[Message]) -> list[Violation]:
                     _v(
                         "M5",
                         i,
-                        f"Duplicate tool call id {tid} in tool results",
                         f"a second result for {tid}",
                         True,
                         tid,
+                        id=tid,
                     )
                 )
             elif tid not in expected:
@@ -162,11 +162,12 @@ def _pairs(messages: Sequence[Message]) -> list[Violation]:
                     _v(
                         "M5",
                         i,
-                        f"Unexpected tool call id {tid} in tool results",
                         f"result for {tid or '(no id)'} answers no call of the assistant message before it",
                         not quirk,
                         tid,
                         _FIRST_QUIRK if quirk else "",
+                        text=1,
+                        id=tid,
                     )
                 )
             else:
@@ -182,10 +183,11 @@ def _pairs(messages: Sequence[Message]) -> list[Violation]:
                         _v(
                             "M5",
                             i,
-                            f"Duplicate tool call id {call.id} in assistant message",
                             f"two calls of this message share the id {call.id}",
                             True,
                             call.id,
+                            text=2,
+                            id=call.id,
                         )
                     )
                 expected.add(call.id)

@@ -15,9 +15,8 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 
-from suture.checks._base import Violation
+from suture.checks._base import Violation, violation
 from suture.checks._wire import Item, items
-from suture.checks.rules import RULES
 from suture.model import Message
 
 NAME = "openai-responses"
@@ -46,15 +45,22 @@ class _Out:
         fixed: bool,
         call_id: str | None = None,
         related: tuple[int, ...] = (),
+        text: int = 0,
         **fields: object,
     ) -> None:
-        r = RULES[rule]
-        if call_id is not None:
-            fields["call_id"] = call_id
-        error = r.text(N=n, **fields)
         self.found.append(
-            Violation(
-                self.provider, rule, index, error, problem, fixed, r.remedy, f"input[{n}]", n, None, call_id, related
+            violation(
+                self.provider,
+                rule,
+                index,
+                problem,
+                fixed,
+                f"input[{n}]",
+                n,
+                call_id=call_id,
+                related=related,
+                text=text,
+                fill={"N": n, **fields},
             )
         )
 
@@ -131,38 +137,27 @@ def _reasoning(out: _Out, wire: list[Item], messages: Sequence[Message]) -> None
         if kinds and all(k == "reasoning" for k in kinds):
             last = wire[positions[-1]]
             if last.item_id:
-                out.found.append(
-                    Violation(
-                        out.provider,
-                        "R6",
-                        source,
-                        f"Item '{last.item_id}' of type 'reasoning' was provided without its required following item.",
-                        "a reasoning item with nothing after it from the same response",
-                        False,
-                        RULES["R6"].remedy,
-                        f"input[{positions[-1]}]",
-                        positions[-1],
-                    )
+                out.add(
+                    "R6",
+                    source,
+                    positions[-1],
+                    "a reasoning item with nothing after it from the same response",
+                    False,
+                    text=1,
+                    id=last.item_id,
                 )
         elif reasoning_elsewhere and "reasoning" not in kinds:
             for n in positions:
                 it = wire[n]
                 if it.type == "function_call" and it.item_id:
-                    out.found.append(
-                        Violation(
-                            out.provider,
-                            "R6",
-                            source,
-                            f"Item '{it.item_id}' of type 'function_call' was provided without its required "
-                            "'reasoning' item.",
-                            f"function_call {it.item_id} came with a reasoning item that is not in this input",
-                            False,
-                            RULES["R6"].remedy,
-                            f"input[{n}]",
-                            n,
-                            None,
-                            it.call_id,
-                        )
+                    out.add(
+                        "R6",
+                        source,
+                        n,
+                        f"function_call {it.item_id} came with a reasoning item that is not in this input",
+                        False,
+                        it.call_id,
+                        id=it.item_id,
                     )
                     break
 

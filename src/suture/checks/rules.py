@@ -44,8 +44,11 @@ class Rule:
 
     def text(self, k: int = 0, /, **fields: object) -> str:
         """The provider's error text ``errors[k]`` with its ``{name}`` fields filled in: a checker
-        writes a rule's text from here, never a copy of it."""
+        writes a rule's text from here, never a copy of it. A rule whose text is ``as A1`` is
+        reported with that rule's texts."""
         out = self.errors[k]
+        if out.startswith("as ") and out[3:] in RULES:
+            return RULES[out[3:]].text(k, **fields)
         for name, value in fields.items():
             out = out.replace("{" + name + "}", str(value))
         return out
@@ -271,16 +274,19 @@ _TABLE: tuple[Rule, ...] = (
         "thinking blocks: first in their message, kept byte-exact with their signature, never last",
         (
             "messages.{N}.content.0: If an assistant message contains any thinking blocks, the first block "
-            "must be thinking or redacted_thinking. Found text.",
-            "messages.{N}.content.0.type: Expected `thinking` or `redacted_thinking`, but found `text`. When "
+            "must be thinking or redacted_thinking. Found {found}.",
+            "messages.{N}.content.0.type: Expected `thinking` or `redacted_thinking`, but found `{found}`. When "
             "`thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding "
-            "the lastmost set of `tool_use` and `tool_result` blocks). ...",
+            "the lastmost set of `tool_use` and `tool_result` blocks). We recommend you include thinking blocks "
+            "from previous turns. To avoid this requirement, disable `thinking`. Please consult our documentation "
+            "at https://docs.claude.com/en/docs/build-with-claude/extended-thinking",
             "messages.{N}: The final block in an assistant message cannot be `thinking`.",
             "messages.{N}.content.{M}: Invalid `signature` in `thinking` block",
             "messages.{N}.content.{M}: `thinking` or `redacted_thinking` blocks in the latest assistant message "
             "cannot be modified. These blocks must remain as they were in the original response.",
             "messages.{N}.content.{M}: When thinking is disabled, an `assistant` message in the final position "
             "cannot contain `thinking`.",
+            "messages.{N}.content.{M}.thinking.signature: Field required",
         ),
         "anomalyco/opencode#3077; anthropics/claude-code#20705, #19539, #10627, #63246; "
         "anthropics/anthropic-sdk-python#1598; tailcallhq/forgecode#2107, #1853; "
@@ -322,8 +328,9 @@ _TABLE: tuple[Rule, ...] = (
         (
             "An assistant message with 'tool_calls' must be followed by tool messages responding to each "
             "'tool_call_id'. The following tool_call_ids did not have response messages: {ids} "
-            "(param messages.[N].role)",
-            "DeepSeek: An assistant message with 'tool_calls' must be followed by tool messages responding to "
+            "(param: messages.[{N}].role)",
+            # DeepSeek's wording.
+            "An assistant message with 'tool_calls' must be followed by tool messages responding to "
             "each 'tool_call_id'. (insufficient tool messages following tool_calls message)",
         ),
         "sdcb/chats#132; zed-industries/zed#51944; gptme/gptme#3421; MoonshotAI/kimi-cli#2405; agno-agi/agno#3105",
@@ -341,8 +348,10 @@ _TABLE: tuple[Rule, ...] = (
         "a tool message must answer a call of the assistant message before it",
         (
             "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with "
-            "'tool_calls'. (param messages.[N].role)",
+            "'tool_calls'. (param: messages.[{N}].role)",
             "Invalid parameter: 'tool_call_id' of '{id}' not found in 'tool_calls' of previous message.",
+            # DeepSeek's wording.
+            "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'",
         ),
         "sdcb/chats#132; run-llama/llama_index#10493; itmisx/deepx-code#94",
         "yes",
@@ -465,8 +474,9 @@ _TABLE: tuple[Rule, ...] = (
         ("openai-responses", "openai-responses-strict"),
         "a reasoning item stays paired with the item that followed it",
         (
-            "Item 'fc_…' of type 'function_call' was provided without its required 'reasoning' item: 'rs_…'.",
-            "Item 'rs_…' of type 'reasoning' was provided without its required following item.",
+            # OpenAI also names the reasoning item (": 'rs_…'"), which is not in the input to name.
+            "Item '{id}' of type 'function_call' was provided without its required 'reasoning' item.",
+            "Item '{id}' of type 'reasoning' was provided without its required following item.",
         ),
         "continuedev/continue#10018, #8933",
         "no",
@@ -569,7 +579,8 @@ _TABLE: tuple[Rule, ...] = (
         (
             "Function call is missing a thought_signature in functionCall parts. This is required for tools to "
             "work correctly, and missing thought_signature may lead to degraded model performance. Additional "
-            "data, function call `default_api:{name}` , position {P}. ...",
+            "data, function call `default_api:{name}` , position {P}. Please refer to "
+            "https://ai.google.dev/gemini-api/docs/thought-signatures for more details.",
         ),
         "csells/dartantic#86; lbjlaq/Antigravity-Manager#139",
         "no",
@@ -735,8 +746,13 @@ _TABLE: tuple[Rule, ...] = (
         ("bedrock",),
         "toolUseId is 1-64 characters of [a-zA-Z0-9_-]",
         (
-            "Value '{id}' at 'messages.{N}.member.content.{M}.member.toolUse.toolUseId' failed to satisfy "
+            # {N} and {M} count from 1; {F} is toolUse or toolResult.
+            "Value '{id}' at 'messages.{N}.member.content.{M}.member.{F}.toolUseId' failed to satisfy "
             "constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+",
+            "Value '{id}' at 'messages.{N}.member.content.{M}.member.{F}.toolUseId' failed to satisfy "
+            "constraint: Member must have length greater than or equal to 1",
+            "Value '{id}' at 'messages.{N}.member.content.{M}.member.{F}.toolUseId' failed to satisfy "
+            "constraint: Member must have length less than or equal to 64",
         ),
         "AWS Bedrock runtime API reference, ToolUseBlock and ToolResultBlock (documented constraint)",
         "some",
