@@ -11,13 +11,24 @@ themselves. ``closest(text)`` ranks rules for a text nothing recognises.
 what the error names that the history does not hold, whether the repair fixes it, and one
 sentence that says so), for the command line and the app alike. ``resolve(messages, typed)``
 reads a pointer a person types (``messages.3``, ``input[5]``, ``line 760``, ``#12``).
+
+``explain_transcript(transcript, text, repaired, requests=...)`` is the same for any file. For a
+session log (Claude Code, Codex, pi) the error's indices count what the agent *sends*, not the
+file: they are placed in the request the session recorded behind that error where it has one
+(``requests``, from ``suture.sent.recorded``: exact), else in what the agent sends on resume
+(``suture.sent.numbered.modelled``), and traced back to the as-written messages, which
+``Explanation.indices`` then names. Whether the problem is there is decided by the provider's
+check of that request, for every rule the text may come from (a rule's ``family``: Anthropic
+reports A1a with A1's text); and the verdict says whether the agent sends it again on resume or
+repairs it itself, and what ``suture repair`` does about it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import orjson
 
@@ -25,21 +36,29 @@ from suture import show
 from suture.checks import Verdict, Violation, verdict
 from suture.checks._wire import contents, items, turns
 from suture.checks.rules import RULES, Rule, normalise
-from suture.model import ImagePart, Message, TextPart, text_of
+from suture.model import ImagePart, Message, TextPart, Transcript, text_of
 from suture.repair import Change, Repair, repair
 from suture.written import lines_of
 
+if TYPE_CHECKING:
+    from suture.sent import Fix
+    from suture.sent.numbered import SentRequest
+    from suture.sent.recorded import RecordedRequest
+
 __all__ = [
     "Explanation",
+    "Finding",
     "Location",
     "Pointer",
     "Recognition",
     "absent",
     "closest",
     "explain",
+    "explain_transcript",
     "locate",
     "recognise",
     "related_changes",
+    "repair_writes",
     "resolve",
     "summary",
 ]
@@ -257,10 +276,33 @@ def absent(messages: Sequence[Message], rec: Recognition) -> list[str]:
     return missing
 
 
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A problem the provider's check finds in what is sent, placed in that request's numbering
+    (``where``: ``messages.3``; ``places``: every place it is about) and in the file (``written``:
+    the as-written messages it is about)."""
+
+    violation: Violation
+    where: str
+    places: frozenset[int]
+    written: tuple[int, ...]
+
+    @property
+    def rule(self) -> Rule:
+        return RULES[self.violation.rule]
+
+
 @dataclass(slots=True)
 class Explanation:
     """What a provider's error says about a history: the rule it breaks, the messages it is
-    about, whether suture's repair fixes it, or why it does not fit this history at all."""
+    about, whether suture's repair fixes it, or why it does not fit this history at all.
+
+    For a session log (:func:`explain_transcript`) ``request`` is the request the error's indices
+    count (the one the session recorded, or what the agent sends on resume), ``named`` the place
+    its index names there, ``findings`` what the provider's check finds at that place, ``now``
+    (for a recorded request) what the agent would send again on resume, ``fixes`` what the agent
+    repairs itself there, and ``location.violations`` the contract view (the file as written and
+    suture's repair of it). ``indices`` are always as-written messages."""
 
     text: str
     recognition: Recognition | None = None
@@ -270,10 +312,24 @@ class Explanation:
     """What the error names that the history does not hold (then it is about another request)."""
     changes: list[Change] = field(default_factory=list)
     closest: list[Rule] = field(default_factory=list)
+    request: SentRequest | None = None
+    named: int | None = None
+    findings: list[Finding] = field(default_factory=list)
+    now: list[Finding] | None = None
+    fixes: list[Fix] = field(default_factory=list)
+    writes: str = ""
+    """What ``suture repair`` writes for this file, in a few words (a session log only)."""
+    lines: list[int] = field(default_factory=list)
+    """The lines of the file the messages are written on (a session log only)."""
 
     @property
     def recognised(self) -> bool:
         return self.recognition is not None
+
+    @property
+    def session(self) -> bool:
+        """Whether the file is a session log (its indices count what the agent sends)."""
+        return self.request is not None and self.request.agent is not None
 
     @property
     def found(self) -> bool:
@@ -287,19 +343,33 @@ class Explanation:
 
     @property
     def flagged(self) -> bool:
-        """Whether suture's own check sees the problem in this history."""
+        """Whether suture's own check sees the problem: in this history, or for a session log in
+        what the agent sends."""
+        if self.session:
+            return self.found and bool(self.findings)
         return self.found and self.location is not None and self.location.by == "check"
 
     @property
     def fixed(self) -> bool:
         """Whether the repaired history is free of it: a problem suture's check sees, gone after
         repair."""
+        if self.session:
+            violations = self.location.violations if self.location is not None else []
+            return self.flagged and bool(violations) and all(v.fixed for v in violations)
         if not self.flagged or self.location is None:
             return False
         return all(v.fixed for v in self.location.violations)
 
+    @property
+    def rule(self) -> Rule | None:
+        """The rule the problem breaks: the one the check found where it did (A1a for A1's
+        text), else the one the text names."""
+        if self.findings:
+            return self.findings[0].rule
+        return self.recognition.rule if self.recognition is not None else None
+
     def verdict(self) -> str:
-        """One sentence on what to do, that never contradicts itself."""
+        """What to do, in a sentence or two, that never contradict each other."""
         rec = self.recognition
         if rec is None:
             return "suture does not recognise this error text."
@@ -309,6 +379,8 @@ class Explanation:
                 f"not in this file: wrong file, or a different request? The error names {', '.join(self.absent)}. "
                 f"Where it is the right file, what fixes this kind of error: {_sentence(rule.repair_does or rule.remedy)}"
             )
+        if self.session:
+            return self._session_verdict()
         location = self.location
         assert location is not None
         if self.flagged:
@@ -329,6 +401,115 @@ class Explanation:
             "these messages as this file holds them. If the agent still gets this error, what it sends differs "
             "from this file (a state before the last write, or what the agent adds when it sends)."
         )
+
+    def _session_verdict(self) -> str:
+        from suture.sent import agent_name
+
+        rec, request, location = self.recognition, self.request, self.location
+        assert rec is not None and request is not None and location is not None
+        sent = request.sent
+        who = f"{agent_name(sent.agent or '')} {sent.model}"
+        rule = self.rule or rec.rule
+        family = "/".join(rec.rule.members) if len(rec.rule.members) > 1 else rec.rule.id
+        if not self.found:
+            return (
+                f"not found: suture's check of {request.label} finds no {family} problem, and the error names "
+                f"no message of it. Is this the session that got it? What fixes this kind of error: "
+                f"{_sentence(rule.repair_does or rule.remedy)}"
+            )
+        older = _older(sent, request)
+        if self.flagged and request.exact and self.now is not None and not self.now:
+            # The recorded request had it; what the agent sends now does not.
+            if self.fixes:
+                return (
+                    f"{who} repairs this itself when it resumes this file: {_sentence(self.fixes[0].summary)} "
+                    f"So the recorded request came from {older}. {self._nothing_to_repair(who)}"
+                )
+            return (
+                f"{who} would not send this now: what it sends when it resumes this file no longer has it (the "
+                f"file has changed since {request.label}). {self._nothing_to_repair(who)}"
+            )
+        if not self.flagged:
+            if self.fixes:
+                return (
+                    f"{who} repairs this itself when it resumes this file: {_sentence(self.fixes[0].summary)} "
+                    f"So this error came from {older}. {self._nothing_to_repair(who)}"
+                )
+            assumed = f" ({sent.assumed})" if sent.assumed else ""
+            return (
+                f"Repair: nothing to repair here: suture's check of {request.label} finds no {family} problem "
+                f"at the messages the error names{assumed}. If the agent still gets this error, what it sends "
+                "differs from what suture predicts, or the error came from an older state of this file."
+            )
+        again = (
+            f"{who} sends this again every time it resumes this file: it does not repair it itself."
+            if request.exact
+            else f"{who} sends this as written when it resumes this file (it does not repair it itself), "
+            "so resuming gives this error again."
+        )
+        return f"{again} {self._repair_clause(rule)}"
+
+    def _nothing_to_repair(self, who: str) -> str:
+        """For a problem the agent no longer sends: nothing to do with it; with an older agent,
+        what ``suture repair`` does."""
+        violations = self.location.violations if self.location is not None else []
+        older = ""
+        if violations and all(v.fixed for v in violations):
+            older = (
+                f" With an older version, which sends it as written, `suture repair` fixes it: "
+                f"{_sentence(violations[0].remedy)}{self._writes()}"
+            )
+        return f"Nothing to repair with {who}: resume it as it is.{older}"
+
+    def _repair_clause(self, rule: Rule) -> str:
+        """What ``suture repair`` does about a problem the agent sends again."""
+        location = self.location
+        violations = location.violations if location is not None else []
+        if violations and all(v.fixed for v in violations):
+            return f"Repair: fixes it: {_sentence(violations[0].remedy)}{self._writes()}"
+        if violations:
+            stays = next(v for v in violations if not v.fixed)
+            return f"Repair: does not fix this. What to do: {_sentence(stays.remedy)}"
+        if rule.fixed == "no":
+            return f"Repair: does not fix this kind of problem. What to do: {_sentence(rule.remedy)}"
+        return (
+            "Repair: does not fix this: suture's check of the file as written does not see it (it comes from "
+            f"what the agent does when it sends). What to do: {_sentence(rule.remedy)}"
+        )
+
+    def _writes(self) -> str:
+        """What ``suture repair`` writes, and where it is not a session the agent resumes, what a
+        person does to go on in the agent."""
+        if not self.writes:
+            return ""
+        out = f" `suture repair` writes {self.writes}"
+        if "not a session" in self.writes:
+            where = f" (line {', '.join(str(n) for n in self.lines)})" if self.lines else ""
+            who = self.request.sent.agent if self.request is not None else None
+            from suture.sent import agent_name
+
+            agent = agent_name(who) if who else "the agent"
+            return f"{out}: to go on in {agent}, make the same change in this file{where}."
+        return f"{out}."
+
+
+def _older(sent: object, request: SentRequest) -> str:
+    """Where an error the agent would not get now came from: another version, or an older state."""
+    from suture.sent import Sent, agent_name
+
+    assert isinstance(sent, Sent)
+    who = agent_name(sent.agent or "")
+    recorded = request.recorded
+    if recorded is not None and recorded.version and recorded.version != sent.model:
+        return f"{who} {recorded.version}, which sent it (suture models {who} {sent.model})"
+    if sent.version and sent.model and sent.version != sent.model:
+        return (
+            f"another {who} version: {who} {sent.version} wrote this file, and suture models {who} "
+            f"{sent.model}'s resume"
+        )
+    if recorded is not None:
+        return "an older state of this file"
+    return f"an older state of this file, or a {who} version other than {sent.model}"
 
 
 def _sentence(text: str) -> str:
@@ -359,6 +540,260 @@ def explain(messages: Sequence[Message], text: str, repaired: Repair | None = No
     where = locate(messages, rec, result)
     changes = [] if missing else related_changes(result, where, rec.ids)
     return Explanation(text, rec, recognised[1:], where, missing, changes)
+
+
+def repair_writes(transcript: Transcript) -> str:
+    """What ``suture repair`` writes for ``transcript``, in a few words: a session the agent
+    resumes, or the repaired history as a request body."""
+    from suture.formats import export_name, get
+    from suture.sent import agent_name
+
+    name = export_name(transcript)
+    who = agent_name(transcript.format)
+    if name == transcript.format:
+        return f"a {who} session with the fix, which {who} resumes" if name in _SESSION_FORMATS else "the repaired file"
+    what = _REQUESTS.get(name) or get(name).title.split(" (")[0]
+    return f"the repaired history as {what}, not a session {who} resumes"
+
+
+_REQUESTS = {
+    "messages": "an Anthropic Messages request",
+    "chat": "an OpenAI Chat Completions request",
+    "responses": "OpenAI Responses input items",
+    "gemini": "Gemini contents",
+}
+_SESSION_FORMATS = frozenset({"claude-code", "codex", "pi"})
+
+
+def explain_transcript(
+    transcript: Transcript,
+    text: str,
+    repaired: Repair | None = None,
+    *,
+    requests: Sequence[RecordedRequest] | None = None,
+) -> Explanation:
+    """:func:`explain` for any file. For a session log the error's indices count what the agent
+    sends: the request ``requests`` holds behind the recorded error of the same text (exact;
+    ``suture.sent.recorded.read(path)`` gives them), else what the agent sends on resume; the
+    messages found are as-written (``Explanation.indices``). For a request file, :func:`explain`
+    of its messages."""
+    from suture.sent import agent_name, as_sent
+    from suture.sent.numbered import modelled, recorded
+
+    sent = as_sent(transcript)
+    if sent.agent is None:
+        return explain(transcript.messages, text, repaired)
+    recognised = recognise(text)
+    if not recognised:
+        return Explanation(text, closest=closest(text))
+    result = repaired if repaired is not None else repair(transcript.messages)
+    model = modelled(transcript, sent)
+    behind = _behind(transcript, requests or (), recognised[0])
+    numberings = [recorded(transcript, behind, sent)] if behind is not None else [model]
+    if behind is None and sent.assumed and sent.added:
+        # Another version wrote the file: what it adds when it sends is not known, so an index
+        # is also read as counting the history alone.
+        from dataclasses import replace
+
+        plain = modelled(transcript, replace(sent, added=()))
+        who = agent_name(sent.agent or "")
+        writer = f"{who} {sent.version}" if sent.version else "the version that wrote it"
+        plain.label = (
+            f"what {who} sends when it resumes this file, without what {who} {sent.model} adds "
+            f"({', '.join(a.what for a in sent.added)}: {writer} may not add it)"
+        )
+        numberings.append(plain)
+    verdicts: dict[str, Verdict] = {}
+
+    def contracts(provider: str) -> Verdict:
+        if provider not in verdicts:
+            verdicts[provider] = verdict(transcript.messages, provider, result)
+        return verdicts[provider]
+
+    tries = [
+        _explain_sent(transcript, request, model, rec, result, text, contracts)
+        for rec in recognised
+        for request in numberings
+    ]
+    # The numbering that explains the error: where the check sees it in what is sent, or where
+    # the messages it names hold it (as written, or repaired by the agent itself). Reading the
+    # indices without what the agent adds is a guess about another version, taken only where it
+    # explains the error; else what the modelled agent sends is the answer.
+    primary = [e for e in tries if e.request is numberings[0]]
+    best = next(
+        (e for e in tries if e.flagged),
+        next(
+            (e for e in tries if e.found and e.location is not None and e.location.violations),
+            next((e for e in primary if e.found), next((e for e in primary if not e.absent), primary[0])),
+        ),
+    )
+    best.others = [r for r in recognised if r is not best.recognition]
+    best.writes = repair_writes(transcript)
+    return best
+
+
+def _behind(transcript: Transcript, requests: Sequence[RecordedRequest], rec: Recognition) -> RecordedRequest | None:
+    """The recorded request behind the last API error the session recorded with the same error
+    (the same rule, ids and index as ``rec``)."""
+    if not requests:
+        return None
+    from suture.sent.recorded import request_behind
+
+    same = (rec.rule.id, rec.ids, rec.index, rec.block)
+    for source, said in reversed(transcript.evidence):
+        theirs = recognise(said)
+        if source.line is not None and any((r.rule.id, r.ids, r.index, r.block) == same for r in theirs):
+            return request_behind(requests, source.line)
+    return None
+
+
+def _explain_sent(
+    transcript: Transcript,
+    request: SentRequest,
+    model: SentRequest,
+    rec: Recognition,
+    result: Repair,
+    text: str,
+    contracts: Callable[[str], Verdict],
+) -> Explanation:
+    """What ``rec`` says about a session log, its indices read in ``request``; ``contracts``
+    gives a provider's verdict on the file as written and its repair."""
+    messages = transcript.messages
+    n, m = _wire_index(rec)
+    missing = [f"id {i}" for i in rec.ids if not _holds_id(messages, i)]
+    named: int | None = None
+    if n is not None:
+        shown = rec.index if rec.index is not None else n
+        if n >= request.length:
+            missing.append(f"index {shown} ({request.label} has {request.length} {_places_word(request)})")
+        elif not request.written[n]:
+            what = request.added.get(n, "a message suture cannot trace to this file")
+            missing.append(
+                f"index {shown} ({request.name(n)} of {request.label} is {what}, which this file does not hold)"
+            )
+        else:
+            named = n
+    if named is not None and rec.ids and not missing:
+        # The index and the ids must name the same message (A1's index may name the call's
+        # message or the next one). Where the ids' messages are elsewhere, or left out of what the
+        # agent sends, the index counts another request: the ids say which messages it is about.
+        by_ids, _ = _named(messages, rec)
+        places = {p for p, w in enumerate(request.written) if set(w) & set(by_ids)}
+        if by_ids and not places & {named, named - 1}:
+            named = None
+    findings: list[Finding] = []
+    provider = rec.providers[0]
+    for p in rec.providers:
+        listed = [_finding(request, v) for v in request.check(p) if v.rule in rec.rule.members]
+        narrowed = _narrow_findings(listed, rec, named)
+        if narrowed:
+            findings, provider = narrowed, p
+            break
+    written: list[int] = []
+    by = ""
+    if named is not None:
+        written, by = _block_written(transcript, request, named, m), "index"
+    elif rec.ids:
+        written, by = _named(messages, rec) if not missing else ([], "")
+        by = "ids" if written else ""
+    if not written and findings and not missing:
+        written = list(dict.fromkeys(i for f in findings for i in f.written))
+        by = "check"
+    if not written and not missing and n is None and not rec.ids:
+        # A text that names no message, and nothing of it in what is sent: where the file as
+        # written has it (the agent may repair it itself).
+        for p in rec.providers:
+            in_file = [v for v in contracts(p).before if v.rule in rec.rule.members]
+            if in_file:
+                written, by, provider = sorted({v.index for v in in_file}), "file", p
+                break
+    wanted = set(written)
+    ids = set(rec.ids)
+    now: list[Finding] | None = None
+    if request is not model:
+        now = [
+            f
+            for p in rec.providers
+            for v in model.check(p)
+            if v.rule in rec.rule.members
+            for f in [_finding(model, v)]
+            if wanted & set(f.written) or (v.call_id is not None and v.call_id in ids)
+        ]
+    contract = contracts(provider)
+    touching = [
+        v
+        for v in contract.before
+        if v.rule in rec.rule.members
+        and (wanted & {v.index, *v.related} or (v.call_id is not None and v.call_id in ids))
+    ]
+    # What the agent repairs itself at these messages, where the file as written has this problem
+    # there (another repair of the same message, such as an orphan result it leaves out, does not
+    # explain this error).
+    fixes = [
+        fix
+        for fix in request.sent.fixes
+        if touching
+        and ((fix.index is not None and fix.index in wanted) or (fix.call_id is not None and fix.call_id in ids))
+    ]
+    where = Location(provider, touching, written if not missing else [], contract, by)
+    changes = [] if missing else related_changes(result, where, rec.ids)
+    lines = sorted({line for i in where.indices for line in lines_of(messages[i].source)})
+    return Explanation(
+        text,
+        rec,
+        [],
+        where,
+        missing,
+        changes,
+        lines=lines,
+        request=request,
+        named=named,
+        findings=findings,
+        now=now,
+        fixes=fixes,
+    )
+
+
+def _places_word(request: SentRequest) -> str:
+    return {"input": "input items", "contents": "contents"}.get(request.key, "messages")
+
+
+def _finding(request: SentRequest, v: Violation) -> Finding:
+    return Finding(v, request.where(v), frozenset(request.places(v)), request.written_of(v))
+
+
+def _narrow_findings(found: list[Finding], rec: Recognition, named: int | None) -> list[Finding]:
+    """The findings at what the error names: its ids, else its place (any place a finding is
+    about: Anthropic's ``messages.N`` of A1 may name the call's message or the next one)."""
+    if rec.ids:
+        by_id = [f for f in found if f.violation.call_id in rec.ids or any(i in f.violation.error for i in rec.ids)]
+        if by_id:
+            found = by_id
+        elif named is None:
+            return []
+    if named is not None:
+        at = [f for f in found if named in f.places]
+        if not at and not rec.ids:
+            return []
+        found = at or found
+    return found
+
+
+def _block_written(transcript: Transcript, request: SentRequest, n: int, block: int | None) -> list[int]:
+    """The as-written messages place ``n`` came from; with ``block``, the one that block of it
+    came from, where it can be told."""
+    written = list(request.written[n])
+    value = request.wire[n]
+    if block is None or not isinstance(value, dict) or len(written) < 2:
+        return written
+    content = value.get("content")
+    if not isinstance(content, list) or not 0 <= block < len(content):
+        return written
+    from suture.sent.numbered import block_keys, message_keys
+
+    keys = block_keys(content[block])
+    exact = [i for i in written if keys & message_keys(transcript.messages[i])]
+    return exact or written
 
 
 def summary(m: Message, limit: int = 70) -> str:

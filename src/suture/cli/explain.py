@@ -1,6 +1,6 @@
 """``suture explain IN "ERROR TEXT"``: which messages a provider's 400 is about, and the fix.
 
-Paste the provider's error (or ``-`` to read it from stdin; without it, the last API error the
+Paste the provider's error (as ``ERROR`` or ``--error TEXT``; ``-`` reads it from stdin; without it, the last API error the
 session recorded is used, as Claude Code logs them). suture recognises the rule behind
 it, finds the ids and indices it names in the transcript, shows those messages, and shows the
 repair's changes to them, or says that the repair does not fix this and what to do instead.
@@ -17,16 +17,17 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from typing import TYPE_CHECKING, Any
 
 from suture import show
 from suture.checks import TITLES
-from suture.checks.explain import Explanation, closest, explain, summary
+from suture.checks.explain import Explanation, closest, explain_transcript, summary
 from suture.cli import EXIT_FOUND, EXIT_OK
 from suture.cli._common import load_strict, out, out_json
 from suture.io import InputError
-from suture.model import Message
+from suture.model import Message, Transcript
 
 if TYPE_CHECKING:
     from suture.sent.recorded import RecordedRequest
@@ -54,6 +55,12 @@ def add_arguments(sub: Any, name: str) -> None:
         help="the provider's error text, or '-' to read it from stdin (default: the last API error the "
         "session itself recorded, where it has one, as Claude Code sessions do)",
     )
+    p.add_argument(
+        "--error",
+        dest="error_option",
+        metavar="TEXT",
+        help="the provider's error text, as an option (the same as ERROR; give one of the two)",
+    )
     p.add_argument("--format", metavar="NAME", help="the input's format (default: detect from content)")
     p.add_argument("--json", action="store_true", help="print a JSON object for scripts")
     p.add_argument("--skip-bad-lines", action="store_true", help="use the readable lines of a damaged JSONL file")
@@ -74,7 +81,12 @@ def _error_text(value: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.error_option is not None:
+        if args.error is not None:
+            raise InputError("give the error text once: as ERROR or with --error, not both")
+        args.error = args.error_option
     transcript = load_strict(args.input, args.format, args.skip_bad_lines)
+    requests = _recorded(args.input, transcript)
     if args.error is None:
         if not transcript.evidence:
             # Nothing to explain is an answer (exit 1), not unreadable input (exit 2).
@@ -88,45 +100,40 @@ def run(args: argparse.Namespace) -> int:
                 out(hint)
             return EXIT_FOUND
         recorded_at, text = transcript.evidence[-1]
-        behind = _request_behind(args.input, recorded_at.line)
         if not args.json:
             more = len(transcript.evidence) - 1
             extra = f" (the last of {more + 1})" if more else ""
             out(f"The API error recorded at {recorded_at}{extra}:", f"  {show.prose(text)[:300]}", "")
-            if behind is not None:
-                out(*_request_lines(behind, text), "")
     else:
         text = _error_text(args.error)
-        behind = None
     messages = transcript.messages
-    found = explain(messages, text)
+    found = explain_transcript(transcript, text, requests=requests)
     if not found.recognised:
         return _unrecognised(args, text)
+    behind = found.request.recorded if found.request is not None else None
     if args.json:
-        _json(args, transcript.format, messages, found, _request_json(behind, text) if behind is not None else None)
+        _json(args, transcript.format, messages, found, _request_json(behind, found) if behind is not None else None)
     else:
-        _human(args, transcript.format, messages, found)
+        if behind is not None:
+            if args.error is not None and behind.error is not None:
+                out(f"The session recorded this error at {behind.error[0]}.")
+            out(*_request_lines(behind, found), "")
+        _human(args, transcript, found)
     return EXIT_OK if found.found else EXIT_FOUND
 
 
-def _request_behind(path: str, line: int | None) -> RecordedRequest | None:
-    """The request the session recorded right before the error at ``line``, rebuilt, where the
-    file records its requests (a regular file: a pipe cannot be read a second time)."""
-    from suture.sent.recorded import read, request_behind
+def _recorded(path: str, transcript: Transcript) -> list[RecordedRequest]:
+    """The requests a session file recorded, rebuilt (Claude Code 2.1.328 records them); none for
+    another file, or one that is not a regular file (a pipe cannot be read a second time)."""
+    from suture.sent import models
+    from suture.sent.recorded import read
 
-    if line is None or not os.path.isfile(path):
-        return None
+    if transcript.format not in models() or not os.path.isfile(path):
+        return []
     try:
-        return request_behind(read(path), line)
+        return read(path)
     except InputError:
-        return None
-
-
-def _named_index(text: str) -> int | None:
-    from suture.checks.explain import recognise
-
-    found = recognise(text)
-    return found[0].index if found else None
+        return []
 
 
 def _block_words(block: Any) -> str:
@@ -149,9 +156,7 @@ def _message_words(message: Any) -> str:
     return f"{message.get('role')}: " + ", ".join(_block_words(b) for b in content or [])
 
 
-def _request_lines(request: RecordedRequest, error: str) -> list[str]:
-    from suture.checks import check
-
+def _request_lines(request: RecordedRequest, found: Explanation) -> list[str]:
     n = len(request.messages)
     tools = len(request.tools) if isinstance(request.tools, list) else 0
     when = f", sent {request.timestamp}" if request.timestamp else ""
@@ -161,22 +166,24 @@ def _request_lines(request: RecordedRequest, error: str) -> list[str]:
         else "not rebuilt: " + ", ".join(str(u) for u in request.unresolved[:3])
     )
     lines = [f"The request behind it (recorded at line {request.line}{when}): {n} messages, {tools} tools; {rebuilt}."]
-    index = _named_index(error)
+    index = found.named
     if index is not None and 0 <= index < n:
         lines.append(f"  messages.{index} of that request: {_message_words(request.messages[index])}")
-    found = check(request.neutral(), "anthropic")
-    if found:
+    sent = found.request
+    assert sent is not None
+    problems = sent.check(sent.provider)
+    if problems:
         lines.append(
-            "  suture's Anthropic check of that request: "
-            + "; ".join(f"{v.rule} {show.prose(v.problem)}" for v in found[:3])
+            f"  suture's {TITLES.get(sent.provider, sent.provider)} check of that request: "
+            + "; ".join(f"{v.rule} at {sent.where(v)}: {show.prose(v.problem)}" for v in problems[:3])
         )
     return lines
 
 
-def _request_json(request: RecordedRequest, error: str) -> dict[str, Any]:
-    from suture.checks import check
-
-    index = _named_index(error)
+def _request_json(request: RecordedRequest, found: Explanation) -> dict[str, Any]:
+    index = found.named
+    sent = found.request
+    assert sent is not None
     return {
         "line": request.line,
         "id": request.id,
@@ -188,7 +195,7 @@ def _request_json(request: RecordedRequest, error: str) -> dict[str, Any]:
             "index": index,
             "message": request.messages[index] if index is not None and 0 <= index < len(request.messages) else None,
         },
-        "problems": [v.to_json() for v in check(request.neutral(), "anthropic")],
+        "problems": [{**v.to_json(), "at": sent.where(v)} for v in sent.check(sent.provider)],
         "body": request.body(),
     }
 
@@ -202,6 +209,7 @@ def _json(
 ) -> None:
     rec, where = found.recognition, found.location
     assert rec is not None and where is not None
+    rule = found.rule or rec.rule
     out_json(
         {
             "file": show.path_json(args.input),
@@ -211,10 +219,12 @@ def _json(
             "recognised": True,
             "rule": rec.rule.id,
             "title": rec.rule.title,
+            "found_rule": rule.id if found.flagged else None,
             "providers": list(rec.providers),
             "provider": where.provider,
             "source": rec.rule.source,
             "named": {"ids": list(rec.ids), "index": rec.index, "block": rec.block},
+            "sent": _sent_json(found),
             "in_file": not found.absent,
             "absent": found.absent,
             "found": found.found,
@@ -237,9 +247,36 @@ def _json(
     )
 
 
-def _human(args: argparse.Namespace, fmt: str, messages: list[Message], found: Explanation) -> None:
+def _sent_json(found: Explanation) -> dict[str, Any] | None:
+    """For a session log: the request the error's indices count, where its index points there,
+    what the provider's check finds, whether the agent sends it again or repairs it itself."""
+    request = found.request
+    if not found.session or request is None:
+        return None
+    sent = request.sent
+    return {
+        "request": request.label,
+        "exact": request.exact,
+        "agent": sent.agent,
+        "version": sent.version,
+        "model": sent.model,
+        "assumed": sent.assumed,
+        "length": request.length,
+        "index": found.named,
+        "at": request.name(found.named) if found.named is not None else None,
+        "written": list(request.written[found.named]) if found.named is not None else [],
+        "problems": [{**f.violation.to_json(), "at": f.where, "written": list(f.written)} for f in found.findings],
+        "sends_again": found.flagged and (found.now is None or bool(found.now)),
+        "agent_repairs": [f.to_json() for f in found.fixes],
+        "suture_repair_writes": found.writes,
+    }
+
+
+def _human(args: argparse.Namespace, transcript: Transcript, found: Explanation) -> None:
     rec, where = found.recognition, found.location
     assert rec is not None and where is not None
+    messages = transcript.messages
+    request = found.request if found.session else None
     lines: list[str] = []
     w = lines.append
     r = rec.rule
@@ -252,27 +289,65 @@ def _human(args: argparse.Namespace, fmt: str, messages: list[Message], found: E
         named.append("ids " + ", ".join(rec.ids))
     if named:
         w(f"  the error names: {'; '.join(named)}")
+    if found.flagged and found.rule is not None and found.rule.id != r.id:
+        w(f"  suture's check finds {found.rule.id} there: {found.rule.title}")
     if found.others:
         w(f"  (the text also fits: {', '.join(o.rule.id for o in found.others[:3])})")
     w("")
-    w(f"{show.path(args.input)} ({fmt}, {len(messages)} messages):")
+    written = f"{len(messages)} messages as written" if request is not None else f"{len(messages)} messages"
+    w(f"{show.path(args.input)} ({transcript.format}, {written}):")
+    if request is not None:
+        sent = request.sent
+        if sent.assumed:
+            w(f"  ({sent.assumed})")
+        w(f"  The error counts {request.label}.")
     if found.found:
-        if not found.flagged:
+        if request is not None and found.named is not None:
+            w(f"  {request.name(found.named)} there is written as:")
+        elif request is not None and where.by == "ids":
+            w("  The messages the error's ids name:")
+        elif request is not None and where.by == "file":
+            w("  The error names no message; the file as written has this problem at:")
+        elif not found.flagged:
             w(f"  The messages the error names (by its {'ids' if where.by == 'ids' else 'index'}):")
         for i in found.indices:
             m = messages[i]
             source = f" ({m.source})" if m.source else ""
             w(f"  [{i}] {m.role}{source}  {summary(m)}")
-        for v in where.violations:
-            w(f"      {v.rule} at {v.where} ({TITLES[v.provider]}): {v.problem}")
+        if request is not None:
+            for f in found.findings:
+                title = TITLES.get(f.violation.provider, f.violation.provider)
+                w(f"      {f.violation.rule} at {f.where} ({title}): {f.violation.problem}")
+        else:
+            for v in where.violations:
+                w(f"      {v.rule} at {v.where} ({TITLES[v.provider]}): {v.problem}")
     w("")
-    w(found.verdict())
+    said = found.verdict()
+    head, mark, rest = said.partition(" Repair: ")
+    w(head)
+    if mark:
+        w("Repair: " + rest)
+    if request is not None and found.flagged and found.fixed:
+        w(f"  {_repair_command(args.input, transcript)}")
     if found.changes:
         w("Changes the repair makes to these messages:")
         for c in found.changes:
             to = f"[{c.output_index}]" if c.output_index is not None else "(dropped)"
             w(f"  {c.kind} [{c.input_index}] → {to}: {c.summary}")
     out(*lines)
+
+
+def _repair_command(path: str, transcript: Transcript) -> str:
+    """The command that writes the repair of ``path`` beside it, named for what it writes."""
+    from suture.formats import export_name
+
+    stem, dot, ext = path.rpartition(".")
+    if not dot or "/" in ext:
+        stem, ext = path, ""
+    if export_name(transcript) != transcript.format:
+        ext = "json"  # the repaired history as a request body: one JSON document
+    target = f"{stem}.repaired.{ext}" if ext else f"{stem}.repaired"
+    return f"$ suture repair {shlex.quote(show.path(path))} -o {shlex.quote(show.path(target))}"
 
 
 def _unrecognised(args: argparse.Namespace, text: str) -> int:

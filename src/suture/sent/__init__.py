@@ -26,6 +26,9 @@ The API (pure: no Textual, no I/O)::
     sent.fixes                        # what the agent repairs itself: list[Fix], each with kind,
                                       # summary, index and source in the as-written view
     sent.skipped                      # records the agent leaves out (API errors, failed turns, ...)
+    sent.added                        # what the agent puts into the request that the file does not
+                                      # hold (Added: position in the request, role, what), as measured
+    sent.position(k)                  # where wire[k] is in the request the provider numbers
 
 The verdict on what is sent (what ``suture check`` prints, the app's header and problems list)::
 
@@ -57,7 +60,19 @@ from suture.io import Document, InputError, parse_document
 from suture.model import Message, Skipped, Source, Transcript
 from suture.repair import Repair
 
-__all__ = ["FIX_KINDS", "RESUME_PROMPT", "Fix", "Sent", "SentVerdict", "agent_name", "as_sent", "models", "verdict"]
+__all__ = [
+    "FIX_KINDS",
+    "RESUME_PROMPT",
+    "Added",
+    "Fix",
+    "Sent",
+    "SentVerdict",
+    "agent_name",
+    "as_sent",
+    "models",
+    "raw_values",
+    "verdict",
+]
 
 FIX_KINDS = {
     "inserted_result": "a result for a call that never got one",
@@ -95,6 +110,18 @@ class Fix:
 
 
 @dataclass(frozen=True, slots=True)
+class Added:
+    """A message the agent puts into the request when it sends it, which the file does not hold
+    (its system prompt, its instructions): ``wire`` leaves it out, but a provider's index counts
+    it. ``position`` is its place in the request (earlier additions counted), ``what`` says what
+    it is in a few words."""
+
+    position: int
+    role: str
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
 class Sent:
     """The history an agent sends on resume (see the module docstring)."""
 
@@ -108,6 +135,16 @@ class Sent:
     fixes: list[Fix] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     origin: list[int | None] = field(default_factory=list)
+    added: tuple[Added, ...] = ()
+
+    def position(self, k: int) -> int:
+        """Where ``wire[k]`` is in the request the agent sends: ``k`` moved past what it adds
+        before it (a provider's ``messages.N``, ``input[N]`` count those too)."""
+        n = k
+        for a in sorted(self.added, key=lambda a: a.position):
+            if a.position <= n:
+                n += 1
+        return n
 
     @property
     def assumed(self) -> str | None:
@@ -130,6 +167,7 @@ class Sent:
             "provider": self.provider,
             "wire_format": self.wire_format,
             "fixes": [f.to_json() for f in self.fixes],
+            "added": [{"position": a.position, "role": a.role, "what": a.what} for a in self.added],
             "skipped": [{"source": str(s.source), "kind": s.kind, "reason": s.reason} for s in self.skipped],
             "wire": self.wire,
         }
@@ -156,6 +194,8 @@ class Built:
     origin_of: dict[int, int | None]
     keep: list[Any] = field(default_factory=list)
     """Objects ``origin_of`` refers to by id, kept alive while it is used."""
+    added: tuple[Added, ...] = ()
+    """What the agent puts into the request that the file does not hold (see :class:`Added`)."""
 
     def mark(self, value: Any, index: int | None) -> Any:
         """Note that ``value`` came from as-written message ``index``; returns it."""
@@ -194,6 +234,7 @@ def as_sent(transcript: Transcript) -> Sent:
         fixes=built.fixes,
         skipped=list(transcript.skipped),
         origin=[_origin(m, built.origin_of) for m in messages],
+        added=built.added,
     )
 
 
@@ -203,15 +244,21 @@ def _neutral(wire: list[Any], wire_format: str) -> list[Message]:
     return get(wire_format).load(Document("json", value=wire)).messages
 
 
-def _origin(m: Message, origin_of: dict[int, int | None]) -> int | None:
-    """The as-written message a sent neutral message came from, by the wire values it holds."""
+def raw_values(m: Message) -> list[Any]:
+    """The wire values a neutral message was read from: its record, its blocks, its calls (the
+    identity of each tells which place of a request, or which record, it came from)."""
     candidates: list[Any] = [m.raw]
     if isinstance(m.raw, list):
         candidates.extend(m.raw)
     if isinstance(m.content, list):
         candidates.extend(p.raw for p in m.content)
     candidates.extend(c.raw for c in m.tool_calls)
-    for value in candidates:
+    return candidates
+
+
+def _origin(m: Message, origin_of: dict[int, int | None]) -> int | None:
+    """The as-written message a sent neutral message came from, by the wire values it holds."""
+    for value in raw_values(m):
         if value is not None and id(value) in origin_of:
             found = origin_of[id(value)]
             if found is not None:

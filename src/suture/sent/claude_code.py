@@ -26,6 +26,10 @@ From the history as written (``suture.formats.claude_code``):
 
 Each of these is a :class:`~suture.sent.Fix` (the agent repairs it itself), named at the message
 it is about in the as-written view.
+
+When it sends, Claude Code also puts a ``system`` message right after the first message of the
+request (:data:`ADDED`; its ``<system-reminder>`` text joins the first message and moves nothing),
+so from the second message on Anthropic's ``messages.N`` is one more than the place in ``wire``.
 """
 
 from __future__ import annotations
@@ -34,12 +38,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from suture.model import Transcript
-from suture.sent import Built, Fix
+from suture.sent import Added, Built, Fix
 
-__all__ = ["INTERRUPTED", "MODEL", "NO_RESPONSE", "build", "merges"]
+__all__ = ["ADDED", "INTERRUPTED", "MODEL", "NO_RESPONSE", "build", "merges"]
 
 MODEL = "2.1.328"
 """The Claude Code version whose resume step this module models."""
+ADDED = (Added(1, "system", "the system message Claude Code adds after the first message"),)
+"""What Claude Code 2.1.328 puts into every request it sends that the file does not hold (seen in
+every request of the recorded corpus)."""
 INTERRUPTED = (
     "[Tool call interrupted: the session ended before this call's result was recorded, so its outcome is "
     "unknown. Check whether it took effect before relying on it or running it again.]"
@@ -84,7 +91,7 @@ class _Builder:
     def __init__(self, transcript: Transcript) -> None:
         self.transcript = transcript
         self.messages = transcript.messages
-        self.built = Built([], "messages", "anthropic", MODEL, [], {})
+        self.built = Built([], "messages", "anthropic", MODEL, [], {}, added=ADDED)
 
     # -- helpers ---------------------------------------------------------------------------------
 

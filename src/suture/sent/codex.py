@@ -12,6 +12,9 @@ timestamp, in file order):
 - everything else is sent as written, in order: an item between a call and its output, an output
   before its call, two outputs for one call (a strict server rejects them: rule R7);
 - Codex's own bookkeeping key ``internal_chat_message_metadata_passthrough`` is not sent.
+
+When it sends, Codex puts its instructions first, as a developer message the rollout does not
+hold (:data:`ADDED`), so ``input[N]`` is one more than the place in ``wire``.
 """
 
 from __future__ import annotations
@@ -20,12 +23,15 @@ from typing import Any
 
 from suture.formats.responses import item_kind
 from suture.model import Transcript
-from suture.sent import Built, Fix
+from suture.sent import Added, Built, Fix
 
-__all__ = ["ABORTED", "MODEL", "build"]
+__all__ = ["ABORTED", "ADDED", "MODEL", "build"]
 
 MODEL = "0.169.0"
 """The Codex version whose resume step this module models."""
+ADDED = (Added(0, "developer", "Codex's instructions (a developer message)"),)
+"""What Codex 0.169.0 puts into every request it sends that the rollout does not hold (seen in
+every request of the recorded corpus)."""
 ABORTED = "aborted"
 _INTERNAL = frozenset({"internal_chat_message_metadata_passthrough"})
 
@@ -36,7 +42,7 @@ def _call_id(item: dict[str, Any]) -> Any:
 
 def build(transcript: Transcript) -> Built:
     """The Responses ``input`` Codex builds from this as-written rollout on resume."""
-    built = Built([], "responses", "openai-responses", MODEL, [], {})
+    built = Built([], "responses", "openai-responses", MODEL, [], {}, added=ADDED)
     messages = transcript.messages
     items: list[tuple[dict[str, Any], int]] = []
     for i, m in enumerate(messages):

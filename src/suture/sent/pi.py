@@ -18,6 +18,10 @@ each provider's ``convertMessages``). From the history as written (``suture.form
   ``tool`` message per result), Anthropic Messages (whitespace-only text and empty thinking left
   out, consecutive results in one user message), or, for other providers, suture's own writing
   of that format.
+
+When it sends OpenAI Chat, pi puts its system prompt first, as a ``system`` message the session
+does not hold (:data:`ADDED`), so ``messages[N]`` is one more than the place in ``wire``; for
+Anthropic Messages and Gemini the system prompt is not a message.
 """
 
 from __future__ import annotations
@@ -27,12 +31,15 @@ from typing import Any
 import orjson
 
 from suture.model import Message, Transcript
-from suture.sent import Built, Fix
+from suture.sent import Added, Built, Fix
 
-__all__ = ["MODEL", "NO_RESULT", "build"]
+__all__ = ["ADDED", "MODEL", "NO_RESULT", "build"]
 
 MODEL = "0.73.1"
 """The pi version whose resume step this module models."""
+ADDED = {"chat": (Added(0, "system", "pi's system prompt"),)}
+"""What pi 0.73.1 puts into the request that the session does not hold, by wire format (seen in
+every OpenAI Chat request of the recorded corpus)."""
 NO_RESULT = "No result provided"
 _COMPACTION = (
     "The conversation history before this point was compacted into the following summary:\n\n<summary>\n",
@@ -52,7 +59,7 @@ class _Builder:
         self.transcript = transcript
         self.messages = transcript.messages
         fmt = transcript.export_format or "messages"
-        self.built = Built([], fmt, _PROVIDERS.get(fmt, ""), MODEL, [], {})
+        self.built = Built([], fmt, _PROVIDERS.get(fmt, ""), MODEL, [], {}, added=ADDED.get(fmt, ()))
         last = next((m.raw for m in reversed(self.messages) if m.role == "assistant" and isinstance(m.raw, dict)), {})
         self.target = (last.get("provider"), last.get("api"), last.get("model"))
 

@@ -32,6 +32,7 @@ The API (pure apart from :func:`read`, which reads a file)::
     r = requests[-1]
     r.body()                                        # the request as sent: params, system, tools, messages
     r.messages, r.found                             # each message and how it was found ("blob", "record", "sent")
+    r.lines                                         # the line of each message found as a record
     r.unresolved                                    # [Unresolved(position, hash)]: named, not passed over
     r.error                                         # (Source, text) of the API error that followed it
     request_behind(requests, line)                  # the request behind the error recorded at ``line``
@@ -90,6 +91,8 @@ class RecordedRequest:
     """Whether the ``api-request-shape`` line with its system and tools was found."""
     error: tuple[Source, str] | None = None
     """The API error recorded right after this request, where there is one."""
+    lines: list[int | None] = field(default_factory=list)
+    """For each message found as a record (``record``), the line of the file it is; else ``None``."""
 
     @property
     def complete(self) -> bool:
@@ -164,24 +167,33 @@ def _kind(record: Any) -> str | None:
     return kind if isinstance(kind, str) else None
 
 
-def _candidates(records: Sequence[tuple[int, Any]]) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+def _candidates(
+    records: Sequence[tuple[int, Any]],
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], dict[str, int]]:
     """Hash -> message, from the blobs, the file's records, and suture's model of what Claude
-    Code sends (every message it makes from several records, and the history it sends now)."""
+    Code sends (every message it makes from several records, and the history it sends now); and
+    hash -> the line of each record."""
     blobs: dict[str, Any] = {}
     lines: dict[str, Any] = {}
-    for _, record in records:
+    line_of: dict[str, int] = {}
+    for line, record in records:
         kind = _kind(record)
         if kind == "api-request-blob" and isinstance(record.get("hash"), str):
             blobs[record["hash"]] = record.get("message")
         elif kind in ("user", "assistant") and isinstance(record.get("message"), dict):
             message = record["message"]
             role, content = message.get("role"), message.get("content")
-            lines[message_hash({"role": role, "content": content})] = {"role": role, "content": content}
+            digest = message_hash({"role": role, "content": content})
+            lines[digest] = {"role": role, "content": content}
+            line_of[digest] = line
             if isinstance(content, str):
                 # Sent as one text block when a cache_control marker goes on it.
                 listed = {"role": role, "content": [{"type": "text", "text": content}]}
-                lines.setdefault(message_hash(listed), listed)
-    return blobs, lines, _modelled(records)
+                digest = message_hash(listed)
+                if digest not in lines:
+                    lines[digest] = listed
+                    line_of[digest] = line
+    return blobs, lines, _modelled(records), line_of
 
 
 def _modelled(records: Sequence[tuple[int, Any]]) -> dict[str, Any]:
@@ -209,7 +221,7 @@ def recorded_requests(records: Sequence[tuple[int, Any]]) -> list[RecordedReques
         for _, r in records
         if _kind(r) == "api-request-shape" and isinstance(r.get("shapeHash"), str)
     }
-    blobs, lines, modelled = _candidates(records)
+    blobs, lines, modelled, line_of = _candidates(records)
     by_id: dict[str, RecordedRequest] = {}
     out: list[RecordedRequest] = []
     errors = _errors(records)
@@ -220,11 +232,13 @@ def recorded_requests(records: Sequence[tuple[int, Any]]) -> list[RecordedReques
         keep = record.get("keep") if isinstance(record.get("keep"), int) else 0
         messages: list[Any] = list(base.messages[:keep]) if base is not None else []
         found: list[str] = list(base.found[:keep]) if base is not None else []
+        at: list[int | None] = list(base.lines[:keep]) if base is not None else []
         unresolved = [u for u in base.unresolved if u.position < keep] if base is not None else []
         if base is None and keep:
             for position in range(keep):
                 messages.append(None)
                 found.append("unresolved")
+                at.append(None)
                 unresolved.append(Unresolved(position, "(the request it continues is not in the file)"))
         for digest in record.get("tail") if isinstance(record.get("tail"), list) else []:
             position = len(messages)
@@ -232,10 +246,12 @@ def recorded_requests(records: Sequence[tuple[int, Any]]) -> list[RecordedReques
                 if digest in table:
                     messages.append(table[digest])
                     found.append(how)
+                    at.append(line_of.get(digest) if how == "record" else None)
                     break
             else:
                 messages.append(None)
                 found.append("unresolved")
+                at.append(None)
                 unresolved.append(Unresolved(position, str(digest)))
         shape_hash = record.get("shapeHash")
         shape = shapes.get(shape_hash) if isinstance(shape_hash, str) else None
@@ -254,6 +270,7 @@ def recorded_requests(records: Sequence[tuple[int, Any]]) -> list[RecordedReques
             cache_control=list(record.get("cacheControl") or []),
             shape=isinstance(shape, dict),
             error=_first_after(errors, n, records),
+            lines=at,
         )
         by_id[request.id] = request
         out.append(request)

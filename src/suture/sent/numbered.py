@@ -1,0 +1,416 @@
+"""The request an agent sends, numbered as its provider numbers it, each place traced to the file.
+
+A provider's error counts the messages, items or contents of the request it was sent
+(``messages.3``, ``input[5]``, ``contents[2]``). For a session log that request is not the file:
+the agent builds it when it resumes (:func:`suture.sent.as_sent`), and puts into it what the file
+does not hold (its system prompt, its instructions: :attr:`suture.sent.Sent.added`). A
+:class:`SentRequest` is that request as a numbered list, with the as-written messages (positions
+in ``Transcript.messages``) each place came from::
+
+    from suture.sent.numbered import modelled, recorded
+
+    req = modelled(transcript)            # suture's model of what the agent sends on resume
+    req = recorded(transcript, request)   # a request the file recorded (Claude Code 2.1.328): exact
+    req.length                            # how many places the provider counts
+    req.wire[n]                           # what is sent at place n (None: what the agent adds, not held here)
+    req.written[n]                        # the as-written messages place n came from (() where none)
+    req.added.get(n)                      # what the agent adds at place n, in a few words
+    req.name(n)                           # "messages.3", "messages[3]", "input[3]", "contents[3]"
+    req.messages, req.at[j]               # the history as neutral messages (what the checks read), and
+                                          # the place of each
+    req.check("anthropic")                # the provider's violations in what is sent
+    req.places(v)                         # the places a violation is about
+    req.pointer(v)                        # where it points, in the request's numbering
+
+For a request-format file (chat, messages, ...) the file is the request: :func:`modelled` numbers
+the file's own history, one place per neutral message as the provider's wire groups them.
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from suture.checks import Violation, check
+from suture.checks._wire import contents, items, turns
+from suture.checks.rules import RULES
+from suture.model import Message, TextPart, ThinkingPart, Transcript, text_of
+from suture.sent import RESUME_PROMPT, Sent, agent_name, as_sent, raw_values
+from suture.written import lines_of
+
+if TYPE_CHECKING:
+    from suture.sent.recorded import RecordedRequest
+
+__all__ = ["SentRequest", "block_keys", "message_keys", "modelled", "recorded"]
+
+_KEYS = {"messages": "messages", "chat": "messages", "responses": "input", "gemini": "contents"}
+"""The request key whose list a provider's index counts, by wire format."""
+_NEW_PROMPT = "the new prompt the agent adds when it resumes"
+
+
+@dataclass(slots=True)
+class SentRequest:
+    """A request as its provider numbers it, each place traced to the as-written messages."""
+
+    key: str
+    """``messages``, ``input`` or ``contents``: the list the provider's index counts."""
+    wire_format: str
+    provider: str
+    wire: list[Any]
+    written: list[tuple[int, ...]]
+    added: dict[int, str]
+    messages: list[Message]
+    at: list[int | None]
+    exact: bool
+    """A request the file recorded (``True``), or suture's model of the next one."""
+    label: str
+    """What this request is, for a person: "the request Claude Code recorded at line 39"."""
+    sent: Sent
+    recorded: RecordedRequest | None = None
+    stand_ins: frozenset[int] = frozenset()
+    """Neutral messages that stand for what the agent adds (not from the file): they keep the
+    checks' numbering the provider's, and no problem is about them."""
+    _checked: dict[str, list[Violation]] = field(default_factory=dict)
+
+    @property
+    def length(self) -> int:
+        return len(self.wire)
+
+    @property
+    def agent(self) -> str | None:
+        return self.sent.agent
+
+    def name(self, n: int) -> str:
+        """Place ``n`` as the provider writes it."""
+        if _anthropic_wire(self.wire_format):
+            return f"messages.{n}"
+        return f"{self.key}[{n}]"
+
+    def check(self, provider: str) -> list[Violation]:
+        """``provider``'s violations in what is sent (``Violation.index`` counts :attr:`messages`).
+        What an agent sends on resume is judged with the new prompt after it."""
+        if provider not in self._checked:
+            last = len(self.messages)
+            history = self.messages if self.exact or self.agent is None else [*self.messages, RESUME_PROMPT]
+            found = [v for v in check(history, provider) if v.index < last and v.index not in self.stand_ins]
+            self._checked[provider] = found
+        return self._checked[provider]
+
+    def pointer(self, v: Violation) -> int | None:
+        """The place ``v``'s own pointer (``Violation.where``) names, in this request's numbering."""
+        w = v.wire_index
+        if w is None:
+            return None
+        kind = RULES[v.rule].index
+        members: list[int] = []
+        if kind in ("turns", "turns1"):
+            listed = turns(self.messages, merge=v.provider == "bedrock")
+            members = list(listed[w].members) if 0 <= w < len(listed) else []
+        elif kind == "contents":
+            listed = contents(self.messages)
+            members = list(listed[w].members) if 0 <= w < len(listed) else []
+        elif kind == "items":
+            listed_items = items(self.messages)
+            if not 0 <= w < len(listed_items):
+                return None
+            source = listed_items[w].source
+            first = self.at[source] if 0 <= source < len(self.at) else None
+            if first is None:
+                return None
+            # A message sent as several items (reasoning, text, calls) fills consecutive places.
+            return first + sum(1 for it in listed_items[:w] if it.source == source)
+        else:
+            members = [w]
+        found = [self.at[j] for j in members if 0 <= j < len(self.at) and self.at[j] is not None]
+        return min(p for p in found if p is not None) if found else None
+
+    def places(self, v: Violation) -> set[int]:
+        """Every place ``v`` is about: its message, the messages its text names, its pointer."""
+        out = {self.at[j] for j in (v.index, *v.related) if 0 <= j < len(self.at)}
+        out.add(self.pointer(v))
+        return {p for p in out if p is not None}
+
+    def written_of(self, v: Violation) -> tuple[int, ...]:
+        """The as-written messages ``v`` is about, its own message first."""
+        out: list[int] = []
+        for j in (v.index, *v.related):
+            place = self.at[j] if 0 <= j < len(self.at) else None
+            if place is None:
+                continue
+            for i in self.written[place]:
+                if i not in out:
+                    out.append(i)
+        return tuple(out)
+
+    def where(self, v: Violation) -> str:
+        """``v``'s pointer in this request's numbering (``messages.3``), or its own where none."""
+        place = self.pointer(v)
+        return self.name(place) if place is not None else v.where
+
+
+def _places(wire: Sequence[Any], messages: Sequence[Message]) -> list[list[int]]:
+    """The places in ``wire`` of each neutral message loaded from it, by the values it holds (an
+    assistant message read from several Responses items fills several places)."""
+    place: dict[int, int] = {}
+    for k, value in enumerate(wire):
+        place[id(value)] = k
+        if isinstance(value, dict):
+            for key in ("content", "tool_calls", "parts"):
+                inner = value.get(key)
+                if isinstance(inner, list):
+                    for block in inner:
+                        place.setdefault(id(block), k)
+    out: list[list[int]] = []
+    for m in messages:
+        out.append(sorted({place[id(c)] for c in raw_values(m) if c is not None and id(c) in place}))
+    return out
+
+
+def _ordered(values: Iterable[int | None]) -> tuple[int, ...]:
+    out: list[int] = []
+    for v in values:
+        if v is not None and v not in out:
+            out.append(v)
+    return tuple(out)
+
+
+def modelled(transcript: Transcript, sent: Sent | None = None) -> SentRequest:
+    """What the agent that wrote ``transcript`` sends when it resumes it, numbered as the provider
+    numbers it: the history, what the agent adds (``Sent.added``) at its place, and the new
+    prompt last. For a request file, the file's own history."""
+    sent = sent if sent is not None else as_sent(transcript)
+    if sent.agent is None:
+        return _request_file(transcript, sent)
+    total = len(sent.wire) + len(sent.added)
+    wire: list[Any] = [None] * total
+    filled = [False] * total
+    placed = [sent.position(k) for k in range(len(sent.wire))]
+    for k, n in enumerate(placed):
+        if n < total:
+            wire[n] = sent.wire[k]
+            filled[n] = True
+    added: dict[int, str] = {}
+    roles: dict[int, str] = {}
+    extra = iter(sorted(sent.added, key=lambda a: a.position))
+    for n in range(total):
+        if not filled[n]:
+            a = next(extra, None)
+            added[n] = a.what if a is not None else "what the agent adds when it sends"
+            roles[n] = a.role if a is not None else "system"
+    wire.append(None)
+    added[total] = _NEW_PROMPT
+    in_wire = _places(sent.wire, sent.messages)
+    written: list[list[int | None]] = [[] for _ in wire]
+    for j, ks in enumerate(in_wire):
+        for k in ks:
+            written[placed[k]].append(sent.origin[j] if j < len(sent.origin) else None)
+    # The history with a stand-in for each message the agent adds, so that the checks number the
+    # request as the provider does (their texts then agree with the places named here).
+    ordered: list[tuple[int, int, Message, bool]] = []
+    for j, ks in enumerate(in_wire):
+        ordered.append((placed[ks[0]] if ks else total, j, sent.messages[j], False))
+    for n, role in roles.items():
+        ordered.append((n, -1, Message(role, f"({added[n]})"), True))
+    ordered.sort(key=lambda t: (t[0], t[1]))
+    messages, at, stand_ins = _with_stand_ins(ordered, sent.wire_format)
+    who = agent_name(sent.agent)
+    for n, value in enumerate(wire):
+        if value is not None and n not in added and not any(i is not None for i in written[n]):
+            # A message the agent writes itself on resume (a reply after the last user message).
+            added[n] = f"a message {who} writes itself when it resumes, from no record of this file"
+    return SentRequest(
+        key=_KEYS.get(sent.wire_format, "messages"),
+        wire_format=sent.wire_format,
+        provider=sent.provider,
+        wire=wire,
+        written=[_ordered(w) for w in written],
+        added=added,
+        messages=messages,
+        at=at,
+        exact=False,
+        label=f"what {who} {sent.model} sends when it resumes this file",
+        sent=sent,
+        stand_ins=stand_ins,
+    )
+
+
+def _with_stand_ins(
+    ordered: Sequence[tuple[int, int, Message, bool]], wire_format: str
+) -> tuple[list[Message], list[int | None], frozenset[int]]:
+    """Neutral messages in request order, their places, and which are stand-ins. Anthropic
+    counts a ``system`` message inside ``messages`` where suture's wire model lifts it out, so
+    there a stand-in right after a user message is a user message of its own (Anthropic reads
+    consecutive user messages as one: it changes no pairing); elsewhere it keeps its role."""
+    messages: list[Message] = []
+    at: list[int | None] = []
+    stand_ins: set[int] = set()
+    for place, _, m, stand_in in ordered:
+        anthropic = _anthropic_wire(wire_format)
+        if stand_in or (anthropic and m.role in ("system", "developer")):
+            if anthropic and messages and messages[-1].role == "user":
+                m = Message("user", text_of(m.content) or f"({m.role})")
+            stand_ins.add(len(messages))
+        messages.append(m)
+        at.append(place)
+    return messages, at, frozenset(stand_ins)
+
+
+def _anthropic_wire(wire_format: str) -> bool:
+    """Whether ``wire_format`` is Anthropic's Messages wire: ``messages.N`` counts its turns (a
+    run of user messages is one), and a system message is not one of them."""
+    from suture.formats import get
+
+    return str(getattr(get(wire_format), "provider", "") or "") == "anthropic"
+
+
+def _request_file(transcript: Transcript, sent: Sent) -> SentRequest:
+    """A request file: the history is the request, numbered as its provider groups the messages."""
+    messages = list(transcript.messages)
+    key = _KEYS.get(transcript.format, "messages")
+    groups: list[list[int]]
+    if key == "input":
+        groups = [[it.source] for it in items(messages)]
+    elif key == "contents":
+        groups = [list(t.members) for t in contents(messages)]
+    elif _anthropic_wire(transcript.format):
+        groups = [list(t.members) for t in turns(messages)]
+    else:
+        groups = [[i] for i in range(len(messages))]
+    at: list[int | None] = [None] * len(messages)
+    for n, members in enumerate(groups):
+        for j in members:
+            if at[j] is None:
+                at[j] = n
+    return SentRequest(
+        key=key,
+        wire_format=transcript.format,
+        provider=sent.provider,
+        wire=[None] * len(groups),
+        written=[_ordered(g) for g in groups],
+        added={},
+        messages=messages,
+        at=at,
+        exact=True,
+        label="this file",
+        sent=sent,
+    )
+
+
+def block_keys(block: Any) -> set[tuple[str, str]]:
+    """What identifies one block of a wire message: its call or result id, or its text."""
+    if not isinstance(block, dict):
+        return set()
+    kind = block.get("type")
+    if kind == "tool_use" and isinstance(block.get("id"), str):
+        return {("call", block["id"])}
+    if kind == "tool_result" and isinstance(block.get("tool_use_id"), str):
+        return {("result", block["tool_use_id"])}
+    if kind in ("text", "thinking"):
+        text = block.get("text", block.get("thinking"))
+        if isinstance(text, str) and text.strip():
+            return {("text", text.strip())}
+    return set()
+
+
+def _keys(value: Any) -> set[tuple[str, str]]:
+    """What identifies the content of an Anthropic wire message: its call and result ids, its texts."""
+    out: set[tuple[str, str]] = set()
+    if not isinstance(value, dict):
+        return out
+    content = value.get("content")
+    if isinstance(content, str) and content.strip():
+        out.add(("text", content.strip()))
+    for block in content if isinstance(content, list) else []:
+        out |= block_keys(block)
+    return out
+
+
+def message_keys(m: Message) -> set[tuple[str, str]]:
+    """What identifies the content of a neutral message, as :func:`block_keys` names it."""
+    out = {("call", c.id) for c in m.tool_calls if c.id}
+    if m.role == "tool":
+        return out | ({("result", m.tool_call_id)} if m.tool_call_id else set())
+    content = m.content
+    if isinstance(content, str) and content.strip():
+        out.add(("text", content.strip()))
+    for part in content if isinstance(content, list) else []:
+        if isinstance(part, (TextPart, ThinkingPart)) and part.text.strip():
+            out.add(("text", part.text.strip()))
+    return out
+
+
+def recorded(transcript: Transcript, request: RecordedRequest, sent: Sent | None = None) -> SentRequest:
+    """A request the session recorded (``suture.sent.recorded``), exactly as it was sent, each
+    message traced to the as-written messages it came from: by its hash, to what the agent sends
+    now (``as_sent``); by the line it was found at; or by the calls, results and texts it holds.
+    A message traced to nothing is what the agent added when it sent (a ``system`` message)."""
+    from suture.formats import get
+    from suture.io import Document
+    from suture.sent.recorded import message_hash
+
+    sent = sent if sent is not None else as_sent(transcript)
+    model = modelled(transcript, sent)
+    body: list[Any] = request.body()["messages"]
+    sendable = [m for m in body if isinstance(m, dict)]
+    neutral = get("messages").load(Document("json", value={"messages": sendable})).messages
+    now: dict[str, tuple[int, ...]] = {}
+    for k, value in enumerate(sent.wire):
+        if isinstance(value, dict):
+            digest = message_hash({"role": value.get("role"), "content": value.get("content")})
+            now.setdefault(digest, model.written[sent.position(k)])
+    keyed: dict[tuple[str, str], list[int]] = {}
+    for i, m in enumerate(transcript.messages):
+        for key in message_keys(m):
+            keyed.setdefault(key, []).append(i)
+    written: list[tuple[int, ...]] = []
+    added: dict[int, str] = {}
+    for k, message in enumerate(request.messages):
+        found: tuple[int, ...] = ()
+        if message is not None:
+            found = now.get(message_hash(message), ())
+        line = request.lines[k] if k < len(request.lines) else None
+        if not found and line is not None:
+            found = tuple(i for i, m in enumerate(transcript.messages) if line in _lines(m))
+        if not found and message is not None:
+            found = _ordered(i for key in sorted(_keys(message)) for i in keyed.get(key, []))
+            found = tuple(sorted(found))
+        written.append(found)
+        if not found:
+            role = message.get("role") if isinstance(message, dict) else None
+            who = agent_name(sent.agent) if sent.agent else "the agent"
+            added[k] = (
+                f"a {role} message {who} adds when it sends"
+                if role == "system"
+                else "a message suture cannot trace to this file"
+                if message is not None
+                else "a message suture could not rebuild from the file"
+            )
+    when = f", sent {request.timestamp}" if request.timestamp else ""
+    who = agent_name(sent.agent) if sent.agent else "the agent"
+    places = _places(body, neutral)
+    ordered = [(ks[0] if ks else len(body), j, m, False) for j, (ks, m) in enumerate(zip(places, neutral, strict=True))]
+    messages, at, stand_ins = _with_stand_ins(ordered, "messages")
+    return SentRequest(
+        key="messages",
+        wire_format="messages",
+        provider=sent.provider or "anthropic",
+        wire=body,
+        written=written,
+        added=added,
+        messages=messages,
+        at=at,
+        exact=True,
+        label=f"the request {who} recorded at line {request.line}{when}",
+        sent=sent,
+        recorded=request,
+        stand_ins=stand_ins,
+    )
+
+
+def _lines(m: Message) -> set[int]:
+    out = set(lines_of(m.source))
+    if m.source is not None:
+        out.update(line for line, _ in m.source.pieces if line is not None)
+    return out
