@@ -32,7 +32,7 @@ from typing import Literal
 from suture.io import InputError, read_input
 from suture.model import LoadProblem, Transcript
 from suture.repair import Repair
-from suture.tail import Tail
+from suture.tail import Partial, Tail
 
 __all__ = ["LiveFile", "Update", "UpdateKind"]
 
@@ -122,12 +122,16 @@ class LiveFile:
         with self._lock:
             self._ignored.add(_digest(data))
 
-    def poll(self, *, whole: bool = False, verify: bool = False) -> Update:
+    def poll(
+        self, *, whole: bool = False, verify: bool = False, progress: Callable[[Partial], None] | None = None
+    ) -> Update:
         """Read what changed since the last good state and say what it was.
 
         ``whole``: read and load the whole file (the app's ``r``). ``verify``: also check the
         bytes before an append that was taken without checking them (:mod:`suture.tail`); the
-        app asks for it when the file has been quiet for a moment and before an export."""
+        app asks for it when the file has been quiet for a moment and before an export.
+        ``progress``: a file read whole is read in pieces, each state told on the way
+        (:meth:`suture.tail.Tail.poll`)."""
         with self._lock:
             if whole:
                 self._ignored.clear()
@@ -136,7 +140,7 @@ class LiveFile:
                 return self._keep("unchanged")
             before = len(self._shown[0].messages) if self._shown else 0
             try:
-                found = self._tail.poll(whole=whole, verify=verify)
+                found = self._tail.poll(whole=whole, verify=verify, progress=progress)
             except InputError as e:
                 return self._fail(str(e))
             self.error = None

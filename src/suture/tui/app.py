@@ -36,13 +36,14 @@ from suture.formats import dump, skipped
 from suture.io import InputError, same_file, write_atomic
 from suture.live import LiveFile, Update
 from suture.model import Source
+from suture.tail import Partial
 from suture.tui.banner import Banner, Recorded
 from suture.tui.bars import InfoBar, StatusBar
 from suture.tui.changes import ChangeList, ProblemList
 from suture.tui.contrast import ContrastFilter
 from suture.tui.details import DetailScreen
 from suture.tui.keys import LIST_KEYS, KeyBar
-from suture.tui.rows import RowModel, human_size
+from suture.tui.rows import RowBuilder, RowModel, human_size
 from suture.tui.screens import (
     ConfirmScreen,
     ExportScreen,
@@ -75,6 +76,17 @@ class Loaded(Message):
 
 
 @dataclass
+class Loading(Message):
+    """A large file's first read is under way: how far (``model`` None), or a state of what is
+    read so far, with its rows."""
+
+    partial: Partial
+    model: RowModel | None
+    drawn: threading.Event | None = None
+    """Set once the state is on screen (the reader waits for the first one)."""
+
+
+@dataclass
 class Searched(Message):
     query: str
     rows: list[int]
@@ -99,6 +111,8 @@ class Exported(Message):
 
 CHECKS_SETTLE = 1.0
 """Seconds with no reload before the provider checks run again."""
+FIRST_SCREEN_WAIT = 2.0
+"""Seconds the first read of a large file waits, its first screen read, for the app to draw it."""
 
 VERIFY_SETTLE = 1.0
 """Seconds with no reload before a file whose appends were taken unchecked (a large one: see
@@ -254,6 +268,7 @@ class SutureApp(App[None]):
         self._verify_timer: Timer | None = None
         self.shown_version = 0
         """The :attr:`LiveFile.version` of what the view shows."""
+        self._rows = RowBuilder()
 
     # Actions that act on the main screen's panes; elsewhere (details, help) they are off, and the
     # footer leaves them out.
@@ -481,7 +496,8 @@ class SutureApp(App[None]):
                         return
                 whole, verify = wanted
                 live = self.live
-                update = live.poll(whole=whole, verify=verify)
+                progress = self._loading_progress(live) if initial else None
+                update = live.poll(whole=whole, verify=verify, progress=progress)
                 if live is self.live:  # (another file opened meanwhile: this read is not shown)
                     self._post_loaded(update, initial)
                 initial = False
@@ -495,8 +511,86 @@ class SutureApp(App[None]):
         """(In a worker.) Build the rows for a changed state and hand it to the app."""
         model = None
         if update.kind in ("full", "append") and update.transcript is not None and update.repair is not None:
-            model = RowModel(update.transcript, update.repair)
+            stable = (update.stable_input, update.stable_output)
+            appended = update.kind == "append"
+            model = self._rows.state(
+                update.transcript, update.repair, version=update.version, appended=appended, stable=stable
+            )
         self.post_message(Loaded(update, model, initial))
+
+    # -- a large file's first read, shown as it goes -----------------------------------------
+
+    def _loading_progress(self, live: LiveFile) -> Callable[[Partial], None]:
+        """(In a worker.) What the first read of ``live`` tells of its progress: rows for each
+        state of what is read so far, handed to the app, which shows them while the rest is read."""
+        rows = self._rows
+        first = True
+
+        def told(partial: Partial) -> None:
+            nonlocal first
+            if live is not self.live:
+                return  # another file opened meanwhile
+            if partial.done:
+                rows.finished(partial.stable)
+                return
+            model = None
+            if partial.transcript is not None and partial.repair is not None and partial.upto is not None:
+                model = rows.partial(partial.transcript, partial.repair, partial.stable, partial.upto)
+            if model is None or not first:
+                self.post_message(Loading(partial, model))
+                return
+            # The first screen is drawn before the rest is read: reading on would share the
+            # interpreter with the app's start and draw it later.
+            first = False
+            drawn = threading.Event()
+            self.post_message(Loading(partial, model, drawn))
+            drawn.wait(FIRST_SCREEN_WAIT)
+
+        return told
+
+    def on_loading(self, message: Loading) -> None:
+        if not self.is_running or not self.screen_stack or not self.screen_stack[0].query("#status"):
+            return
+        if self.shown_version:
+            if message.drawn is not None:
+                message.drawn.set()
+            return  # the file is read whole already
+        partial = message.partial
+        done = partial.read / partial.size if partial.size else 1.0
+        cells = 24
+        bar = "━" * round(done * cells) + "─" * (cells - round(done * cells))
+        self.status.update_state(
+            notes=[
+                f"loading {bar} {done:.0%} · {human_size(partial.read)} of {human_size(partial.size)}"
+                f" · {partial.messages:,} messages read"
+            ]
+        )
+        model = message.model
+        if model is None:
+            return
+        old = self.model
+        self.model = model
+        view = self.view
+        self.status.update_state(model=model, format_name=model.transcript.format)
+        changes = self.query_one("#changes", ChangeList)
+        changes.set_changes(model.changes)
+        n = len(model.changes)
+        self.query_one("#changes-title", Static).update(f"Changes ({n:,}…)" if n else "Changes")
+        header = self.query_one("#pane-header", PaneHeader)
+        header.counts = (f"({model.inputs:,}…)", f"({model.outputs:,}…)")
+        header.refresh()
+        if old is None:
+            first = model.changed_rows[0] if model.changed_rows else 0
+            view.set_model(model, cursor=first, shown=self._filter_rows(self.row_filter, model))
+        else:
+            view.set_model(
+                model, cursor=view.cursor, scroll_y=view.scroll_y, shown=self._filter_rows(self.row_filter, model)
+            )
+        if len(model):
+            self._show_state(None)
+        self.refresh_bindings()
+        if message.drawn is not None:
+            self.call_after_refresh(message.drawn.set)
 
     @work(exclusive=True, group="watch", exit_on_error=False)
     async def watch_file(self) -> None:
@@ -579,11 +673,12 @@ class SutureApp(App[None]):
             if recovered:
                 self._note_reload("reads again")
             return
+        loaded = self.model is not None and self.model.partial  # the last of a read in pieces
         self._show(
             message.model,
-            message.initial,
+            message.initial and not loaded,
             update.added,
-            quiet=update.kind == "append" and not update.added,
+            quiet=(update.kind == "append" and not update.added) or loaded,
             recovered=recovered,
         )
         if not len(message.model):
@@ -621,7 +716,7 @@ class SutureApp(App[None]):
             self._checks_timer = None
         ref = weakref.ref(model)
         self._show_banner(model)
-        if initial or old is None:
+        if initial or old is None or old.partial:
             self.call_after_refresh(self.run_checks, ref)
             self.call_after_refresh(self.explain_recorded, ref)
         else:

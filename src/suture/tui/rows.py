@@ -14,6 +14,7 @@ control character or a bidirectional override.
 from __future__ import annotations
 
 import bisect
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, overload
@@ -33,6 +34,7 @@ __all__ = [
     "KIND_WORDS",
     "Grown",
     "Piece",
+    "RowBuilder",
     "RowModel",
     "human_size",
     "stable_point",
@@ -478,6 +480,55 @@ class RowModel:
 
     def rows_with_changes(self) -> Iterator[tuple[int, Change]]:
         yield from zip(self.change_rows, self.changes, strict=True)
+
+
+class RowBuilder:
+    """Builds the row model of each state of one file, each grown from the one before where
+    that one still holds: the states of a first read in pieces (:meth:`partial`), then the
+    states a reader reports (:meth:`state`). Safe to call from several threads."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._last: RowModel | None = None
+        self._version = 0
+        self._loading = False
+        self._final_stable = (0, 0)
+
+    def partial(
+        self, transcript: Transcript, result: Repair, stable: tuple[int, int], upto: tuple[int, int]
+    ) -> RowModel:
+        """The rows of a state of a file still being read, up to ``upto``; ``stable``: how many
+        input and output messages are those of the state before."""
+        with self._lock:
+            previous = self._last if self._loading else None
+            if previous is not None:
+                model = previous.grown(transcript, result, stable, upto)
+            else:
+                model = RowModel(transcript, result, upto=upto)
+            self._last, self._loading = model, True
+            return model
+
+    def finished(self, stable: tuple[int, int]) -> None:
+        """The file is read whole; the next :meth:`state` is its state, whose first ``stable``
+        input and output messages are those of the last partial state."""
+        with self._lock:
+            self._final_stable = stable
+
+    def state(
+        self, transcript: Transcript, result: Repair, *, version: int, appended: bool, stable: tuple[int, int]
+    ) -> RowModel:
+        """The rows of the reader's state ``version``: grown from the rows of the state before
+        when that was ``version - 1`` and ``appended`` (``stable`` as :meth:`partial` says), or
+        from the last partial state once the file is read whole; built whole otherwise."""
+        with self._lock:
+            previous: RowModel | None = None
+            if self._loading:
+                previous, stable = self._last, self._final_stable
+            elif appended and self._last is not None and version == self._version + 1:
+                previous = self._last
+            model = previous.grown(transcript, result, stable) if previous else RowModel(transcript, result)
+            self._last, self._version, self._loading = model, version, False
+            return model
 
 
 def stable_point(result: Repair, messages: Sequence[Message]) -> tuple[int, int]:

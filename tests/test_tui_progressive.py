@@ -1,0 +1,146 @@
+"""The app shows a large file's first screen while the rest is read, keys act on what is shown,
+the load ends equal to a whole load, and a reload after an append grows the rows it keeps."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+import suture.tail
+from suture.formats import load_file
+from suture.repair import repair
+from suture.tail import Tail
+from suture.tui.app import SutureApp
+from suture.tui.rows import RowModel
+from tests.test_pieces import same_rows
+from tests.test_tui import ready
+
+SIZE = (150, 40)
+
+
+def records(n: int, start: int = 0) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for i in range(start, start + n):
+        out.append({"role": "user", "content": f"question {i} " * 5})
+        call = {"id": f"c{i}", "type": "function", "function": {"name": "ls", "arguments": "{}"}}
+        out.append({"role": "assistant", "content": None, "tool_calls": [call]})
+        if i % 7:  # every seventh call has no result: a change to repair
+            out.append({"role": "tool", "tool_call_id": f"c{i}", "content": f"result {i} " * 5})
+    return out
+
+
+def write(path: Path, items: list[dict[str, Any]]) -> None:
+    if path.suffix == ".jsonl":
+        path.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in items))
+    else:
+        path.write_bytes(orjson.dumps({"model": "m", "messages": items}, option=orjson.OPT_INDENT_2))
+
+
+async def until(condition: Any, what: str) -> None:
+    for _ in range(1000):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"never: {what}")
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".json"])
+async def test_the_first_screen_shows_before_the_file_is_read_and_keys_act_on_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str
+) -> None:
+    path = tmp_path / f"big{suffix}"
+    write(path, records(300))
+    monkeypatch.setattr(suture.tail, "FIRST_PIECE", 4000)
+    monkeypatch.setattr(suture.tail, "MAX_PIECE", 8000)
+    monkeypatch.setattr(suture.tail, "PROGRESS_EVERY", 0.0)
+    # The read stops after its first screen until the test lets it go on: the next piece of a
+    # JSONL file (an append), the next state of a JSON document (a preview; its first is the
+    # first screen).
+    go_on = threading.Event()
+    previews = {"n": 0}
+    append, preview = Tail._append, Tail._preview
+
+    def wait() -> None:
+        if not go_on.wait(20):
+            raise TimeoutError("the test never let the read go on")
+
+    def held_append(self: Tail, *args: Any) -> Any:
+        wait()
+        return append(self, *args)
+
+    def held_preview(self: Tail, *args: Any) -> Any:
+        previews["n"] += 1
+        if previews["n"] > 1:
+            wait()
+        return preview(self, *args)
+
+    monkeypatch.setattr(Tail, "_append", held_append)
+    monkeypatch.setattr(Tail, "_preview", held_preview)
+
+    app = SutureApp(path, watch=False)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(lambda: app.model is not None, "a first screen")
+            await pilot.pause()
+            model = app.model
+            assert model is not None and model.partial
+            whole = load_file(path)
+            assert 0 < model.inputs < len(whole.messages)
+            assert app.shown_version == 0, "the file is not read whole yet"
+            assert "loading" in app.status.render().plain
+            assert "row " in str(app.query_one("#info").render())
+            # Keys act on the rows shown: moving down, and to the next change among them.
+            start = app.view.cursor
+            await pilot.press("down")
+            assert app.view.cursor == start + 1
+            await pilot.press("g")
+            assert app.view.cursor == 0
+            await pilot.press("n")
+            assert app.view.cursor == model.changed_rows[0]
+            on = model.left[app.view.cursor]
+            go_on.set()
+            await until(lambda: app.shown_version > 0, "the whole file shown")
+            await ready(pilot, app)
+            final = app.model
+            assert final is not None and not final.partial
+            same_rows(final, RowModel(whole, repair(whole.messages)))
+            # The cursor stays on the message it was on.
+            assert final.left[app.view.cursor] == on
+            assert "loading" not in app.status.render().plain
+    finally:
+        go_on.set()
+
+
+async def test_a_reload_after_an_append_grows_the_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "s.jsonl"
+    write(path, records(200))
+    built: list[tuple[int, int]] = []
+    init = RowModel.__init__
+
+    def counting(self: RowModel, transcript: Any, result: Any, **kw: Any) -> None:
+        init(self, transcript, result, **kw)
+        previous = kw.get("previous")
+        kept = self._stable_rows if previous is not None else 0
+        built.append((kept, len(self)))
+
+    monkeypatch.setattr(RowModel, "__init__", counting)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        with open(path, "ab") as f:
+            f.write(b"".join(orjson.dumps(r) + b"\n" for r in records(1, start=200)))
+        built.clear()
+        app.read_file()
+        await ready(pilot, app)
+        assert len(built) == 1
+        kept, total = built[0]
+        # Only the rows from the last span on are built again.
+        assert total - kept <= 5
+        whole = load_file(path)
+        assert app.model is not None
+        same_rows(app.model, RowModel(whole, repair(whole.messages)))
