@@ -541,7 +541,7 @@ def make(name: str) -> bytes:
     raise SystemExit(f"unknown benchmark file {name!r}; known: {', '.join(names())}")
 
 
-FLEET_SIZES = {"1k": 1_000, "10k": 10_000}
+FLEET_SIZES = {"300": 300, "1k": 1_000, "10k": 10_000}
 
 
 def fleet(name: str) -> Path:
@@ -598,7 +598,9 @@ def ensure(name: str) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description="Make the benchmark transcripts in bench/data/.")
-    p.add_argument("files", nargs="*", help=f"files to make (default: all): {', '.join(names())}, fleet-1k, fleet-10k")
+    p.add_argument(
+        "files", nargs="*", help=f"files to make (default: all): {', '.join(names())}, fleet-300, fleet-1k, fleet-10k"
+    )
     args = p.parse_args(argv)
     for name in args.files or names():
         if name.startswith("fleet-"):

@@ -376,6 +376,30 @@ def test_where_no_pool_can_start_every_file_is_scanned_here(tmp_path: Path, monk
     assert progress.pool_error == "no process pool (BlockingIOError: [Errno 11] Resource temporarily unavailable)"
 
 
+def test_a_pool_process_has_everything_a_scan_imports_before_its_first_file() -> None:
+    """What the fork server imports before it forks the pool's processes (``PRELOAD``) is all a
+    scan of every sample file imports: no process pays for imports in its first batch."""
+    import subprocess
+    import sys
+
+    script = f"""
+import importlib, sys
+from suture.scan_pool import PRELOAD
+for name in PRELOAD:
+    importlib.import_module(name)
+before = set(sys.modules)
+from suture.scan import scan_found
+from suture.sessions import find
+rows = [scan_found(f)[0] for f in find([{str(SAMPLES)!r}])]
+print(len({{r.format for r in rows if r.format}}), sorted(m for m in set(sys.modules) - before if m.startswith("suture")))
+"""
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    formats, imported = proc.stdout.split(" ", 1)
+    assert int(formats) >= 8  # every format was scanned
+    assert imported.strip() == "[]"
+
+
 def test_a_cancelled_scan_starts_no_more_batches(tmp_path: Path) -> None:
     for i in range(40):
         (tmp_path / f"{i}.json").write_bytes(CHAT_CLEAN.read_bytes())

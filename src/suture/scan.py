@@ -39,6 +39,7 @@ __all__ = [
     "scan_found",
     "scan_path",
     "self_repairs",
+    "warm",
 ]
 
 OK = "ok"
@@ -286,6 +287,19 @@ def scan_file(found: Found) -> Row:
     """The row of one file; never raises. A file that cannot be read, parsed or loaded (or that
     breaks suture itself) is an ``unreadable`` row whose ``error`` says why."""
     return scan_found(found)[0]
+
+
+def warm() -> None:
+    """Import now what the per-file function imports on first use (every format adapter, the
+    agents' resume models, every provider's checks). The scan pool's fork server calls it (by
+    importing ``suture._warm``) before it forks any process, so each scans its first file as
+    fast as its last."""
+    import suture.checks  # noqa: F401  (every provider's checks, imported with it)
+    from suture.formats import adapters
+    from suture.sent import models
+
+    adapters()
+    models()
 
 
 def scan_found(found: Found) -> tuple[Row, bool]:

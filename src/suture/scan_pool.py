@@ -176,6 +176,10 @@ def _here(todo: Sequence[Found], cancelled: Callable[[], bool]) -> Iterator[tupl
         yield batch, scan_batch(batch)
 
 
+PRELOAD = (__name__, "suture._warm")
+"""What the fork server imports before it forks a pool's processes."""
+
+
 def _pool_context() -> Any:
     """Fork server where there is one: forking a process that runs threads (the app, a Dask
     client) can copy a lock mid-use; a fork server forks from a clean process instead."""
@@ -185,8 +189,9 @@ def _pool_context() -> Any:
         context = multiprocessing.get_context("forkserver")
     except ValueError:
         return multiprocessing.get_context("spawn")
-    # The server imports suture once; every process it forks starts with it imported.
-    context.set_forkserver_preload([__name__])
+    # The server imports suture once, and what a scan imports on first use; every process it
+    # forks starts with it all imported.
+    context.set_forkserver_preload(list(PRELOAD))
     return context
 
 
