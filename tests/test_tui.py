@@ -683,7 +683,7 @@ async def test_provider_verdict_problems_and_picker(worked: Path) -> None:
         await ready(pilot, app)
         assert app.verdicts is not None and app.model is not None
         expected = checks.verdict(app.model.transcript.messages, app.provider, repaired=app.model.repair)
-        assert app.provider == next(p for p in checks.PROVIDERS if app.verdicts[p].before)
+        assert app.provider == next(p for p in checks.PROVIDERS if app.verdicts[p].contract.before)
         assert expected.summary() in app.status.render().plain
         problems = app.query_one("#problems", ProblemList)
         assert len(problems.changes) == len(expected.before) + len(expected.after)
@@ -705,8 +705,8 @@ async def test_provider_verdict_problems_and_picker(worked: Path) -> None:
         await pilot.press("enter")
         assert app.provider == other
         assert app.verdicts[other].summary() in app.status.render().plain
-        info_problems = app.query_one("#info").problems  # type: ignore[attr-defined]
-        assert info_problems == app.problem_rows
+        info = app.query_one("#info").findings  # type: ignore[attr-defined]
+        assert {row: [f for f in found if f.is_problem] for row, found in info.items()} == app.problem_rows
 
 
 def _marked(app: SutureApp, row: int) -> list[str]:
@@ -852,7 +852,7 @@ async def test_checks_run_again_once_the_file_settles(tmp_path: Path) -> None:
     app = SutureApp(path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app)
-        assert app.verdicts is not None and not app.verdicts["anthropic"].before
+        assert app.verdicts is not None and not app.verdicts["anthropic"].rejected
         orphan = {"role": "tool", "tool_call_id": "nope", "content": "late"}
         path.write_bytes(orjson.dumps([*clean, orphan]))
         await pilot.press("r")
@@ -864,7 +864,7 @@ async def test_checks_run_again_once_the_file_settles(tmp_path: Path) -> None:
             if app.checks_pending == 0 and app.verdicts is not None and "anthropic" in app.verdicts:
                 break
             await ready(pilot, app)
-        assert app.verdicts["anthropic"].before  # the orphan result is a problem
+        assert app.verdicts["anthropic"].rejected  # the orphan result is a problem
 
 
 async def test_a_broken_background_task_says_so(worked: Path) -> None:

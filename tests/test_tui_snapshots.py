@@ -179,3 +179,51 @@ def test_compaction_named_at_200x60(tmp_path: Path, snap_compare: Any) -> None:
     shutil.copy(COMPACTED, path)
     app = SutureApp(path, watch=False, title="session.jsonl")
     assert snap_compare(app, terminal_size=(200, 60), run_before=recorded)
+
+
+TEXT_BEFORE = ROOT / "sample_sessions" / "recorded" / "claude-code-2.1.328" / "text-before-result"
+PI = ROOT / "sample_sessions" / "real" / "pi" / "large-session.jsonl"
+
+
+def _session(tmp_path: Path, source: Path, name: str = "session.jsonl") -> SutureApp:
+    path = tmp_path / name
+    shutil.copy(source, path)
+    return SutureApp(path, watch=False, title=name)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)], ids=["80x24", "200x60"])
+def test_session_judged_on_what_is_sent(tmp_path: Path, snap_compare: Any, size: tuple[int, int]) -> None:
+    # The header and the problems list judge what Claude Code sends on resume; its own fix is a
+    # note and the contract view is labelled (below the panes at 80 columns, shown with c).
+    app = _session(tmp_path, TEXT_BEFORE / "session.jsonl")
+
+    async def lists(pilot: Any) -> None:
+        await recorded(pilot)
+        if pilot.app.size.width < pilot.app.NARROW_BELOW:
+            await pilot.press("c")
+        await pilot.press("g", "x")  # the message Claude Code would be rejected for
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=lists)
+
+
+def test_request_behind_the_recorded_400_at_200x60(tmp_path: Path, snap_compare: Any) -> None:
+    app = _session(tmp_path, TEXT_BEFORE / "resumed.jsonl")
+    assert snap_compare(app, terminal_size=(200, 60), run_before=recorded)
+
+
+def test_not_sent_records_at_80x24(tmp_path: Path, snap_compare: Any) -> None:
+    app = _session(tmp_path, PI)
+
+    async def not_sent(pilot: Any) -> None:
+        await recorded(pilot)
+        await pilot.press("s")
+        await pilot.press("j")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=not_sent)
+
+
+def test_provider_picker_keys_at_80x24(app: SutureApp, snap_compare: Any) -> None:
+    assert snap_compare(app, terminal_size=(80, 24), press=["p"], run_before=loaded)

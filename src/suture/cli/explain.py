@@ -136,39 +136,13 @@ def _recorded(path: str, transcript: Transcript) -> list[RecordedRequest]:
         return []
 
 
-def _block_words(block: Any) -> str:
-    if not isinstance(block, dict):
-        return "?"
-    kind = str(block.get("type"))
-    if kind in ("tool_use", "tool_result"):
-        return f"{kind} {show.line(str(block.get('id') or block.get('tool_use_id') or '(no id)'))}"
-    if kind == "text":
-        return f"text {show.prose(str(block.get('text') or ''))[:40]!r}"
-    return kind
-
-
-def _message_words(message: Any) -> str:
-    if not isinstance(message, dict):
-        return "(not rebuilt)"
-    content = message.get("content")
-    if isinstance(content, str):
-        return f"{message.get('role')}: {show.prose(content)[:60]!r}"
-    return f"{message.get('role')}: " + ", ".join(_block_words(b) for b in content or [])
-
-
 def _request_lines(request: RecordedRequest, found: Explanation) -> list[str]:
-    n = len(request.messages)
-    tools = len(request.tools) if isinstance(request.tools, list) else 0
-    when = f", sent {request.timestamp}" if request.timestamp else ""
-    rebuilt = (
-        "every message rebuilt from the file"
-        if not request.unresolved
-        else "not rebuilt: " + ", ".join(str(u) for u in request.unresolved[:3])
-    )
-    lines = [f"The request behind it (recorded at line {request.line}{when}): {n} messages, {tools} tools; {rebuilt}."]
+    from suture.sent.recorded import message_words
+
+    lines = [f"The request behind it ({request.described()})."]
     index = found.named
-    if index is not None and 0 <= index < n:
-        lines.append(f"  messages.{index} of that request: {_message_words(request.messages[index])}")
+    if index is not None and 0 <= index < len(request.messages):
+        lines.append(f"  messages.{index} of that request: {message_words(request.messages[index])}")
     sent = found.request
     assert sent is not None
     problems = sent.check(sent.provider)

@@ -35,7 +35,10 @@ The API (pure apart from :func:`read`, which reads a file)::
     r.lines                                         # the line of each message found as a record
     r.unresolved                                    # [Unresolved(position, hash)]: named, not passed over
     r.error                                         # (Source, text) of the API error that followed it
+    r.described(), r.named(error_text)              # in words; the message an error names by index
+    r.problems()                                    # suture's Anthropic check of the request
     request_behind(requests, line)                  # the request behind the error recorded at ``line``
+    behind_in(path, line)                           # the same, read from a file
 """
 
 from __future__ import annotations
@@ -50,7 +53,16 @@ import orjson
 
 from suture.model import Message, Source
 
-__all__ = ["RecordedRequest", "Unresolved", "message_hash", "read", "recorded_requests", "request_behind"]
+__all__ = [
+    "RecordedRequest",
+    "Unresolved",
+    "behind_in",
+    "message_hash",
+    "message_words",
+    "read",
+    "recorded_requests",
+    "request_behind",
+]
 
 
 def message_hash(message: Any) -> str:
@@ -114,6 +126,38 @@ class RecordedRequest:
             _collapse(message)
         return body
 
+    @property
+    def rebuilt(self) -> str:
+        """Whether every message was rebuilt from the file, in words."""
+        if not self.unresolved:
+            return "every message rebuilt from the file"
+        return "not rebuilt: " + ", ".join(str(u) for u in self.unresolved[:3])
+
+    def described(self) -> str:
+        """``recorded at line 39, sent 2026-12-03T00:54:59.158Z: 7 messages, 21 tools; every
+        message rebuilt from the file``: what ``suture explain`` and the app say of it."""
+        tools = len(self.tools) if isinstance(self.tools, list) else 0
+        when = f", sent {self.timestamp}" if self.timestamp else ""
+        n = len(self.messages)
+        return f"recorded at line {self.line}{when}: {n} message{'s' if n != 1 else ''}, {tools} tools; {self.rebuilt}"
+
+    def named(self, error: str) -> tuple[int, Any] | None:
+        """The message of this request that ``error`` (a provider's error text) names by its
+        index (``messages.3``), and that index; ``None`` where it names none of them."""
+        from suture.checks.explain import recognise
+
+        found = recognise(error)
+        index = found[0].index if found else None
+        if index is None or not 0 <= index < len(self.messages):
+            return None
+        return index, self.messages[index]
+
+    def problems(self) -> list[Any]:
+        """What suture's Anthropic check finds in this request (``suture.checks`` violations)."""
+        from suture.checks import check
+
+        return check(self.neutral(), "anthropic")
+
     def neutral(self) -> list[Message]:
         """The request's messages as neutral messages (what ``suture.checks`` reads); its system
         prompt first. An unresolved message is left out."""
@@ -125,6 +169,33 @@ class RecordedRequest:
         if self.system is not None:
             value["system"] = body["system"]
         return get("messages").load(Document("json", value=value)).messages
+
+
+def message_words(message: Any) -> str:
+    """A request message in one line: ``user: text 'Note added by hand.', tool_result toolu_…``
+    (text quoted through :func:`suture.show.prose`, ids through :func:`suture.show.line`)."""
+    from suture import show
+
+    if not isinstance(message, dict):
+        return "(not rebuilt)"
+    content = message.get("content")
+    role = show.line(str(message.get("role")))
+    if isinstance(content, str):
+        return f"{role}: {show.prose(content)[:60]!r}"
+    return f"{role}: " + ", ".join(_block_words(b) for b in content or [])
+
+
+def _block_words(block: Any) -> str:
+    from suture import show
+
+    if not isinstance(block, dict):
+        return "?"
+    kind = show.line(str(block.get("type")))
+    if kind in ("tool_use", "tool_result"):
+        return f"{kind} {show.line(str(block.get('id') or block.get('tool_use_id') or '(no id)'))}"
+    if kind == "text":
+        return f"text {show.prose(str(block.get('text') or ''))[:40]!r}"
+    return kind
 
 
 def _collapse(message: Any) -> None:
@@ -308,6 +379,20 @@ def request_behind(requests: Iterable[RecordedRequest], line: int) -> RecordedRe
         if request.line < line:
             behind = request
     return behind
+
+
+def behind_in(path: str | os.PathLike[str], line: int | None) -> RecordedRequest | None:
+    """The request behind the API error recorded at ``line`` of the file at ``path``, rebuilt;
+    ``None`` where the file records no request before it, or is not a regular file (a pipe
+    cannot be read a second time) or cannot be read now."""
+    from suture.io import InputError
+
+    if line is None or not os.path.isfile(path):
+        return None
+    try:
+        return request_behind(read(path), line)
+    except InputError:
+        return None
 
 
 def read(path: str | os.PathLike[str]) -> list[RecordedRequest]:

@@ -17,7 +17,7 @@ import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import orjson
 from rich.text import Text
@@ -35,13 +35,14 @@ from suture import codec, show
 from suture.formats import dump, skipped
 from suture.io import InputError, same_file, write_atomic
 from suture.live import LiveFile, Update
-from suture.model import Source
+from suture.model import Source, Transcript
 from suture.tail import Partial
-from suture.tui.banner import Banner, Recorded
+from suture.tui.banner import Banner, Recorded, request_words
 from suture.tui.bars import InfoBar, StatusBar
 from suture.tui.changes import ChangeList, ProblemList
 from suture.tui.contrast import ContrastFilter
 from suture.tui.details import DetailScreen
+from suture.tui.judged import Finding, Judged, judge_all
 from suture.tui.keys import LIST_KEYS, KeyBar
 from suture.tui.rows import RowBuilder, RowModel, human_size
 from suture.tui.screens import (
@@ -97,7 +98,7 @@ class Checked(Message):
     """Provider verdicts for a model (``None`` where the checks could not run)."""
 
     model: RowModel
-    verdicts: dict[str, Any] | None
+    verdicts: dict[str, Judged] | None
     error: str | None = None
     pending: int = 0
 
@@ -177,6 +178,14 @@ class SutureApp(App[None]):
         ),
         Binding("E", "explain", "Explain", id="app.explain", tooltip="Explain an error: paste a provider's error text"),
         Binding(
+            "s",
+            "not_sent",
+            "Not sent",
+            id="app.not_sent",
+            tooltip="What the file holds that the agent does not send (API errors, failed turns, history before "
+            "a compaction), each record as written",
+        ),
+        Binding(
             "colon",
             "goto",
             "Go to",
@@ -254,9 +263,10 @@ class SutureApp(App[None]):
         self.match_query = ""
         self.error: str | None = None
         self._moving = False
-        self.verdicts: dict[str, Any] | None = None
+        self.verdicts: dict[str, Judged] | None = None
         self.provider: str | None = None
-        self.problem_rows: dict[int, list[Any]] = {}
+        self.problem_rows: dict[int, list[Finding]] = {}
+        """The rows the provider would reject (``x``, the problem filter), with what it says."""
         self.search_state = ""
         self.checks_pending = 0
         self._checks_timer: Timer | None = None
@@ -289,6 +299,7 @@ class SutureApp(App[None]):
             "go_error",
             "explain",
             "goto",
+            "not_sent",
         }
     )
 
@@ -322,13 +333,14 @@ class SutureApp(App[None]):
         "app.toggle_changes",
         "app.export",
         "app.next_problem",
+        "app.not_sent",
         "app.provider",
         "app.reload",
     )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("search", "goto") and isinstance(self.focused, Input | TextArea):
-            return False  # a "/" or ":" typed into a box (the search itself, an export path) is text
+        if action in ("search", "goto", "help", "quit") and isinstance(self.focused, Input | TextArea):
+            return False  # a "/", ":", "?" or "q" typed into a box (the search, an export path) is text
         if action in self.MAIN_ONLY and self.screen is not self.screen_stack[0]:
             return False
         model = self.model
@@ -343,6 +355,8 @@ class SutureApp(App[None]):
             return self.verdicts is not None
         if action == "search_step":
             return bool(self.matches)
+        if action == "not_sent":  # only where the file holds records the agent does not send
+            return model is not None and bool(model.transcript.skipped)
         if action == "go_error":  # only where the error points at a message of this file
             recorded = self.recorded
             return recorded is not None and recorded.explanation is not None and recorded.explanation.found
@@ -776,26 +790,42 @@ class SutureApp(App[None]):
     @work(thread=True, exclusive=True, group="checks", exit_on_error=False)
     def run_checks(self, ref: weakref.ref[RowModel]) -> None:
         """One provider at a time, each reported when done: the first shows while the rest run.
+        For a session log the provider the agent talks to goes first, as its verdict is the one
+        the header shows.
 
         The model comes by weak reference: a finished worker lives on in a reference cycle (with
         its context), and with the heap frozen that cycle is never collected."""
-        from suture.checks import PROVIDERS, verdict
+        from suture.checks import PROVIDERS
+        from suture.sent import models
 
         model = ref()
         if model is None:  # replaced before the checks began
             return
-
         worker = get_current_worker()
-        found: dict[str, Any] = {}
-        for provider in PROVIDERS:
-            if worker.is_cancelled:
-                return
-            try:
-                found[provider] = verdict(model.transcript.messages, provider, repaired=model.repair)
-            except Exception as e:  # a check that breaks must not take the app down
-                self.post_message(Checked(model, None, f"provider checks failed: {e}"))
-                return
-            self.post_message(Checked(model, dict(found), pending=len(PROVIDERS) - len(found)))
+        order = list(PROVIDERS)
+        if model.transcript.format in models():
+            own = self._agent_provider(model)
+            if own in order:
+                order.remove(own)
+                order.insert(0, own)
+        found: dict[str, Judged] = {}
+
+        def each(name: str, judged: Judged) -> None:
+            found[name] = judged
+            shown = {p: found[p] for p in PROVIDERS if p in found}
+            self.post_message(Checked(model, shown, pending=len(order) - len(found)))
+
+        try:
+            judge_all(model, tuple(order), each, lambda: worker.is_cancelled)
+        except Exception as e:  # a check that breaks must not take the app down
+            self.post_message(Checked(model, None, f"provider checks failed: {e}"))
+
+    @staticmethod
+    def _agent_provider(model: RowModel) -> str:
+        """The provider the agent that wrote a session log talks to (``""`` where not known)."""
+        from suture.formats import export_name, get
+
+        return str(getattr(get(export_name(model.transcript)), "provider", "") or "")
 
     def on_checked(self, message: Checked) -> None:
         lists = self.screen_stack[0].query("#problems") if self.screen_stack else None
@@ -814,13 +844,18 @@ class SutureApp(App[None]):
         if not message.pending:
             freeze_heap()
         if not self.provider_picked:
-            # The first provider, in display order, that would reject the original.
             found = message.verdicts
-            rejecting = next((p for p, v in found.items() if v.before), None)
-            if rejecting is not None:
-                self.provider = rejecting
-            elif self.provider not in found:
-                self.provider = next(iter(found))
+            own = next((j.sent.sent.provider for j in found.values() if j.sent is not None), None)
+            if own in found:
+                # A session log: the provider its agent talks to, whose verdict is the truth.
+                self.provider = own
+            else:
+                # The first provider, in display order, that would reject the file.
+                rejecting = next((p for p, v in found.items() if v.rejected), None)
+                if rejecting is not None:
+                    self.provider = rejecting
+                elif self.provider not in found:
+                    self.provider = next(iter(found))
         if self.provider in message.verdicts:
             self._show_provider()
             model = message.model
@@ -832,11 +867,10 @@ class SutureApp(App[None]):
         model = self.model
         if model is None or self.verdicts is None or self.provider is None:
             return
-        verdict = self.verdicts[self.provider]
-        items: list[tuple[Any, bool]] = [(v, False) for v in verdict.before] + [(v, True) for v in verdict.after]
-        rows: dict[int, list[Any]] = {}
-        for violation, after in items:
-            rows.setdefault(self._problem_row(violation, after), []).append((violation, after))
+        judged = self.verdicts[self.provider]
+        rows: dict[int, list[Finding]] = {}
+        for finding in judged.problems:
+            rows.setdefault(finding.row, []).append(finding)
         if bool(rows) != bool(self.problem_rows):
             self.call_after_refresh(self.refresh_bindings)
         self.problem_rows = rows
@@ -844,29 +878,26 @@ class SutureApp(App[None]):
             self._apply_filter()
         problems = self.query_one("#problems", ProblemList)
         problems.empty = f"{self.provider}: no problems"
-        problems.set_changes(items)
-        before, after_count = verdict.counts
-        self.query_one("#problems-title", Static).update(f"Problems: {self.provider} {before} → {after_count}")
+        problems.agent = judged.agent
+        problems.set_changes(judged.listed())
+        self.query_one("#problems-title", Static).update(judged.title())
         summary = Text(end="")
         short = Text(end="")
         status = self.status
-        style = status.part("error" if after_count else ("ok" if before else "muted"))
-        summary.append(verdict.summary(), style)
-        short.append(f"{self.provider} {before}→{after_count}", style)
+        if judged.session:
+            style = status.part("error" if judged.rejected else "ok")
+        else:
+            style = status.part("error" if judged.broken_after else ("ok" if judged.rejected else "muted"))
+        summary.append(judged.summary(), style)
+        short.append(judged.short(), style)
         if self.checks_pending:
             summary.append(f"  (checking {self.checks_pending} more providers…)", status.part("muted"))
             short.append(" …", status.part("muted"))
         status.update_state(checks=summary, checks_short=short)
-        self.query_one("#info", InfoBar).problems = rows
-        self.query_one("#info", InfoBar).refresh()
-
-    def _problem_row(self, violation: Any, after: bool) -> int:
-        model = self.model
-        assert model is not None
-        index = int(violation.index)
-        if after:
-            return model.row_of_output[index] if 0 <= index < len(model.row_of_output) else 0
-        return model.row_of_input[index] if 0 <= index < len(model.row_of_input) else 0
+        info = self.query_one("#info", InfoBar)
+        info.findings = judged.by_row
+        info.agent = judged.agent
+        info.refresh()
 
     def action_pick_provider(self) -> None:
         if self.verdicts is None:
@@ -897,8 +928,10 @@ class SutureApp(App[None]):
         problems = self.query_one("#problems", ProblemList)
         if self.model is None or not problems.changes:
             return
-        violation, after = problems.changes[message.index]
-        self.view.select(self._problem_row(violation, after), center=True)
+        item = problems.changes[message.index]
+        if not isinstance(item, Finding):
+            return  # a heading
+        self.view.select(item.row, center=True)
         if message.picked:
             self.view.focus()
 
@@ -971,10 +1004,17 @@ class SutureApp(App[None]):
             view.side if side is None else side,
             on_move=lambda r: view.select(r, center=True),
             copy=self._copy,
-            problems=lambda r: [(self.provider or "", v, after) for v, after in self.problem_rows.get(r, [])],
+            findings=self._findings_at,
             path=self.path,
         )
         self.push_screen(screen)
+
+    def _findings_at(self, row: int) -> tuple[list[Finding], str]:
+        """What the shown provider's verdict says about a row, and the agent's name."""
+        judged = self.verdicts.get(self.provider or "") if self.verdicts is not None else None
+        if judged is None:
+            return [], ""
+        return judged.by_row.get(row, []), judged.agent
 
     def action_toggle_changes(self) -> None:
         self.lists_wanted = not self.query_one("#sidebar").display
@@ -1082,7 +1122,7 @@ class SutureApp(App[None]):
             source, text = _pick_evidence(evidence)
             recorded = Recorded(source, text, count=len(evidence))
         self.recorded = recorded
-        self.query_one("#banner", Banner).show_state(recorded, skipped(model.transcript))
+        self.query_one("#banner", Banner).show_state(recorded, self._not_sent(model))
 
     @work(thread=True, exclusive=True, group="evidence", exit_on_error=False)
     def explain_recorded(self, ref: weakref.ref[RowModel]) -> None:
@@ -1090,6 +1130,7 @@ class SutureApp(App[None]):
         when it was recorded (the record's own timestamp). The model by weak reference, as for
         the checks."""
         from suture.checks.explain import explain
+        from suture.sent.recorded import behind_in
 
         model = ref()
         if model is None or not model.transcript.evidence:
@@ -1102,15 +1143,42 @@ class SutureApp(App[None]):
             i = found.indices[0]
             at = lines_of(model.transcript.messages[i].source)
             target = f"Original #{i}" + (f" (line {at[0]})" if at else "")
-        recorded = Recorded(source, text, _recorded_when(self.path, source), len(evidence), found, target)
+        behind = behind_in(self.path, source.line) if model.transcript.format == "claude-code" else None
+        said = request_words(behind, text) if behind is not None else ""
+        recorded = Recorded(source, text, _recorded_when(self.path, source), len(evidence), found, target, behind, said)
         self.call_from_thread(self._explained, model, recorded)
 
     def _explained(self, model: RowModel, recorded: Recorded) -> None:
         if model is not self.model or not self.screen_stack:
             return
         self.recorded = recorded
-        self.screen_stack[0].query_one("#banner", Banner).show_state(recorded, skipped(model.transcript))
+        self.screen_stack[0].query_one("#banner", Banner).show_state(recorded, self._not_sent(model))
         self.refresh_bindings()
+
+    def _not_sent(self, model: RowModel) -> list[str]:
+        """The banner's lines about what the file holds that the agent does not send."""
+        from suture.tui.evidence import not_sent_line
+
+        lines = skipped(model.transcript)
+        records = not_sent_line(model.transcript, self._agent_name(model))
+        if records:
+            lines.append(records)
+        return lines
+
+    @staticmethod
+    def _agent_name(model: RowModel) -> str:
+        from suture.sent import agent_name, models
+
+        fmt = model.transcript.format
+        return agent_name(fmt) if fmt in models() else "the provider"
+
+    def action_not_sent(self) -> None:
+        from suture.tui.evidence import NotSentScreen
+
+        model = self.model
+        if model is None:
+            return
+        self.push_screen(NotSentScreen(self.path, model.transcript, self._agent_name(model), skipped(model.transcript)))
 
     @on(Banner.Clicked)
     def _banner_clicked(self) -> None:
@@ -1332,7 +1400,8 @@ class SutureApp(App[None]):
         self.call_from_thread(self._ask_export, problems, data, update.version, stale)
 
     def _ask_export(self, problems: int, data: bytes, version: int, stale: str | None) -> None:
-        note = "Writes the repaired transcript in the input's format, atomically."
+        model = self.model
+        note = _export_words(model.transcript) if model is not None else ""
         if stale:
             note = f"{stale} {note}"
         if problems:
@@ -1346,6 +1415,7 @@ class SutureApp(App[None]):
 
     def _export_to(self, answer: str | None, data: bytes, version: int) -> None:
         if not answer:
+            self.notify("not exported", markup=False)
             return
         target = Path(os.path.expanduser(answer))
         if not target.is_absolute():
@@ -1428,6 +1498,7 @@ class SutureApp(App[None]):
     # -- help and palette --------------------------------------------------------------------
 
     def help_groups(self) -> list[tuple[str, Iterable[BindingType]]]:
+        from suture.tui.evidence import NotSentScreen
         from suture.tui.explain import ExplainScreen
 
         return [
@@ -1436,6 +1507,7 @@ class SutureApp(App[None]):
             ("Changes list", ChangeList.BINDINGS),
             ("Message details (enter)", DetailScreen.BINDINGS),
             ("Explain an error (E)", ExplainScreen.BINDINGS),
+            ("What is not sent (s)", NotSentScreen.BINDINGS),
             ("Lists and dialogs", [*LIST_KEYS]),
             (
                 "Other",
@@ -1491,10 +1563,33 @@ class SutureApp(App[None]):
             ("Explain an error", "Paste a provider's error: the rule, its messages, the fix (E)", self.action_explain),
             ("Go to the recorded error", "The message the session's API error names (!)", self.action_go_error),
             ("Go to…", "messages.N, input[N], contents[N], a line of the file, #N (:)", self.action_goto),
+            (
+                "What is not sent",
+                "Records the agent leaves out (API errors, failed turns), each as written (s)",
+                self.action_not_sent,
+            ),
             ("Help", "Every key (?)", self.action_help),
         ]
         for title, helptext, callback in commands:
             yield SystemCommand(title, helptext, callback)
+
+
+def _export_words(transcript: Transcript) -> str:
+    """What an export writes, in a sentence: what ``suture repair`` writes for this file."""
+    from suture.formats import export_name, get
+    from suture.sent import agent_name, models
+
+    target = get(export_name(transcript))
+    if transcript.format in models():
+        who = agent_name(transcript.format)
+        return (
+            f"Writes the repaired history (the Repaired pane) as {target.title.split(' (')[0]} "
+            f"({target.name}), atomically: a request body's history for a provider or another tool, "
+            f"not a session file {who} can resume."
+        )
+    if target.name == transcript.format:
+        return f"Writes the repaired transcript as the input is written ({target.title}), atomically."
+    return f"Writes the repaired transcript as {target.title}, atomically."
 
 
 def _suffix_for(data: bytes, suffix: str) -> str:

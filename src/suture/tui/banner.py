@@ -17,8 +17,9 @@ from suture.tui.bars import _BAR_CSS, _Bar
 
 if TYPE_CHECKING:
     from suture.checks.explain import Explanation
+    from suture.sent.recorded import RecordedRequest
 
-__all__ = ["Banner", "Recorded"]
+__all__ = ["Banner", "Recorded", "request_words"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +34,28 @@ class Recorded:
     explanation: Explanation | None = None
     target: str = ""
     """Where the error points in this file, as a person reads it (``Original #3``)."""
+    behind: RecordedRequest | None = None
+    """The request the session recorded right before the error, rebuilt from the file
+    (:func:`suture.sent.recorded.request_behind`), where the file records its requests."""
+    behind_said: str = ""
+    """That request in a line (:func:`request_words`)."""
+
+
+def request_words(request: RecordedRequest, error: str) -> str:
+    """The request behind an error in a line, from what ``suture explain`` says of it: where it
+    was recorded, its size, the message the error names, what suture's check of it finds. (It
+    runs the check: call it in a worker.)"""
+    from suture.sent.recorded import message_words
+
+    n = len(request.messages)
+    rebuilt = "all rebuilt from the file" if not request.unresolved else f"{len(request.unresolved)} not rebuilt"
+    said = f"the request behind it (line {request.line}, {n} message{'s' if n != 1 else ''}, {rebuilt})"
+    named = request.named(error)
+    if named is not None:
+        said += f": messages.{named[0]} is {message_words(named[1])}"
+    found = request.problems()
+    said += " · suture's check of it: " + (", ".join(sorted({v.rule for v in found})) if found else "no problem")
+    return said
 
 
 class Banner(_Bar):
@@ -41,7 +64,7 @@ class Banner(_Bar):
     DEFAULT_CSS = (
         """
     Banner {
-        height: auto; max-height: 4; background: $panel; padding: 0 1; display: none;
+        height: auto; max-height: 5; background: $panel; padding: 0 1; display: none;
         text-wrap: nowrap; text-overflow: ellipsis;
     """
         + _BAR_CSS
@@ -88,6 +111,9 @@ class Banner(_Bar):
                 text.append(" · E explains", self.part("muted"))
             else:
                 text.append("not a rule suture knows · E explains", self.part("muted"))
+            if recorded.behind_said:
+                text.append("\n  ")
+                text.append(show.line(recorded.behind_said), self.part("muted"))
         for line in self.skipped:
             if text.plain:
                 text.append("\n")

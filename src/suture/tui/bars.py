@@ -4,13 +4,14 @@ panes that says what the selected row is and why it changed."""
 from __future__ import annotations
 
 import time
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
 
 from suture import show
+from suture.tui.judged import Finding
 from suture.tui.rows import KIND_BADGES, KIND_ORDER, KIND_SHORT, RowModel
 from suture.tui.view import kind_class
 
@@ -76,6 +77,8 @@ class StatusBar(_Bar):
         and count per kind), so a narrow window keeps every figure."""
         width = self.content_region.width or self.size.width
         text = self._first_line(short=False)
+        if text.cell_len > width:  # short figures, the verdict in a sentence
+            text = self._first_line(short=True, short_checks=False)
         if text.cell_len > width:
             text = self._first_line(short=True)
         if text.cell_len > width:
@@ -90,7 +93,7 @@ class StatusBar(_Bar):
             text.append(show.line(note), self.part("muted"))
         return text
 
-    def _first_line(self, short: bool, name_room: int | None = None) -> Text:
+    def _first_line(self, short: bool, name_room: int | None = None, short_checks: bool | None = None) -> Text:
         text = Text(no_wrap=False, end="")
         text.append("suture ", self.part("title"))
         name = show.line(self.name_shown)
@@ -124,7 +127,8 @@ class StatusBar(_Bar):
                     else:
                         shown = f"{count:,} {KIND_SHORT[kind][0 if count == 1 else 1]}"
                     text.append(shown, self.part(f"badge-{kind_class(kind)}"))
-        checks = self.checks_short if short and self.checks_short is not None else self.checks
+        short_checks = short if short_checks is None else short_checks
+        checks = self.checks_short if short_checks and self.checks_short is not None else self.checks
         if checks is not None:
             text.append("  ")
             text.append_text(checks)
@@ -143,6 +147,11 @@ def _ago(seconds: float) -> str:
     if seconds < 3600:
         return f"{int(seconds // 60)} min ago"
     return f"{int(seconds // 3600)} h ago"
+
+
+FINDING_PARTS = {"sent": "error", "agent": "ok", "before": "error", "after": "error"}
+"""The colour of each kind of finding's label (a contract-view problem of a session log is muted:
+it is not what the agent sends)."""
 
 
 class InfoBar(_Bar):
@@ -164,7 +173,9 @@ class InfoBar(_Bar):
         super().__init__(id=id)
         self.model: RowModel | None = None
         self.row = 0
-        self.problems: dict[int, list[Any]] = {}
+        self.findings: dict[int, list[Finding]] = {}
+        """What the shown provider's verdict says about each row (``suture.tui.judged``)."""
+        self.agent = ""
         self.search = ""
         self.waiting = "loading…"
 
@@ -196,7 +207,7 @@ class InfoBar(_Bar):
         if original is None and right is not None:
             text.append(" (made by repair)", self.part("muted"))
         changes = model.row_changes.get(row, [])
-        problems = self.problems.get(row, [])
+        problems = self.findings.get(row, [])
         if not changes:
             text.append("   unchanged", self.part("muted"))
         hidden = len(changes) + len(problems) - self.DETAIL_LINES
@@ -209,9 +220,13 @@ class InfoBar(_Bar):
             text.append("\n")
             text.append(f"{KIND_BADGES[change.kind]}  ", self.part(f"badge-{kind_class(change.kind)}"))
             text.append(show.line(change.summary))
-        for violation, after in problems[: room - min(room, len(changes))]:
+        for finding in problems[: room - min(room, len(changes))]:
+            label, said = finding.said(self.agent)
             text.append("\n")
-            text.append(f"{violation.provider} {violation.rule}", self.part("error"))
-            text.append(" after repair: " if after else (" fixed by repair: " if violation.fixed else ": "))
-            text.append(show.line(violation.error))
+            text.append(
+                label,
+                self.part(FINDING_PARTS[finding.kind] if finding.is_problem or finding.kind == "agent" else "muted"),
+            )
+            text.append(": ")
+            text.append(said)
         return text

@@ -21,6 +21,7 @@ from textual.strip import Strip
 
 from suture import show
 from suture.repair import Change
+from suture.tui.judged import AFTER, AGENT, SENT, Finding, without_agent
 from suture.tui.rows import KIND_BADGES
 from suture.tui.view import kind_class
 
@@ -193,8 +194,10 @@ class ChangeList(ScrollView, can_focus=True):
 
 
 class ProblemList(ChangeList):
-    """A provider's problems: before repair (what the provider would reject now), then any that
-    remain after it. Items are ``(violation, after)`` pairs."""
+    """A provider's verdict, item by item (:meth:`suture.tui.judged.Judged.listed`): for a
+    session log, the problems in what the agent sends, what it repairs itself and the contract
+    view under their headings; for any other file, the problems before repair (what the provider
+    would reject now), then any that remain after it. Items are ``Finding`` or ``Section``."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "problems--cursor",
@@ -202,6 +205,8 @@ class ProblemList(ChangeList):
         "problems--fixed",
         "problems--stays",
         "problems--index",
+        "problems--section",
+        "problems--agent",
         "changes--cursor",
         "changes--index",
         "changes--empty",
@@ -211,25 +216,46 @@ class ProblemList(ChangeList):
         & > .problems--rule { color: $text-error; text-style: bold; }
         & > .problems--fixed { color: $text-success; }
         & > .problems--stays { color: $text-warning; text-style: bold; }
+        & > .problems--section { color: $text-primary; text-style: bold; }
+        & > .problems--agent { color: $text-success; text-style: bold; }
     }
     """
 
+    agent = ""
+    """The agent's name, where the list is about a session log."""
+
     def index_of(self, item: Any) -> int:
-        return int(item[0].index)
+        index = getattr(item, "index", None)
+        return index if isinstance(index, int) else 0
 
     def _draw(self, index: int, width: int, base: Style) -> Strip:
-        violation, after = self.changes[index]
+        item = self.changes[index]
         back = self.get_component_rich_style("changes--cursor", partial=True) if index == self.cursor else Style()
         text = Text(no_wrap=True, overflow="ellipsis", end="", style=base + back)
         part = self.get_component_rich_style
-        text.append(f" {show.line(violation.rule):<4} ", part("problems--rule", partial=True))
-        text.append(f"#{violation.index}".rjust(self.digits + 1) + " ", part("changes--index", partial=True))
-        if after:
-            text.append("after repair ", part("problems--stays", partial=True))
-        elif violation.fixed:
-            text.append("✓ ", part("problems--fixed", partial=True))
+        if not isinstance(item, Finding):
+            text.append(f" {show.line(item.title)}", part("problems--section", partial=True))
         else:
-            text.append("✗ ", part("problems--stays", partial=True))
-        text.append(show.line(violation.problem))
+            number = f"#{item.index}" if item.index is not None else "new"
+            if item.kind == AGENT:
+                text.append(" ⟲    ", part("problems--agent", partial=True))
+                text.append(number.rjust(self.digits + 1) + " ", part("changes--index", partial=True))
+                assert item.fix is not None
+                text.append(show.line(without_agent(item.fix.summary, self.agent)))
+            else:
+                violation = item.violation
+                assert violation is not None
+                rule = part("changes--index" if item.contract else "problems--rule", partial=True)
+                text.append(f" {show.line(violation.rule):<4} ", rule)
+                text.append(number.rjust(self.digits + 1) + " ", part("changes--index", partial=True))
+                if item.kind == AFTER:
+                    text.append("after repair ", part("problems--stays", partial=True))
+                elif item.kind == SENT:
+                    text.append("✗ ", part("problems--stays", partial=True))
+                elif violation.fixed:
+                    text.append("✓ ", part("problems--fixed", partial=True))
+                else:
+                    text.append("✗ ", part("problems--stays", partial=True))
+                text.append(show.line(violation.problem))
         text.truncate(width, overflow="ellipsis", pad=True)
         return Strip(list(text.render(self.app.console)), text.cell_len).crop_extend(0, width, base)

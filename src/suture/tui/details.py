@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import orjson
 from rich.style import Style
@@ -32,6 +32,7 @@ from textual.screen import Screen
 
 from suture import show
 from suture.model import Message, ToolCall
+from suture.tui.judged import Finding
 from suture.tui.keys import KeyBar, Scroll
 from suture.tui.records import HUGE, neutral_record, pretty, shorten_payloads
 from suture.tui.rows import KIND_BADGES, KIND_WORDS, RowModel, human_size, text_of_all
@@ -148,11 +149,11 @@ class DetailScreen(Screen[None]):
         side: int,
         on_move: Callable[[int], None],
         copy: Callable[[str, str], None],
-        problems: Callable[[int], list[tuple[str, Any, bool]]] | None = None,
+        findings: Callable[[int], tuple[list[Finding], str]] | None = None,
         path: Path | None = None,
     ) -> None:
         super().__init__()
-        self.problems = problems
+        self.findings = findings
         self.model = model
         self.row = row
         self.side = side
@@ -243,18 +244,17 @@ class DetailScreen(Screen[None]):
             why.append(show.line(change.summary))
         if row not in model.row_changes:
             why.append("\nunchanged: the same record is sent as it was read", self._class_style("detail-empty"))
-        problems = self.problems(row) if self.problems else []
+        findings, agent = self.findings(row) if self.findings else ([], "")
         # A problem the repair leaves is said once ("not fixed by repair"), not again "after repair".
-        stays = {(p, v.rule) for p, v, after in problems if not after and not v.fixed}
-        for provider, violation, after in problems:
-            if after and (provider, violation.rule) in stays:
+        stays = {(f.provider, f.rule) for f in findings if f.kind == "before" and f.violation and not f.violation.fixed}
+        for finding in findings:
+            if finding.kind == "after" and (finding.provider, finding.rule) in stays:
                 continue
+            label, said = finding.said(agent)
             why.append("\n")
-            state = "after repair" if after else ("fixed by repair" if violation.fixed else "not fixed by repair")
-            why.append(
-                f"{show.line(provider)} {show.line(violation.rule)} ({state}): ", self._class_style("detail-key")
-            )
-            why.append(show.line(violation.error))
+            style = "detail-key" if finding.is_problem else ("detail-ok" if finding.kind == "agent" else "detail-muted")
+            why.append(f"{label}: ", self._class_style(style))
+            why.append(said)
         self.query_one("#detail-why", Styled).update(why)
         if self.as_written:
             self._show_written()

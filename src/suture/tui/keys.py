@@ -60,9 +60,14 @@ class KeyBar(Widget):
     }
     """
 
-    def __init__(self, keep: Sequence[str] = (), *, id: str | None = None) -> None:
+    def __init__(
+        self, keep: Sequence[str] = (), *, hints: Sequence[tuple[str, str]] = (), id: str | None = None
+    ) -> None:
+        """``hints``: ``(key, what it does)`` pairs shown first, for keys a widget handles
+        itself (enter in a list), which no binding of the screen names."""
         super().__init__(id=id)
         self.keep = tuple(keep)
+        self.hints = tuple(hints)
         self._spans: list[tuple[int, int, _Key]] = []
 
     def on_mount(self) -> None:
@@ -77,7 +82,7 @@ class KeyBar(Widget):
 
     def entries(self) -> list[_Key]:
         """Every key the bar would show with room enough, in order, one per action."""
-        found: list[_Key] = []
+        found: list[_Key] = [_Key(key, what, "", self, f"hint.{k}") for k, (key, what) in enumerate(self.hints)]
         seen: set[tuple[int, str]] = set()
         for active in self.screen.active_bindings.values():
             binding = active.binding
@@ -97,6 +102,8 @@ class KeyBar(Widget):
         keys = self.entries()
 
         def rank(k: _Key) -> tuple[int, int]:
+            if k.binding_id is not None and k.binding_id.startswith("hint."):
+                return (0, -1)
             if k.binding_id in self.keep:
                 return (0, self.keep.index(k.binding_id))
             return (1, -keys.index(k))
@@ -127,7 +134,8 @@ class KeyBar(Widget):
     async def on_click(self, event: events.Click) -> None:
         for start, end, key in self._spans:
             if start <= event.x < end:
-                await self.app.run_action(key.action, key.node)
+                if key.action:
+                    await self.app.run_action(key.action, key.node)
                 return
 
 

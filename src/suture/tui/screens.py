@@ -19,7 +19,7 @@ from textual.widgets.option_list import Option
 
 from suture import show
 from suture.model import Message, Transcript
-from suture.tui.keys import PickList, Scroll
+from suture.tui.keys import KeyBar, PickList, Scroll
 from suture.tui.records import pretty, repaired_record, shorten_payloads
 
 __all__ = ["ConfirmScreen", "ExportScreen", "HelpScreen", "ProviderScreen", "record_json"]
@@ -37,13 +37,20 @@ def record_json(message: Message, side: int, transcript: Transcript, shorten: bo
 class Styled(Static, can_focus=False):
     """Static text whose parts take their colours from the theme (component classes)."""
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"styled--key", "styled--heading", "styled--empty", "styled--muted"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "styled--key",
+        "styled--heading",
+        "styled--empty",
+        "styled--muted",
+        "styled--ok",
+    }
     DEFAULT_CSS = """
     Styled {
         & > .styled--key { color: $text-accent; text-style: bold; }
         & > .styled--heading { color: $text-primary; text-style: bold; }
         & > .styled--empty { color: $foreground-muted; text-style: italic; }
         & > .styled--muted { color: $foreground-muted; }
+        & > .styled--ok { color: $text-success; text-style: bold; }
     }
     """
 
@@ -79,6 +86,7 @@ class HelpScreen(ModalScreen[None]):
         box = Scroll(Styled(id="help-text"), id="help-box")
         box.border_title = "suture: keys (esc closes)"
         yield box
+        yield KeyBar(("help.close",), hints=[("j/k", "Scroll"), ("g/G", "Top/bottom")])
 
     def on_mount(self) -> None:
         body = self.query_one("#help-text", Styled)
@@ -153,6 +161,7 @@ class ExportScreen(ModalScreen[str | None]):
             yield Input(show.path(self.default), id="export-path", select_on_focus=False)
             yield Label("", id="export-why", markup=False)
             yield Label(self.note, id="export-note", markup=False)
+        yield KeyBar(("export.cancel",), hints=[("enter", "Write")])
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         value = event.value.strip()
@@ -177,7 +186,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes", id="confirm.yes"),
-        Binding("n,escape,q", "answer(False)", "No", id="confirm.no"),
+        Binding("n,escape,q", "answer(False)", "No", key_display="n", id="confirm.no"),
     ]
     DEFAULT_CSS = """
     ConfirmScreen {
@@ -202,6 +211,7 @@ class ConfirmScreen(ModalScreen[bool]):
             with Horizontal(id="confirm-buttons"):
                 yield Button("Cancel (n)", id="confirm-no", variant="primary")
                 yield Button(f"{self.yes} (y)", id="confirm-yes", variant="warning")
+        yield KeyBar(("confirm.yes", "confirm.no"))
 
     def on_mount(self) -> None:
         self.query_one("#confirm-no").focus()
@@ -235,6 +245,7 @@ class ProviderScreen(ModalScreen[str | None]):
         with Vertical(id="provider-box") as box:
             box.border_title = "Check against (enter picks, esc cancels)"
             yield PickList(*(Option(Text(summary), id=name) for name, summary in self.choices))
+        yield KeyBar(("provider.cancel",), hints=[("enter", "Check against it"), ("j/k", "Move")])
 
     def on_mount(self) -> None:
         names = [name for name, _ in self.choices]

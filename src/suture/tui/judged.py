@@ -1,0 +1,246 @@
+"""What the app says a provider makes of the file shown, row by row (no Textual here).
+
+The verdicts themselves come from the library, as ``suture check`` prints them: for a session log
+(Claude Code, Codex, pi) :func:`suture.sent.verdict` judges what the agent sends when it resumes
+the session, lists what the agent repairs itself as notes (never problems), and keeps the
+contract view (suture's repair of the file as written) labelled as such; for any other file
+:func:`suture.checks.verdict` judges the history before and after suture's repair. This module
+only places each of them on the rows the panes draw (:class:`~suture.tui.rows.RowModel`) and says
+them in the app's words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from suture import show
+
+if TYPE_CHECKING:
+    from suture.checks import Verdict, Violation
+    from suture.sent import Fix, Sent, SentVerdict
+    from suture.tui.rows import RowModel
+
+__all__ = ["CONTRACT", "Finding", "Judged", "Section", "judge_all", "without_agent"]
+
+SENT = "sent"
+"""A problem in what the agent sends on resume: the provider would reject it."""
+AGENT = "agent"
+"""Something the agent repairs itself when it resumes: not a problem."""
+BEFORE = "before"
+"""A problem of the file as written (for a session log: the contract view)."""
+AFTER = "after"
+"""A problem left in suture's repair of it."""
+
+CONTRACT = "contract view"
+"""What the problems of a session log's file as written are called: suture's repair contract on
+the file, not what the agent sends (``suture check`` says the same)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One thing a provider's verdict says about a row.
+
+    ``kind`` is :data:`SENT`, :data:`AGENT`, :data:`BEFORE` or :data:`AFTER`; ``index`` the
+    message number the panes show for it (Original for all but :data:`AFTER`, which counts the
+    Repaired side; ``None`` for a message the agent makes up on resume); ``violation`` the
+    provider's rule (``None`` for an agent's fix) and ``fix`` the agent's fix."""
+
+    kind: str
+    row: int
+    index: int | None
+    provider: str
+    violation: Violation | None = None
+    fix: Fix | None = None
+    contract: bool = False
+    """A problem of the contract view of a session log (not what the agent sends)."""
+
+    @property
+    def is_problem(self) -> bool:
+        """Whether the provider would answer 400 for it: what ``x`` and the problem filter visit."""
+        if self.kind == SENT:
+            return True
+        return self.kind in (BEFORE, AFTER) and not self.contract
+
+    @property
+    def rule(self) -> str:
+        return self.violation.rule if self.violation is not None else ""
+
+    def said(self, agent: str) -> tuple[str, str]:
+        """The finding in two parts, a label and its text: ``("anthropic A1a in what Claude Code
+        sends", "messages.2: ...")``. The label takes a colour of its own."""
+        v = self.violation
+        if self.kind == AGENT:
+            assert self.fix is not None
+            return (f"{agent} repairs this itself", show.line(without_agent(self.fix.summary, agent)))
+        assert v is not None
+        where = f"{show.line(v.provider)} {show.line(v.rule)}"
+        if self.kind == SENT:
+            return (f"{where} in what {agent} sends", show.line(v.error))
+        state = "after repair" if self.kind == AFTER else ("fixed by repair" if v.fixed else "not fixed by repair")
+        label = f"{where} ({state})"
+        if self.contract:
+            label = f"{CONTRACT}: {label}"
+        return (label, show.line(v.error))
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A heading in the problems list (a session log's list has three parts)."""
+
+    title: str
+
+
+@dataclass(slots=True)
+class Judged:
+    """One provider's verdict on the file shown, placed on the rows.
+
+    ``sent`` is the library's :class:`~suture.sent.SentVerdict` for a session log (``None`` for
+    any other file), ``contract`` the :class:`~suture.checks.Verdict` of the file as written and
+    its repair (for a session log, its contract view)."""
+
+    provider: str
+    contract: Verdict
+    sent: SentVerdict | None = None
+    findings: list[Finding] = field(default_factory=list)
+    by_row: dict[int, list[Finding]] = field(default_factory=dict)
+
+    @property
+    def session(self) -> bool:
+        return self.sent is not None
+
+    @property
+    def agent(self) -> str:
+        """What a person calls the agent that wrote the session (``""`` for a request file)."""
+        from suture.sent import agent_name
+
+        if self.sent is None or self.sent.sent.agent is None:
+            return ""
+        return agent_name(self.sent.sent.agent)
+
+    @property
+    def problems(self) -> list[Finding]:
+        """The findings ``x`` and the problem filter visit: what the provider would reject."""
+        return [f for f in self.findings if f.is_problem]
+
+    @property
+    def rejected(self) -> bool:
+        """Whether the provider would answer 400: to what the agent sends on resume (a session
+        log), or to the file as it is (any other)."""
+        return self.sent.rejected if self.sent is not None else bool(self.contract.before)
+
+    @property
+    def broken_after(self) -> bool:
+        """Whether a problem is left for a person to fix (a request file's repair leaves one)."""
+        return bool(self.sent.problems) if self.sent is not None else bool(self.contract.after)
+
+    def summary(self) -> str:
+        """The library's own sentence: ``anthropic: rejected, 1 problem in what Claude Code sends
+        (...)`` for a session log, ``anthropic: 3 problems → 0 after repair`` otherwise."""
+        return self.sent.summary() if self.sent is not None else self.contract.summary()
+
+    def short(self) -> str:
+        """The verdict in a few columns, for a narrow status line."""
+        if self.sent is not None:
+            n = len(self.sent.problems)
+            return f"{self.provider} rejects ({n})" if n else f"{self.provider} accepts"
+        before, after = self.contract.counts
+        return f"{self.provider} {before}→{after}"
+
+    def title(self) -> str:
+        """The problems list's heading."""
+        if self.sent is not None:
+            n = len(self.sent.problems)
+            return f"Sent to {self.provider}: " + (f"rejected ({n})" if n else "accepted")
+        before, after = self.contract.counts
+        return f"Problems: {self.provider} {before} → {after}"
+
+    def listed(self) -> list[Finding | Section]:
+        """The problems list: for a session log, what is sent, what the agent repairs itself and
+        the contract view, each under its heading; for any other file, the problems before repair
+        and those left after it."""
+        if self.sent is None:
+            return list(self.findings)
+        agent = self.agent or "the agent"
+        items: list[Finding | Section] = []
+        assumed = self.sent.sent.assumed
+        if assumed:
+            items.append(Section(f"({assumed})"))
+        sent = [f for f in self.findings if f.kind == SENT]
+        items.append(Section(f"In what {agent} sends" + ("" if sent else f": nothing {self.provider} rejects")))
+        items.extend(sent)
+        notes = [f for f in self.findings if f.kind == AGENT]
+        if notes:
+            items.append(Section(f"{agent} repairs this itself (not a problem)"))
+            items.extend(notes)
+        contract = [f for f in self.findings if f.contract]
+        before, after = self.contract.counts
+        counts = f"{before} → {after}" if before or after else "no problems"
+        items.append(Section(f"{CONTRACT.capitalize()} ({counts}): suture's repair of the file as written"))
+        items.extend(contract)
+        return items
+
+
+def judge_all(model: RowModel, providers: tuple[str, ...], on_each: Any = None, cancelled: Any = None) -> None:
+    """(For a worker.) Judge ``model`` for each provider in turn, calling ``on_each(name,
+    judged)`` as each is done; ``cancelled()`` true stops it. The library's verdicts, as ``suture
+    check`` gets them: the sent view is built once for every provider."""
+    from suture.checks import verdict as contract_verdict
+    from suture.sent import as_sent, models
+    from suture.sent import verdict as sent_verdict
+
+    transcript = model.transcript
+    sent: Sent | None = as_sent(transcript) if transcript.format in models() else None
+    for name in providers:
+        if cancelled is not None and cancelled():
+            return
+        if sent is not None:
+            found = sent_verdict(transcript, name, model.repair, sent)
+            judged = place(model, name, found.contract, found)
+        else:
+            judged = place(model, name, contract_verdict(transcript.messages, name, repaired=model.repair))
+        on_each(name, judged)
+
+
+def place(model: RowModel, provider: str, contract: Verdict, sent: SentVerdict | None = None) -> Judged:
+    """Put each of a verdict's findings on its row."""
+    findings: list[Finding] = []
+    last = max(len(model) - 1, 0)
+    if sent is not None:
+        for v in sent.problems:
+            index = sent.at(v)
+            findings.append(Finding(SENT, _row_of_sent(model, sent, v.index), index, provider, v))
+        for fix in sent.notes:
+            row = _row(model.row_of_input, fix.index, last)
+            findings.append(Finding(AGENT, row, fix.index, provider, fix=fix))
+    session = sent is not None
+    for v in contract.before:
+        findings.append(Finding(BEFORE, _row(model.row_of_input, v.index, 0), v.index, provider, v, contract=session))
+    for v in contract.after:
+        findings.append(Finding(AFTER, _row(model.row_of_output, v.index, 0), v.index, provider, v, contract=session))
+    by_row: dict[int, list[Finding]] = {}
+    for f in findings:
+        by_row.setdefault(f.row, []).append(f)
+    return Judged(provider, contract, sent, findings, by_row)
+
+
+def _row(rows: list[int], index: int | None, default: int) -> int:
+    return rows[index] if index is not None and 0 <= index < len(rows) else default
+
+
+def _row_of_sent(model: RowModel, sent: SentVerdict, index: int) -> int:
+    """The row of a sent message: its as-written message's, or for one the agent makes up on
+    resume, the row of the nearest sent message before it that the file holds."""
+    origin = sent.sent.origin
+    for k in range(min(index, len(origin) - 1), -1, -1):
+        found = origin[k]
+        if found is not None:
+            return _row(model.row_of_input, found, 0)
+    return 0
+
+
+def without_agent(summary: str, agent: str) -> str:
+    """A fix's sentence without the agent's name in front, where a label beside it names it."""
+    if agent and summary.startswith(agent + " "):
+        return summary[len(agent) + 1 :]
+    return summary

@@ -1,0 +1,280 @@
+"""The app tells the same truth as ``suture check`` and ``suture explain``: for a session log the
+header and the problems list judge what the agent sends on resume (``suture.sent``), the agent's
+own fixes are notes (never problems), the contract view is labelled; the banner shows the request
+behind a recorded 400; the records the agent does not send are evidence (``s``), not history."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import OptionList
+
+from suture.cli._common import load_sent
+from suture.sent import as_sent, verdict
+from suture.sent.recorded import behind_in, message_words
+from suture.tui.app import SutureApp
+from suture.tui.banner import Banner
+from suture.tui.changes import ProblemList
+from suture.tui.details import DetailScreen
+from suture.tui.evidence import NotSentScreen
+from suture.tui.judged import Finding, Section
+from suture.tui.keys import KeyBar
+from suture.tui.screens import ExportScreen, ProviderScreen
+from tests.test_tui import WORKED, ready
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORDED = ROOT / "sample_sessions" / "recorded" / "claude-code-2.1.328"
+TEXT_BEFORE = RECORDED / "text-before-result" / "session.jsonl"
+LOOPING = RECORDED / "text-before-result" / "resumed.jsonl"
+KILLED = RECORDED / "killed-during-tool" / "session.jsonl"
+TOOL_HEAVY = ROOT / "sample_sessions" / "real" / "claude-code" / "tool_heavy.jsonl"
+PI = ROOT / "sample_sessions" / "real" / "pi" / "large-session.jsonl"
+SMALL = (80, 24)
+SIZE = (160, 45)
+
+
+def copy(source: Path, tmp_path: Path) -> Path:
+    path = tmp_path / source.name
+    shutil.copy(source, path)
+    return path
+
+
+async def checked(pilot: Any, app: SutureApp) -> None:
+    """Loaded, every provider checked, and the recorded error read (each in a worker)."""
+    for _ in range(200):  # a bound: the checks start after the first frame, one provider at a time
+        await ready(pilot, app)
+        recorded = app.recorded is None or app.recorded.explanation is not None
+        if app.verdicts is not None and not app.checks_pending and recorded:
+            break
+        await pilot.pause(0.05)
+    await pilot.pause()
+
+
+def listed(app: SutureApp) -> list[Finding | Section]:
+    return list(app.query_one("#problems", ProblemList).changes)
+
+
+def keys(app: SutureApp) -> list[str]:
+    """The keys the key bar of the screen on top draws."""
+    bar = app.screen.query(KeyBar).last()
+    return [k.key for k in bar.fitted(bar.size.width)]
+
+
+async def test_a_session_log_is_judged_on_what_the_agent_sends(tmp_path: Path) -> None:
+    # Claude Code really loops on a text block before a tool_result: the header says so in the
+    # library's words, x goes to the message, and the agent's own fix is a note.
+    path = copy(TEXT_BEFORE, tmp_path)
+    expected = verdict(load_sent(str(path), None, False))
+    assert expected.rejected and expected.notes  # what this sample is for
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await checked(pilot, app)
+        assert app.provider == expected.provider == "anthropic"
+        assert expected.summary() in app.status.render().plain
+        judged = app.verdicts["anthropic"] if app.verdicts else None
+        assert judged is not None and judged.sent is not None
+        assert [v.error for v in judged.sent.problems] == [v.error for v in expected.problems]
+        model = app.model
+        assert model is not None
+        # x visits exactly the sent problems, on the rows of the messages they came from.
+        rows = sorted({model.row_of_input[i] for v in expected.problems if (i := expected.at(v)) is not None})
+        assert sorted(app.problem_rows) == rows
+        await pilot.press("g", "x")
+        assert app.view.cursor == rows[0]
+        # The list: what is sent, then what Claude Code repairs itself, then the contract view.
+        items = listed(app)
+        titles = [item.title for item in items if isinstance(item, Section)]
+        assert titles[0] == "In what Claude Code sends"
+        assert titles[1] == "Claude Code repairs this itself (not a problem)"
+        assert titles[2].startswith("Contract view (")
+        findings = [item for item in items if isinstance(item, Finding)]
+        assert [f.kind for f in findings if not f.contract] == ["sent"] * len(expected.problems) + ["agent"] * len(
+            expected.notes
+        )
+        assert sum(f.contract for f in findings) == len(expected.contract.before) + len(expected.contract.after)
+        assert not any(f.is_problem for f in findings if f.kind == "agent" or f.contract)
+        # The info bar and the details say it too.
+        info = app.query_one("#info").render().plain  # type: ignore[attr-defined]
+        assert f"anthropic {expected.problems[0].rule} in what Claude Code sends" in info
+        await pilot.press("enter")
+        assert isinstance(app.screen, DetailScreen)
+        why = app.screen.query_one("#detail-why").render().plain  # type: ignore[attr-defined]
+        assert "in what Claude Code sends" in why
+        assert "contract view: anthropic" in why
+
+
+async def test_what_the_agent_repairs_itself_is_never_a_problem(tmp_path: Path) -> None:
+    # A real session whose file breaks the contract (whitespace text before thinking) but which
+    # Claude Code sends accepted: the header says accepted, x has nowhere to go.
+    path = copy(TOOL_HEAVY, tmp_path)
+    expected = verdict(load_sent(str(path), None, False))
+    assert not expected.rejected and expected.notes and expected.contract.before
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await checked(pilot, app)
+        assert expected.summary() in app.status.render().plain
+        assert not app.problem_rows
+        assert "x" not in keys(app)
+        assert app.query_one("#problems-title").render().plain == "Sent to anthropic: accepted"  # type: ignore[attr-defined]
+        notes = [f for f in listed(app) if isinstance(f, Finding) and f.kind == "agent"]
+        assert [f.fix for f in notes] == list(expected.notes)
+        model = app.model
+        assert model is not None
+        # Choosing a note goes to the message the agent repairs.
+        problems = app.query_one("#problems", ProblemList)
+        at = problems.changes.index(notes[0])
+        problems.cursor = at
+        await pilot.pause()
+        assert notes[0].fix is not None and notes[0].fix.index is not None
+        assert app.view.cursor == model.row_of_input[notes[0].fix.index]
+
+
+async def test_the_agents_own_provider_is_shown_first(tmp_path: Path) -> None:
+    # pi talked to Anthropic: its verdict is the header's even where another provider's rules
+    # (Gemini's thought signatures) would reject the file as written.
+    path = copy(PI, tmp_path)
+    transcript = load_sent(str(path), None, False)
+    sent = as_sent(transcript)
+    assert verdict(transcript, "gemini", sent=sent).contract.before  # the old first pick
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await checked(pilot, app)
+        assert app.provider == sent.provider
+        assert verdict(transcript, sent=sent).summary() in app.status.render().plain
+        # p picks another provider; the header then says that one's verdict on what pi sends.
+        await pilot.press("p")
+        assert isinstance(app.screen, ProviderScreen)
+        names = [o.id for o in app.screen.query_one(OptionList)._options]
+        for _ in range(names.index("openai-chat") - names.index(app.provider)):
+            await pilot.press("j")
+        await pilot.press("enter")
+        assert app.provider == "openai-chat"
+        assert verdict(transcript, "openai-chat", sent=sent).summary() in app.status.render().plain
+
+
+async def test_a_request_file_keeps_its_before_and_after_verdict(tmp_path: Path) -> None:
+    from suture import checks
+
+    path = copy(WORKED, tmp_path)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await checked(pilot, app)
+        assert app.model is not None and app.verdicts is not None
+        expected = checks.verdict(app.model.transcript.messages, app.provider or "", repaired=app.model.repair)
+        assert expected.summary() in app.status.render().plain
+        assert not any(isinstance(item, Section) for item in listed(app))
+        assert all(app.verdicts[p].sent is None for p in app.verdicts)
+
+
+async def test_the_banner_shows_the_request_behind_the_recorded_400(tmp_path: Path) -> None:
+    path = copy(LOOPING, tmp_path)
+    transcript = load_sent(str(path), None, False)
+    source, text = transcript.evidence[-1]
+    request = behind_in(path, source.line)
+    assert request is not None
+    named = request.named(text)
+    assert named is not None
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=(200, 60)) as pilot:
+        await checked(pilot, app)
+        shown = app.query_one(Banner).render().plain
+        assert f"the request behind it (line {request.line}, {len(request.messages)} messages" in shown
+        assert f"messages.{named[0]} is {message_words(named[1])}" in shown
+        assert "suture's check of it: " + ", ".join(sorted({v.rule for v in request.problems()})) in shown
+
+
+async def test_records_the_agent_does_not_send_are_evidence(tmp_path: Path) -> None:
+    path = copy(PI, tmp_path)
+    transcript = load_sent(str(path), None, False)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await checked(pilot, app)
+        n = len(transcript.skipped)
+        assert f"not sent by pi, kept as evidence: {n} failed or aborted turns (s lists them)" in (
+            app.query_one(Banner).render().plain
+        )
+        await pilot.press("s")
+        assert isinstance(app.screen, NotSentScreen)
+        options = app.screen.query_one("#not-sent-list", OptionList)
+        assert options.option_count == n
+        await pilot.press("j")  # the second record: pi's failed turn at line 33
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        second = transcript.skipped[1]
+        body = app.screen.query_one("#not-sent-body").render().plain  # type: ignore[attr-defined]
+        assert body.startswith(f"{second.source} as written")
+        assert '"stopReason": "error"' in body
+        await pilot.press("escape")
+        assert not isinstance(app.screen, NotSentScreen)
+
+
+async def test_an_api_error_record_shows_the_request_it_answered(tmp_path: Path) -> None:
+    path = copy(LOOPING, tmp_path)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await checked(pilot, app)
+        await pilot.press("s")
+        assert isinstance(app.screen, NotSentScreen)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        body = app.screen.query_one("#not-sent-body").render().plain  # type: ignore[attr-defined]
+        assert '"isApiErrorMessage": true' in body
+        assert "The request behind it (recorded at line 39" in body
+        assert '"cache_control"' in body  # the request as sent, rebuilt from the file
+
+
+async def test_nothing_left_out_no_s(tmp_path: Path) -> None:
+    path = copy(KILLED, tmp_path)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await checked(pilot, app)
+        assert app.model is not None and not app.model.transcript.skipped
+        assert "s" not in keys(app)
+        await pilot.press("s")
+        assert not isinstance(app.screen, NotSentScreen)
+
+
+async def test_dialogs_show_their_own_keys(tmp_path: Path) -> None:
+    path = copy(TEXT_BEFORE, tmp_path)
+    app = SutureApp(path, watch=False, export_dir=tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await checked(pilot, app)
+        await pilot.press("p")
+        assert isinstance(app.screen, ProviderScreen)
+        assert keys(app) == ["enter", "j/k", "esc"]
+        await pilot.press("escape")
+        await pilot.press("e")
+        for _ in range(50):
+            if isinstance(app.screen, ExportScreen):
+                break
+            await pilot.pause(0.05)
+        assert isinstance(app.screen, ExportScreen)
+        assert keys(app) == ["enter", "esc"]  # no "q Quit" while q types into the path
+        note = str(app.screen.query_one("#export-note").render())
+        assert "not a session file Claude Code can resume" in note
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, ExportScreen)
+        assert any("not exported" in str(n.message) for n in app._notifications)
+        assert not list(tmp_path.glob("*.repaired*"))
+
+
+@pytest.mark.parametrize("source", [TEXT_BEFORE, TOOL_HEAVY], ids=["rejected", "accepted"])
+async def test_the_header_agrees_with_suture_check(tmp_path: Path, source: Path) -> None:
+    import subprocess
+    import sys
+
+    path = copy(source, tmp_path)
+    said = subprocess.run(
+        [sys.executable, "-m", "suture", "check", str(path)], capture_output=True, text=True, check=False
+    )
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=(200, 60)) as pilot:
+        await checked(pilot, app)
+        judged = app.verdicts["anthropic"] if app.verdicts else None
+        assert judged is not None
+        assert judged.summary() in said.stdout  # the same sentence, word for word
+        assert said.returncode == (1 if judged.rejected else 0)
