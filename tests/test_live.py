@@ -256,10 +256,21 @@ def test_an_edit_further_back_than_the_checked_size_is_seen_when_verified(
 def test_whole_reads_the_whole_file(jsonl: Path) -> None:
     live = LiveFile(jsonl)
     first = live.poll()
+    # The same content read whole: nothing new to show (the app's r on a file nobody wrote).
+    same = live.poll(whole=True)
+    assert same.kind == "unchanged"
+    assert same.transcript is first.transcript
+    assert same.version == first.version
+    # One byte changed where only a whole read looks (same size, times kept): a new state.
+    data = jsonl.read_bytes()
+    st = os.stat(jsonl)
+    jsonl.write_bytes(data.replace(b"hi", b"ho", 1))
+    os.utime(jsonl, ns=(st.st_atime_ns, st.st_mtime_ns))
     again = live.poll(whole=True)
     assert again.kind == "full"
     assert again.transcript is not first.transcript
     assert again.version == first.version + 1
+    assert _texts(again)[0] == "ho"
 
 
 def test_a_repointed_link_is_followed(tmp_path: Path) -> None:

@@ -278,3 +278,106 @@ async def test_the_header_agrees_with_suture_check(tmp_path: Path, source: Path)
         assert judged is not None
         assert judged.summary() in said.stdout  # the same sentence, word for word
         assert said.returncode == (1 if judged.rejected else 0)
+
+
+def _samples() -> list[Path]:
+    """Every transcript under sample_sessions/ (a recorded shape's session and resumed files;
+    not its requests log or its description)."""
+    found = [
+        p
+        for p in sorted((ROOT / "sample_sessions").rglob("*.json*"))
+        if p.suffix in (".json", ".jsonl") and p.name not in ("requests.jsonl", "shape.json")
+    ]
+    assert len(found) > 50  # the recorded shapes are there too
+    return found
+
+
+def _check_json(path: Path, provider: str | None, capsys: pytest.CaptureFixture[str]) -> tuple[int, Any]:
+    """What ``suture check [--provider P] --json FILE`` prints, and its exit code."""
+    import json
+
+    from suture.cli import main
+
+    capsys.readouterr()
+    code = main(["check", *(["--provider", provider] if provider else []), "--json", str(path)])
+    return code, json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("source", _samples(), ids=lambda p: str(p.relative_to(ROOT / "sample_sessions")))
+async def test_every_sample_header_agrees_with_suture_check(
+    tmp_path: Path, source: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # At 80x24, where the header has room only for its short form: the provider the app shows,
+    # its verdict and problem count are what `suture check` says of the same file.
+    from suture.sent import models
+
+    path = tmp_path / source.name
+    shutil.copy(source, path)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await checked(pilot, app)
+        assert app.model is not None and app.provider is not None and app.verdicts is not None
+        header = app.status.render().plain.splitlines()[0]
+        full = app.status.checks.plain if app.status.checks is not None else ""
+        session = app.model.transcript.format in models()
+    if session:
+        # A session log: suture check with no provider judges what the agent sends, to the
+        # provider it talks to: the one the app shows first.
+        code, said = _check_json(path, None, capsys)
+        assert list(said["providers"]) == [app.provider]
+    else:
+        code, said = _check_json(path, app.provider, capsys)
+    verdict = said["providers"][app.provider]
+    assert full.startswith(verdict["summary"])  # the library's sentence, word for word
+    if session:
+        n = verdict["problems"]
+        assert (verdict["verdict"] == "rejected") == bool(n)
+        assert header.endswith(f"{app.provider} rejects ({n})" if n else f"{app.provider} accepts")
+        assert code == (1 if n else 0)
+    else:
+        assert header.endswith(f"{app.provider} {verdict['problems']}→{verdict['after_repair']}")
+
+
+async def test_a_reload_that_changes_nothing_is_quiet(tmp_path: Path) -> None:
+    # r on a file that holds what is shown: the same rows, the same verdicts (not checked
+    # again), no reload indicator; one short word for the person who pressed r.
+    path = copy(LOOPING, tmp_path)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await checked(pilot, app)
+        model, verdicts, recorded = app.model, app.verdicts, app.recorded
+        header = app.status.render().plain
+        await pilot.press("r")
+        await checked(pilot, app)
+        assert app.model is model and app.verdicts is verdicts and app.recorded is recorded
+        assert app.reloaded is None and app.status.render().plain == header
+        assert [str(n.message) for n in app._notifications] == ["the file holds what is shown: nothing to reload"]
+        # A change is still read and said: one byte of a message's text, the file's size kept.
+        path.write_bytes(path.read_bytes().replace(b"Note added by hand.", b"Note added by HAND.", 1))
+        await pilot.press("r")
+        await checked(pilot, app)
+        assert app.model is not model
+        assert app.reloaded is not None and app.reloaded[0] == "reloaded"
+
+
+async def test_history_before_a_compaction_is_named(tmp_path: Path) -> None:
+    # A session compacted once: the banner names the lines Claude Code does not send, and s
+    # says it in full where no record is left out beyond it.
+    from suture.formats import skipped
+
+    path = copy(ROOT / "sample_sessions" / "claude-code" / "compacted.jsonl", tmp_path)
+    transcript = load_sent(str(path), None, False)
+    history = skipped(transcript)
+    assert history and not transcript.skipped  # what this sample is for
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await checked(pilot, app)
+        assert app.query_one(Banner).skipped[0].startswith(history[0])
+        assert "s" in keys(app)
+        await pilot.press("s")
+        assert isinstance(app.screen, NotSentScreen)
+        intro = app.screen.query_one("#not-sent-intro").render().plain  # type: ignore[attr-defined]
+        assert f"⋯ {history[0]}" in intro and "No record of the file is left out beyond that." in intro
+        assert not app.screen.query("#not-sent-list")
+        await pilot.press("escape")
+        assert not isinstance(app.screen, NotSentScreen)

@@ -127,7 +127,8 @@ class LiveFile:
     ) -> Update:
         """Read what changed since the last good state and say what it was.
 
-        ``whole``: read and load the whole file (the app's ``r``). ``verify``: also check the
+        ``whole``: read and load the whole file (the app's ``r``); where it loads to the state
+        already shown, the update is ``unchanged`` and the version stays. ``verify``: also check the
         bytes before an append that was taken without checking them (:mod:`suture.tail`); the
         app asks for it when the file has been quiet for a moment and before an export.
         ``progress``: a file read whole is read in pieces, each state told on the way
@@ -145,6 +146,10 @@ class LiveFile:
                 return self._fail(str(e))
             self.error = None
             if found.kind == "unchanged" and self._shown is not None:
+                return self._keep("unchanged", found.pending_line)
+            if whole and self._shown is not None and found.transcript == self._shown[0]:
+                # Read whole and found what is shown (``r`` on a file nobody wrote): nothing
+                # to show again, and no new version to check.
                 return self._keep("unchanged", found.pending_line)
             self._shown = (found.transcript, found.repair)
             self.version += 1

@@ -275,6 +275,10 @@ class SutureApp(App[None]):
         self.recorded: Recorded | None = None
         self.reloaded: tuple[str, float] | None = None
         self._reload_ticker: Timer | None = None
+        self._reload_asked = False
+        self.history_not_sent: list[str] = []
+        """What the shown file holds before a compaction, in sentences (:func:`suture.formats.skipped`)."""
+        """Whether ``r`` asked for the read under way (it says when the file is as shown)."""
         self._verify_timer: Timer | None = None
         self.shown_version = 0
         """The :attr:`LiveFile.version` of what the view shows."""
@@ -355,8 +359,8 @@ class SutureApp(App[None]):
             return self.verdicts is not None
         if action == "search_step":
             return bool(self.matches)
-        if action == "not_sent":  # only where the file holds records the agent does not send
-            return model is not None and bool(model.transcript.skipped)
+        if action == "not_sent":  # only where the file holds history or records the agent does not send
+            return model is not None and bool(model.transcript.skipped or self.history_not_sent)
         if action == "go_error":  # only where the error points at a message of this file
             recorded = self.recorded
             return recorded is not None and recorded.explanation is not None and recorded.explanation.found
@@ -653,6 +657,7 @@ class SutureApp(App[None]):
         if not self.is_running or not self.screen_stack or not self.screen_stack[0].query("#status"):
             return  # a read that lands while the app is closing
         update = message.update
+        asked, self._reload_asked = self._reload_asked, False
         if message.model is not None:
             if update.version < self.shown_version:
                 return  # a newer state is shown already (read by another worker)
@@ -686,6 +691,10 @@ class SutureApp(App[None]):
         if message.model is None:
             if recovered:
                 self._note_reload("reads again")
+            elif asked and update.kind == "unchanged":
+                # r on a file that holds what is shown: the view, the checks and the reload
+                # indicator stay as they are; only the person who asked is told.
+                self.notify("the file holds what is shown: nothing to reload", timeout=3, markup=False)
             return
         loaded = self.model is not None and self.model.partial  # the last of a read in pieces
         self._show(
@@ -1156,13 +1165,17 @@ class SutureApp(App[None]):
         self.refresh_bindings()
 
     def _not_sent(self, model: RowModel) -> list[str]:
-        """The banner's lines about what the file holds that the agent does not send."""
+        """The banner's lines about what the file holds that the agent does not send (kept for
+        ``s``: the history before a compaction, then the records left out)."""
         from suture.tui.evidence import not_sent_line
 
-        lines = skipped(model.transcript)
+        self.history_not_sent = skipped(model.transcript)
+        lines = list(self.history_not_sent)
         records = not_sent_line(model.transcript, self._agent_name(model))
         if records:
             lines.append(records)
+        elif lines:
+            lines[-1] += " (s shows it)"
         return lines
 
     @staticmethod
@@ -1178,7 +1191,7 @@ class SutureApp(App[None]):
         model = self.model
         if model is None:
             return
-        self.push_screen(NotSentScreen(self.path, model.transcript, self._agent_name(model), skipped(model.transcript)))
+        self.push_screen(NotSentScreen(self.path, model.transcript, self._agent_name(model), self.history_not_sent))
 
     @on(Banner.Clicked)
     def _banner_clicked(self) -> None:
@@ -1348,6 +1361,7 @@ class SutureApp(App[None]):
         self.exit()
 
     def action_reload(self) -> None:
+        self._reload_asked = True
         self.read_file(whole=True)
 
     def _verify_later(self) -> None:

@@ -79,6 +79,7 @@ class NotSentScreen(Screen[None]):
     DEFAULT_CSS = """
     NotSentScreen {
         #not-sent-intro { height: auto; max-height: 6; padding: 0 1; background: $panel; color: $foreground; }
+        #not-sent-intro.alone { height: 1fr; max-height: 100%; }
         #not-sent-box { height: 2fr; border: round $panel-lighten-2; &:focus-within { border: round $accent; } }
         #not-sent-list { height: 1fr; border: none; }
         #not-sent-record { height: 3fr; border: round $panel-lighten-2; padding: 0 1; &:focus { border: round $accent; } }
@@ -101,6 +102,9 @@ class NotSentScreen(Screen[None]):
             intro.append(f"\n⋯ {show.line(sentence)}")
         if not self.records:
             intro.append("\nNo record of the file is left out beyond that.")
+            yield Static(intro, id="not-sent-intro", classes="alone", markup=False)
+            yield KeyBar(("not_sent.close",))
+            return
         yield Static(intro, id="not-sent-intro", markup=False)
         with Vertical(id="not-sent-box") as box:
             box.border_title = f"records {self.agent} does not send ({len(self.records):,}; enter shows one)"
