@@ -1152,7 +1152,7 @@ class SutureApp(App[None]):
             i = found.indices[0]
             at = lines_of(model.transcript.messages[i].source)
             target = f"Original #{i}" + (f" (line {at[0]})" if at else "")
-        behind = behind_in(self.path, source.line) if model.transcript.format == "claude-code" else None
+        behind = behind_in(self.path, source.line)
         said = request_words(behind, text) if behind is not None else ""
         recorded = Recorded(source, text, _recorded_when(self.path, source), len(evidence), found, target, behind, said)
         self.call_from_thread(self._explained, model, recorded)
