@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 from suture import show
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from suture.checks import Verdict, Violation
     from suture.sent import Fix, Sent, SentVerdict
     from suture.tui.rows import RowModel
@@ -224,7 +226,7 @@ def place(model: RowModel, provider: str, contract: Verdict, sent: SentVerdict |
     return Judged(provider, contract, sent, findings, by_row)
 
 
-def _row(rows: list[int], index: int | None, default: int) -> int:
+def _row(rows: Sequence[int], index: int | None, default: int) -> int:
     return rows[index] if index is not None and 0 <= index < len(rows) else default
 
 
