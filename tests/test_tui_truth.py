@@ -381,3 +381,46 @@ async def test_history_before_a_compaction_is_named(tmp_path: Path) -> None:
         assert not app.screen.query("#not-sent-list")
         await pilot.press("escape")
         assert not isinstance(app.screen, NotSentScreen)
+
+
+def _with_recorded_error() -> list[Path]:
+    from suture.formats import load_file
+
+    found = []
+    for path in _samples():
+        try:
+            if load_file(path).evidence:
+                found.append(path)
+        except Exception:  # a sample that is not a transcript suture reads whole
+            continue
+    assert found
+    return found
+
+
+@pytest.mark.parametrize("source", _with_recorded_error(), ids=lambda p: str(p.relative_to(ROOT / "sample_sessions")))
+async def test_the_banner_points_where_suture_explain_does(
+    tmp_path: Path, source: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The recorded error's messages, as suture explain finds them (a session log's indices
+    # count what the agent sent): the banner's ! goes to the first of them.
+    import json
+
+    from suture.cli import main
+
+    path = copy(source, tmp_path)
+    capsys.readouterr()
+    main(["explain", "--json", str(path)])
+    said = json.loads(capsys.readouterr().out)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await checked(pilot, app)
+        recorded = app.recorded
+        assert recorded is not None and recorded.explanation is not None
+        found = recorded.explanation
+        assert found.found == said.get("found", False)
+        indices = [m["index"] for m in said.get("messages") or []] if found.found else []
+        assert list(found.indices) == indices
+        if found.found:
+            assert recorded.target.startswith(f"Original #{indices[0]}")
+            await pilot.press("!")
+            assert app.model is not None and app.view.cursor == app.model.row_of_input[indices[0]]

@@ -16,7 +16,6 @@ read.
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
 import sys
 from typing import TYPE_CHECKING, Any
@@ -81,12 +80,14 @@ def _error_text(value: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from suture.sent.recorded import recorded_in
+
     if args.error_option is not None:
         if args.error is not None:
             raise InputError("give the error text once: as ERROR or with --error, not both")
         args.error = args.error_option
     transcript = load_strict(args.input, args.format, args.skip_bad_lines)
-    requests = _recorded(args.input, transcript)
+    requests = recorded_in(args.input, transcript)  # a Claude Code session's own requests
     if args.error is None:
         if not transcript.evidence:
             # Nothing to explain is an answer (exit 1), not unreadable input (exit 2).
@@ -120,20 +121,6 @@ def run(args: argparse.Namespace) -> int:
             out(*_request_lines(behind, found), "")
         _human(args, transcript, found)
     return EXIT_OK if found.found else EXIT_FOUND
-
-
-def _recorded(path: str, transcript: Transcript) -> list[RecordedRequest]:
-    """The requests a session file recorded, rebuilt (Claude Code 2.1.328 records them); none for
-    another file, or one that is not a regular file (a pipe cannot be read a second time)."""
-    from suture.sent import models
-    from suture.sent.recorded import read
-
-    if transcript.format not in models() or not os.path.isfile(path):
-        return []
-    try:
-        return read(path)
-    except InputError:
-        return []
 
 
 def _request_lines(request: RecordedRequest, found: Explanation) -> list[str]:

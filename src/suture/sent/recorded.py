@@ -39,6 +39,7 @@ The API (pure apart from :func:`read`, which reads a file)::
     r.problems()                                    # suture's Anthropic check of the request
     request_behind(requests, line)                  # the request behind the error recorded at ``line``
     behind_in(path, line)                           # the same, read from a file
+    recorded_in(path, transcript)                   # every request a session file records ([] where none)
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ from typing import Any
 
 import orjson
 
-from suture.model import Message, Source
+from suture.model import Message, Source, Transcript
 
 __all__ = [
     "RecordedRequest",
@@ -60,6 +61,7 @@ __all__ = [
     "message_hash",
     "message_words",
     "read",
+    "recorded_in",
     "recorded_requests",
     "request_behind",
 ]
@@ -381,18 +383,29 @@ def request_behind(requests: Iterable[RecordedRequest], line: int) -> RecordedRe
     return behind
 
 
+def recorded_in(path: str | os.PathLike[str], transcript: Transcript | None = None) -> list[RecordedRequest]:
+    """The requests the session file at ``path`` records, rebuilt (:func:`read`); none where it
+    records none, is not a regular file (a pipe cannot be read a second time), cannot be read
+    now, or (``transcript``, what was read from it) is not an agent's session log."""
+    from suture.io import InputError
+    from suture.sent import models
+
+    if transcript is not None and transcript.format not in models():
+        return []
+    if not os.path.isfile(path):
+        return []
+    try:
+        return read(path)
+    except InputError:
+        return []
+
+
 def behind_in(path: str | os.PathLike[str], line: int | None) -> RecordedRequest | None:
     """The request behind the API error recorded at ``line`` of the file at ``path``, rebuilt;
-    ``None`` where the file records no request before it, or is not a regular file (a pipe
-    cannot be read a second time) or cannot be read now."""
-    from suture.io import InputError
-
-    if line is None or not os.path.isfile(path):
+    ``None`` where the file records no request before it (:func:`recorded_in`)."""
+    if line is None:
         return None
-    try:
-        return request_behind(read(path), line)
-    except InputError:
-        return None
+    return request_behind(recorded_in(path), line)
 
 
 def read(path: str | os.PathLike[str]) -> list[RecordedRequest]:

@@ -1138,21 +1138,24 @@ class SutureApp(App[None]):
         """What the session's recorded API error says about it: the rule, where it points, and
         when it was recorded (the record's own timestamp). The model by weak reference, as for
         the checks."""
-        from suture.checks.explain import explain
-        from suture.sent.recorded import behind_in
+        from suture.checks.explain import explain_transcript
+        from suture.sent.recorded import recorded_in, request_behind
 
         model = ref()
         if model is None or not model.transcript.evidence:
             return
         evidence = model.transcript.evidence
         source, text = _pick_evidence(evidence)
-        found = explain(model.transcript.messages, text, model.repair)
+        # As suture explain reads it: for a session log, the error's indices count the request
+        # the session recorded behind it, else what the agent sends on resume.
+        requests = recorded_in(self.path, model.transcript)
+        found = explain_transcript(model.transcript, text, model.repair, requests=requests)
         target = ""
         if found.found:
             i = found.indices[0]
             at = lines_of(model.transcript.messages[i].source)
             target = f"Original #{i}" + (f" (line {at[0]})" if at else "")
-        behind = behind_in(self.path, source.line)
+        behind = request_behind(requests, source.line) if source.line is not None else None
         said = request_words(behind, text) if behind is not None else ""
         recorded = Recorded(source, text, _recorded_when(self.path, source), len(evidence), found, target, behind, said)
         self.call_from_thread(self._explained, model, recorded)
@@ -1223,7 +1226,7 @@ class SutureApp(App[None]):
         from suture.tui.explain import ExplainScreen
 
         text = self.recorded.text if self.recorded is not None else ""
-        self.push_screen(ExplainScreen(self.model, text, self.provider), self._explain_done)
+        self.push_screen(ExplainScreen(self.model, text, self.provider, self.path), self._explain_done)
 
     def _explain_done(self, index: int | None) -> None:
         if index is not None:

@@ -1,13 +1,14 @@
 """Explain an error in the app: paste a provider's error (or take the one the session recorded),
 see the rule it breaks, the messages it is about, and whether the repair fixes it; go to them.
 
-The same :func:`suture.checks.explain.explain` as ``suture explain``, run in a worker a moment
+The same :func:`suture.checks.explain.explain_transcript` as ``suture explain``, run in a worker a moment
 after the text stops changing, so a long paste does not redo it per character.
 """
 
 from __future__ import annotations
 
 import weakref
+from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -22,8 +23,9 @@ from textual.widgets.option_list import Option
 
 from suture import show
 from suture.checks import TITLES
-from suture.checks.explain import Explanation, explain, summary
-from suture.tui.keys import KeyBar, PickList
+from suture.checks.explain import Explanation, explain, explain_transcript, summary
+from suture.sent.recorded import RecordedRequest, recorded_in
+from suture.tui.keys import KeyBar, PickList, Scroll
 from suture.tui.rows import RowModel
 from suture.tui.screens import Styled
 
@@ -47,14 +49,21 @@ class ExplainScreen(Screen[int | None]):
     ExplainScreen {
         #explain-intro { height: auto; padding: 0 1; background: $panel; color: $foreground; }
         #error-text { height: 7; border: round $panel-lighten-2; &:focus { border: round $accent; } }
-        #explained { height: auto; max-height: 12; padding: 0 1; }
-        #where { height: 1fr; border: round $panel-lighten-2; &:focus-within { border: round $accent; } }
+        #explained-box { height: auto; max-height: 40%; }
+        #explained { height: auto; padding: 0 1; }
+        #where { height: 1fr; min-height: 5; border: round $panel-lighten-2; &:focus-within { border: round $accent; } }
         #where-list { height: 1fr; border: none; }
     }
     """
 
-    def __init__(self, model: RowModel | None, text: str = "", provider: str | None = None) -> None:
+    def __init__(
+        self, model: RowModel | None, text: str = "", provider: str | None = None, path: Path | None = None
+    ) -> None:
+        """``path``: the file shown, whose recorded requests (a Claude Code session's) number
+        the error's indices as the provider counted them."""
         super().__init__()
+        self.path = path
+        self.requests: list[RecordedRequest] | None = None
         self.model_ref = weakref.ref(model) if model is not None else None
         self.initial = text
         self.provider = provider
@@ -71,7 +80,9 @@ class ExplainScreen(Screen[int | None]):
         area = TextArea(self.initial, id="error-text", soft_wrap=True, show_line_numbers=False)
         area.border_title = "the error text"
         yield area
-        yield Styled(id="explained")
+        said = Scroll(Styled(id="explained"), id="explained-box")
+        said.can_focus = False  # the wheel scrolls it; tab goes from the text to the messages
+        yield said
         with Vertical(id="where") as where:
             where.border_title = "the messages it names (enter goes to one)"
             yield PickList(id="where-list")
@@ -96,7 +107,13 @@ class ExplainScreen(Screen[int | None]):
         if not text.strip():
             self.app.call_from_thread(self._show, None, text)
             return
-        found = explain(model.transcript.messages if model else [], text, model.repair if model else None)
+        if model is None:
+            found = explain([], text)
+        else:
+            # As suture explain reads it: a session log's indices count what its agent sends.
+            if self.requests is None:
+                self.requests = recorded_in(self.path, model.transcript) if self.path is not None else []
+            found = explain_transcript(model.transcript, text, model.repair, requests=self.requests)
         self.app.call_from_thread(self._show, found, text)
 
     def _say(self, text: Text) -> None:
