@@ -153,6 +153,23 @@ def text_of(content: Content) -> str:
     return "\n".join(p.text for p in content if isinstance(p, TextPart | ThinkingPart))
 
 
+def is_blank(content: Content) -> bool:
+    """True for content that says nothing: none, or text that is only whitespace (an image, a
+    thinking or any other part says something)."""
+    if content is None:
+        return True
+    if isinstance(content, str):
+        return not content.strip()
+    return all(type(part) is TextPart and not part.text.strip() for part in content)
+
+
+def is_placeholder(message: Message) -> bool:
+    """Contract rule 1 (docs/contract.md): an assistant message with no calls whose content is only
+    whitespace. The repair drops these; a checker uses it to say whether the repair removes a
+    problem; a loader, to keep an empty reply that said something in another field."""
+    return message.role == "assistant" and not message.tool_calls and is_blank(message.content)
+
+
 @dataclass(slots=True)
 class LoadProblem:
     """Something in the file that could not become history: a broken line, a bad record."""

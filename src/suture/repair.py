@@ -24,7 +24,7 @@ from enum import StrEnum
 from typing import Any
 
 from suture import show
-from suture.model import Content, Message, TextPart, ToolCall
+from suture.model import Content, Message, TextPart, ToolCall, is_blank, is_placeholder
 
 __all__ = [
     "Change",
@@ -149,18 +149,6 @@ def interrupted_text(name: str | None, read_only: bool) -> str:
     )
 
 
-def _is_placeholder(message: Message) -> bool:
-    """Rule 1: an assistant message with no calls whose content is only whitespace."""
-    if message.tool_calls:
-        return False
-    content = message.content
-    if content is None:
-        return True
-    if isinstance(content, str):
-        return not content.strip()
-    return all(type(part) is TextPart and not part.text.strip() for part in content)
-
-
 def _note_content(content: Content, tool_call_id: str) -> Content:
     note = note_text(tool_call_id)
     if content is None:
@@ -255,7 +243,7 @@ _FOLD = 1024
 
 def _opens(message: Message) -> bool:
     """True for an assistant message that is not a placeholder: one that starts a span or ends one."""
-    return message.role == "assistant" and not _is_placeholder(message)
+    return message.role == "assistant" and not is_placeholder(message)
 
 
 def repair(
@@ -309,257 +297,300 @@ def _run(
     previous: Repair | None,
     point: _Checkpoint | None,
 ) -> Repair:
+    """One pass of the engine over ``messages``: from the start, or from ``point``, a checkpoint of
+    ``previous`` (:func:`repair_from`), whose output before it is kept."""
+    run = _Run(messages, is_read_only)
+    first = 0
     if previous is not None and point is not None:
-        out = previous.messages[: point.outputs]
-        origin = previous.origin[: point.outputs]
-        changes = previous.changes[: point.changes]
-        spans = previous.spans[: point.spans]
-        interrupted = previous.interrupted[: point.interrupted]
-        ids = _Ids(point.base, set(point.used), dict(point.next_k))
+        run.resume(previous, point)
         first = point.start
-    else:
-        out, origin, changes, spans, interrupted = [], [], [], [], []
-        ids = _Ids()
-        first = 0
-    kept_changes = len(changes)
-    final = ids.final
-    used_ids, base_ids = ids._used, ids._base
-    take = used_ids.add
+    kept = len(run.changes)
+    last = run.walk(first)
+    # Change records in input order (docs/contract.md, *Change records*); the sort is stable, so
+    # the records of one message keep the order the steps made them in.
+    changes = run.changes
+    changes[kept:] = sorted(changes[kept:], key=_by_input_index)
+    checkpoint = point if last < 0 else _checkpoint(run, last)
+    return Repair(run.out, changes, run.spans, run.origin, run.interrupted, len(messages), _checkpoint=checkpoint)
 
-    # The open span: its assistant's input index and the input indices of its other members.
-    span_start = -1
-    members: list[int] = []
-    # The last assistant message that is not a placeholder: where a later repair may start.
-    last = -1
 
-    def orphan(index: int, span: int | None) -> None:
-        result = messages[index]
-        note = Message(
-            role="user",
-            content=_note_content(result.content, result.tool_call_id),
-            source=result.source,
+class _Run:
+    """The output of one pass as it is written, and the steps that write it, one a rule.
+
+    ``out[j]`` came from input message ``origin[j]`` (``None``: a synthetic result). Each step
+    appends to ``out``, ``origin``, ``changes``, ``spans`` and ``interrupted``; none reads another's
+    loop variables.
+    """
+
+    __slots__ = ("changes", "ids", "interrupted", "is_read_only", "messages", "origin", "out", "spans")
+
+    def __init__(self, messages: Sequence[Message], is_read_only: Callable[[str], bool] | None) -> None:
+        self.messages = messages
+        self.is_read_only = is_read_only
+        self.out: list[Message] = []
+        self.origin: list[int | None] = []
+        self.changes: list[Change] = []
+        self.spans: list[Span] = []
+        self.interrupted: list[ToolCall] = []
+        self.ids = _Ids()
+
+    def resume(self, previous: Repair, point: _Checkpoint) -> None:
+        """Start from ``point``: ``previous``'s output before it, and the ids its calls cannot take."""
+        self.out = previous.messages[: point.outputs]
+        self.origin = previous.origin[: point.outputs]
+        self.changes = previous.changes[: point.changes]
+        self.spans = previous.spans[: point.spans]
+        self.interrupted = previous.interrupted[: point.interrupted]
+        self.ids = _Ids(point.base, set(point.used), dict(point.next_k))
+
+    def walk(self, first: int) -> int:
+        """Rules 1 and 2 over ``messages[first:]``: drop placeholders, gather each span and write it,
+        write every other message as it is (a result outside any span as a note, rule 5). Returns
+        the index of the last assistant message that is not a placeholder (-1: none)."""
+        messages, out, origin, write_span = self.messages, self.out, self.origin, self.write_span
+        span_start = -1  # the open span's assistant message
+        members: list[int] = []  # the input indices of its other members
+        last = -1
+        for index in range(first, len(messages)):
+            message = messages[index]
+            role = message.role
+            if role == "assistant":
+                if not message.tool_calls and is_blank(message.content):  # is_placeholder, inline
+                    self.drop(index)
+                    continue
+                if span_start >= 0:
+                    write_span(span_start, members)
+                    span_start = -1
+                last = index
+                if message.tool_calls:
+                    span_start = index
+                    members = []
+                else:
+                    out.append(message)
+                    origin.append(index)
+            elif span_start >= 0:
+                members.append(index)
+            elif role == "tool":
+                self.orphan(index, None)
+            else:
+                out.append(message)
+                origin.append(index)
+        if span_start >= 0:
+            self.write_span(span_start, members)
+        return last
+
+    def drop(self, index: int) -> None:
+        """Rule 1: a placeholder is left out; only its change record says it was there."""
+        self.changes.append(
+            Change(
+                ChangeKind.DROPPED_PLACEHOLDER,
+                index,
+                None,
+                None,
+                None,
+                None,
+                "empty assistant message dropped (a placeholder with no calls and no text)",
+            )
         )
+
+    def orphan(self, index: int, span: int | None) -> None:
+        """Rule 5: a result that pairs with nothing becomes a user note at the same place."""
+        result = self.messages[index]
         shown = _shown(result.tool_call_id)
         where = "has no call in its turn" if span is None else "matches no unanswered call of its turn"
-        changes.append(
+        self.changes.append(
             Change(
                 ChangeKind.ORPHAN_NOTE,
                 index,
-                len(out),
+                len(self.out),
                 span,
                 result.tool_call_id,
                 None,
                 f"result for {shown} {where}: kept as a user note",
             )
         )
-        out.append(note)
-        origin.append(index)
+        note = Message(role="user", content=_note_content(result.content, result.tool_call_id), source=result.source)
+        self.out.append(note)
+        self.origin.append(index)
 
-    def close_span() -> None:
-        span_number = len(spans)
-        assistant = messages[span_start]
-        calls = assistant.tool_calls
-        output_start = len(out)
-        n_calls = len(calls)
+    def write_span(self, start: int, members: list[int]) -> None:
+        """Rules 3 to 7 for the span of the assistant message ``start`` and its ``members``."""
+        span = len(self.spans)
+        calls = self.messages[start].tool_calls
+        output_start = len(self.out)
+        finals = self.final_ids(start, calls)
+        if not self.write_as_is(start, members, calls, finals):
+            paired, rest = _pair(self.messages, calls, members)
+            self.write_assistant(span, start, calls, finals)
+            self.write_results(span, start, calls, finals, paired)
+            self.write_rest(span, rest)
+            self.record_moves(span, output_start, calls, finals)
+        input_stop = (members[-1] if members else start) + 1
+        self.spans.append(Span(span, start, input_stop, output_start, len(self.out)))
 
-        # Rule 3, in call order (the usual case, an id no call took yet, inline).
+    def final_ids(self, start: int, calls: Sequence[ToolCall]) -> list[str]:
+        """Rule 3, in call order: each call's id (``call_{m}_{c}`` where empty), made unique."""
+        ids = self.ids
+        used, shared, final = ids._used, ids._base, ids.final
         finals = []
-        for j, c in enumerate(calls):
-            base = c.id or f"call_{span_start}_{j}"
-            if base in used_ids or base in base_ids:
-                base = final(base)
-            else:
-                take(base)
-            finals.append(base)
-
-        # The usual span: one result per call, in call order, under ids that stay. Rule 4 pairs
-        # them one to one and nothing moves, so the span is written as it is.
-        if len(members) == n_calls:
-            for j in range(n_calls):
-                message = messages[members[j]]
-                call_id = calls[j].id
-                if message.role != "tool" or message.tool_call_id != call_id or finals[j] != call_id:
-                    break
-            else:
-                out.append(assistant)
-                origin.append(span_start)
-                for index in members:
-                    out.append(messages[index])
-                origin.extend(members)
-                input_stop = (members[-1] if members else span_start) + 1
-                spans.append(Span(span_number, span_start, input_stop, output_start, len(out)))
-                return
-
-        # Rule 4: each result takes the first unpaired call with its original id.
-        paired: list[int | None] = [None] * n_calls
-        rest: list[int] = []
-        waiting: dict[str, list[int]] = {}
         for j, call in enumerate(calls):
-            waiting.setdefault(call.id, []).append(j)
-        for index in members:
-            message = messages[index]
-            if message.role == "tool":
-                queue = waiting.get(message.tool_call_id)
-                if queue:
-                    paired[queue.pop(0)] = index
-                    continue
-            rest.append(index)
+            base = call.id or f"call_{start}_{j}"
+            if base in used or base in shared:
+                base = final(base)
+            else:  # the usual case, an id no call took yet, inline
+                used.add(base)
+            finals.append(base)
+        return finals
 
-        renamed = [j for j, c in enumerate(calls) if finals[j] != c.id]
+    def write_as_is(self, start: int, members: list[int], calls: Sequence[ToolCall], finals: list[str]) -> bool:
+        """The usual span, written as it is: one result per call, in call order, under ids that
+        stay, so rule 4 pairs them one to one and nothing moves. False (nothing written) for
+        any other span."""
+        if len(members) != len(calls):
+            return False
+        messages = self.messages
+        for j, index in enumerate(members):
+            message = messages[index]
+            call_id = calls[j].id
+            if message.role != "tool" or message.tool_call_id != call_id or finals[j] != call_id:
+                return False
+        out = self.out
+        out.append(messages[start])
+        for index in members:
+            out.append(messages[index])
+        self.origin.append(start)
+        self.origin.extend(members)
+        return True
+
+    def write_assistant(self, span: int, start: int, calls: Sequence[ToolCall], finals: list[str]) -> None:
+        """Rule 7's first message: the assistant message, its calls under their final ids (rule 3)."""
+        assistant = self.messages[start]
+        output_index = len(self.out)
+        renamed = [j for j, call in enumerate(calls) if finals[j] != call.id]
         if renamed:
             new_calls = list(calls)
             for j in renamed:
                 new_calls[j] = replace(calls[j], id=finals[j])
-            out.append(replace(assistant, tool_calls=tuple(new_calls)))
-        else:
-            out.append(assistant)
-        origin.append(span_start)
+            assistant = replace(assistant, tool_calls=tuple(new_calls))
+        self.out.append(assistant)
+        self.origin.append(start)
         for j in renamed:
-            changes.append(
+            call = calls[j]
+            why = "it had no id" if not call.id else "an earlier call already uses that id"
+            self.changes.append(
                 Change(
                     ChangeKind.RENAMED_ID,
-                    span_start,
-                    output_start,
-                    span_number,
-                    calls[j].id,
+                    start,
+                    output_index,
+                    span,
+                    call.id,
                     finals[j],
-                    f"call {_shown(calls[j].id)}{_tool_label(calls[j].name)} renamed to "
-                    f"{_shown(finals[j])}: "
-                    + ("it had no id" if not calls[j].id else "an earlier call already uses that id"),
+                    f"call {_shown(call.id)}{_tool_label(call.name)} renamed to {_shown(finals[j])}: {why}",
                 )
             )
 
-        # Rule 6 and 7: one result per call, in call order.
+    def write_results(
+        self, span: int, start: int, calls: Sequence[ToolCall], finals: list[str], paired: list[int | None]
+    ) -> None:
+        """Rules 6 and 7: one result per call, in call order, under the call's final id; a call with
+        no result gets a synthetic "interrupted" one."""
+        messages, out, origin = self.messages, self.out, self.origin
         for j, call in enumerate(calls):
             final_id = finals[j]
             answer = paired[j]
-            if answer is None:
-                read_only = bool(is_read_only and call.name is not None and is_read_only(call.name))
-                changes.append(
-                    Change(
-                        ChangeKind.SYNTHETIC_INTERRUPT,
-                        span_start,
-                        len(out),
-                        span_number,
-                        final_id,
-                        None,
-                        f"call {_shown(final_id)}{_tool_label(call.name)} had no result: added one saying it was interrupted",
-                    )
-                )
-                out.append(
-                    Message(
-                        role="tool",
-                        content=interrupted_text(call.name, read_only),
-                        tool_call_id=final_id,
-                        name=call.name,
-                    )
-                )
-                origin.append(None)
-                interrupted.append(replace(call, id=final_id) if final_id != call.id else call)
-            else:
+            if answer is not None:
                 result = messages[answer]
                 out.append(result if result.tool_call_id == final_id else replace(result, tool_call_id=final_id))
                 origin.append(answer)
+                continue
+            is_read_only = self.is_read_only
+            read_only = bool(is_read_only and call.name is not None and is_read_only(call.name))
+            self.changes.append(
+                Change(
+                    ChangeKind.SYNTHETIC_INTERRUPT,
+                    start,
+                    len(out),
+                    span,
+                    final_id,
+                    None,
+                    f"call {_shown(final_id)}{_tool_label(call.name)} had no result: added one saying it was interrupted",
+                )
+            )
+            content = interrupted_text(call.name, read_only)
+            out.append(Message(role="tool", content=content, tool_call_id=final_id, name=call.name))
+            origin.append(None)
+            self.interrupted.append(replace(call, id=final_id) if final_id != call.id else call)
 
-        # Rule 5 and 7: the rest of the span in its original order.
+    def write_rest(self, span: int, rest: list[int]) -> None:
+        """Rules 5 and 7: the rest of the span in its original order, unpaired results as notes."""
+        messages = self.messages
         for index in rest:
             if messages[index].role == "tool":
-                orphan(index, span_number)
+                self.orphan(index, span)
             else:
-                out.append(messages[index])
-                origin.append(index)
+                self.out.append(messages[index])
+                self.origin.append(index)
 
-        # Moved: a paired result some other input member of the span crossed (docs/contract.md, *Change records*).
-        order = origin[output_start + 1 :]
+    def record_moves(self, span: int, output_start: int, calls: Sequence[ToolCall], finals: list[str]) -> None:
+        """The MOVED_RESULT records of a span just written: a paired result that some other input
+        member of the span crossed (docs/contract.md, *Change records*)."""
+        order = self.origin[output_start + 1 :]
         real = [i for i in order if i is not None]
-        if real != sorted(real):
-            suffix_min: list[int] = [len(messages)] * (len(real) + 1)
-            for p in range(len(real) - 1, -1, -1):
-                suffix_min[p] = min(real[p], suffix_min[p + 1])
-            prefix_max = -1
-            p = 0
-            for offset, member in enumerate(order):
-                if member is None:
-                    continue
-                if offset < n_calls and (prefix_max > member or suffix_min[p + 1] < member):
-                    name = calls[offset].name
-                    changes.append(
-                        Change(
-                            ChangeKind.MOVED_RESULT,
-                            member,
-                            output_start + 1 + offset,
-                            span_number,
-                            finals[offset],
-                            None,
-                            f"result for {_shown(finals[offset])}{_tool_label(name)} moved to follow its call "
-                            f"(position {offset + 1} of {n_calls})",
-                        )
-                    )
-                prefix_max = max(prefix_max, member)
-                p += 1
-
-        input_stop = (members[-1] if members else span_start) + 1
-        spans.append(Span(span_number, span_start, input_stop, output_start, len(out)))
-
-    for index in range(first, len(messages)):
-        message = messages[index]
-        role = message.role
-        if role == "assistant":
-            if not message.tool_calls and _is_placeholder(message):
-                changes.append(
+        if real == sorted(real):
+            return
+        # suffix_min[p]: the smallest input index from the p-th real member on.
+        suffix_min: list[int] = [len(self.messages)] * (len(real) + 1)
+        for p in range(len(real) - 1, -1, -1):
+            suffix_min[p] = min(real[p], suffix_min[p + 1])
+        n_calls = len(calls)
+        prefix_max = -1
+        p = 0
+        for offset, member in enumerate(order):
+            if member is None:
+                continue
+            if offset < n_calls and (prefix_max > member or suffix_min[p + 1] < member):
+                self.changes.append(
                     Change(
-                        ChangeKind.DROPPED_PLACEHOLDER,
-                        index,
+                        ChangeKind.MOVED_RESULT,
+                        member,
+                        output_start + 1 + offset,
+                        span,
+                        finals[offset],
                         None,
-                        None,
-                        None,
-                        None,
-                        "empty assistant message dropped (a placeholder with no calls and no text)",
+                        f"result for {_shown(finals[offset])}{_tool_label(calls[offset].name)} moved to follow "
+                        f"its call (position {offset + 1} of {n_calls})",
                     )
                 )
+            prefix_max = max(prefix_max, member)
+            p += 1
+
+
+def _pair(
+    messages: Sequence[Message], calls: Sequence[ToolCall], members: list[int]
+) -> tuple[list[int | None], list[int]]:
+    """Rule 4: each result of the span takes the first unpaired call with its original id.
+    Returns the result paired with each call (``None``: none) and the members left over."""
+    paired: list[int | None] = [None] * len(calls)
+    rest: list[int] = []
+    waiting: dict[str, list[int]] = {}
+    for j, call in enumerate(calls):
+        waiting.setdefault(call.id, []).append(j)
+    for index in members:
+        message = messages[index]
+        if message.role == "tool":
+            queue = waiting.get(message.tool_call_id)
+            if queue:
+                paired[queue.pop(0)] = index
                 continue
-            if span_start >= 0:
-                close_span()
-                span_start = -1
-            last = index
-            if message.tool_calls:
-                span_start = index
-                members = []
-            else:
-                out.append(message)
-                origin.append(index)
-        elif span_start >= 0:
-            members.append(index)
-        elif role == "tool":
-            orphan(index, None)
-        else:
-            out.append(message)
-            origin.append(index)
-    if span_start >= 0:
-        close_span()
-
-    if kept_changes:
-        changes[kept_changes:] = sorted(changes[kept_changes:], key=_by_input_index)
-    else:
-        changes.sort(key=_by_input_index)
-
-    checkpoint = point if last < 0 else _checkpoint(last, messages, out, origin, changes, spans, interrupted, ids)
-    return Repair(out, changes, spans, origin, interrupted, len(messages), _checkpoint=checkpoint)
+        rest.append(index)
+    return paired, rest
 
 
-def _checkpoint(
-    start: int,
-    messages: Sequence[Message],
-    out: list[Message],
-    origin: list[int | None],
-    changes: list[Change],
-    spans: list[Span],
-    interrupted: list[ToolCall],
-    ids: _Ids,
-) -> _Checkpoint:
+def _checkpoint(run: _Run, start: int) -> _Checkpoint:
     """The state just before ``start``, the last assistant message that is not a placeholder,
     worked out at the end of a run from what followed it (the run's ids are no longer needed)."""
-    if messages[start].tool_calls:
+    out, origin, spans, interrupted, ids = run.out, run.origin, run.spans, run.interrupted, run.ids
+    if run.messages[start].tool_calls:
         # It opened the last span: its calls took the last ids, its results hold the last synthetic ones.
         outputs = spans[-1].output_start
         n_spans = len(spans) - 1
@@ -573,7 +604,7 @@ def _checkpoint(
         n_spans = len(spans)
         taken = []
         n_interrupted = len(interrupted)
-    n_changes = bisect_left(changes, start, key=_by_input_index)
+    n_changes = bisect_left(run.changes, start, key=_by_input_index)
     ids.rewind(taken)
     base, used = ids._base, ids._used
     if not base:

@@ -8,13 +8,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from suture.checks.rules import RULES
-from suture.model import Message, TextPart, ThinkingPart
+from suture.model import Message, ThinkingPart
 
 __all__ = [
     "Violation",
     "has_thinking",
     "id_list",
-    "is_placeholder",
     "shown_id",
     "violation",
 ]
@@ -96,20 +95,6 @@ def violation(
     return Violation(
         provider, rule, index, error, problem, fixed, remedy or r.remedy, where, wire_index, block, call_id, related
     )
-
-
-def is_placeholder(message: Message) -> bool:
-    """Contract rule 1 (docs/contract.md): an assistant message with no calls whose content is only whitespace.
-
-    The repair drops these; a checker uses it to say whether the repair removes a problem."""
-    if message.role != "assistant" or message.tool_calls:
-        return False
-    content = message.content
-    if content is None:
-        return True
-    if isinstance(content, str):
-        return not content.strip()
-    return all(type(part) is TextPart and not part.text.strip() for part in content)
 
 
 def has_thinking(message: Message) -> bool:

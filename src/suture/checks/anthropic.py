@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from suture.checks._base import Violation, has_thinking, id_list, is_placeholder, shown_id, violation
+from suture.checks._base import Violation, has_thinking, id_list, shown_id, violation
 from suture.checks._wire import Block, Turn, run_ends, run_of, turns
-from suture.model import Message
+from suture.model import Message, is_placeholder
 
 NAME = "anthropic"
 TITLE = "Anthropic Messages"

@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from suture.checks._base import Violation, id_list, is_placeholder, shown_id, violation
+from suture.checks._base import Violation, id_list, shown_id, violation
 from suture.checks._wire import Turn, turns
-from suture.model import Message
+from suture.model import Message, is_placeholder
 
 NAME = "bedrock"
 TITLE = "Amazon Bedrock Converse"

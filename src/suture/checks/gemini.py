@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from suture.checks._base import Violation, is_placeholder, violation
+from suture.checks._base import Violation, violation
 from suture.checks._wire import Turn, contents
-from suture.model import Message
+from suture.model import Message, is_placeholder
 
 NAME = "gemini"
 TITLE = "Google Gemini"

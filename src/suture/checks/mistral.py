@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from suture.checks._base import Violation, is_placeholder, violation
-from suture.model import Message
+from suture.checks._base import Violation, violation
+from suture.model import Message, is_placeholder
 
 NAME = "mistral"
 TITLE = "Mistral"

@@ -29,6 +29,7 @@ from suture.model import (
     TextPart,
     ToolCall,
     Transcript,
+    is_blank,
 )
 
 _ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
@@ -141,7 +142,7 @@ class ChatAdapter:
             tool_call_id = raw_id or ""
             raw_name = record.get("name")
             name = raw_name if isinstance(raw_name, str) else None
-        if role == "assistant" and not calls and _blank(content):
+        if role == "assistant" and not calls and is_blank(content):
             content = _with_other_content(content, record)
         return Message(role, content, calls, tool_call_id, name, None, record, source)
 
@@ -273,14 +274,6 @@ class ChatAdapter:
 # ``function_call``, an audio reply, reasoning (DeepSeek's ``reasoning_content``). Shapes from
 # openai/openai-python src/openai/types/chat/chat_completion_assistant_message_param.py.
 _OTHER_CONTENT = ("refusal", "function_call", "audio", "reasoning_content")
-
-
-def _blank(content: Content) -> bool:
-    if content is None:
-        return True
-    if isinstance(content, str):
-        return not content.strip()
-    return all(isinstance(p, TextPart) and not p.text.strip() for p in content)
 
 
 def _with_other_content(content: Content, record: dict[str, Any]) -> Content:
