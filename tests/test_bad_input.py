@@ -13,6 +13,7 @@ import pytest
 import suture
 from suture.io import InputError
 from tests.badfiles import CASES, make_corpus
+from tests.helpers.cli import run
 
 # (The FIFO no one writes to is waited for: tests/test_write_safety.py has it with a short wait.)
 ALL_CASES = [*CASES, "missing", "folder", "dangling-link", "unreadable", "device"]
@@ -30,13 +31,7 @@ def _fingerprint(path: Path) -> tuple[bytes, int] | None:
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "suture", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "PYTHONWARNINGS": "ignore"},
-    )
+    return run(*args, quiet_warnings=True)
 
 
 @pytest.mark.parametrize("command", ["repair", "check"])

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +16,7 @@ import pytest
 
 import suture
 from suture.repair import interrupted_text
+from tests.helpers.cli import one_error_line, run
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKED = ROOT / "sample_sessions" / "chat" / "worked-example.json"
@@ -33,25 +32,6 @@ CLEAN = [
     {"role": "tool", "tool_call_id": "c1", "content": "12 passed"},
     {"role": "assistant", "content": "All green."},
 ]
-
-
-def run(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "suture", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=120,
-    )
-
-
-def one_error_line(proc: subprocess.CompletedProcess[str]) -> str:
-    assert proc.returncode == 2, (proc.returncode, proc.stderr)
-    assert "Traceback" not in proc.stderr
-    lines = proc.stderr.splitlines()
-    assert len(lines) == 1, proc.stderr
-    assert lines[0].startswith("suture: error: ")
-    return lines[0]
 
 
 class Untouched:

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from suture.checks import PROVIDERS
+from tests.helpers.cli import run
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKED = ROOT / "sample_sessions" / "chat" / "worked-example.json"
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "suture", "check", *args], capture_output=True, text=True, timeout=60)
+    return run("check", *args)
 
 
 def _write(path: Path, messages: list[dict[str, object]]) -> Path:

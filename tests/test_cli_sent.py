@@ -11,7 +11,7 @@ import orjson
 import pytest
 
 from tests.conftest import REAL
-from tests.test_cli import run
+from tests.helpers.cli import run
 from tests.test_sent import FOLDERS, IDS, STRICT, compared, shape
 from tools.agents.record import CORPUS
 

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +16,7 @@ import suture.formats as registry
 from suture.formats import CERTAIN, PLAUSIBLE, adapters, detect, dump, get, load_bytes
 from suture.io import Document, InputError, parse_document
 from suture.model import Transcript
+from tests.helpers.cli import run
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_sessions"
@@ -25,13 +24,7 @@ SAMPLE_FILES = sorted(p for p in SAMPLES.glob("*/*") if p.is_file() and p.suffix
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "suture", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "PYTHONWARNINGS": "ignore"},
-    )
+    return run(*args, quiet_warnings=True)
 
 
 def test_every_format_has_a_sample() -> None:

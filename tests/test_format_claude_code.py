@@ -17,6 +17,7 @@ from suture.formats import essences as _essences
 from suture.io import InputError, parse_document
 from suture.model import Message
 from suture.repair import ChangeKind, interrupted_text, repair
+from tests.helpers.documents import break_at, key_paths
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_sessions" / "claude-code"
 PARALLEL = SAMPLES / "parallel-calls.jsonl"
@@ -223,32 +224,15 @@ _json = st.recursive(
 )
 
 
-def _paths(value: Any, here: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [here]
-    if isinstance(value, dict):
-        for k, v in value.items():
-            out += _paths(v, (*here, k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            out += _paths(v, (*here, i))
-    return out
-
-
 _RECORDS = [orjson.loads(line) for path in (PARALLEL, INTERRUPTED) for line in path.read_bytes().splitlines()]
-_RECORD_PATHS = [p for p in _paths(_RECORDS) if len(p) > 1]
+_RECORD_PATHS = [p for p in key_paths(_RECORDS) if len(p) > 1]
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(_RECORD_PATHS), _json, st.booleans())
 def test_near_valid_sessions_load_or_say_why(path: tuple[Any, ...], value: Any, drop: bool) -> None:
     records = orjson.loads(orjson.dumps(_RECORDS))
-    holder = records
-    for key in path[:-1]:
-        holder = holder[key]
-    if drop:
-        del holder[path[-1]]
-    else:
-        holder[path[-1]] = value
+    break_at(records, path, value, drop)
     try:
         t = load_bytes(jsonl(records), "claude-code")
     except InputError as e:

@@ -16,8 +16,7 @@ from suture.io import parse_document
 from suture.model import Transcript, text_of
 from suture.repair import ChangeKind, repair
 from suture.validity import violations
-from tests.test_format_responses import exercise_near_valid
-from tests.test_fuzz import json_values
+from tests.helpers.documents import exercise_near_valid, json_values
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_sessions" / "codex"
 CLEAN = SAMPLES / "clean-rollout.jsonl"

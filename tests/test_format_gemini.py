@@ -16,9 +16,8 @@ from suture.io import InputError, parse_document
 from suture.model import Message, ToolCall, Transcript, text_of
 from suture.repair import ChangeKind, repair
 from suture.validity import violations
+from tests.helpers.documents import exercise_near_valid, json_values
 from tests.strategies import histories
-from tests.test_format_responses import exercise_near_valid
-from tests.test_fuzz import json_values
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_sessions" / "gemini"
 

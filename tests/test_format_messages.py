@@ -18,6 +18,7 @@ from suture.formats import essences as _essences
 from suture.io import InputError, parse_document
 from suture.model import ImagePart, Message, OtherPart, TextPart, ThinkingPart, ToolCall, Transcript
 from suture.repair import ChangeKind, interrupted_text, note_text, repair
+from tests.helpers.documents import break_at, key_paths
 from tests.strategies import histories
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_sessions" / "messages"
@@ -404,32 +405,15 @@ _json = st.recursive(
 )
 
 
-def _paths(value: Any, here: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [here]
-    if isinstance(value, dict):
-        for k, v in value.items():
-            out += _paths(v, (*here, k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            out += _paths(v, (*here, i))
-    return out
-
-
 _CLEAN_VALUE = orjson.loads(CLEAN.read_bytes())
-_CLEAN_PATHS = [p for p in _paths(_CLEAN_VALUE) if p]
+_CLEAN_PATHS = [p for p in key_paths(_CLEAN_VALUE) if p]
 
 
 @PROPS
 @given(st.sampled_from(_CLEAN_PATHS), _json, st.booleans())
 def test_near_valid_requests_load_or_say_why(path: tuple[Any, ...], value: Any, drop: bool) -> None:
     doc = orjson.loads(orjson.dumps(_CLEAN_VALUE))
-    holder = doc
-    for key in path[:-1]:
-        holder = holder[key]
-    if drop:
-        del holder[path[-1]]
-    else:
-        holder[path[-1]] = value
+    break_at(doc, path, value, drop)
     try:
         t = load_bytes(orjson.dumps(doc), "messages")
     except InputError as e:

@@ -20,55 +20,7 @@ from suture.formats import adapters, dump, load_bytes
 from suture.io import InputError
 from suture.repair import repair
 from suture.validity import violations
-
-json_scalars = (
-    st.none()
-    | st.booleans()
-    | st.integers(-(2**53), 2**53)
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(max_size=12)
-)
-keys = st.sampled_from(
-    [
-        "role",
-        "content",
-        "tool_calls",
-        "tool_call_id",
-        "id",
-        "name",
-        "type",
-        "function",
-        "arguments",
-        "text",
-        "messages",
-        "input",
-        "contents",
-        "parts",
-        "call_id",
-        "output",
-        "tool_use_id",
-        "message",
-        "toolCallId",
-        "toolName",
-        "functionCall",
-        "functionResponse",
-        "system",
-        "uuid",
-        "sessionId",
-        "payload",
-        "parentId",
-        "is_error",
-        "image_url",
-        "url",
-        "data",
-        "source",
-    ]
-) | st.text(max_size=6)
-json_values = st.recursive(
-    json_scalars,
-    lambda children: st.lists(children, max_size=5) | st.dictionaries(keys, children, max_size=6),
-    max_leaves=40,
-)
+from tests.helpers.documents import json_values
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

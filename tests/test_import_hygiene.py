@@ -1,10 +1,13 @@
 """The core and the scripting commands never import Textual (fast start, a headless core).
 
-Each check runs in a fresh interpreter and looks at ``sys.modules`` afterwards.
+Two kinds of check: the source of every core module, read as written (an import inside a function
+counts too, whether or not a run reaches it), and fresh interpreters that import or run something
+and look at ``sys.modules`` afterwards.
 """
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +16,71 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKED = ROOT / "sample_sessions" / "chat" / "worked-example.json"
+PACKAGE = ROOT / "src" / "suture"
+
+# What may show things on a screen: the app, the commands that start it, the browser front end.
+# Every other module of suture is core, a module added later included.
+NOT_CORE = ("suture.tui", "suture.cli", "suture.web", "suture.__main__")
+FORBIDDEN = ("textual", "suture.tui")
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _within(name: str, prefixes: tuple[str, ...]) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
+def _package_of(path: Path) -> str:
+    name = _module_name(path)
+    return name if path.name == "__init__.py" else name.rpartition(".")[0]
+
+
+def imports_of(path: Path, package: str) -> set[str]:
+    """Every module the source file of a module of ``package`` names in an import statement,
+    anywhere in it (relative imports resolved; ``from a import b`` counts ``a`` and ``a.b``,
+    which may be a module)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names)
+    return names
+
+
+def core_modules() -> dict[str, Path]:
+    found = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    return {name: path for name, path in sorted(found.items()) if not _within(name, NOT_CORE)}
+
+
+def forbidden_chain(start: str) -> list[str] | None:
+    """The chain of imports by which ``start`` reaches Textual or the app, following suture's own
+    modules (a module reached imports its packages' ``__init__`` too), or ``None``."""
+    every = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    seen = {start}
+    queue = [[start]]
+    while queue:
+        chain = queue.pop(0)
+        path = every[chain[-1]]
+        for name in sorted(imports_of(path, _package_of(path))):
+            if _within(name, FORBIDDEN):
+                return [*chain, name]
+            parts = name.split(".")
+            for k in range(1, len(parts) + 1):
+                step = ".".join(parts[:k])
+                if step in every and step not in seen:
+                    seen.add(step)
+                    queue.append([*chain, step])
+    return None
+
 
 _PROBE = """
 import sys
@@ -20,6 +88,27 @@ import sys
 loaded = sorted(m for m in sys.modules if m == "textual" or m.startswith("textual."))
 sys.__stderr__.write("LOADED=" + ",".join(loaded) + "\\n")
 """
+
+
+def test_the_core_is_every_module_but_the_app_and_its_front_ends() -> None:
+    core = core_modules()
+    for name in ("suture.model", "suture.repair", "suture.checks.anthropic", "suture.live", "suture.tail"):
+        assert name in core
+    assert not [name for name in core if _within(name, NOT_CORE)]
+
+
+@pytest.mark.parametrize("module", sorted(core_modules()))
+def test_no_core_module_imports_textual_or_the_app_even_indirectly(module: str) -> None:
+    assert forbidden_chain(module) is None
+
+
+def test_the_source_check_finds_an_import_of_the_app(tmp_path: Path) -> None:
+    # The check itself can fail: an import of the app inside a function is found.
+    source = tmp_path / "x.py"
+    source.write_text("def f():\n    from suture.tui.app import SutureApp\n    from ..tui import rows\n")
+    assert {"suture.tui.app", "suture.tui.rows"} <= imports_of(source, "suture.formats")
+    chain = forbidden_chain("suture.cli.view")
+    assert chain is not None and chain[0] == "suture.cli.view" and _within(chain[-1], FORBIDDEN)
 
 
 def probe(body: str) -> list[str]:
@@ -42,6 +131,10 @@ def probe(body: str) -> list[str]:
         "suture.validity",
         "suture.model",
         "suture.io",
+        "suture.live",
+        "suture.tail",
+        "suture.checks",
+        "suture.codec",
         "suture.show",
         "suture.written",
         "suture.formats",

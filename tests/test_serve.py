@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 
 from suture.cli import main
+from tests.helpers.cli import one_error_line
+from tests.helpers.cli import run as suture
 from tests.serving import alive, serving, stop
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,22 +30,6 @@ aiohttp = pytest.importorskip("aiohttp")
 
 from suture.cli.serve import INSTALL_HINT, exposure_warning  # noqa: E402
 from suture.web.server import is_loopback, refusal, url_for  # noqa: E402
-
-
-def suture(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "suture", *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=120
-    )
-
-
-def one_error_line(done: subprocess.CompletedProcess[str]) -> str:
-    assert done.returncode == 2, (done.returncode, done.stderr)
-    assert "Traceback" not in done.stderr
-    lines = done.stderr.splitlines()
-    assert len(lines) == 1, done.stderr
-    assert lines[0].startswith("suture: error: ")
-    return lines[0]
-
 
 # -- the command line ------------------------------------------------------------------------
 
