@@ -20,9 +20,10 @@ from suture.model import (
     Transcript,
 )
 from suture.repair import Change, ChangeKind, Repair, Span, repair
-from suture.validity import Violation, violations
+from suture.validity import Breach, violations
 
 __all__ = [
+    "Breach",
     "Change",
     "ChangeKind",
     "ImagePart",
@@ -35,7 +36,6 @@ __all__ = [
     "ThinkingPart",
     "ToolCall",
     "Transcript",
-    "Violation",
     "dump",
     "load_bytes",
     "load_file",

@@ -27,16 +27,18 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeAlias
 
 from suture.io import InputError, read_input
 from suture.model import LoadProblem, Transcript
 from suture.repair import Repair
 from suture.tail import Partial, Tail
+from suture.tail import UpdateKind as ReadKind
 
-__all__ = ["LiveFile", "Update", "UpdateKind"]
+__all__ = ["LiveFile", "LiveKind", "Update"]
 
-UpdateKind = Literal["full", "append", "unchanged", "error"]
+LiveKind: TypeAlias = ReadKind | Literal["error"]
+"""What one read found: what :class:`suture.tail.Tail` read (``full``, ``append``, ``unchanged``), or an error."""
 
 _WHERE = re.compile(r"\bline (\d+)(?:, column (\d+))?")
 
@@ -55,7 +57,7 @@ class Update:
     of ``transcript`` (0 when there is none).
     """
 
-    kind: UpdateKind
+    kind: LiveKind
     transcript: Transcript | None
     repair: Repair | None
     added: int = 0
@@ -181,7 +183,7 @@ class LiveFile:
             self._ignoring = False
         return False
 
-    def _keep(self, kind: UpdateKind, pending_line: int | None = None) -> Update:
+    def _keep(self, kind: LiveKind, pending_line: int | None = None) -> Update:
         transcript, result = self._shown if self._shown else (None, None)
         problems = list(transcript.problems) if transcript is not None else []
         n_in = len(transcript.messages) if transcript is not None else 0

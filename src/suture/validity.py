@@ -12,12 +12,13 @@ from dataclasses import dataclass
 
 from suture.model import Message
 
-__all__ = ["Violation", "violations"]
+__all__ = ["Breach", "violations"]
 
 
 @dataclass(frozen=True, slots=True)
-class Violation:
-    """One way the history is not valid: the message it is about and what is wrong."""
+class Breach:
+    """One way the history breaks the Valid property: the message it is about and what is wrong.
+    (A provider's rule broken is a :class:`suture.checks.Violation`.)"""
 
     index: int
     problem: str
@@ -32,15 +33,21 @@ def _call_label(call_id: str, name: str | None) -> str:
     return f"call {shown} ({name})" if name else f"call {shown}"
 
 
-def violations(messages: Sequence[Message]) -> list[Violation]:
+def violations(messages: Sequence[Message]) -> list[Breach]:
     """Every way ``messages`` breaks the Valid property, by message index."""
-    found: list[Violation] = []
-    first_use: dict[str, int] = {}
-    # Where each call id's assistant message is, and which results answer it directly.
-    n = len(messages)
-    i = 0
-    span_of_result: dict[int, int] = {}  # result index -> index of the assistant of its span
-    by_span: dict[tuple[int, str], list[int]] = {}  # (span's assistant, tool_call_id) -> results
+    span_of_result, by_span = _spans(messages)
+    found: list[Breach] = []
+    answered = _calls(messages, by_span, found)
+    _results(messages, span_of_result, by_span, answered, found)
+    found.sort(key=lambda v: v.index)
+    return found
+
+
+def _spans(messages: Sequence[Message]) -> tuple[dict[int, int], dict[tuple[int, str], list[int]]]:
+    """Each result's span (the index of the assistant message with calls before it, -1: none) and,
+    by span and ``tool_call_id``, the results in it."""
+    span_of_result: dict[int, int] = {}
+    by_span: dict[tuple[int, str], list[int]] = {}
     span_start = -1
     for index, message in enumerate(messages):
         if message.role == "assistant":
@@ -48,7 +55,16 @@ def violations(messages: Sequence[Message]) -> list[Violation]:
         elif message.role == "tool":
             span_of_result[index] = span_start
             by_span.setdefault((span_start, message.tool_call_id), []).append(index)
-    answered: set[int] = set()  # result indices that answer a call properly
+    return span_of_result, by_span
+
+
+def _calls(messages: Sequence[Message], by_span: dict[tuple[int, str], list[int]], found: list[Breach]) -> set[int]:
+    """The breaches of each call (an id used before, a result not right after it in call order, or
+    none); returns the results that answer a call properly."""
+    n = len(messages)
+    first_use: dict[str, int] = {}
+    answered: set[int] = set()
+    i = 0
     while i < n:
         message = messages[i]
         if message.role != "assistant" or not message.tool_calls:
@@ -59,7 +75,7 @@ def violations(messages: Sequence[Message]) -> list[Violation]:
             earlier = first_use.get(call.id)
             if earlier is not None:
                 found.append(
-                    Violation(
+                    Breach(
                         i,
                         f"{_call_label(call.id, call.name)} uses an id that the call at [{earlier}] already uses",
                         call.id,
@@ -77,15 +93,27 @@ def violations(messages: Sequence[Message]) -> list[Violation]:
             if elsewhere:
                 where = elsewhere[0]
                 found.append(
-                    Violation(
+                    Breach(
                         i,
                         f"{_call_label(call.id, call.name)}: its result at [{where}] is not right after the call in call order",
                         call.id,
                     )
                 )
             else:
-                found.append(Violation(i, f"{_call_label(call.id, call.name)} has no result in its turn", call.id))
+                found.append(Breach(i, f"{_call_label(call.id, call.name)} has no result in its turn", call.id))
         i = j
+    return answered
+
+
+def _results(
+    messages: Sequence[Message],
+    span_of_result: dict[int, int],
+    by_span: dict[tuple[int, str], list[int]],
+    answered: set[int],
+    found: list[Breach],
+) -> None:
+    """The breach of each result that answers no call properly: outside any span, answering no
+    call of its span, a second result, or not right after its call."""
     for index in sorted(span_of_result):
         if index in answered:
             continue
@@ -93,27 +121,23 @@ def violations(messages: Sequence[Message]) -> list[Violation]:
         shown = result.tool_call_id or "(no id)"
         start = span_of_result[index]
         if start < 0:
-            found.append(Violation(index, _outside(messages, index, shown), result.tool_call_id))
+            found.append(Breach(index, _outside(messages, index, shown), result.tool_call_id))
             continue
         ids = [c.id for c in messages[start].tool_calls]
         if result.tool_call_id not in ids:
             found.append(
-                Violation(
+                Breach(
                     index,
                     f"result for {shown} answers no call of its turn (the calls at [{start}])",
                     result.tool_call_id,
                 )
             )
         elif len(by_span[(start, result.tool_call_id)]) > ids.count(result.tool_call_id):
-            found.append(
-                Violation(index, f"result for {shown} is a second result for the same call", result.tool_call_id)
-            )
+            found.append(Breach(index, f"result for {shown} is a second result for the same call", result.tool_call_id))
         else:
             found.append(
-                Violation(index, f"result for {shown} is not right after its call [{start}]", result.tool_call_id)
+                Breach(index, f"result for {shown} is not right after its call [{start}]", result.tool_call_id)
             )
-    found.sort(key=lambda v: v.index)
-    return found
 
 
 def _outside(messages: Sequence[Message], index: int, shown: str) -> str:

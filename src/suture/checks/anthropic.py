@@ -123,8 +123,22 @@ def check(messages: Sequence[Message]) -> list[Violation]:
 def _assistant(
     out: _Out, wire: list[Turn], n: int, turn: Turn, first_use: dict[str, tuple[int, int]], ends: list[int]
 ) -> None:
-    index = turn.members[0]
+    """The rules of the assistant message ``n``: its call ids, then whether the next message answers its calls."""
     uses = [(m, b) for m, b in enumerate(turn.blocks) if b.kind == "tool_use"]
+    _call_ids(out, wire, n, turn.members[0], uses, first_use)
+    if uses:
+        _answered(out, wire, n, turn, uses, ends)
+
+
+def _call_ids(
+    out: _Out,
+    wire: list[Turn],
+    n: int,
+    index: int,
+    uses: list[tuple[int, Block]],
+    first_use: dict[str, tuple[int, int]],
+) -> None:
+    """A5 and A3: a call id Anthropic does not accept, or one an earlier call uses."""
     for m, b in uses:
         if b.id not in first_use and _ID.fullmatch(b.id):
             first_use[b.id] = (n, m)  # the common case: a good id, not seen before
@@ -156,8 +170,11 @@ def _assistant(
             )
         else:
             first_use[b.id] = (n, m)
-    if not uses:
-        return
+
+
+def _answered(out: _Out, wire: list[Turn], n: int, turn: Turn, uses: list[tuple[int, Block]], ends: list[int]) -> None:
+    """A1b, A1 and A1a: text after a call in its own message; calls with no result leading the next message."""
+    index = turn.members[0]
     nxt = wire[n + 1] if n + 1 < len(wire) else None
     target = n + 1 if nxt is not None else n
     run = run_of(wire, n + 1, ends) if nxt is not None else []

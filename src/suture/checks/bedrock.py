@@ -80,69 +80,88 @@ def check(messages: Sequence[Message]) -> list[Violation]:
                     text=1,
                 )
             )
-        for m, b in enumerate(turn.blocks):
-            if b.kind not in ("tool_use", "tool_result"):
-                continue
-            broken = _bad_id(b.id)
-            if broken is None:
-                continue
-            fixed = b.id == "" or (b.kind == "tool_result" and b.id not in call_ids)
-            found.append(
-                _v(
-                    "B6",
-                    b.source,
-                    f"{'call' if b.kind == 'tool_use' else 'result'} {shown_id(b.id)} has an id Bedrock does not accept",
-                    fixed,
-                    f"messages.{n}.content.{m}",
-                    n,
-                    m=m,
-                    call_id=b.id,
-                    text=broken,
-                    # AWS validation messages count list members from 1.
-                    N=n + 1,
-                    M=m + 1,
-                    F="toolUse" if b.kind == "tool_use" else "toolResult",
-                    id=b.id,
-                )
-            )
-        if turn.role == "user":
-            results = turn.ids("tool_result")
-            uses = prev.ids("tool_use") if prev is not None and prev.role == "assistant" else []
-            if len(results) > len(uses):
-                found.append(
-                    _v(
-                        "B1",
-                        turn.members[0],
-                        f"{len(results)} results answer {len(uses)} calls of the previous message",
-                        True,
-                        f"messages.{n}.content",
-                        n,
-                        related=tuple(prev.members) if prev is not None else (),
-                        N=n,
-                    )
-                )
-        else:
-            uses = turn.ids("tool_use")
-            nxt = wire[n + 1] if n + 1 < len(wire) else None
-            answered = set(nxt.ids("tool_result")) if nxt is not None and nxt.role == "user" else set()
-            missing = [u for u in uses if u and u not in answered]  # an empty id is B6's problem
-            if missing:
-                found.append(
-                    _v(
-                        "B2",
-                        turn.members[0],
-                        f"{'call ' + missing[0] + ' has' if len(missing) == 1 else 'calls ' + id_list(missing) + ' have'} "
-                        "no result in the next message",
-                        True,
-                        f"messages.{n + 1}.content",
-                        n + 1,
-                        call_id=missing[0],
-                        related=tuple(nxt.members) if nxt is not None else (),
-                        N=n + 1,
-                        ids=id_list(missing),
-                    )
-                )
+        found.extend(_bad_ids(turn, n, call_ids))
+        found.extend(_results(wire, n) if turn.role == "user" else _calls(wire, n))
     return found
+
+
+def _bad_ids(turn: Turn, n: int, call_ids: set[str]) -> list[Violation]:
+    """B6: the calls and results of wire message ``n`` whose id Bedrock does not accept."""
+    found = []
+    for m, b in enumerate(turn.blocks):
+        if b.kind not in ("tool_use", "tool_result"):
+            continue
+        broken = _bad_id(b.id)
+        if broken is None:
+            continue
+        fixed = b.id == "" or (b.kind == "tool_result" and b.id not in call_ids)
+        found.append(
+            _v(
+                "B6",
+                b.source,
+                f"{'call' if b.kind == 'tool_use' else 'result'} {shown_id(b.id)} has an id Bedrock does not accept",
+                fixed,
+                f"messages.{n}.content.{m}",
+                n,
+                m=m,
+                call_id=b.id,
+                text=broken,
+                # AWS validation messages count list members from 1.
+                N=n + 1,
+                M=m + 1,
+                F="toolUse" if b.kind == "tool_use" else "toolResult",
+                id=b.id,
+            )
+        )
+    return found
+
+
+def _results(wire: list[Turn], n: int) -> list[Violation]:
+    """B1: the user message ``n`` has more results than the message before it has calls."""
+    turn = wire[n]
+    prev = wire[n - 1] if n > 0 else None
+    results = turn.ids("tool_result")
+    uses = prev.ids("tool_use") if prev is not None and prev.role == "assistant" else []
+    if len(results) <= len(uses):
+        return []
+    return [
+        _v(
+            "B1",
+            turn.members[0],
+            f"{len(results)} results answer {len(uses)} calls of the previous message",
+            True,
+            f"messages.{n}.content",
+            n,
+            related=tuple(prev.members) if prev is not None else (),
+            N=n,
+        )
+    ]
+
+
+def _calls(wire: list[Turn], n: int) -> list[Violation]:
+    """B2: calls of the assistant message ``n`` with no result in the next message."""
+    turn = wire[n]
+    uses = turn.ids("tool_use")
+    nxt = wire[n + 1] if n + 1 < len(wire) else None
+    answered = set(nxt.ids("tool_result")) if nxt is not None and nxt.role == "user" else set()
+    missing = [u for u in uses if u and u not in answered]  # an empty id is B6's problem
+    if not missing:
+        return []
+    return [
+        _v(
+            "B2",
+            turn.members[0],
+            f"{'call ' + missing[0] + ' has' if len(missing) == 1 else 'calls ' + id_list(missing) + ' have'} "
+            "no result in the next message",
+            True,
+            f"messages.{n + 1}.content",
+            n + 1,
+            call_id=missing[0],
+            related=tuple(nxt.members) if nxt is not None else (),
+            N=n + 1,
+            ids=id_list(missing),
+        )
+    ]
 
 
 def _bad_id(call_id: str) -> int | None:

@@ -38,6 +38,13 @@ def _v(
 
 def check(messages: Sequence[Message]) -> list[Violation]:
     """Every OpenAI Chat rule the history breaks, by message index."""
+    found = _pairing(messages) + _ids(messages)
+    found.sort(key=lambda v: v.index)
+    return found
+
+
+def _pairing(messages: Sequence[Message]) -> list[Violation]:
+    """O1 to O3: calls with no tool message right after them, tool messages that answer no call."""
     found: list[Violation] = []
     p = pairing(messages)
     for a, ids in p.missing.items():
@@ -89,6 +96,12 @@ def check(messages: Sequence[Message]) -> list[Violation]:
                 f"messages[{i}]",
             )
         )
+    return found
+
+
+def _ids(messages: Sequence[Message]) -> list[Violation]:
+    """O4 and O3, O5 of ids: a second tool message for one id, a call with no id or too long a one."""
+    found: list[Violation] = []
     first_result: dict[str, int] = {}
     for i, m in enumerate(messages):
         if m.role == "tool" and m.tool_call_id:
@@ -127,5 +140,4 @@ def check(messages: Sequence[Message]) -> list[Violation]:
                         L=len(call.id),
                     )
                 )
-    found.sort(key=lambda v: v.index)
     return found
