@@ -30,7 +30,7 @@ from suture.sent import as_sent
 from suture.sent.numbered import modelled
 from suture.sent.recorded import read
 from tests.conftest import REAL, SAMPLES
-from tests.test_cli import run
+from tests.helpers.cli import run
 from tests.test_sent import _anthropic, _items, _without_prompt
 from tools.agents.corpus import first_resume, read_requests, shape_folders
 from tools.agents.corpus import verdict as mock_verdict
