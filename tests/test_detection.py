@@ -13,7 +13,7 @@ import pytest
 
 import suture
 import suture.formats as registry
-from suture.formats import CERTAIN, PLAUSIBLE, adapters, detect, dump, get, load_bytes
+from suture.formats import CERTAIN, PLAUSIBLE, adapters, detect, dump, export_name, get, load_bytes
 from suture.io import Document, InputError, parse_document
 from suture.model import Transcript
 from tests.helpers.cli import run
@@ -117,7 +117,23 @@ def test_suture_formats_lists_every_format() -> None:
     assert proc.returncode == 0, proc.stderr
     listed = [line.split()[0] for line in proc.stdout.splitlines()]
     assert listed == [a.name for a in adapters()]
-    assert "exports as messages" in next(line for line in proc.stdout.splitlines() if line.startswith("claude-code"))
+    lines = {line.split()[0]: line for line in proc.stdout.splitlines()}
+    assert "writes the session back, for Claude Code to resume; --to messages: its request body" in lines["claude-code"]
+    assert "--to responses: its request body" in lines["codex"]
+    assert "(chat, gemini, messages or responses)" in lines["pi"]
+    assert "exports as" not in lines["chat"]
+
+
+def test_suture_formats_tells_what_a_pi_session_is_written_as() -> None:
+    """A pi session that talked to an OpenAI Chat provider is sent as chat: `suture formats`
+    names chat among pi's request formats, and `suture repair` writes the session back."""
+    recorded = ROOT / "sample_sessions" / "recorded" / "pi-0.73.1" / "killed-during-tool" / "session.jsonl"
+    t = suture.load_file(recorded)
+    assert export_name(t) == "chat"
+    assert "chat" in get("pi").request_formats  # type: ignore[attr-defined]
+    proc = _run("repair", str(recorded))
+    assert proc.returncode == 0, proc.stderr
+    assert suture.load_bytes(proc.stdout.encode()).format == "pi"
 
 
 def test_repair_to_converts_on_the_command_line(tmp_path: Path) -> None:

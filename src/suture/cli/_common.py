@@ -7,12 +7,12 @@ import sys
 from collections.abc import Callable, Sequence
 
 from suture import show
-from suture.formats import load_file
+from suture.formats import load_file, read_file
 from suture.io import InputError
 from suture.model import Message, Transcript
 from suture.repair import ChangeKind, Repair
 
-__all__ = ["err", "load_sent", "load_strict", "out", "out_json", "summary_line"]
+__all__ = ["err", "load_sent", "load_strict", "out", "out_json", "read_strict", "summary_line"]
 
 
 def out(*lines: str) -> None:
@@ -65,6 +65,18 @@ def load_strict(
     """Load a transcript for a command: a JSONL line that cannot be read is an error unless the
     person asked to skip such lines (then each is named by ``warn``, on stderr by default)."""
     return _strict(load_file(path, format), path, skip_bad_lines, warn)
+
+
+def read_strict(
+    path: str,
+    format: str | None = None,
+    skip_bad_lines: bool = False,
+    warn: Callable[[str], None] = _to_stderr,
+) -> tuple[bytes, Transcript]:
+    """:func:`load_strict`, and the bytes the transcript was read from (what a session log is
+    written back into)."""
+    data, transcript = read_file(path, format)
+    return data, _strict(transcript, path, skip_bad_lines, warn)
 
 
 def _strict(transcript: Transcript, path: str, skip_bad_lines: bool, warn: Callable[[str], None]) -> Transcript:

@@ -7,7 +7,7 @@ from typing import Any
 
 from suture.cli import EXIT_OK
 from suture.cli._common import out
-from suture.formats import adapters
+from suture.formats import Adapter, adapters
 
 NAMES = ("formats",)
 ORDER = 90
@@ -21,9 +21,21 @@ def add_arguments(sub: Any, name: str) -> None:
 def run(args: argparse.Namespace) -> int:
     found = adapters()
     width = max(len(a.name) for a in found)
-    lines = []
-    for a in found:
-        export = "" if a.export_format == a.name else f"  (exports as {a.export_format})"
-        lines.append(f"{a.name:<{width}}  {a.title}{export}")
-    out(*lines)
+    out(*(f"{a.name:<{width}}  {a.title}{_writes(a)}" for a in found))
     return EXIT_OK
+
+
+def _writes(adapter: Adapter) -> str:
+    """What ``suture repair`` writes for a file of this format, where it is not the format
+    itself: a session log is written back as itself; its request body is ``--to``."""
+    from suture.writeback import AGENTS, writes_back
+
+    if writes_back(adapter.name):
+        bodies: tuple[str, ...] = getattr(adapter, "request_formats", (adapter.export_format,))
+        to = (
+            bodies[0]
+            if len(bodies) == 1
+            else f"the format its provider takes ({', '.join(bodies[:-1])} or {bodies[-1]})"
+        )
+        return f"  (writes the session back, for {AGENTS[adapter.name]} to resume; --to {to}: its request body)"
+    return "" if adapter.export_format == adapter.name else f"  (exports as {adapter.export_format})"

@@ -1,10 +1,15 @@
-"""``suture repair IN... [-o OUT | --out-dir DIR]``: write repaired transcripts, say what changed.
+"""``suture repair IN... [-o OUT | --out-dir DIR | --in-place]``: write repaired transcripts, say what changed.
 
 One input: the repaired transcript goes to OUT (stdout by default) and one summary line to
 stderr. Several inputs, or a folder (its ``.json`` and ``.jsonl`` files): each is written to
 ``DIR/<name>`` in its own format, work spread over the machine's cores, one line per file on
 stderr in input order. A bad input is named on its own line and makes the exit code 2; the
-other files are still written. No input file is ever written.
+other files are still written.
+
+A session log (Claude Code, Codex, pi) is written back as a session log of its agent, a minimal
+edit the agent resumes (``suture.writeback``); ``--to FORMAT`` writes a request body instead.
+No input file is ever written, except with ``--in-place``: the input is then replaced
+atomically, after a copy of it is kept beside it (its name is printed).
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from typing import Any
 
 from suture import show
 from suture.cli import EXIT_BAD_INPUT, EXIT_OK
-from suture.cli._common import err, load_strict, summary_line
+from suture.cli._common import err, read_strict, summary_line
 from suture.io import InputError, Target, file_key, output_target, write_files
 
 NAMES = ("repair",)
@@ -34,13 +39,19 @@ def add_arguments(sub: Any, name: str) -> None:
         name,
         help="write the repaired transcript (stdout by default) and a summary of changes to stderr",
         description=(
-            "Repair transcripts by suture's contract and write each in its input's format. "
-            "A one-line summary of the changes goes to stderr. Input files are never written. "
-            "With several inputs, or a folder (its .json and .jsonl files), pass --out-dir."
+            "Repair transcripts by suture's contract and write each in its input's format: a Claude Code, "
+            "Codex or pi session is written back as a session its agent resumes, with only what the repair "
+            "changes edited. A one-line summary of the changes goes to stderr. Input files are never written "
+            "(unless --in-place). With several inputs, or a folder (its .json and .jsonl files), pass --out-dir."
         ),
     )
     p.add_argument("input", metavar="IN", nargs="+", help="transcript file, or a folder of them")
     p.add_argument("-o", "--output", metavar="OUT", help="where to write one input (default: stdout; '-' is stdout)")
+    p.add_argument(
+        "--in-place",
+        action="store_true",
+        help="replace the input with its repair (atomically), after keeping a copy of it beside it as NAME.bak",
+    )
     p.add_argument("--out-dir", metavar="DIR", help="write each repaired input to DIR/<its name> (created if missing)")
     p.add_argument(
         "--read-only",
@@ -55,7 +66,11 @@ def add_arguments(sub: Any, name: str) -> None:
         "PATH is a folder holding <name>.report.json per input",
     )
     p.add_argument("--format", metavar="NAME", help="the input's format (default: detect from content)")
-    p.add_argument("--to", metavar="FORMAT", help="write in this format instead of the input's")
+    p.add_argument(
+        "--to",
+        metavar="FORMAT",
+        help="write in this format instead of the input's (a session log: its request body, e.g. --to messages)",
+    )
     p.add_argument("--skip-bad-lines", action="store_true", help="repair the readable lines of a damaged JSONL file")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
     p.set_defaults(run=run)
@@ -76,6 +91,7 @@ class _Job:
     to: str | None
     read_only: frozenset[str]
     skip_bad_lines: bool
+    in_place: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,35 +106,136 @@ def _report_bytes(report: dict[str, Any]) -> bytes:
     return show.dumps(report)
 
 
-def _repair_one(job: _Job) -> tuple[list[str], str]:
-    """Repair one input and write its outputs. Returns the warnings and the summary.
+def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
+    """Repair one input and write its outputs. Returns the warnings, the summary, and notes on
+    what a session log written back leaves to its agent.
 
     Both outputs are made before either is written, and written together (:func:`write_files`):
     a report that cannot be written leaves no repaired file behind."""
-    from suture.formats import dump, reordered_turns
+    from suture.formats import dump, export_name, reordered_turns
     from suture.repair import repair
+    from suture.writeback import AGENTS, resume_command, write_back, writes_back, written_as
 
     warnings: list[str] = []
-    transcript = load_strict(job.input, job.format, job.skip_bad_lines, warnings.append)
+    before = _stat(job.input) if job.in_place else None
+    data, transcript = read_strict(job.input, job.format, job.skip_bad_lines, warnings.append)
+    if job.in_place and job.to not in (None, transcript.format):
+        raise InputError(
+            f"--in-place keeps the file's format and --to {job.to} converts it; write the conversion with -o"
+        )
     names = job.read_only
     result = repair(transcript.messages, names.__contains__ if names else None)
-    writes = [(output_target(job.output), dump(result.messages, transcript, job.to))]
+    report = result.report()
+    written = None
+    if writes_back(transcript.format) and job.to in (None, transcript.format):
+        written = write_back(data, transcript, result)
+        out, what = written.data, written_as(transcript.format)
+        report["written"] = written.to_json()
+        reordered = 0
+    else:
+        out, what = dump(result.messages, transcript, job.to), written_as(job.to or export_name(transcript))
+        reordered = reordered_turns(result.messages, transcript, job.to)
+    summary = summary_line(result, transcript.messages, reordered)
+    notes: list[str] = []
+    if written is not None:
+        summary += f"; {written.summary()}"
+        notes = [f"suture: left to {AGENTS[written.agent]}, which does it on resume: {note}" for note in written.left]
+    if job.in_place:
+        resume = resume_command(transcript, data, job.input) if written is not None else None
+        return warnings, _in_place(job, data, out, before, report, summary, resume), notes
+    target = output_target(job.output)
+    _check_suffix(target, out, what, transcript.format, job.to)
+    writes = [(target, out)]
     if job.report:
-        writes.append((output_target(job.report), _report_bytes(result.report())))
-    notes = write_files(writes)
-    warnings.extend(f"suture: warning: {note}" for note in notes)
-    return warnings, summary_line(result, transcript.messages, reordered_turns(result.messages, transcript, job.to))
+        writes.append((output_target(job.report), _report_bytes(report)))
+    warnings.extend(f"suture: warning: {note}" for note in write_files(writes))
+    return warnings, summary, notes
+
+
+def _check_suffix(target: Target, data: bytes, what: str, source: str, to: str | None) -> None:
+    """-o names a file whose ending says JSON or JSONL: it must be what is written there."""
+    from suture.writeback import layout, writes_back
+
+    suffix = Path(target.given).suffix.lower() if target.kind in ("file", "new") else ""
+    if suffix not in (".json", ".jsonl"):
+        return
+    found = layout(data)
+    if found == "either" or (found == "jsonl") == (suffix == ".jsonl"):
+        return
+    if found == "jsonl":
+        also = f", or pass --to {_request_of(source)} for a request body" if writes_back(source) and not to else ""
+        raise InputError(
+            f"{target.shown}: suture writes {what} here, one JSON record a line (JSONL): name the file .jsonl{also}"
+        )
+    also = " (or leave out --to to write the session itself, as a .jsonl file)" if writes_back(source) and to else ""
+    raise InputError(f"{target.shown}: suture writes {what} here, one JSON document: name the file .json{also}")
+
+
+def _request_of(source: str) -> str:
+    from suture.formats import get
+
+    return get(source).export_format
+
+
+def _stat(path: str) -> tuple[int, int, int, int]:
+    """What says a file changed: its size, modification time, device and inode."""
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        raise InputError(f"{show.path(path)}: cannot read ({e.strerror or e})") from None
+    return st.st_size, st.st_mtime_ns, st.st_dev, st.st_ino
+
+
+def _backup_name(path: str) -> str:
+    """``NAME.bak`` beside ``path``, or ``NAME.bak.2``, ``.3``, ... where that is taken (the
+    copy never replaces a file; its name does not end in ``.jsonl``, so no agent lists it as
+    a session of its own)."""
+    for k in range(1, 1000):
+        name = f"{path}.bak" if k == 1 else f"{path}.bak.{k}"
+        if not os.path.lexists(name):
+            return name
+    raise InputError(f"{show.path(path)}: every backup name from .bak to .bak.999 is taken; remove some")
+
+
+def _in_place(
+    job: _Job,
+    data: bytes,
+    out: bytes,
+    before: tuple[int, int, int, int] | None,
+    report: dict[str, Any],
+    summary: str,
+    resume: str | None,
+) -> str:
+    """Replace the input with ``out``, after a copy of it (``data``) is kept beside it."""
+    target = output_target(job.input)
+    if target.kind != "file":
+        raise InputError(f"{target.shown}: --in-place replaces a regular file; write this one with -o")
+    if out == data:
+        if job.report:
+            write_files([(output_target(job.report), _report_bytes(report))])
+        return f"{summary}; {show.path(job.input)} left as it is: nothing to change"
+    if _stat(job.input) != before:
+        raise InputError(
+            f"{show.path(job.input)}: changed while suture read it (is the agent still running?); nothing written"
+        )
+    backup = _backup_name(job.input)
+    writes = [(output_target(backup), data), (target, out)]
+    if job.report:
+        writes.append((output_target(job.report), _report_bytes(report)))
+    write_files(writes)
+    said = f"{summary}; the original is kept as {show.path(backup)}"
+    return f"{said}; resume it: {resume}" if resume else said
 
 
 def _run_job(job: _Job) -> _Done:
     """A job in a worker process: errors a person can cause come back as one line."""
     try:
-        warnings, summary = _repair_one(job)
+        warnings, summary, notes = _repair_one(job)
     except InputError as e:
         return _Done((), str(e))
     except RecursionError:
         return _Done((), f"{show.path(job.input)}: nested too deeply to be a transcript")
-    return _Done((*warnings, f"suture: {show.path(job.input)}: {summary}"))
+    return _Done((*warnings, f"suture: {show.path(job.input)}: {summary}", *notes))
 
 
 def _inputs(paths: Sequence[str]) -> Iterator[str | InputError]:
@@ -169,6 +286,11 @@ def _clashes(inputs: Sequence[str], outputs: Sequence[tuple[str, Target]]) -> li
 
 def _single(args: argparse.Namespace) -> int:
     path = args.input[0]
+    if args.in_place:
+        if args.output is not None:
+            raise InputError("--in-place writes the input itself; leave out -o (or leave out --in-place)")
+        if path == "-":
+            raise InputError("--in-place replaces a file; standard input is none")
     if args.output not in (None, "-") and (args.output.endswith(os.sep) or os.path.isdir(args.output)):
         raise InputError(f"{show.path(args.output)}: is a folder; -o names a file (use --out-dir DIR for a folder)")
     report = args.report
@@ -176,8 +298,7 @@ def _single(args: argparse.Namespace) -> int:
     if report and (report.endswith(os.sep) or os.path.isdir(report)):
         report_folder = report
         report = os.path.join(report, f"{Path(path).name}.report.json")
-    output = output_target(args.output)
-    outputs = [("-o", output)]
+    outputs = [] if args.in_place else [("-o", output_target(args.output))]
     if report:
         outputs.append(("--report", output_target(report, planned=report_folder is not None)))
     errors = _clashes([path], outputs)
@@ -185,12 +306,21 @@ def _single(args: argparse.Namespace) -> int:
         raise InputError(errors[0])
     if report_folder is not None:
         _folder(report_folder, "--report")
-    warnings, summary = _repair_one(
-        _Job(path, args.output, report, args.format, args.to, read_only_set(args.read_only), args.skip_bad_lines)
+    warnings, summary, notes = _repair_one(
+        _Job(
+            path,
+            args.output,
+            report,
+            args.format,
+            args.to,
+            read_only_set(args.read_only),
+            args.skip_bad_lines,
+            args.in_place,
+        )
     )
     err(*warnings)
     if not args.quiet:
-        err(f"suture: {summary}")
+        err(f"suture: {summary}", *notes)
     return EXIT_OK
 
 
@@ -242,6 +372,8 @@ def _plan(args: argparse.Namespace, inputs: list[str | InputError]) -> tuple[lis
 
 
 def _many(args: argparse.Namespace) -> int:
+    if args.in_place:
+        raise InputError("--in-place replaces one input; give one file (or write many with --out-dir DIR)")
     if args.output is not None:
         raise InputError("-o writes one file; with several inputs or a folder, use --out-dir DIR")
     if not args.out_dir:

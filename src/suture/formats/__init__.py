@@ -54,6 +54,7 @@ __all__ = [
     "get",
     "load_bytes",
     "load_file",
+    "read_file",
     "reordered_turns",
     "skipped",
 ]
@@ -232,9 +233,17 @@ def load_bytes(data: bytes, format: str | None = None, *, live: bool = False) ->
 
 def load_file(path: str | os.PathLike[str], format: str | None = None, *, live: bool = False) -> Transcript:
     """Read, parse and load a transcript file. InputError (one line) for anything wrong with it."""
+    return read_file(path, format, live=live)[1]
+
+
+def read_file(
+    path: str | os.PathLike[str], format: str | None = None, *, live: bool = False
+) -> tuple[bytes, Transcript]:
+    """:func:`load_file`, and the bytes the transcript was read from (a session log is written
+    back into them: ``suture.writeback``)."""
     data = read_input(path)
     try:
-        return load_bytes(data, format, live=live)
+        return data, load_bytes(data, format, live=live)
     except InputError as e:
         raise InputError(f"{show.path(path)}: {e}") from None
     except RecursionError:

@@ -48,7 +48,7 @@ from suture.model import (
     Transcript,
 )
 
-__all__ = ["ADAPTER", "parse_blocks", "type_name", "written_order"]
+__all__ = ["ADAPTER", "blocks_of", "parse_blocks", "type_name", "written_order"]
 
 _ROLES = frozenset({"user", "assistant"})
 # Record keys and block types that only other formats write: seeing one means this is not Anthropic.
@@ -291,6 +291,12 @@ def _blocks(content: Content, own: bool, index: int) -> list[dict[str, Any]]:
     if isinstance(content, str):
         return [{"type": "text", "text": content}] if content else []
     return [_block(p, own, index) for p in content]
+
+
+def blocks_of(content: Content, index: int) -> list[dict[str, Any]]:
+    """Neutral content as Anthropic content blocks, each part read from this format as the block
+    it was (``index``: the message's, for an error that names it)."""
+    return _blocks(content, True, index)
 
 
 def _input(call: ToolCall, index: int) -> Any:

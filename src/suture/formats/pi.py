@@ -59,7 +59,7 @@ from suture.model import (
     Transcript,
 )
 
-__all__ = ["ADAPTER"]
+__all__ = ["ADAPTER", "branch"]
 
 _ROLES = frozenset(
     {"user", "assistant", "toolResult", "bashExecution", "custom", "hookMessage", "branchSummary", "compactionSummary"}
@@ -176,6 +176,8 @@ class PiAdapter:
     title = "pi / openclaw session JSONL (a tree: the branch ending at the last entry)"
     order = 80
     export_format = DEFAULT_EXPORT
+    request_formats = tuple(sorted(set(_API_FORMATS.values())))
+    """The request formats a pi session's history is sent in: its provider's (``--to``)."""
 
     def sniff(self, doc: Document) -> int:
         score = 0
@@ -463,3 +465,10 @@ class PiAdapter:
 
 
 ADAPTER = PiAdapter()
+
+
+def branch(entries: list[tuple[int, dict[str, Any]]]) -> list[tuple[int, dict[str, Any]]]:
+    """The entries (``(line, entry)``, the header left out) on the branch pi resumes, root
+    first: from the last entry with an id back through ``parentId`` (version 1 files, whose
+    entries have no ids: every entry, in file order)."""
+    return ADAPTER._branch(entries, [])

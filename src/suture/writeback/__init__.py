@@ -1,0 +1,668 @@
+"""Session logs written back in their own format: a repaired session the agent resumes.
+
+``suture repair`` of a Claude Code, Codex or pi session writes a session log of the same agent,
+as a *minimal edit* of the file: every line the repair does not need to change stays
+byte-identical and in place; a line it changes keeps every byte outside the values it changes;
+what it adds are lines shaped as the agent writes them. The agent then resumes the file as it
+resumes any of its sessions, and sends the repaired history. Pure: no I/O, no clock, no
+randomness (the ids and timestamps of added lines come from the session and their neighbours,
+so the same file always gives the same bytes).
+
+The API::
+
+    from suture.writeback import write_back, export_choices
+
+    written = write_back(data, transcript, repaired)   # data: the bytes ``transcript`` was read from
+    written.data                 # the session log, repaired
+    written.edits                # list[Edit]: every line changed, added, moved or renumbered
+    written.left                 # what the repair changes that the agent does itself on resume
+    written.resume               # the command that resumes it ("claude --resume ID", ...)
+    written.summary()            # "Claude Code session: 1 line changed, 1 line added"
+
+    for choice in export_choices(transcript, repaired, data):
+        choice.label             # "Claude Code session, resumable with `claude --resume ID`"
+        choice.suffix            # ".jsonl"
+        choice.bytes()           # what it writes
+
+What each agent's file gets (``suture.writeback.claude_code``, ``.codex``, ``.pi`` say it in
+full): a result the repair makes up for a call is added right after the call (Claude Code: a user
+line with a ``tool_result`` block, ``is_error: true``, hanging off the call's line; Codex: a
+``response_item`` line with the call's output type; pi: a ``toolResult`` entry on the branch);
+a renamed call changes its id where it is written, and its result's; a result that answers no
+call of its turn becomes a note where it is; results that follow something else of their turn
+are put first (Claude Code: in the one record where text comes before them; Codex and pi: the
+lines moved up to follow the call). Links (``parentUuid``, ``parentId``), the leaf an agent
+resumes (Claude Code's ``last-prompt``) and Codex's ``ordinal`` are kept valid.
+
+What the agent does itself when it resumes need not be written and is not (it is listed in
+``Written.left``): results of one turn in another order than its calls (every provider these
+agents talk to accepts any order), and whitespace-only assistant messages (each agent leaves them
+out, or sends them harmlessly). Writing never makes resuming worse.
+"""
+
+from __future__ import annotations
+
+import uuid as _uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import orjson
+
+from suture import codec
+from suture.io import InputError
+from suture.model import Message, Transcript
+from suture.repair import ChangeKind, Repair
+
+__all__ = [
+    "AGENTS",
+    "Edit",
+    "ExportChoice",
+    "Written",
+    "export_choices",
+    "layout",
+    "resume_command",
+    "write_back",
+    "writers",
+    "writes_back",
+    "written_as",
+]
+
+AGENTS = {"claude-code": "Claude Code", "codex": "Codex", "pi": "pi"}
+"""The session formats suture writes back, and what a person calls their agent."""
+
+
+class Writer(Protocol):
+    """What each agent's module gives: ``write`` and ``resume``."""
+
+    def write(self, data: bytes, transcript: Transcript, repaired: Repair) -> Written: ...
+
+    def resume(self, transcript: Transcript, data: bytes | None, path: str | None) -> str: ...
+
+
+def writers() -> dict[str, Writer]:
+    """The writer of each session format, by format name."""
+    from suture.writeback import claude_code, codex, pi
+
+    return {"claude-code": claude_code, "codex": codex, "pi": pi}
+
+
+def writes_back(format: str) -> bool:
+    """Whether suture writes a transcript of this format back as a session log of its own."""
+    return format in AGENTS
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """One line of the written file that is not the input's line, byte for byte, in place.
+
+    ``kind``: ``changed`` (values in the line changed), ``added`` (a new line), ``moved`` (the
+    line, perhaps changed, now further up or down), ``renumbered`` (only Codex's ``ordinal``
+    changed, after an added or moved line). ``line`` is the input's line (``None`` for an added
+    one), ``at`` the line in the written file; ``summary`` says what and why in a sentence."""
+
+    kind: str
+    line: int | None
+    at: int
+    summary: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "line": self.line, "at": self.at, "summary": self.summary}
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """A session log written back (see the module docstring)."""
+
+    data: bytes
+    edits: list[Edit]
+    agent: str
+    left: list[str] = field(default_factory=list)
+    resume: str | None = None
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.edits)
+
+    def counts(self) -> dict[str, int]:
+        counts = dict.fromkeys(("changed", "added", "moved", "renumbered"), 0)
+        for edit in self.edits:
+            counts[edit.kind] += 1
+        return counts
+
+    def summary(self) -> str:
+        """``Claude Code session: 1 line changed, 1 line added`` (or ``... written unchanged``)."""
+        who = AGENTS.get(self.agent, self.agent)
+        if not self.edits:
+            return f"{who} session written unchanged"
+        said = []
+        for kind, n in self.counts().items():
+            if n:
+                said.append(f"{n} line{'s' if n != 1 else ''} {kind}")
+        return f"{who} session: {', '.join(said)}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "agent": self.agent,
+            "edits": [e.to_json() for e in self.edits],
+            "left": list(self.left),
+            "resume": self.resume,
+        }
+
+
+def write_back(
+    data: bytes,
+    transcript: Transcript,
+    repaired: Repair | None = None,
+    is_read_only: Callable[[str], bool] | None = None,
+) -> Written:
+    """The session log ``data`` with ``repaired`` (the contract's repair of ``transcript``, made
+    here when not given) written into it as a minimal edit. ``transcript`` must be what ``data``
+    was read as: a line that is not the record the transcript says is an InputError (the file
+    changed since it was read). InputError for a format suture does not write back."""
+    if not writes_back(transcript.format):
+        raise InputError(f"suture writes back Claude Code, Codex and pi sessions, not {transcript.format}")
+    if repaired is None:
+        from suture.repair import repair
+
+        repaired = repair(transcript.messages, is_read_only)
+    return writers()[transcript.format].write(data, transcript, repaired)
+
+
+def left_notes(transcript: Transcript, repaired: Repair, agent: str, written: set[int]) -> list[str]:
+    """Sentences for the repair's changes that the written file leaves to the agent: moved
+    results not written as moved (``written``: the input indices of results that were), dropped
+    placeholders."""
+    who = AGENTS[agent]
+    notes: list[str] = []
+    order = 0
+    for change in repaired.changes:
+        if change.kind == ChangeKind.MOVED_RESULT and change.input_index not in written:
+            order += 1
+        elif change.kind == ChangeKind.DROPPED_PLACEHOLDER:
+            m = transcript.messages[change.input_index]
+            where = f" ({m.source})" if m.source is not None else ""
+            notes.append(
+                f"the whitespace-only assistant message{where} is left in the file: {who} sends nothing a "
+                "provider rejects for it"
+            )
+    if order:
+        notes.insert(
+            0,
+            f"{order} result{'s' if order != 1 else ''} left where written among the results of "
+            f"{'their turns' if order != 1 else 'its turn'}: {who} sends them together, and providers accept "
+            "results in any order",
+        )
+    return notes
+
+
+# -- the file's lines ---------------------------------------------------------------------------
+
+
+class Lines:
+    """A JSONL file's lines as written (``\\r`` kept), numbered from 1 as suture's reader numbers
+    them, with each line's value read on demand."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.raw = data.split(b"\n")
+        self._values: dict[int, Any] = {}
+
+    def __len__(self) -> int:
+        return len(self.raw)
+
+    def text(self, line: int) -> bytes:
+        """Line ``line`` (1-based) without its ``\\r``."""
+        return self.raw[line - 1].removesuffix(b"\r")
+
+    def crlf(self, line: int) -> bool:
+        return self.raw[line - 1].endswith(b"\r")
+
+    def value(self, line: int) -> Any:
+        """A fresh copy of the JSON value of line ``line`` (``None`` for one that is not JSON)."""
+        if not 1 <= line <= len(self.raw):
+            return None
+        text = self.text(line).removeprefix(b"\xef\xbb\xbf")
+        try:
+            return codec.loads(text)
+        except (orjson.JSONDecodeError, RecursionError):
+            return None
+
+    def record(self, line: int) -> Any:
+        """The value of line ``line``, read once (shared: do not change it)."""
+        if line not in self._values:
+            self._values[line] = self.value(line)
+        return self._values[line]
+
+
+def changed_file(where: str) -> InputError:
+    return InputError(f"{where} is not the record suture read there: the file changed since it was read; read it again")
+
+
+def top_span(line: bytes, key: str) -> tuple[int, int] | None:
+    """Where the value of ``key`` is in ``line``, a JSON object written on one line: the byte
+    range of the value of that key at the top level (``None`` where the object has no such key,
+    or the line is not an object suture can scan)."""
+    n = len(line)
+    i = 3 if line.startswith(b"\xef\xbb\xbf") else 0
+
+    def ws(i: int) -> int:
+        while i < n and line[i] in b" \t\r\n":
+            i += 1
+        return i
+
+    def string_end(i: int) -> int:
+        # line[i] is the opening quote; the index after the closing one.
+        i += 1
+        while i < n:
+            c = line[i]
+            if c == 0x5C:  # backslash
+                i += 2
+                continue
+            if c == 0x22:
+                return i + 1
+            i += 1
+        raise ValueError
+
+    def value_end(i: int) -> int:
+        if line[i] == 0x22:
+            return string_end(i)
+        if line[i] in b"[{":
+            depth = 0
+            while i < n:
+                c = line[i]
+                if c == 0x22:
+                    i = string_end(i)
+                    continue
+                if c in b"[{":
+                    depth += 1
+                elif c in b"]}":
+                    depth -= 1
+                    if depth == 0:
+                        return i + 1
+                i += 1
+            raise ValueError
+        while i < n and line[i] not in b",}] \t\r\n":
+            i += 1
+        return i
+
+    try:
+        i = ws(i)
+        if i >= n or line[i] != 0x7B:
+            return None
+        i = ws(i + 1)
+        while i < n and line[i] != 0x7D:
+            if line[i] != 0x22:
+                return None
+            end = string_end(i)
+            name = codec.loads(line[i:end])
+            i = ws(end)
+            if i >= n or line[i] != 0x3A:
+                return None
+            start = ws(i + 1)
+            stop = value_end(start)
+            if name == key:
+                return start, stop
+            i = ws(stop)
+            if i < n and line[i] == 0x2C:
+                i = ws(i + 1)
+    except (ValueError, IndexError, orjson.JSONDecodeError):
+        return None
+    return None
+
+
+def rewrite(line: bytes, before: Any, after: Any) -> bytes:
+    """``line`` (the value ``before`` as written) written as ``after``: where both are objects
+    with the same keys, only the values of the top-level keys that changed are written again
+    (every other byte stays); else the whole value, compact."""
+    if isinstance(before, dict) and isinstance(after, dict) and list(before) == list(after):
+        out = line
+        # From the end, so the spans found earlier in the line stay where they are.
+        spans = []
+        for key in after:
+            if before[key] != after[key] or type(before[key]) is not type(after[key]):
+                span = top_span(line, key)
+                if span is None:
+                    return codec.dumps(after)
+                spans.append((span, key))
+        for (start, stop), key in sorted(spans, reverse=True):
+            out = out[:start] + codec.dumps(after[key]) + out[stop:]
+        return out
+    return codec.dumps(after)
+
+
+# -- building the written file ----------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _New:
+    """A line the writer adds (``value``), or an input line it moves (``moved``)."""
+
+    value: Any = None
+    moved: int | None = None
+    summary: str = ""
+
+
+Row = tuple[int | None, _New | None, Any]
+"""A line of the written file: the input line it is (``None``: an added line), how it was placed
+there (``None``: in place), and its value as it will be written."""
+
+
+class Plan:
+    """The edits of one file, made line by line, then written out with :meth:`render`.
+
+    ``change(line, why)`` gives a line's value to change in place (the same object on every call,
+    so several changes of one line add up); ``add_after(line, value)`` adds a line after input
+    line ``line`` (after what was placed there before); ``move_after(line, anchor)`` moves input
+    line ``line`` to follow ``anchor``; ``add_at_end`` and ``move_to_end`` place after everything.
+    """
+
+    def __init__(self, lines: Lines) -> None:
+        self.lines = lines
+        self.values: dict[int, Any] = {}
+        self.why: dict[int, list[str]] = {}
+        self.after: dict[int, list[_New]] = {}
+        self.end: list[_New] = []
+        self.gone: set[int] = set()
+
+    def change(self, line: int, why: str | None = None) -> Any:
+        if line not in self.values:
+            value = self.lines.value(line)
+            if value is None:
+                raise changed_file(f"line {line}")
+            self.values[line] = value
+            self.why[line] = []
+        if why and why not in self.why[line]:
+            self.why[line].append(why)
+        return self.values[line]
+
+    def current(self, line: int) -> Any:
+        """Line ``line``'s value as it will be written (shared: change it through :meth:`change`)."""
+        return self.values[line] if line in self.values else self.lines.record(line)
+
+    def add_after(self, line: int, value: Any, summary: str) -> None:
+        self.after.setdefault(line, []).append(_New(value=value, summary=summary))
+
+    def move_after(self, line: int, anchor: int, summary: str) -> None:
+        self.gone.add(line)
+        self.after.setdefault(anchor, []).append(_New(moved=line, summary=summary))
+
+    def add_at_end(self, value: Any, summary: str) -> None:
+        self.end.append(_New(value=value, summary=summary))
+
+    def move_to_end(self, line: int, summary: str) -> None:
+        self.gone.add(line)
+        self.end.append(_New(moved=line, summary=summary))
+
+    def order(self) -> list[tuple[int | None, _New | None]]:
+        """The written file's lines as (input line, how placed): ``(n, None)`` input line ``n``
+        in place, ``(None, new)`` an added line, ``(n, new)`` input line ``n`` moved."""
+        out: list[tuple[int | None, _New | None]] = []
+        seen: set[int] = set()
+
+        def place(news: list[_New]) -> None:
+            for new in news:
+                if new.moved is None:
+                    out.append((None, new))
+                elif new.moved not in seen:
+                    seen.add(new.moved)
+                    out.append((new.moved, new))
+                    place(self.after.get(new.moved, []))
+
+        for n in range(1, self.count + 1):
+            if n not in self.gone:
+                out.append((n, None))
+                place(self.after.get(n, []))
+        place(self.end)
+        return out
+
+    @property
+    def count(self) -> int:
+        """How many lines the input has (a final newline ends the last, it starts none)."""
+        raw = self.lines.raw
+        return len(raw) - 1 if raw[-1] == b"" else len(raw)
+
+    def rows(self) -> list[Row]:
+        return [
+            (n, new, new.value if n is None and new is not None else self.current(n or 0)) for n, new in self.order()
+        ]
+
+    def render(self, ordinals: Callable[[list[Row]], list[int | None]] | None = None) -> tuple[bytes, list[Edit]]:
+        """The written bytes and their edits. ``ordinals(rows)`` gives the ``ordinal`` each
+        written line must carry (``None``: as it is)."""
+        rows = self.rows()
+        wanted: list[int | None] = ordinals(rows) if ordinals is not None else [None] * len(rows)
+        out: list[bytes] = []
+        edits: list[Edit] = []
+        for at, ((n, new, value), ordinal) in enumerate(zip(rows, wanted, strict=True), 1):
+            if ordinal is not None and isinstance(value, dict) and value.get("ordinal") != ordinal:
+                value = {**value, "ordinal": ordinal}
+            if n is None:
+                assert new is not None
+                crlf = bool(out) and out[-1].endswith(b"\r")
+                out.append(codec.dumps(value) + (b"\r" if crlf else b""))
+                edits.append(Edit("added", None, at, new.summary))
+                continue
+            original = self.lines.record(n)
+            text = self.lines.text(n)
+            changed = value is not original and (value != original or _types_differ(value, original))
+            out.append((rewrite(text, original, value) if changed else text) + (b"\r" if self.lines.crlf(n) else b""))
+            why = self.why.get(n, [])
+            if new is not None:
+                edits.append(Edit("moved", n, at, new.summary))
+            elif changed and not why and _only_ordinal(original, value):
+                edits.append(
+                    Edit(
+                        "renumbered",
+                        n,
+                        at,
+                        f"ordinal {original.get('ordinal')} → {value['ordinal']}, to follow the lines above",
+                    )
+                )
+            elif changed:
+                edits.append(Edit("changed", n, at, "; ".join(why) or "changed"))
+        if self.lines.raw[-1] == b"":
+            out.append(b"")
+        return b"\n".join(out), edits
+
+
+def _types_differ(a: Any, b: Any) -> bool:
+    """``1 == True`` and ``1 == 1.0`` in Python: a change of a value's JSON type is a change."""
+    if type(a) is not type(b):
+        return True
+    if isinstance(a, dict):
+        return any(_types_differ(v, b.get(k)) for k, v in a.items())
+    if isinstance(a, list):
+        return any(_types_differ(x, y) for x, y in zip(a, b, strict=False))
+    return False
+
+
+def _only_ordinal(before: Any, after: Any) -> bool:
+    if not (isinstance(before, dict) and isinstance(after, dict)):
+        return False
+    return {k: v for k, v in before.items() if k != "ordinal"} == {k: v for k, v in after.items() if k != "ordinal"}
+
+
+def new_id(namespace: str, *parts: str, taken: set[str], length: int | None = None) -> str:
+    """A deterministic id from ``parts`` (uuid5 under ``namespace``) that is not in ``taken``
+    (which gets it); ``length``: that many hex digits instead of a whole uuid."""
+    k = 0
+    while True:
+        name = "/".join(["suture", namespace, *parts, *([str(k)] if k else [])])
+        made = _uuid.uuid5(_uuid.NAMESPACE_URL, name)
+        found = made.hex[:length] if length else str(made)
+        if found not in taken:
+            taken.add(found)
+            return found
+        k += 1
+
+
+# -- spans ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SpanWork:
+    """What one span of the repair asks of the file.
+
+    ``assistant`` is its assistant message (an as-written index); ``leading`` the last of its
+    results that already follow the calls with nothing else of the span between (``None``: none
+    does); ``placed`` the results to put right after the calls (after ``leading``), in the
+    repair's output order (the order of the calls): ``(i, message)`` with ``i`` the as-written
+    index of a result that follows something else of the span (a message typed while the tools
+    ran, a note, a placeholder) and ``message`` its repaired form, or ``i`` None for a result the
+    repair makes up."""
+
+    assistant: int
+    leading: int | None
+    placed: list[tuple[int | None, Message]]
+
+
+def span_work(
+    transcript: Transcript, repaired: Repair, ends_after_calls: Callable[[int], bool] | None = None
+) -> list[SpanWork]:
+    """Every span that has results to place (see :class:`SpanWork`). ``ends_after_calls(a)``:
+    whether assistant message ``a`` itself holds something after its last call (a Codex turn's
+    text or reasoning after its calls), which then stands between the calls and every result."""
+    messages = transcript.messages
+    out: list[SpanWork] = []
+    for span in repaired.spans:
+        a = span.input_start
+        paired = {
+            i
+            for k in range(span.output_start, span.output_stop)
+            if (i := repaired.origin[k]) is not None
+            and repaired.messages[k].role == "tool"
+            and messages[i].role == "tool"
+        }
+        blocked = ends_after_calls(a) if ends_after_calls is not None else False
+        leading: int | None = None
+        moved: set[int] = set()
+        for i in range(a + 1, span.input_stop):
+            if i not in paired:
+                blocked = True
+            elif blocked:
+                moved.add(i)
+            else:
+                leading = i
+        placed = [
+            (i, repaired.messages[k])
+            for k in range(span.output_start, span.output_stop)
+            if (i := repaired.origin[k]) is None or i in moved
+        ]
+        if placed:
+            out.append(SpanWork(a, leading, placed))
+    return out
+
+
+# -- what the app offers ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ExportChoice:
+    """One way to export a transcript: what it writes (``label``, for a person), its ``format``
+    (a suture format name), the file name ending it calls for, and the bytes (:meth:`bytes`,
+    made when asked)."""
+
+    label: str
+    format: str
+    suffix: str
+    make: Callable[[], bytes]
+    resume: str | None = None
+    default: bool = False
+
+    def bytes(self) -> bytes:
+        return self.make()
+
+
+def export_choices(
+    transcript: Transcript, repaired: Repair, data: bytes | None = None, path: str | None = None
+) -> list[ExportChoice]:
+    """The ways to write the repaired ``transcript``, the default first: for a session log (with
+    ``data``, the bytes it was read from, and ``path``, where, for pi's resume command) the session
+    itself, which its agent resumes, then the request body of its provider; for any other format,
+    the file's own format. ``ExportChoice.bytes()`` makes what a choice writes (an InputError
+    says why it cannot: the file changed since it was read, a history the format cannot hold)."""
+    from suture.formats import dump, export_name
+
+    choices: list[ExportChoice] = []
+    fmt = transcript.format
+    if writes_back(fmt) and data is not None:
+        resume = resume_command(transcript, data, path)
+        how = f", resumable with `{resume}`" if resume else ""
+        choices.append(
+            ExportChoice(
+                f"{AGENTS[fmt]} session{how}",
+                fmt,
+                ".jsonl",
+                lambda: write_back(data, transcript, repaired).data,
+                resume,
+                default=True,
+            )
+        )
+    body = export_name(transcript)
+    label = written_as(body).removeprefix("an ").removeprefix("a ")
+    choices.append(
+        ExportChoice(
+            label[:1].upper() + label[1:],
+            body,
+            ".json",
+            lambda: dump(repaired.messages, transcript),
+            default=not choices,
+        )
+    )
+    return choices
+
+
+_WRITTEN_AS = {
+    "messages": "an Anthropic request body (messages)",
+    "responses": "an OpenAI Responses request input (items)",
+    "chat": "OpenAI Chat Completions messages",
+    "gemini": "Gemini contents",
+    "vercel": "Vercel AI SDK messages",
+}
+
+
+def written_as(format: str) -> str:
+    """What a person calls what suture writes in ``format``: ``a Claude Code session log``,
+    ``an Anthropic request body (messages)``."""
+    if writes_back(format):
+        return f"a {AGENTS[format]} session log"
+    if format in _WRITTEN_AS:
+        return _WRITTEN_AS[format]
+    from suture.formats import get
+
+    return get(format).title.split(" (")[0]
+
+
+def resume_command(transcript: Transcript, data: bytes | None = None, path: str | None = None) -> str | None:
+    """The command that resumes a session log (``data``: its bytes, where the session id is
+    looked for; ``path``: where the file is), ``None`` for a request file."""
+    writer = writers().get(transcript.format)
+    return writer.resume(transcript, data, path) if writer is not None else None
+
+
+def first_values(data: bytes | None, keys: tuple[str, ...], within: int = 50) -> list[str]:
+    """The first string value each key has at the top of one of the first lines of ``data``."""
+    found = dict.fromkeys(keys, "")
+    if data:
+        lines = Lines(data[: 1 << 20] if len(data) > 1 << 20 else data)
+        for n in range(1, min(len(lines), within) + 1):
+            record = lines.record(n)
+            if isinstance(record, dict):
+                for key in keys:
+                    if not found[key] and isinstance(record.get(key), str):
+                        found[key] = record[key]
+            if all(found.values()):
+                break
+    return list(found.values())
+
+
+def layout(data: bytes) -> str:
+    """What ``data`` is as a file: ``json`` (one JSON document over several lines), ``jsonl``
+    (a value a line) or ``either`` (one value on one line: both)."""
+    body = data.strip()
+    try:
+        codec.loads(body)
+    except (orjson.JSONDecodeError, RecursionError):
+        return "jsonl"
+    return "either" if b"\n" not in body else "json"

@@ -1,0 +1,243 @@
+"""pi sessions written back (see ``suture.writeback``).
+
+pi resumes the branch that ends at the last entry of the file, through ``parentId``, and sends
+its messages in that order. What the repair changes becomes, in the session file:
+
+- **A made-up result** (a call the session ended before answering): a ``message`` entry holding a
+  ``toolResult`` (``content`` a list with the repair's text, ``isError: true``), added right
+  after the call's entry (after the results that already follow it), with a new unique ``id``
+  (8 hex digits, derived from the session and the call: the same file gives the same id), the
+  timestamp of the entry it follows, and the branch re-pointed: the entry that followed now has
+  it as its ``parentId``. A call of a turn pi never sends (``stopReason`` ``error`` or
+  ``aborted``) is not in the history, so it gets no result.
+- **A result that follows something else of its turn** (a message typed while the tools ran):
+  the entry moved up to right after the call, and the branch re-pointed to its new order.
+- **A renamed call**: the ``id`` of its ``toolCall`` block, and its result's ``toolCallId``.
+- **A result that answers no call** (one for a call of a failed turn, or of no call at all): its
+  entry becomes a ``user`` message holding the note, with its own id and place.
+
+Left to pi: results in another order than their calls, and whitespace-only assistant turns
+(pi sends neither anything a provider rejects).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import shlex
+from typing import Any
+
+from suture.formats import pi as reader
+from suture.io import parse_document
+from suture.model import Message, Part, TextPart, Transcript
+from suture.repair import Repair
+from suture.writeback import Lines, Plan, Written, changed_file, left_notes, new_id, span_work
+
+__all__ = ["resume", "write"]
+
+
+def _blocks(content: Any) -> list[Any]:
+    """Neutral content as pi content blocks: each part as the block it was read from."""
+    if content is None:
+        return []
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    out: list[Any] = []
+    for part in content:
+        if isinstance(part.raw, dict):
+            out.append(part.raw)
+        elif isinstance(part, TextPart):
+            out.append({"type": "text", "text": part.text})
+        else:
+            out.append(_text_of(part))
+    return out
+
+
+def _text_of(part: Part) -> dict[str, Any]:
+    return {"type": "text", "text": getattr(part, "text", "")}
+
+
+def _millis(stamp: Any) -> int:
+    """An ISO timestamp as milliseconds since the epoch (0 where it is none)."""
+    if not isinstance(stamp, str):
+        return 0
+    try:
+        when = dt.datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return 0
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.UTC)
+    return int(when.timestamp() * 1000)
+
+
+class _Writer:
+    def __init__(self, data: bytes, transcript: Transcript, repaired: Repair) -> None:
+        self.lines = Lines(data)
+        self.plan = Plan(self.lines)
+        self.transcript = transcript
+        self.messages = transcript.messages
+        self.repaired = repaired
+        self.moved: set[int] = set()
+
+    def line_of(self, i: int) -> int:
+        """The line of message ``i``'s entry (checked to be the entry it was read from)."""
+        m = self.messages[i]
+        line = m.source.line if m.source is not None else None
+        record = self.lines.record(line) if line is not None else None
+        if not isinstance(record, dict):
+            raise changed_file(str(m.source))
+        held = record.get("message") if record.get("type") == "message" else record
+        if held != m.raw:
+            raise changed_file(f"line {line}")
+        assert line is not None
+        return line
+
+    # -- in place --------------------------------------------------------------------------------
+
+    def in_place(self) -> None:
+        for j, out in enumerate(self.repaired.messages):
+            i = self.repaired.origin[j]
+            if i is None:
+                continue
+            before = self.messages[i]
+            for c, (was, now) in enumerate(zip(before.tool_calls, out.tool_calls, strict=True)):
+                if was.id == now.id:
+                    continue
+                line = self.line_of(i)
+                message = self.plan.change(line, f"call {was.id or '(no id)'} renamed {now.id}")["message"]
+                calls = [b for b in message["content"] if isinstance(b, dict) and b.get("type") == "toolCall"]
+                calls[c]["id"] = now.id
+            if before.role != "tool":
+                continue
+            if out.role != "tool":
+                line = self.line_of(i)
+                entry = self.plan.change(line, f"the result for {before.tool_call_id or '(no id)'} turned into a note")
+                note: dict[str, Any] = {"role": "user", "content": _blocks(out.content)}
+                if "timestamp" in entry["message"]:
+                    note["timestamp"] = entry["message"]["timestamp"]
+                entry["message"] = note
+            elif out.tool_call_id != before.tool_call_id:
+                line = self.line_of(i)
+                why = f"result for {before.tool_call_id or '(no id)'} renamed {out.tool_call_id}"
+                self.plan.change(line, why)["message"]["toolCallId"] = out.tool_call_id
+
+    # -- placed ----------------------------------------------------------------------------------
+
+    def placed(self) -> None:
+        records = parse_document(self.lines.data).records
+        entries: list[tuple[int, dict[str, Any]]] = []
+        header: dict[str, Any] = {}
+        for line, record in records:
+            if not isinstance(record, dict):
+                continue
+            if record.get("type") == "session" and not header and not entries:
+                header = record
+                continue
+            entries.append((line, record))
+        path = reader.branch(entries)
+        linked = any(isinstance(e.get("id"), str) for _, e in entries)
+        taken = {e["id"] for _, e in entries if isinstance(e.get("id"), str)}
+        session = str(header.get("id") or "")
+        order: list[int | dict[str, Any]] = [line for line, _ in path]
+        works = span_work(self.transcript, self.repaired)
+        if not works:
+            return
+        for work in works:
+            anchor = self.line_of(work.leading if work.leading is not None else work.assistant)
+            calls = self.repaired.messages[self.repaired.origin.index(work.assistant)].tool_calls
+            cursor: int | dict[str, Any] = anchor
+            for i, m in work.placed:
+                if i is None:
+                    entry = self.result_entry(m, anchor, calls, session, taken, linked)
+                    why = f"a result for call {m.tool_call_id}, right after its call"
+                    self.plan.add_after(anchor, entry, why)
+                    placed: int | dict[str, Any] = entry
+                else:
+                    line = self.line_of(i)
+                    self.moved.add(i)
+                    why = f"the result for {m.tool_call_id or '(no id)'} moved up to follow its call"
+                    self.plan.move_after(line, anchor, why)
+                    order.remove(line)
+                    placed = line
+                order.insert(self.index(order, cursor) + 1, placed)
+                cursor = placed
+        if linked:
+            self.link(order)
+            self.keep_tip(order)
+
+    def index(self, order: list[int | dict[str, Any]], key: int | dict[str, Any]) -> int:
+        return next(k for k, item in enumerate(order) if item is key or (isinstance(key, int) and item == key))
+
+    def result_entry(
+        self, m: Message, anchor: int, calls: Any, session: str, taken: set[str], linked: bool
+    ) -> dict[str, Any]:
+        before = self.lines.record(anchor)
+        stamp = before.get("timestamp")
+        held = before.get("message")
+        millis = held.get("timestamp") if isinstance(held, dict) else None
+        if not isinstance(millis, int) or isinstance(millis, bool):
+            millis = _millis(stamp)
+        name = next((c.name for c in calls if c.id == m.tool_call_id), None)
+        entry: dict[str, Any] = {"type": "message"}
+        if linked:
+            entry["id"] = new_id("pi", session, m.tool_call_id, str(before.get("id")), taken=taken, length=8)
+            entry["parentId"] = before.get("id")
+        entry["timestamp"] = stamp
+        message: dict[str, Any] = {"role": "toolResult", "toolCallId": m.tool_call_id}
+        if name is not None:
+            message["toolName"] = name
+        message["content"] = _blocks(m.content)
+        message["isError"] = True
+        message["timestamp"] = millis
+        entry["message"] = message
+        return entry
+
+    def link(self, order: list[int | dict[str, Any]]) -> None:
+        """Each entry of the branch as its ``parentId`` names the one before it."""
+        previous: Any = None
+        for k, item in enumerate(order):
+            entry = item if isinstance(item, dict) else self.plan.current(item)
+            if k > 0:
+                if isinstance(item, dict):
+                    item["parentId"] = previous
+                elif entry.get("parentId") != previous:
+                    self.plan.change(item, "parentId re-pointed to follow the branch as repaired")["parentId"] = (
+                        previous
+                    )
+            previous = entry.get("id")
+
+    def keep_tip(self, order: list[int | dict[str, Any]]) -> None:
+        """pi resumes from the last entry of the file: where that is no longer the branch's
+        last (its result was moved up), the branch's last entry goes to the end."""
+        last = order[-1]
+        rows = self.plan.rows()
+        written_last = next(
+            (n for n, _, v in reversed(rows) if isinstance(v, dict) and isinstance(v.get("id"), str)), None
+        )
+        if isinstance(last, int) and written_last != last and last not in self.plan.gone:
+            self.plan.move_to_end(last, "moved to the end, so pi resumes the branch it ends")
+
+    # -- all of it -------------------------------------------------------------------------------
+
+    def write(self) -> Written:
+        self.in_place()
+        self.placed()
+        data, edits = self.plan.render()
+        return Written(
+            data,
+            edits,
+            "pi",
+            left_notes(self.transcript, self.repaired, "pi", self.moved),
+            resume(self.transcript, self.lines.data, None),
+        )
+
+
+def write(data: bytes, transcript: Transcript, repaired: Repair) -> Written:
+    """The pi session ``data`` with ``repaired`` written into it (``suture.writeback``)."""
+    return _Writer(data, transcript, repaired).write()
+
+
+def resume(transcript: Transcript, data: bytes | None, path: str | None) -> str:
+    """``pi --session FILE`` (pi resumes a session file by its absolute path; a relative one it
+    silently takes as a new session)."""
+    return f"pi --session {shlex.quote(os.path.abspath(path))}" if path else "pi --session FILE"

@@ -1,0 +1,56 @@
+"""Whether a history the agent sent holds every message of another (the repaired history of the
+session before it was written back): for the write-back tests, recorded and live."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from suture.formats import get
+from suture.io import Document
+from suture.model import Message, TextPart, text_of
+
+WIRE_FORMATS = {"anthropic": "messages", "openai-responses": "responses", "openai-chat": "chat"}
+"""The suture format of each provider's request history."""
+
+
+def history_of(provider: str, body: dict[str, Any]) -> list[Message]:
+    """The neutral messages of a request body's history."""
+    fmt = WIRE_FORMATS[provider]
+    key = "input" if fmt == "responses" else "messages"
+    return get(fmt).load(Document("json", value=list(body.get(key) or []))).messages
+
+
+def _texts(m: Message) -> list[str]:
+    if isinstance(m.content, str):
+        return [m.content] if m.content.strip() else []
+    return [p.text for p in m.content or [] if isinstance(p, TextPart) and p.text.strip()]
+
+
+def missing(expected: Sequence[Message], sent: Sequence[Message]) -> list[str]:
+    """What of ``expected`` ``sent`` does not hold (empty: it holds all of it): every call (by
+    id), every result (by the call it answers, and its text), every text of every message (in a
+    message of the same side: the model's, or the user's and the tools')."""
+    calls = {c.id for m in sent for c in m.tool_calls}
+    results = {m.tool_call_id: m for m in sent if m.role == "tool"}
+    model = "\n".join(t for m in sent if m.role == "assistant" for t in _texts(m))
+    others = "\n".join(text_of(m.content) for m in sent if m.role != "assistant")
+    out: list[str] = []
+    for k, m in enumerate(expected):
+        for call in m.tool_calls:
+            if call.id not in calls:
+                out.append(f"message {k}: call {call.id}")
+        if m.role == "tool":
+            found = results.get(m.tool_call_id)
+            if found is None:
+                out.append(f"message {k}: the result for {m.tool_call_id}")
+                continue
+            for text in _texts(m):
+                if text not in text_of(found.content):
+                    out.append(f"message {k}: the text of the result for {m.tool_call_id}")
+            continue
+        pool = model if m.role == "assistant" else others
+        for text in _texts(m):
+            if text not in pool:
+                out.append(f"message {k} ({m.role}): {text[:60]!r}")
+    return out

@@ -1,0 +1,216 @@
+"""``suture repair`` of a session log, as a person runs it: the session written back by default,
+``--to`` for a request body, ``--in-place`` with a copy kept, ``-o`` whose ending must fit."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+import suture
+from suture.cli import main
+from suture.writeback import write_back
+from tests.test_cli import one_error_line, run
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "sample_sessions" / "recorded"
+TEXT_BEFORE = CORPUS / "claude-code-2.1.328" / "text-before-result" / "session.jsonl"
+KILLED = CORPUS / "claude-code-2.1.328" / "killed-during-tool" / "session.jsonl"
+CODEX = CORPUS / "codex-0.169.0" / "item-between-call-and-output" / "session.jsonl"
+PI = CORPUS / "pi-0.73.1" / "orphan-result" / "session.jsonl"
+CLEAN = CORPUS / "claude-code-2.1.328" / "tool-done-then-killed" / "session.jsonl"
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> Path:
+    path = tmp_path / "a7aa0778.jsonl"
+    shutil.copyfile(TEXT_BEFORE, path)
+    return path
+
+
+@pytest.mark.parametrize("path", [TEXT_BEFORE, KILLED, CODEX, PI], ids=lambda p: p.parent.parent.name)
+def test_a_session_is_written_back_as_a_session_of_its_agent(path: Path, tmp_path: Path) -> None:
+    out = tmp_path / "fixed.jsonl"
+    proc = run("repair", path, "-o", out)
+    assert proc.returncode == 0, proc.stderr
+    data = path.read_bytes()
+    written = out.read_bytes()
+    assert written == write_back(data, suture.load_bytes(data)).data
+    assert suture.load_file(out).format == suture.load_bytes(data).format
+    assert "session: " in proc.stderr.splitlines()[0]
+
+
+def test_the_summary_says_what_changed_in_the_file(session: Path, tmp_path: Path) -> None:
+    proc = run("repair", session, "-o", tmp_path / "fixed.jsonl")
+    assert proc.stderr.splitlines() == [
+        "suture: 1 change (1 moved result); 3 messages and 1 tool result, in and out; Claude Code session: 1 line changed"
+    ]
+
+
+def test_what_the_agent_does_itself_is_named_not_written(tmp_path: Path) -> None:
+    sample = ROOT / "sample_sessions" / "real" / "claude-code" / "tool_heavy.jsonl"
+    out = tmp_path / "fixed.jsonl"
+    proc = run("repair", sample, "-o", out)
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_bytes() == sample.read_bytes()
+    lines = proc.stderr.splitlines()
+    assert lines[0].endswith("Claude Code session written unchanged")
+    assert lines[1].startswith("suture: left to Claude Code, which does it on resume: 2 results left where written")
+
+
+def test_to_still_gives_the_request_body(session: Path, tmp_path: Path) -> None:
+    out = tmp_path / "body.json"
+    proc = run("repair", session, "--to", "messages", "-o", out)
+    assert proc.returncode == 0, proc.stderr
+    body = json.loads(out.read_bytes())
+    assert [m["role"] for m in body] == ["user", "assistant", "user"]
+    assert body[2]["content"][0]["type"] == "tool_result"
+
+
+def test_an_ending_that_says_json_for_a_session_log_is_refused(session: Path, tmp_path: Path) -> None:
+    out = tmp_path / "fixed.json"
+    line = one_error_line(run("repair", session, "-o", out))
+    assert line == (
+        f"suture: error: {out}: suture writes a Claude Code session log here, one JSON record a line (JSONL): "
+        "name the file .jsonl, or pass --to messages for a request body"
+    )
+    assert not out.exists()
+
+
+def test_an_ending_that_says_jsonl_for_a_request_body_is_refused(session: Path, tmp_path: Path) -> None:
+    out = tmp_path / "body.jsonl"
+    line = one_error_line(run("repair", session, "--to", "messages", "-o", out))
+    assert "suture writes an Anthropic request body (messages) here, one JSON document: name the file .json" in line
+    assert "leave out --to to write the session itself" in line
+    assert not out.exists()
+
+
+def test_other_endings_are_not_judged(session: Path, tmp_path: Path) -> None:
+    out = tmp_path / "fixed.txt"
+    assert run("repair", session, "-o", out).returncode == 0
+    assert out.read_bytes().count(b"\n") > 5
+
+
+def test_the_input_is_never_written_without_in_place(session: Path) -> None:
+    before = session.read_bytes()
+    assert run("repair", session).returncode == 0
+    one_error_line(run("repair", session, "-o", session))
+    assert session.read_bytes() == before
+    assert sorted(p.name for p in session.parent.iterdir()) == [session.name]
+
+
+def test_in_place_keeps_a_copy_and_replaces_the_session(session: Path) -> None:
+    before = session.read_bytes()
+    proc = run("repair", session, "--in-place")
+    assert proc.returncode == 0, proc.stderr
+    backup = session.with_name(session.name + ".bak")
+    assert backup.read_bytes() == before
+    assert session.read_bytes() == write_back(before, suture.load_bytes(before)).data
+    [line] = proc.stderr.splitlines()
+    assert f"the original is kept as {backup}" in line
+    assert line.endswith(
+        "resume it: cd /tmp/suture-claude-code-337iy2ll/work && claude --resume a7aa0778-e605-5581-ad0f-9c6d5b91ad90"
+    )
+    # Again: nothing to change, nothing written, no second copy.
+    again = run("repair", session, "--in-place")
+    assert again.returncode == 0, again.stderr
+    assert again.stderr.rstrip().endswith(f"{session} left as it is: nothing to change")
+    assert sorted(p.name for p in session.parent.iterdir()) == [session.name, backup.name]
+
+
+def test_in_place_never_replaces_an_earlier_copy(session: Path) -> None:
+    (session.parent / (session.name + ".bak")).write_bytes(b"an earlier copy\n")
+    proc = run("repair", session, "--in-place")
+    assert proc.returncode == 0, proc.stderr
+    assert (session.parent / (session.name + ".bak")).read_bytes() == b"an earlier copy\n"
+    assert (session.parent / (session.name + ".bak.2")).read_bytes() == TEXT_BEFORE.read_bytes()
+
+
+def test_in_place_through_a_link_writes_the_file_it_points_at(session: Path, tmp_path: Path) -> None:
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(session)
+    proc = run("repair", link, "--in-place")
+    assert proc.returncode == 0, proc.stderr
+    assert link.is_symlink()
+    assert session.read_bytes() != TEXT_BEFORE.read_bytes()
+    assert (tmp_path / "link.jsonl.bak").read_bytes() == TEXT_BEFORE.read_bytes()
+
+
+def test_in_place_of_a_pi_session_names_the_file_to_resume(tmp_path: Path) -> None:
+    path = tmp_path / "pi.jsonl"
+    shutil.copyfile(PI, path)
+    proc = run("repair", path, "--in-place")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.rstrip().endswith(f"resume it: pi --session {path}")
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (["-o", "x.jsonl"], "--in-place writes the input itself; leave out -o"),
+        (["--to", "messages"], "--in-place keeps the file's format and --to messages converts it"),
+    ],
+)
+def test_in_place_with_another_output_is_refused(session: Path, extra: list[str], said: str) -> None:
+    before = session.read_bytes()
+    line = one_error_line(run("repair", session, "--in-place", *extra, cwd=session.parent))
+    assert said in line
+    assert session.read_bytes() == before
+    assert sorted(p.name for p in session.parent.iterdir()) == [session.name]
+
+
+def test_in_place_of_several_inputs_is_refused(session: Path, tmp_path: Path) -> None:
+    other = tmp_path / "b.jsonl"
+    shutil.copyfile(KILLED, other)
+    line = one_error_line(run("repair", session, other, "--in-place", "--out-dir", tmp_path / "out"))
+    assert "--in-place replaces one input" in line
+
+
+def test_in_place_refuses_a_session_that_changed_while_it_was_read(
+    session: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An agent still writing the session: what it appended would be lost, so nothing is written."""
+    import suture.cli.repair as command
+
+    read = command.read_strict
+
+    def read_then_append(*args: object, **kwargs: object) -> object:
+        found = read(*args, **kwargs)  # type: ignore[arg-type]
+        with session.open("ab") as f:
+            f.write(b'{"type":"queue-operation","operation":"enqueue"}\n')
+        return found
+
+    monkeypatch.setattr(command, "read_strict", read_then_append)
+    appended = None
+    assert main(["repair", str(session), "--in-place"]) == 2
+    appended = session.read_bytes()
+    assert appended == TEXT_BEFORE.read_bytes() + b'{"type":"queue-operation","operation":"enqueue"}\n'
+    err = capsys.readouterr().err
+    assert "changed while suture read it (is the agent still running?); nothing written" in err
+    assert not session.with_name(session.name + ".bak").exists()
+
+
+def test_the_report_says_what_was_written(session: Path, tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    proc = run("repair", session, "-o", tmp_path / "fixed.jsonl", "--report", report)
+    assert proc.returncode == 0, proc.stderr
+    found = json.loads(report.read_bytes())
+    assert found["written"]["agent"] == "claude-code"
+    [edit] = found["written"]["edits"]
+    assert edit == {
+        "kind": "changed",
+        "line": 22,
+        "at": 22,
+        "summary": "its tool_result blocks put first, before what came before them",
+    }
+
+
+def test_a_clean_session_is_written_back_byte_for_byte(tmp_path: Path) -> None:
+    out = tmp_path / "same.jsonl"
+    proc = run("repair", CLEAN, "-o", out)
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_bytes() == CLEAN.read_bytes()
+    assert os.path.getsize(out) == os.path.getsize(CLEAN)

@@ -1,0 +1,384 @@
+"""Session logs written back in their own format (``suture.writeback``), on every recorded shape.
+
+The recorded tier of the write-back: for each session the real agents wrote
+(``sample_sessions/recorded``), suture's repair is written back into the file, and what the
+agent's resume model says it then sends must be accepted, by suture's provider checks and by the
+strict mock's own validator, and must hold every message of the repaired history. The written
+file is a minimal edit of the session, writing it again changes nothing, and a session that
+needs nothing is written back byte for byte. ``tests/test_agents_live.py`` resumes the written
+files with the real agents.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from suture.formats import load_bytes, reordered_turns
+from suture.formats.claude_code import chain
+from suture.io import InputError, parse_document
+from suture.repair import repair
+from suture.sent import RESUME_PROMPT, as_sent, verdict
+from suture.writeback import Edit, Written, export_choices, layout, write_back
+from tests.held import missing
+from tools.agents.corpus import shape_folders
+from tools.agents.rules import CHECKS
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "sample_sessions" / "recorded"
+FOLDERS = shape_folders(CORPUS)
+REAL = sorted(p for p in (ROOT / "sample_sessions" / "real").rglob("*.jsonl"))
+SESSIONS = sorted(
+    {
+        *REAL,
+        *(p for f in FOLDERS for p in (f / "session.jsonl", f / "resumed.jsonl")),
+        *(ROOT / "sample_sessions" / "claude-code").glob("*.jsonl"),
+        *(ROOT / "sample_sessions" / "codex").glob("*.jsonl"),
+        *(ROOT / "sample_sessions" / "pi").glob("*.jsonl"),
+    }
+)
+STRICT = {"anthropic": "anthropic", "openai-responses": "openai-responses-strict", "openai-chat": "openai-chat"}
+"""The suture provider whose rules are the strict mock's, for each provider the agents talk to."""
+
+
+def _ids(paths: list[Path]) -> list[str]:
+    return [str(p.relative_to(ROOT / "sample_sessions")) for p in paths]
+
+
+def _meta(folder: Path) -> dict[str, Any]:
+    meta: dict[str, Any] = json.loads((folder / "shape.json").read_text())
+    return meta
+
+
+def _write(path: Path) -> tuple[bytes, Written]:
+    data = path.read_bytes()
+    return data, write_back(data, load_bytes(data))
+
+
+def untouched(before: bytes, after: bytes, edits: list[Edit]) -> None:
+    """Every line no edit names is in the written file byte for byte, in the same order, and
+    every line of the written file is one of those or named by an edit."""
+    old = before.split(b"\n")
+    new = after.split(b"\n")
+    named = {e.line for e in edits if e.line is not None}
+    at = {e.at for e in edits}
+    assert len(at) == len(edits), "two edits name one written line"
+    kept = [line for n, line in enumerate(old, 1) if n not in named]
+    assert kept == [line for n, line in enumerate(new, 1) if n not in at]
+
+
+def _body(provider: str, wire: list[Any]) -> dict[str, Any]:
+    prompt: dict[str, Any]
+    if provider == "openai-responses":
+        prompt = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "continue"}]}
+        return {"input": [*wire, prompt]}
+    return {"messages": [*wire, {"role": "user", "content": "continue"}]}
+
+
+# -- every recorded shape ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=[f"{f.parent.name}/{f.name}" for f in FOLDERS])
+def test_what_the_agent_sends_from_the_written_session_is_accepted_and_holds_the_history(folder: Path) -> None:
+    provider = _meta(folder)["provider"]
+    data, written = _write(folder / "session.jsonl")
+    before = load_bytes(data)
+    after = load_bytes(written.data)
+    assert after.format == before.format
+    assert after.problems == []
+    found = verdict(after, STRICT[provider])
+    assert found.problems == [], [v.message for v in found.problems]
+    sent = as_sent(after)
+    assert CHECKS[provider](_body(provider, sent.wire)) is None
+    assert missing(repair(before.messages).messages, sent.messages) == []
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=[f"{f.parent.name}/{f.name}" for f in FOLDERS])
+def test_the_written_session_holds_the_repair_as_written(folder: Path) -> None:
+    """Loaded again, the written file's own history needs no made-up result, no renamed id, no
+    note: the repair is in the file, not left for the agent (what it leaves is named)."""
+    _, written = _write(folder / "session.jsonl")
+    again = repair(load_bytes(written.data).messages)
+    kinds = {c.kind.value for c in again.changes}
+    assert kinds <= {"moved_result", "dropped_placeholder"}
+    if kinds:
+        assert written.left
+
+
+@pytest.mark.parametrize("path", SESSIONS, ids=_ids(SESSIONS))
+def test_the_written_file_is_a_minimal_edit_and_writing_it_again_changes_nothing(path: Path) -> None:
+    data, written = _write(path)
+    untouched(data, written.data, written.edits)
+    assert write_back(written.data, load_bytes(written.data)).data == written.data
+    assert write_back(data, load_bytes(data)).data == written.data  # the same bytes every time
+
+
+@pytest.mark.parametrize("path", SESSIONS, ids=_ids(SESSIONS))
+def test_a_session_that_needs_no_repair_is_written_back_byte_for_byte(path: Path) -> None:
+    data, written = _write(path)
+    t = load_bytes(data)
+    fixed = repair(t.messages)
+    if (fixed.changes or reordered_turns(fixed.messages, t)) and path not in REAL:
+        pytest.skip("this session needs a repair (or, a Codex turn, its outputs put right after its calls)")
+    assert written.data == data
+    assert written.edits == []
+
+
+def test_the_corpus_has_shapes_to_write_and_shapes_that_need_nothing() -> None:
+    changed = [f for f in FOLDERS if _write(f / "session.jsonl")[1].edits]
+    assert len(changed) >= 15
+    assert len(FOLDERS) - len(changed) >= 10
+
+
+# -- Claude Code ---------------------------------------------------------------------------------
+
+
+def _records(data: bytes) -> list[tuple[int, Any]]:
+    return parse_document(data).records
+
+
+def test_claude_code_text_before_result_changes_that_line_alone_results_first() -> None:
+    data, written = _write(CORPUS / "claude-code-2.1.328" / "text-before-result" / "session.jsonl")
+    [edit] = written.edits
+    assert edit.kind == "changed" and edit.line == edit.at
+    old = data.split(b"\n")[edit.line - 1]
+    new = written.data.split(b"\n")[edit.at - 1]
+    before, after = json.loads(old), json.loads(new)
+    assert [b["type"] for b in after["message"]["content"]] == ["tool_result", "text"]
+    assert {k: v for k, v in after.items() if k != "message"} == {k: v for k, v in before.items() if k != "message"}
+    # Only the message's value is written again: what comes before it is the same bytes.
+    assert new[: new.index(b'"message":')] == old[: old.index(b'"message":')]
+    assert new[new.index(b',"uuid":') :] == old[old.index(b',"uuid":') :]
+
+
+def test_claude_code_interrupted_result_is_a_line_on_the_branch_as_claude_code_writes_them() -> None:
+    _, written = _write(CORPUS / "claude-code-2.1.328" / "killed-during-tool" / "session.jsonl")
+    added = [e for e in written.edits if e.kind == "added"]
+    assert len(added) == 1
+    records = dict(_records(written.data))
+    line = records[added[0].at]
+    call_line = next(
+        r
+        for r in records.values()
+        if r.get("type") == "assistant" and any(b.get("type") == "tool_use" for b in r["message"]["content"])
+    )
+    [call] = [b for b in call_line["message"]["content"] if b["type"] == "tool_use"]
+    assert line["type"] == "user" and line["parentUuid"] == call_line["uuid"]
+    assert line["sourceToolAssistantUUID"] == call_line["uuid"]
+    [block] = line["message"]["content"]
+    assert block["type"] == "tool_result" and block["tool_use_id"] == call["id"] and block["is_error"] is True
+    assert block["content"].startswith("Interrupted before Bash returned a result.")
+    for key in ("sessionId", "cwd", "version", "isSidechain", "userType", "gitBranch"):
+        assert line[key] == call_line[key]
+    assert line["timestamp"] == call_line["timestamp"]
+    assert str(uuid.UUID(line["uuid"])) == line["uuid"]
+    assert line["uuid"] not in {r.get("uuid") for n, r in records.items() if n != added[0].at}
+    # Claude Code resumes the branch that ends at the new line: the last-prompt names it.
+    prompts = [r for r in records.values() if r.get("type") == "last-prompt"]
+    assert prompts[-1]["leafUuid"] == line["uuid"]
+    found = chain(_records(written.data))
+    assert found.leaf is not None and _records(written.data)[found.leaf][0] == added[0].at
+
+
+def test_claude_code_a_later_turn_hangs_off_the_added_result() -> None:
+    _, written = _write(CORPUS / "claude-code-2.1.328" / "dangling-call-then-later-turns" / "session.jsonl")
+    [added] = [e for e in written.edits if e.kind == "added"]
+    [repointed] = [e for e in written.edits if e.kind == "changed"]
+    records = dict(_records(written.data))
+    assert records[repointed.at]["parentUuid"] == records[added.at]["uuid"]
+    assert records[repointed.at]["type"] == "user"
+    # The as-written view of the written file has the result right after the call.
+    t = load_bytes(written.data)
+    roles = [m.role for m in t.messages]
+    assert roles[:4] == ["user", "assistant", "tool", "user"]
+
+
+def test_claude_code_parallel_results_each_hang_off_their_call() -> None:
+    _, written = _write(CORPUS / "claude-code-2.1.328" / "parallel-killed" / "session.jsonl")
+    records = dict(_records(written.data))
+    added = [records[e.at] for e in written.edits if e.kind == "added"]
+    assert len(added) == 2
+    calls = {
+        b["id"]: r["uuid"]
+        for r in records.values()
+        if r.get("type") == "assistant"
+        for b in r["message"]["content"]
+        if b.get("type") == "tool_use"
+    }
+    for line in added:
+        [block] = line["message"]["content"]
+        assert line["parentUuid"] == calls[block["tool_use_id"]]
+
+
+def test_the_same_file_gets_the_same_uuids() -> None:
+    path = CORPUS / "claude-code-2.1.328" / "parallel-killed" / "session.jsonl"
+    assert _write(path)[1].data == _write(path)[1].data
+
+
+# -- Codex ---------------------------------------------------------------------------------------
+
+
+def _ordinals(data: bytes) -> list[int]:
+    return [r["ordinal"] for _, r in _records(data) if "ordinal" in r]
+
+
+@pytest.mark.parametrize("folder", [f for f in FOLDERS if f.parent.name.startswith("codex")], ids=lambda f: f.name)
+def test_codex_ordinals_stay_contiguous_and_every_other_line_is_kept(folder: Path) -> None:
+    data, written = _write(folder / "session.jsonl")
+    ordinals = _ordinals(written.data)
+    if any(e.kind in ("added", "moved") for e in written.edits):
+        first = min(e.at for e in written.edits if e.kind in ("added", "moved"))
+        tail = ordinals[first - 1 :]
+        assert tail == list(range(tail[0], tail[0] + len(tail)))
+        assert tail[0] == ordinals[first - 2] + 1
+    kinds = [r["type"] for _, r in _records(data)]
+    written_kinds = [r["type"] for _, r in _records(written.data)]
+    for kind in set(kinds):
+        if kind != "response_item":
+            assert written_kinds.count(kind) == kinds.count(kind)
+
+
+def test_codex_item_between_call_and_output_moves_the_output_up_to_its_call() -> None:
+    data, written = _write(CORPUS / "codex-0.169.0" / "item-between-call-and-output" / "session.jsonl")
+    items = [r["payload"] for _, r in _records(written.data) if r["type"] == "response_item"]
+    kinds = [i["type"] for i in items]
+    k = kinds.index("function_call")
+    assert kinds[k + 1] == "function_call_output"
+    assert items[k]["call_id"] == items[k + 1]["call_id"]
+    assert [e.kind for e in written.edits if e.kind != "renumbered"] == ["moved"]
+    # The moved line is the same record, its ordinal aside.
+    [moved] = [e for e in written.edits if e.kind == "moved"]
+    old = json.loads(data.split(b"\n")[moved.line - 1])  # type: ignore[operator]
+    new = json.loads(written.data.split(b"\n")[moved.at - 1])
+    assert {k: v for k, v in old.items() if k != "ordinal"} == {k: v for k, v in new.items() if k != "ordinal"}
+
+
+def test_codex_output_added_after_the_call_with_the_timestamp_of_the_line_before() -> None:
+    _, written = _write(CORPUS / "codex-0.169.0" / "killed-during-tool" / "session.jsonl")
+    [added] = [e for e in written.edits if e.kind == "added"]
+    records = dict(_records(written.data))
+    line = records[added.at]
+    before = records[added.at - 1]
+    assert list(line) == ["timestamp", "ordinal", "type", "payload"]
+    assert line["timestamp"] == before["timestamp"] and line["ordinal"] == before["ordinal"] + 1
+    assert before["payload"]["type"] == "function_call"
+    assert line["payload"] == {
+        "type": "function_call_output",
+        "call_id": before["payload"]["call_id"],
+        "output": line["payload"]["output"],
+    }
+
+
+def test_codex_compacted_history_gets_the_output_inside_it() -> None:
+    _, written = _write(CORPUS / "codex-0.169.0" / "compaction" / "session.jsonl")
+    [edit] = written.edits
+    history = dict(_records(written.data))[edit.at]["payload"]["replacement_history"]
+    kinds = [i["type"] for i in history]
+    assert kinds[-2:] == ["function_call", "function_call_output"]
+
+
+# -- pi ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("folder", [f for f in FOLDERS if f.parent.name.startswith("pi")], ids=lambda f: f.name)
+def test_pi_ids_stay_unique_and_the_branch_runs_through_every_entry_it_had(folder: Path) -> None:
+    data, written = _write(folder / "session.jsonl")
+    entries = [r for _, r in _records(written.data)][1:]
+    ids = [e["id"] for e in entries]
+    assert len(ids) == len(set(ids))
+    assert all(e["id"] != e.get("parentId") for e in entries)
+    by_id = {e["id"]: e for e in entries}
+    tip: Any = entries[-1]
+    branch = []
+    while tip is not None:
+        branch.append(tip["id"])
+        tip = by_id.get(tip["parentId"]) if tip.get("parentId") else None
+    old = [r for _, r in _records(data)][1:]
+    old_by_id = {e["id"]: e for e in old}
+    old_tip: Any = old[-1]
+    old_branch = []
+    while old_tip is not None:
+        old_branch.append(old_tip["id"])
+        old_tip = old_by_id.get(old_tip["parentId"]) if old_tip.get("parentId") else None
+    assert set(old_branch) <= set(branch)
+    assert len(branch) == len(old_branch) + sum(1 for e in written.edits if e.kind == "added")
+
+
+def test_pi_result_for_an_errored_turn_becomes_a_note_and_the_errored_turn_gets_nothing() -> None:
+    _, written = _write(CORPUS / "pi-0.73.1" / "result-for-errored-turn" / "session.jsonl")
+    [edit] = written.edits
+    entry = dict(_records(written.data))[edit.at]
+    assert entry["message"]["role"] == "user"
+    assert entry["message"]["content"][0]["text"].startswith("A result for tool call call_")
+    assert entry["message"]["content"][1] == {"type": "text", "text": "result written for an errored turn"}
+    assert not [e for e in written.edits if e.kind == "added"]
+
+
+def test_pi_added_result_entry_is_shaped_as_pi_writes_them() -> None:
+    _, written = _write(CORPUS / "pi-0.73.1" / "dangling-call-then-later-turns" / "session.jsonl")
+    [added] = [e for e in written.edits if e.kind == "added"]
+    records = dict(_records(written.data))
+    entry = records[added.at]
+    before = records[added.at - 1]
+    assert entry["parentId"] == before["id"] and len(entry["id"]) == 8
+    assert entry["timestamp"] == before["timestamp"]
+    message = entry["message"]
+    assert message["role"] == "toolResult" and message["isError"] is True
+    assert isinstance(message["content"], list) and message["content"][0]["type"] == "text"
+    assert message["toolCallId"] == before["message"]["content"][0]["id"]
+    assert message["toolName"] == before["message"]["content"][0]["name"]
+    # The entry that followed the call now follows the result.
+    [repointed] = [e for e in written.edits if e.kind == "changed"]
+    assert records[repointed.at]["parentId"] == entry["id"]
+
+
+# -- the library ---------------------------------------------------------------------------------
+
+
+def test_a_file_that_changed_since_it_was_read_is_refused() -> None:
+    data = (CORPUS / "pi-0.73.1" / "repeated-id" / "session.jsonl").read_bytes()
+    transcript = load_bytes(data)
+    other = data.replace(b"done-b", b"done-c")
+    with pytest.raises(InputError, match="changed since it was read"):
+        write_back(other, transcript)
+
+
+def test_a_request_format_is_not_written_back() -> None:
+    data = (ROOT / "sample_sessions" / "chat" / "worked-example.json").read_bytes()
+    with pytest.raises(InputError, match="writes back Claude Code, Codex and pi sessions"):
+        write_back(data, load_bytes(data))
+
+
+def test_export_choices_offer_the_session_first_then_the_request_body() -> None:
+    path = CORPUS / "claude-code-2.1.328" / "text-before-result" / "session.jsonl"
+    data = path.read_bytes()
+    t = load_bytes(data)
+    session, body = export_choices(t, repair(t.messages), data)
+    assert session.default and not body.default
+    assert session.label.startswith("Claude Code session, resumable with `cd ")
+    assert "claude --resume a7aa0778-e605-5581-ad0f-9c6d5b91ad90`" in session.label
+    assert session.suffix == ".jsonl" and layout(session.bytes()) == "jsonl"
+    assert session.bytes() == write_back(data, t).data
+    assert body.label == "Anthropic request body (messages)" and body.suffix == ".json"
+    assert json.loads(body.bytes())[2]["content"][0]["type"] == "tool_result"
+
+
+def test_export_choices_of_a_request_file_is_its_own_format() -> None:
+    data = (ROOT / "sample_sessions" / "chat" / "worked-example.json").read_bytes()
+    t = load_bytes(data)
+    [choice] = export_choices(t, repair(t.messages), data)
+    assert choice.default and choice.format == "chat"
+
+
+def test_pi_resume_command_names_the_file() -> None:
+    path = CORPUS / "pi-0.73.1" / "killed-during-tool" / "session.jsonl"
+    data = path.read_bytes()
+    t = load_bytes(data)
+    [session, body] = export_choices(t, repair(t.messages), data, str(path))
+    assert session.resume == f"pi --session {path}"
+    assert body.format == "chat"
+    assert RESUME_PROMPT.role == "user"
