@@ -494,6 +494,6 @@ def test_summary_counts_what_a_person_counts_when_one_record_holds_two_results(t
     kept[kept.index(results[1])] = merged  # after both calls
     path = tmp_path / "one-record.jsonl"
     path.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in kept))
-    proc = run("repair", path, "-o", tmp_path / "out.json")
+    proc = run("repair", path, "--to", "messages", "-o", tmp_path / "out.json")
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == "suture: 2 changes (2 moved results); 3 messages and 2 tool results, in and out\n"

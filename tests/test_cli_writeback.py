@@ -11,9 +11,16 @@ from pathlib import Path
 import pytest
 
 import suture
+from suture.checks import check
 from suture.cli import main
+from suture.model import Message, text_of
+from suture.repair import repair
 from suture.writeback import write_back
+from tests.held import history_of, missing
 from tests.test_cli import one_error_line, run
+from tests.test_writeback import STRICT
+from tools.agents.corpus import shape_folders
+from tools.agents.rules import CHECKS
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "sample_sessions" / "recorded"
@@ -214,3 +221,46 @@ def test_a_clean_session_is_written_back_byte_for_byte(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert out.read_bytes() == CLEAN.read_bytes()
     assert os.path.getsize(out) == os.path.getsize(CLEAN)
+
+
+# -- every recorded shape, as a person runs it: repair, then what the agent sends -----------------
+
+FOLDERS = shape_folders(CORPUS)
+
+
+def _texts(messages: list[Message]) -> list[str]:
+    return [t for m in messages if (t := text_of(m.content).strip())]
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=[f"{f.parent.name}/{f.name}" for f in FOLDERS])
+def test_repair_then_sent_gives_a_history_the_provider_accepts_holding_every_message(
+    folder: Path, tmp_path: Path
+) -> None:
+    """``suture repair session.jsonl -o fixed.jsonl`` then ``suture sent --body fixed.jsonl``: the
+    body the agent sends on resume passes suture's checks of its provider (the strict profile
+    for Responses, as the mock is strict) and the mock's own validator, and holds every call,
+    result and text of the original history (a result that answers no call, as the note the
+    repair made of it)."""
+    meta = json.loads((folder / "shape.json").read_text())
+    provider = meta["provider"]
+    session = folder / "session.jsonl"
+    fixed = tmp_path / "fixed.jsonl"
+    proc = run("repair", session, "-o", fixed)
+    assert proc.returncode == 0, proc.stderr
+    assert suture.load_file(fixed).format == meta["agent"]
+    proc = run("sent", "--body", fixed)
+    assert proc.returncode == 0, proc.stderr
+    body = json.loads(proc.stdout)
+    sent = history_of(provider, body)
+    assert check(sent, STRICT[provider]) == []
+    prompt = (
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "continue"}]}
+        if provider == "openai-responses"
+        else {"role": "user", "content": "continue"}
+    )
+    key = "input" if provider == "openai-responses" else "messages"
+    assert CHECKS[provider]({**body, key: [*body[key], prompt]}) is None
+    original = suture.load_file(session)
+    assert missing(repair(original.messages).messages, sent) == []
+    held = "\n".join(_texts(sent))
+    assert [t for t in _texts(original.messages) if t not in held] == []

@@ -381,7 +381,7 @@ def test_near_valid_items_load_or_say_why(path: Path, data: st.DataObject, value
 
 _BROKEN_SAMPLES = [
     ("responses", "broken-interrupted.json", "responses"),
-    ("codex", "broken-resumed.jsonl", "responses"),
+    ("codex", "broken-resumed.jsonl", "codex"),  # a session log is written back as one
     ("gemini", "broken-no-ids.json", "gemini"),
     ("vercel", "broken-restarted-ids.jsonl", "vercel"),
 ]

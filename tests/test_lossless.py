@@ -266,4 +266,9 @@ def test_skip_bad_lines_does_not_drop_a_result_with_a_lone_surrogate(tmp_path: P
     assert b"skipped" not in proc.stderr
     assert proc.stderr == plain.stderr  # the same changes: no synthetic interrupt for it
     assert b"checkout \\ud83d: KeyError" in proc.stdout
-    assert proc.stdout == plain.stdout.replace(b"checkout: KeyError", b"checkout \\ud83d: KeyError")
+    # The session is written back: the one line with the lone surrogate is the only difference.
+    assert proc.stdout == plain.stdout.replace(b"checkout: KeyError", b"checkout \\ud83d: KeyError", 1)
+    body = run("repair", path, "--skip-bad-lines", "--to", "messages")
+    plain_body = run("repair", sample, "--skip-bad-lines", "--to", "messages")
+    assert b"checkout \\ud83d: KeyError" in body.stdout
+    assert body.stdout == plain_body.stdout.replace(b"checkout: KeyError", b"checkout \\ud83d: KeyError")

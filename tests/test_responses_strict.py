@@ -238,7 +238,7 @@ def test_codex_check_and_repair_agree_on_a_resumed_turn(tmp_path: Path) -> None:
     assert report["after"] == []
     target = tmp_path / "repaired.json"
     done = subprocess.run(
-        [sys.executable, "-m", "suture", "repair", str(source), "-o", str(target)],
+        [sys.executable, "-m", "suture", "repair", str(source), "--to", "responses", "-o", str(target)],
         capture_output=True,
         text=True,
         check=False,

@@ -329,9 +329,9 @@ async def test_command_palette_offers_the_actions(worked: Path) -> None:
 # -- export --------------------------------------------------------------------------------------
 
 
-def suture_repair(path: Path) -> bytes:
+def suture_repair(path: Path, *args: str) -> bytes:
     done = subprocess.run(
-        [sys.executable, "-m", "suture", "repair", str(path)], capture_output=True, check=True, cwd=path.parent
+        [sys.executable, "-m", "suture", "repair", str(path), *args], capture_output=True, check=True, cwd=path.parent
     )
     return done.stdout
 
@@ -383,7 +383,7 @@ async def test_export_of_a_session_log_names_what_it_writes(tmp_path: Path) -> N
         await ready(pilot, app)
         await export(pilot, app)
         written = tmp_path / "interrupted-then-api-error.repaired.json"
-        assert written.read_bytes() == suture_repair(path)
+        assert written.read_bytes() == suture_repair(path, "--to", "messages")
         orjson.loads(written.read_bytes())  # one JSON document, as its name says
 
 
