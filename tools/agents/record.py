@@ -345,8 +345,14 @@ def _outcome(log: list[Logged]) -> dict[str, Any]:
     return {"outcome": "rejected", "status": first.status, "error": first.error}
 
 
-def record_shape(agent: Agent, shape: Shape, out_root: Path = CORPUS) -> Path:
-    """Record ``shape`` with ``agent`` into ``out_root/<agent>-<version>/<shape>/``; return that folder."""
+def record_shape(
+    agent: Agent, shape: Shape, out_root: Path = CORPUS, before_resume: Callable[[Path], None] | None = None
+) -> Path:
+    """Record ``shape`` with ``agent`` into ``out_root/<agent>-<version>/<shape>/``; return that folder.
+
+    ``before_resume(session)``: run on the session file after the crash and the hand edit, before
+    the agent resumes it (the live tier of the write-back repairs it there with ``suture repair
+    --in-place``); ``session.jsonl`` is then the file as it left it."""
     if not applies(agent, shape):
         raise RecordError(f"{shape.name} does not apply to {agent.name}")
     if not agent.installed():
@@ -375,6 +381,8 @@ def record_shape(agent: Agent, shape: Shape, out_root: Path = CORPUS) -> Path:
             elif shape.hand_edit is not None:
                 lines = session.read_text(encoding="utf-8").splitlines(keepends=True)
                 session.write_text("".join(shape.edits[agent.name](lines)), encoding="utf-8")
+            if before_resume is not None:
+                before_resume(session)
             before = session.read_bytes()
             mock.begin("resume", Script([], then=Step.say("Done.")))
             ctx.start(agent.resume(home, work, mock.url, session), "resume")
