@@ -49,7 +49,7 @@ from typing import Any, Protocol
 
 import orjson
 
-from suture import codec
+from suture import codec, show
 from suture.io import InputError
 from suture.model import Message, Transcript
 from suture.repair import ChangeKind, Repair
@@ -233,6 +233,15 @@ class Lines:
         if line not in self._values:
             self._values[line] = self.value(line)
         return self._values[line]
+
+    def stamp(self, line: int) -> Any:
+        """The ``timestamp`` of line ``line``, or of the nearest line before it that has one
+        (what a line added after it carries)."""
+        for n in range(line, 0, -1):
+            record = self.record(n)
+            if isinstance(record, dict) and isinstance(record.get("timestamp"), str):
+                return record["timestamp"]
+        return "1970-01-01T00:00:00.000Z"
 
 
 def changed_file(where: str) -> InputError:
@@ -581,14 +590,20 @@ def export_choices(
     ``data``, the bytes it was read from, and ``path``, where, for pi's resume command) the session
     itself, which its agent resumes, then the request body of its provider; for any other format,
     the file's own format. ``ExportChoice.bytes()`` makes what a choice writes (an InputError
-    says why it cannot: the file changed since it was read, a history the format cannot hold)."""
+    says why it cannot: the file changed since it was read, a history the format cannot hold).
+
+    This is what an export dialog offers: ``label`` says what is written ("Claude Code session,
+    resumable with `claude --resume ID`", "Anthropic request body (messages)"), ``suffix`` the
+    file name ending that fits it (``suture repair -o`` refuses another). The label quotes the
+    session id and folder from the file, escaped for a terminal (:func:`suture.show.line`), not
+    for markup."""
     from suture.formats import dump, export_name
 
     choices: list[ExportChoice] = []
     fmt = transcript.format
     if writes_back(fmt) and data is not None:
         resume = resume_command(transcript, data, path)
-        how = f", resumable with `{resume}`" if resume else ""
+        how = f", resumable with `{show.line(resume)}`" if resume else ""
         choices.append(
             ExportChoice(
                 f"{AGENTS[fmt]} session{how}",

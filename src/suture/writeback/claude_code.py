@@ -184,7 +184,7 @@ class _Writer:
             calls = self.repaired.messages[span.output_start].tool_calls
             response = sorted({line for line, _ in self.pieces(a)})
             anchor = response[-1]
-            stamp = self.stamp(anchor)
+            stamp = self.lines.stamp(anchor)
             ended: dict[int, str] = {}
             for m in made:
                 c = next(c for c, call in enumerate(calls) if call.id == m.tool_call_id)
@@ -221,14 +221,6 @@ class _Writer:
             if key in call:
                 record[key] = call[key]
         return record
-
-    def stamp(self, line: int) -> Any:
-        """The timestamp of ``line``, or of the nearest line before it that has one."""
-        for n in range(line, 0, -1):
-            record = self.lines.record(n)
-            if isinstance(record, dict) and isinstance(record.get("timestamp"), str):
-                return record["timestamp"]
-        return "1970-01-01T00:00:00.000Z"
 
     def repoint(self, a: int, ended: dict[int, str], on_branch: list[int], last_prompt: int | None) -> None:
         """The branch goes on from each added result instead of its call's line: the record that

@@ -164,7 +164,7 @@ class _Writer:
             a = work.assistant
             anchor_item = self.messages[work.leading].raw if work.leading is not None else self.last_call(a)
             anchor = self.check(anchor_item)
-            stamp = self.stamp(anchor[0])
+            stamp = self.lines.stamp(anchor[0])
             out_a = next(m for k, m in enumerate(self.repaired.messages) if self.repaired.origin[k] == a)
             for i, m in work.placed:
                 if i is None:
@@ -230,13 +230,6 @@ class _Writer:
             tag = -1 - sum(1 for t, _ in entries if t is not None and t < 0)
             entries[k] = (tag, item)
         return tag
-
-    def stamp(self, line: int) -> Any:
-        for n in range(line, 0, -1):
-            record = self.lines.record(n)
-            if isinstance(record, dict) and isinstance(record.get("timestamp"), str):
-                return record["timestamp"]
-        return "1970-01-01T00:00:00.000Z"
 
     def numbered(self, rows: list[Row]) -> list[int | None]:
         """Ordinals one a line from the first added or moved line on."""
