@@ -15,10 +15,13 @@ WIRE_FORMATS = {"anthropic": "messages", "openai-responses": "responses", "opena
 
 
 def history_of(provider: str, body: dict[str, Any]) -> list[Message]:
-    """The neutral messages of a request body's history."""
+    """The neutral messages of a request body's history: its ``system`` and ``developer``
+    messages left out (the agent's prompt and context, not history; a recorded body has the
+    system prompt replaced by its hash)."""
     fmt = WIRE_FORMATS[provider]
     key = "input" if fmt == "responses" else "messages"
-    return get(fmt).load(Document("json", value=list(body.get(key) or []))).messages
+    history = [m for m in body.get(key) or [] if not (isinstance(m, dict) and m.get("role") in ("system", "developer"))]
+    return get(fmt).load(Document("json", value=history)).messages
 
 
 def _texts(m: Message) -> list[str]:
