@@ -33,7 +33,9 @@ def _texts(m: Message) -> list[str]:
 def missing(expected: Sequence[Message], sent: Sequence[Message]) -> list[str]:
     """What of ``expected`` ``sent`` does not hold (empty: it holds all of it): every call (by
     id), every result (by the call it answers, and its text), every text of every message (in a
-    message of the same side: the model's, or the user's and the tools')."""
+    message of the same side: the model's, or the user's and the tools'). The agent's own
+    ``system`` and ``developer`` messages are not history (:func:`history_of` leaves them out)."""
+    expected = [m for m in expected if m.role not in ("system", "developer")]
     calls = {c.id for m in sent for c in m.tool_calls}
     results = {m.tool_call_id: m for m in sent if m.role == "tool"}
     model = "\n".join(t for m in sent if m.role == "assistant" for t in _texts(m))

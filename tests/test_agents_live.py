@@ -72,6 +72,15 @@ def _repair_in_place(session: Path) -> None:
     assert done.returncode == 0, done.stderr
 
 
+RESULT_LOST = {
+    "claude-code-2.1.328/repeated-id": (
+        "Claude Code 2.1.328 resumes the written file with the renamed call but sends '[Tool result missing due "
+        "to internal error]' in place of its result (accepted; suture.sent predicts the result is sent)"
+    )
+}
+"""Shapes whose written file the real agent resumes, accepted, but without a result's text: measured."""
+
+
 @pytest.mark.parametrize("recorded", RECORDED, ids=[f"{f.parent.name}/{f.name}" for f in RECORDED])
 def test_the_session_suture_writes_back_is_resumed_and_accepted(recorded: Path, tmp_path: Path) -> None:
     """The shape crashed again, ``suture repair --in-place`` on its session, the real agent resumes
@@ -96,4 +105,9 @@ def test_the_session_suture_writes_back_is_resumed_and_accepted(recorded: Path, 
     assert fresh["resume"]["outcome"] == "accepted", fresh["resume"]
     [original] = originals
     expected = repair(load_bytes(original).messages).messages
-    assert missing(expected, history_of(fresh["provider"], first["body"])) == []
+    lost = missing(expected, history_of(fresh["provider"], first["body"]))
+    known = RESULT_LOST.get(f"{recorded.parent.name}/{recorded.name}")
+    if known is not None:
+        assert lost and all("the text of the result for" in x for x in lost), lost
+        pytest.xfail(known)
+    assert lost == []
