@@ -381,7 +381,13 @@ async def test_export_of_a_session_log_names_what_it_writes(tmp_path: Path) -> N
     app = SutureApp(path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app)
-        await export(pilot, app)
+        await export(pilot, app)  # the default: the session, as suture repair writes it
+        written = tmp_path / "interrupted-then-api-error.repaired.jsonl"
+        assert written.read_bytes() == suture_repair(path)
+        await pilot.press("e")
+        await ready(pilot, app)
+        await pilot.press("ctrl+t", "enter")  # its request body
+        await ready(pilot, app)
         written = tmp_path / "interrupted-then-api-error.repaired.json"
         assert written.read_bytes() == suture_repair(path, "--to", "messages")
         orjson.loads(written.read_bytes())  # one JSON document, as its name says

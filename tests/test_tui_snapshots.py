@@ -227,3 +227,21 @@ def test_not_sent_records_at_80x24(tmp_path: Path, snap_compare: Any) -> None:
 
 def test_provider_picker_keys_at_80x24(app: SutureApp, snap_compare: Any) -> None:
     assert snap_compare(app, terminal_size=(80, 24), press=["p"], run_before=loaded)
+
+
+def test_export_of_a_session_at_80x24(tmp_path: Path, snap_compare: Any) -> None:
+    # What to write (the session Claude Code resumes, or its request body), what each writes.
+    app = _session(tmp_path, TEXT_BEFORE / "session.jsonl")
+    app.export_dir = Path("exports")  # a path the same on every run (nothing is written)
+
+    async def export(pilot: Any) -> None:
+        await recorded(pilot)
+        await pilot.press("e")
+        for _ in range(100):  # the bytes are made in a worker first
+            await pilot.app.workers.wait_for_complete()
+            await pilot.pause()
+            if type(pilot.app.screen).__name__ == "ExportScreen":
+                break
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=export)

@@ -252,9 +252,7 @@ async def test_dialogs_show_their_own_keys(tmp_path: Path) -> None:
                 break
             await pilot.pause(0.05)
         assert isinstance(app.screen, ExportScreen)
-        assert keys(app) == ["enter", "esc"]  # no "q Quit" while q types into the path
-        note = str(app.screen.query_one("#export-note").render())
-        assert "not a session file Claude Code can resume" in note
+        assert keys(app) == ["enter", "esc", "^t"]  # no "q Quit" while q types into the path
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, ExportScreen)
@@ -424,3 +422,60 @@ async def test_the_banner_points_where_suture_explain_does(
             assert recorded.target.startswith(f"Original #{indices[0]}")
             await pilot.press("!")
             assert app.model is not None and app.view.cursor == app.model.row_of_input[indices[0]]
+
+
+async def test_export_offers_the_session_and_its_request_body(tmp_path: Path) -> None:
+    # A session log: the export writes, as suture repair does, the session its agent resumes
+    # (the default) or, chosen with ctrl+t, its request body; each option says what it writes.
+    import subprocess
+    import sys
+
+    from textual.widgets import Input, Label, RadioButton
+
+    from suture.writeback import resume_command
+
+    path = copy(TEXT_BEFORE, tmp_path)
+
+    def repaired(*args: str) -> bytes:
+        done = subprocess.run(
+            [sys.executable, "-m", "suture", "repair", str(path), *args], capture_output=True, check=True
+        )
+        return done.stdout
+
+    transcript = load_sent(str(path), None, False)
+    resume = resume_command(transcript, path.read_bytes(), str(path))
+    assert resume
+    app = SutureApp(path, watch=False, export_dir=tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await checked(pilot, app)
+
+        async def dialog() -> ExportScreen:
+            await pilot.press("e")
+            for _ in range(100):  # the bytes are made in a worker first
+                if isinstance(app.screen, ExportScreen):
+                    break
+                await pilot.pause(0.05)
+            assert isinstance(app.screen, ExportScreen)
+            return app.screen
+
+        screen = await dialog()
+        labels = [str(b.label) for b in screen.query(RadioButton)]
+        assert labels == [f"Claude Code session, resumable with `{resume}`", "Anthropic request body (messages)"]
+        what = str(screen.query_one("#export-what", Label).render())
+        assert "every line the repair does not change stays as written" in what and f"(`{resume}`)" in what
+        assert screen.query_one("#export-path", Input).value.endswith("session.repaired.jsonl")
+        await pilot.press("enter")
+        await checked(pilot, app)
+        session = tmp_path / "session.repaired.jsonl"
+        assert session.read_bytes() == repaired()  # what suture repair writes by default
+        assert session.read_bytes() != path.read_bytes()
+
+        screen = await dialog()
+        await pilot.press("ctrl+t")
+        assert screen.query_one("#export-path", Input).value.endswith("session.repaired.json")
+        what = str(screen.query_one("#export-what", Label).render())
+        assert f"as {labels[1]}" in what and "not a session Claude Code can resume" in what
+        await pilot.press("enter")
+        await checked(pilot, app)
+        body = tmp_path / "session.repaired.json"
+        assert body.read_bytes() == repaired("--to", "messages")

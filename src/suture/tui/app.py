@@ -32,7 +32,7 @@ from textual.widgets import Input, Static, TextArea
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from suture import codec, show
-from suture.formats import dump, skipped
+from suture.formats import skipped
 from suture.io import InputError, same_file, write_atomic
 from suture.live import LiveFile, Update
 from suture.model import Source, Transcript
@@ -47,6 +47,7 @@ from suture.tui.keys import LIST_KEYS, KeyBar
 from suture.tui.rows import RowBuilder, RowModel, human_size
 from suture.tui.screens import (
     ConfirmScreen,
+    ExportOption,
     ExportScreen,
     HelpScreen,
     ProviderScreen,
@@ -276,6 +277,8 @@ class SutureApp(App[None]):
         self.reloaded: tuple[str, float] | None = None
         self._reload_ticker: Timer | None = None
         self._reload_asked = False
+        self._export_choice = ""
+        """The format the last export chose to write (a session log, or its request body)."""
         self.history_not_sent: list[str] = []
         """What the shown file holds before a compaction, in sentences (:func:`suture.formats.skipped`)."""
         """Whether ``r`` asked for the read under way (it says when the file is as shown)."""
@@ -1403,38 +1406,62 @@ class SutureApp(App[None]):
         if update.transcript is None or update.repair is None:
             self.post_message(Exported(None, self._unreadable(update)))
             return
-        try:
-            data = dump(update.repair.messages, update.transcript)
-        except Exception as e:  # a format that cannot write this history says why
-            self.post_message(Exported(None, str(e)))
-            return
+        options = self._export_options(update)
         stale = None
         if update.kind == "error":
             stale = f"{self._unreadable(update)}: this is the last version that could be read, older than the file."
         elif update.version != shown:
             stale = "The file changed on disk since it was shown: this is its current version, now shown."
         problems = len(update.transcript.problems)
-        self.call_from_thread(self._ask_export, problems, data, update.version, stale)
+        self.call_from_thread(self._ask_export, problems, options, update.version, stale)
 
-    def _ask_export(self, problems: int, data: bytes, version: int, stale: str | None) -> None:
-        model = self.model
-        note = _export_words(model.transcript) if model is not None else ""
-        if stale:
-            note = f"{stale} {note}"
+    def _export_options(self, update: Update) -> list[ExportOption]:
+        """(In a worker.) What the export can write, each made now, as ``suture repair`` makes
+        it: for a session log its agent resumes, the session (the default), then its request
+        body; for any other file, the file's own format."""
+        from suture.io import read_input
+        from suture.writeback import export_choices, writes_back
+
+        transcript, repaired = update.transcript, update.repair
+        assert transcript is not None and repaired is not None
+        data = None
+        if writes_back(transcript.format):
+            try:
+                data = read_input(self.path, streams=False)
+            except InputError:
+                data = None
+        default = default_export_path(self.path, self.export_dir)
+        options: list[ExportOption] = []
+        for choice in export_choices(transcript, repaired, data, str(self.path)):
+            try:
+                made: bytes | None = choice.bytes()
+                error = None
+            except Exception as e:  # a format that cannot write this history says why
+                made, error = None, show.line(str(e))
+            session = choice.format == transcript.format and writes_back(choice.format)
+            suffix = choice.suffix if session or made is None else _suffix_for(made, default.suffix)
+            target = default.with_suffix(suffix) if default.suffix.lower() in (".json", ".jsonl") else default
+            what = _export_words(transcript, choice.label, choice.resume, session)
+            options.append(ExportOption(choice.label, what, target, choice.format, made, error))
+        return options
+
+    def _ask_export(self, problems: int, options: list[ExportOption], version: int, stale: str | None) -> None:
+        note = stale or ""
         if problems:
             note += f" {problems} unreadable line(s) are left out, as with --skip-bad-lines."
-        default = default_export_path(self.path, self.export_dir)
-        suffix = _suffix_for(data, default.suffix)
-        if suffix != default.suffix:
-            default = default.with_suffix(suffix)
-            note += f" (a {suffix} document: that is the format this session is sent in.)"
-        self.push_screen(ExportScreen(default, note), lambda answer: self._export_to(answer, data, version))
+        self.push_screen(
+            ExportScreen(options, note.strip()),
+            lambda answer: self._export_to(answer, options, version),
+        )
 
-    def _export_to(self, answer: str | None, data: bytes, version: int) -> None:
+    def _export_to(self, answer: tuple[str, int] | None, options: list[ExportOption], version: int) -> None:
         if not answer:
             self.notify("not exported", markup=False)
             return
-        target = Path(os.path.expanduser(answer))
+        path, chosen = answer
+        data = options[chosen].data
+        self._export_choice = options[chosen].format
+        target = Path(os.path.expanduser(path))
         if not target.is_absolute():
             target = (self.export_dir or Path.cwd()) / target
         is_input = same_file(target, self.path)
@@ -1471,11 +1498,13 @@ class SutureApp(App[None]):
             if update.transcript is None or update.repair is None:
                 self.post_message(Exported(None, self._unreadable(update)))
                 return
-            try:
-                data = dump(update.repair.messages, update.transcript)
-            except Exception as e:
-                self.post_message(Exported(None, str(e)))
+            # What was chosen, made again from the file's current state.
+            options = self._export_options(update)
+            option = next((o for o in options if o.format == self._export_choice), options[0])
+            if option.data is None:
+                self.post_message(Exported(None, option.error or "nothing to write"))
                 return
+            data = option.data
             version = update.version
         if update.kind == "error" and not force:
             question = f"{self._unreadable(update)}. Write the version read before, older than the file?"
@@ -1591,22 +1620,24 @@ class SutureApp(App[None]):
             yield SystemCommand(title, helptext, callback)
 
 
-def _export_words(transcript: Transcript) -> str:
-    """What an export writes, in a sentence: what ``suture repair`` writes for this file."""
-    from suture.formats import export_name, get
+def _export_words(transcript: Transcript, label: str, resume: str | None, session: bool) -> str:
+    """What an export option writes, in words a person can act on."""
     from suture.sent import agent_name, models
 
-    target = get(export_name(transcript))
-    if transcript.format in models():
+    if session:
         who = agent_name(transcript.format)
+        how = f" (`{show.line(resume)}`)" if resume else ""
         return (
-            f"Writes the repaired history (the Repaired pane) as {target.title.split(' (')[0]} "
-            f"({target.name}), atomically: a request body's history for a provider or another tool, "
-            f"not a session file {who} can resume."
+            "Writes the session file with the repair written into it; every line the repair does not change "
+            f"stays as written. {who} resumes it{how} once it replaces the session file: export over the "
+            "input, or suture repair --in-place, which keeps a copy."
         )
-    if target.name == transcript.format:
-        return f"Writes the repaired transcript as the input is written ({target.title}), atomically."
-    return f"Writes the repaired transcript as {target.title}, atomically."
+    if transcript.format in models():
+        return (
+            f"Writes the repaired history (the Repaired pane) as {show.line(label)}, for a provider or "
+            f"another tool: not a session {agent_name(transcript.format)} can resume."
+        )
+    return f"Writes the repaired transcript (the Repaired pane) as {show.line(label)}, as suture repair does."
 
 
 def _suffix_for(data: bytes, suffix: str) -> str:

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, OptionList, Static
+from textual.widgets import Button, Input, Label, OptionList, RadioButton, RadioSet, Static
 from textual.widgets.option_list import Option
 
 from suture import show
@@ -22,7 +24,7 @@ from suture.model import Message, Transcript
 from suture.tui.keys import KeyBar, PickList, Scroll
 from suture.tui.records import pretty, repaired_record, shorten_payloads
 
-__all__ = ["ConfirmScreen", "ExportScreen", "HelpScreen", "ProviderScreen", "record_json"]
+__all__ = ["ConfirmScreen", "ExportOption", "ExportScreen", "HelpScreen", "ProviderScreen", "record_json"]
 
 _KEY_LINE = re.compile(r'^(\s*)("(?:[^"\\]|\\.)*")(:)', re.MULTILINE)
 
@@ -128,52 +130,129 @@ def _key_name(key: str) -> str:
     return _KEY_NAMES.get(key, key)
 
 
-class ExportScreen(ModalScreen[str | None]):
-    """Ask where to write the repaired transcript.
+@dataclass(frozen=True, slots=True)
+class ExportOption:
+    """One thing the export can write (:func:`suture.writeback.export_choices`): ``label`` what
+    it is, ``what`` a sentence on what the file gets, ``target`` the path offered for it, and
+    its bytes, made already, or ``error``, why they cannot be made."""
 
-    The box shows the default path as :func:`suture.show.path` writes it; submitted unchanged,
-    it stands for the default path itself (whatever characters its name holds)."""
+    label: str
+    what: str
+    target: Path
+    format: str
+    """The suture format it writes (``claude-code`` for the session itself)."""
+    data: bytes | None = None
+    error: str | None = None
 
-    AUTO_FOCUS = "*"
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", id="export.cancel")]
+class ExportScreen(ModalScreen["tuple[str, int] | None"]):
+    """Ask what to write (where there is more than one thing: a session log, or its request
+    body) and where. Dismissed with the path and the option's index, or ``None``.
+
+    The box shows the chosen option's path as :func:`suture.show.path` writes it; submitted
+    unchanged, it stands for that path itself (whatever characters its name holds). Choosing
+    another option puts its path in the box while the box holds the last one offered."""
+
+    AUTO_FOCUS = "#export-path"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="export.cancel"),
+        Binding("ctrl+t", "next_option", "Write the other", id="export.other"),
+    ]
     DEFAULT_CSS = """
     ExportScreen {
         align: center middle;
         #export-box {
-            width: 90; max-width: 95%; height: auto; border: round $accent; background: $surface; padding: 1 2;
-            border-title-color: $text-accent;
+            width: 90; max-width: 95%; height: auto; max-height: 100%; border: round $accent; background: $surface;
+            padding: 0 1; border-title-color: $text-accent;
         }
+        #export-options { width: 1fr; height: auto; border: none; margin-bottom: 1; }
+        #export-what { width: 1fr; margin-bottom: 1; }
         #export-note { color: $foreground-muted; margin-top: 1; width: 1fr; }
         #export-why { color: $text-warning; text-style: bold; width: 1fr; display: none; }
     }
     """
 
-    def __init__(self, default: Path, note: str) -> None:
+    def __init__(self, options: list[ExportOption], note: str) -> None:
         super().__init__()
-        self.default = default
+        self.options = options
         self.note = note
+        self.chosen = 0
+
+    @property
+    def default(self) -> Path:
+        """The path offered for the chosen option."""
+        return self.options[self.chosen].target
 
     def compose(self) -> ComposeResult:
         with Vertical(id="export-box") as box:
             box.border_title = "Export the repaired transcript"
+            if len(self.options) > 1:
+                yield Label("What to write (ctrl+t or the mouse picks):")
+                with RadioSet(id="export-options"):
+                    for k, option in enumerate(self.options):
+                        said = show.line(option.label) + (
+                            f" (cannot: {show.line(option.error)})" if option.error else ""
+                        )
+                        yield RadioButton(Text(said), value=k == 0, disabled=option.error is not None)
+            yield Label(self._what(0), id="export-what", markup=False)
             yield Label("Write to (enter to write, esc to cancel):")
             yield Input(show.path(self.default), id="export-path", select_on_focus=False)
             yield Label("", id="export-why", markup=False)
             yield Label(self.note, id="export-note", markup=False)
-        yield KeyBar(("export.cancel",), hints=[("enter", "Write")])
+        yield KeyBar(("export.cancel", "export.other"), hints=[("enter", "Write")])
+
+    def _what(self, k: int) -> str:
+        option = self.options[k]
+        if option.error:
+            return f"{option.label}: cannot be written ({option.error})"
+        return option.what
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "next_option":
+            return sum(o.error is None for o in self.options) > 1
+        return True
+
+    def action_next_option(self) -> None:
+        k = self.chosen
+        for _ in self.options:
+            k = (k + 1) % len(self.options)
+            if self.options[k].error is None:
+                break
+        self._choose(k)
+        buttons = list(self.query(RadioButton))
+        if k < len(buttons) and not buttons[k].value:
+            buttons[k].value = True
+
+    @on(RadioSet.Changed, "#export-options")
+    def _picked(self, event: RadioSet.Changed) -> None:
+        self._choose(event.index)
+
+    def _choose(self, k: int) -> None:
+        if k == self.chosen or not 0 <= k < len(self.options):
+            return
+        box = self.query_one("#export-path", Input)
+        if box.value.strip() == show.path(self.default).strip():
+            box.value = show.path(self.options[k].target)
+        self.chosen = k
+        self.query_one("#export-what", Label).update(self._what(k))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         value = event.value.strip()
+        why = self.query_one("#export-why", Label)
         if not value:
             # Never close without a word: an empty path writes nothing, and says so.
-            why = self.query_one("#export-why", Label)
             why.update("Nothing written: the path is empty. Type where to write, or esc to cancel.")
+            why.display = True
+            return
+        option = self.options[self.chosen]
+        if option.error:
+            why.update(f"Nothing written: {option.error}")
             why.display = True
             return
         if value == show.path(self.default).strip():
             value = str(self.default)
-        self.dismiss(value)
+        self.dismiss((value, self.chosen))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
