@@ -262,13 +262,10 @@ async def test_dialogs_show_their_own_keys(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("source", [TEXT_BEFORE, TOOL_HEAVY], ids=["rejected", "accepted"])
 async def test_the_header_agrees_with_suture_check(tmp_path: Path, source: Path) -> None:
-    import subprocess
-    import sys
+    from tests.helpers.cli import run
 
     path = copy(source, tmp_path)
-    said = subprocess.run(
-        [sys.executable, "-m", "suture", "check", str(path)], capture_output=True, text=True, check=False
-    )
+    said = run("check", path)
     app = SutureApp(path, watch=False)
     async with app.run_test(size=(200, 60)) as pilot:
         await checked(pilot, app)
