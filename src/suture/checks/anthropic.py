@@ -414,8 +414,13 @@ def _thinking(out: _Out, wire: list[Turn], thinking_on: bool) -> None:
                     remedy=_UNSIGNED,
                     text=6,
                 )
-    if not wire:
-        return
+    if wire:
+        _thinking_at_the_end(out, wire, thinking_on)
+
+
+def _thinking_at_the_end(out: _Out, wire: list[Turn], thinking_on: bool) -> None:
+    """A12 at the end of the request: a final assistant message that ends with thinking, and a
+    current tool loop with no thinking where earlier turns had it."""
     last = wire[-1]
     n = len(wire) - 1
     if last.role == "assistant" and last.blocks and _is_thinking(last.blocks[-1]):

@@ -16,7 +16,7 @@ the provider would send, and whether the repair fixes it or what to do instead.
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from suture import show
 from suture.checks import PROVIDERS, RULES, TITLES, Verdict, Violation, resolve, verdicts
@@ -24,6 +24,9 @@ from suture.cli import EXIT_FOUND, EXIT_OK
 from suture.cli._common import load_sent, out, out_json
 from suture.model import Message, Transcript
 from suture.validity import violations
+
+if TYPE_CHECKING:
+    from suture.sent import Sent, SentVerdict
 
 NAMES = ("check",)
 ORDER = 30
@@ -180,7 +183,7 @@ CONTRACT = "contract view (suture's repair of the file as written, what suture r
 
 
 def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tuple[str, ...]) -> int:
-    from suture.sent import agent_name, as_sent, verdict
+    from suture.sent import as_sent, verdict
 
     sent = as_sent(transcript)
     repaired = None
@@ -189,49 +192,65 @@ def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tu
         results[name] = verdict(transcript, name, repaired, sent)
         repaired = results[name].contract.repair
     rejected = any(v.rejected for v in results.values())
-    written = transcript.messages
     if args.json:
-        out_json(
-            {
-                "file": show.path_json(args.input),
-                "format": transcript.format,
-                "agent": sent.agent,
-                "version": sent.version,
-                "model": sent.model,
-                "assumed": sent.assumed,
-                "messages": len(written),
-                "sent_messages": len(sent.messages),
-                "clean": not rejected,
-                "skipped": [{"source": str(s.source), "kind": s.kind, "reason": s.reason} for s in sent.skipped],
-                "providers": {
-                    name: {
-                        "title": TITLES[name],
-                        "verdict": "rejected" if v.rejected else "accepted",
-                        "problems": len(v.problems),
-                        "summary": v.summary(),
-                        "sent": [
-                            {
-                                **_violation_json(x, sent.messages),
-                                "written_index": v.at(x),
-                                "source": v.where(x, written),
-                            }
-                            for x in v.problems
-                        ],
-                        "notes": [f.to_json() for f in v.notes],
-                        "contract": {
-                            "label": CONTRACT,
-                            "problems": len(v.contract.before),
-                            "after_repair": len(v.contract.after),
-                            "summary": v.contract.summary(),
-                            "before": [_violation_json(x, written) for x in v.contract.before],
-                            "after": [_violation_json(x, v.contract.repair.messages) for x in v.contract.after],
-                        },
+        out_json(_session_json(args, transcript, sent, results, rejected))
+    else:
+        out(*_session_lines(args, transcript, sent, results))
+    return EXIT_FOUND if rejected else EXIT_OK
+
+
+def _session_json(
+    args: argparse.Namespace, transcript: Transcript, sent: Sent, results: dict[str, SentVerdict], rejected: bool
+) -> dict[str, Any]:
+    """``suture check --json`` on a session log: the verdicts on what the agent sends."""
+    written = transcript.messages
+    return {
+        "file": show.path_json(args.input),
+        "format": transcript.format,
+        "agent": sent.agent,
+        "version": sent.version,
+        "model": sent.model,
+        "assumed": sent.assumed,
+        "messages": len(written),
+        "sent_messages": len(sent.messages),
+        "clean": not rejected,
+        "skipped": [{"source": str(s.source), "kind": s.kind, "reason": s.reason} for s in sent.skipped],
+        "providers": {
+            name: {
+                "title": TITLES[name],
+                "verdict": "rejected" if v.rejected else "accepted",
+                "problems": len(v.problems),
+                "summary": v.summary(),
+                "sent": [
+                    {
+                        **_violation_json(x, sent.messages),
+                        "written_index": v.at(x),
+                        "source": v.where(x, written),
                     }
-                    for name, v in results.items()
+                    for x in v.problems
+                ],
+                "notes": [f.to_json() for f in v.notes],
+                "contract": {
+                    "label": CONTRACT,
+                    "problems": len(v.contract.before),
+                    "after_repair": len(v.contract.after),
+                    "summary": v.contract.summary(),
+                    "before": [_violation_json(x, written) for x in v.contract.before],
+                    "after": [_violation_json(x, v.contract.repair.messages) for x in v.contract.after],
                 },
             }
-        )
-        return EXIT_FOUND if rejected else EXIT_OK
+            for name, v in results.items()
+        },
+    }
+
+
+def _session_lines(
+    args: argparse.Namespace, transcript: Transcript, sent: Sent, results: dict[str, SentVerdict]
+) -> list[str]:
+    """``suture check`` on a session log, as text."""
+    from suture.sent import agent_name
+
+    written = transcript.messages
     who = agent_name(sent.agent or transcript.format)
     version = f" {sent.version}" if sent.version else ""
     head = (
@@ -259,5 +278,4 @@ def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tu
         lines.extend(f"  {s}" for s in sent.skipped[:limit])
         if limit is not None and len(sent.skipped) > limit:
             lines.append(f"  … and {len(sent.skipped) - limit} more; --all lists them")
-    out(*lines)
-    return EXIT_FOUND if rejected else EXIT_OK
+    return lines

@@ -197,6 +197,42 @@ def chain(records: Sequence[tuple[int, Any]], main: bool = True) -> Chain:
     """The records Claude Code resumes (see the module docstring), in file order.
 
     ``main``: the file holds main-thread records, so sidechain ones are left out."""
+    by_uuid, newest, leaf_uuid, linked = _index(records, main)
+    if newest is None:
+        return Chain([], None, "none", marked=leaf_uuid)
+    newest_uuid = records[newest][1]["uuid"]
+    if not linked:
+        # Records with no links at all (written by hand or by another tool): the file is the list.
+        return Chain(_unlinked(records, main), newest, "file", newest_uuid, leaf_uuid)
+    leaf, by = newest, "newest"
+    path = _ancestors(records, by_uuid, newest)
+    marked = by_uuid.get(leaf_uuid) if leaf_uuid is not None else None
+    if marked is not None and marked not in path:
+        leaf, by = marked, "last-prompt"
+        path = _ancestors(records, by_uuid, marked)
+    head = _compacted_head(records, by_uuid, path)
+    if head is not None:
+        path, front = head
+    else:
+        front = []
+    chosen = set(path) | set(front)
+    responses, seen_ids, loose = _add_siblings(records, by_uuid, chosen)
+    rest = sorted(chosen - set(front))
+    return Chain(
+        [*front, *rest],
+        leaf,
+        by,
+        newest_uuid,
+        leaf_uuid,
+        frozenset(r for r in responses if r is not None),
+        frozenset(r for r in seen_ids if r is not None),
+        frozenset(loose),
+    )
+
+
+def _index(records: Sequence[tuple[int, Any]], main: bool) -> tuple[dict[str, int], int | None, str | None, bool]:
+    """The chain records by uuid (their positions), the newest one, the ``last-prompt`` leaf, and
+    whether any record links to a parent."""
     by_uuid: dict[str, int] = {}
     newest: int | None = None
     leaf_uuid: str | None = None
@@ -218,38 +254,27 @@ def chain(records: Sequence[tuple[int, Any]], main: bool = True) -> Chain:
         linked = linked or "parentUuid" in record
         by_uuid[uuid] = pos
         newest = pos
-    if newest is None:
-        return Chain([], None, "none", marked=leaf_uuid)
-    newest_uuid = records[newest][1]["uuid"]
-    if not linked:
-        # Records with no links at all (written by hand or by another tool): the file is the list.
-        return Chain(_unlinked(records, main), newest, "file", newest_uuid, leaf_uuid)
+    return by_uuid, newest, leaf_uuid, linked
 
-    def ancestors(pos: int) -> list[int]:
-        path: list[int] = []
-        seen: set[int] = set()
-        current: int | None = pos
-        while current is not None and current not in seen:
-            seen.add(current)
-            path.append(current)
-            found = records[current][1].get("parentUuid")
-            current = by_uuid.get(found) if isinstance(found, str) else None
-        return path
 
-    leaf, by = newest, "newest"
-    path = ancestors(newest)
-    marked = by_uuid.get(leaf_uuid) if leaf_uuid is not None else None
-    if marked is not None and marked not in path:
-        leaf, by = marked, "last-prompt"
-        path = ancestors(marked)
-    head = _compacted_head(records, by_uuid, path)
-    if head is not None:
-        path, front = head
-    else:
-        front = []
-    chosen = set(path) | set(front)
+def _ancestors(records: Sequence[tuple[int, Any]], by_uuid: dict[str, int], pos: int) -> list[int]:
+    """``pos`` and its parents, up to the root (or a loop)."""
+    path: list[int] = []
+    seen: set[int] = set()
+    current: int | None = pos
+    while current is not None and current not in seen:
+        seen.add(current)
+        path.append(current)
+        found = records[current][1].get("parentUuid")
+        current = by_uuid.get(found) if isinstance(found, str) else None
+    return path
 
-    # Every line of a response on the branch, and the result lines of its calls.
+
+def _add_siblings(
+    records: Sequence[tuple[int, Any]], by_uuid: dict[str, int], chosen: set[int]
+) -> tuple[set[str | None], set[str | None], set[str]]:
+    """Add to ``chosen`` every line of a response on the branch and the result lines of its calls.
+    Returns the branch's response ids, every response id seen, and the ids of results left loose."""
     responses = {_message_id(records[p][1]) for p in chosen if records[p][1].get("type") == "assistant"} - {None}
     seen_ids: set[str | None] = set()
     for pos in by_uuid.values():
@@ -281,17 +306,7 @@ def chain(records: Sequence[tuple[int, Any]], main: bool = True) -> Chain:
             chosen.add(pos)
         else:
             loose.update(i for i in answered if isinstance(i, str))
-    rest = sorted(chosen - set(front))
-    return Chain(
-        [*front, *rest],
-        leaf,
-        by,
-        newest_uuid,
-        leaf_uuid,
-        frozenset(r for r in responses if r is not None),
-        frozenset(r for r in seen_ids if r is not None),
-        frozenset(loose),
-    )
+    return responses, seen_ids, loose
 
 
 def _compacted_head(

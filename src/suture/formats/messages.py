@@ -470,46 +470,19 @@ class MessagesAdapter:
         out: list[Any] = []
         # The pieces of the user message being built: (message, its blocks, its index).
         group: list[tuple[Message, list[dict[str, Any]], int]] = []
-
-        def origins() -> set[int | None]:
-            return {known.index(m.raw) for m, _, _ in group}
-
-        def flush() -> None:
-            if len(group) == 1 and group[0][0].role != "tool":
-                m, _, index = group[0]
-                out.append(self._user(m, own, index))
-                group.clear()
-                return
-            blocks = [b for _, bs, _ in group for b in bs]
-            # The record the pieces came from, where they all came from one (a synthetic result
-            # joins its turn's record): its other keys are kept, and if nothing changed, all of it.
-            found = origins() - {None}
-            only = next(iter(found)) if len(found) == 1 else None
-            record = known.records[only] if only is not None else None
-            if isinstance(record, dict):
-                same = record.get("content")
-                # Every block of the record, unchanged and in its order, is the record itself,
-                # so a history that needs no repair dumps as read.
-                if isinstance(same, list) and [id(b) for b in same] == [id(b) for b in blocks]:
-                    out.append(record)
-                else:
-                    out.append({**record, "content": blocks})
-            else:
-                out.append({"role": "user", "content": blocks})
-            group.clear()
-
         for index in range(start, len(messages)):
             m = messages[index]
             if m.role == "system":
                 raise _cannot("a system message after the conversation has started", index)
             if m.role == "assistant":
                 if group:
-                    flush()
+                    out.append(self._user_record(group, known, own))
+                    group = []
                 out.append(self._assistant(m, own, index))
                 continue
             mine = known.index(m.raw)
             if group:
-                theirs = origins()
+                theirs = {known.index(g.raw) for g, _, _ in group}
                 # Pieces of one record that follow each other are that record again.
                 joins = own and mine is not None and theirs == {mine}
                 if not joins and all(g.role == "tool" for g, _, _ in group):
@@ -522,14 +495,38 @@ class MessagesAdapter:
                         theirs -= {None}
                         joins = (not own or mine is None or not theirs or mine in theirs) and bool(m.content)
                 if not joins:
-                    flush()
+                    out.append(self._user_record(group, known, own))
+                    group = []
             if m.role == "tool":
                 group.append((m, [self._result_block(m, own, index)], index))
             else:
                 group.append((m, self._user_blocks(m, own, index), index))
         if group:
-            flush()
+            out.append(self._user_record(group, known, own))
+        return self._document(out, system, meta, own)
 
+    def _user_record(self, group: list[tuple[Message, list[dict[str, Any]], int]], known: _Records, own: bool) -> Any:
+        """The user message the pieces of ``group`` make: (message, its blocks, its index)."""
+        if len(group) == 1 and group[0][0].role != "tool":
+            m, _, index = group[0]
+            return self._user(m, own, index)
+        blocks = [b for _, bs, _ in group for b in bs]
+        # The record the pieces came from, where they all came from one (a synthetic result
+        # joins its turn's record): its other keys are kept, and if nothing changed, all of it.
+        found = {known.index(m.raw) for m, _, _ in group} - {None}
+        only = next(iter(found)) if len(found) == 1 else None
+        record = known.records[only] if only is not None else None
+        if not isinstance(record, dict):
+            return {"role": "user", "content": blocks}
+        same = record.get("content")
+        # Every block of the record, unchanged and in its order, is the record itself,
+        # so a history that needs no repair dumps as read.
+        if isinstance(same, list) and [id(b) for b in same] == [id(b) for b in blocks]:
+            return record
+        return {**record, "content": blocks}
+
+    def _document(self, out: list[Any], system: list[Message], meta: dict[str, Any], own: bool) -> bytes:
+        """The file: the records as JSONL, an array, or a request body with the system prompt."""
         shape = meta.get("shape", "array")
         system_value = self._system_out(system, own) if system else None
         if shape == "jsonl" and system:
