@@ -1,0 +1,48 @@
+"""Code a reader can take in at once: no function of the library (the app aside) is longer than
+``LIMIT`` lines unless its docstring says why (a line starting ``Long:``)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "src" / "suture"
+LIMIT = 80
+# Longer than the limit and still to be split into named steps.
+TO_SPLIT = {
+    "checks/explain.py:_explain_sent",
+    "sent/claude_code.py:pairing",
+    "sent/pi.py:anthropic",
+}
+
+
+def long_functions(root: Path, limit: int) -> list[str]:
+    """``file:name (lines)`` of each function under ``root`` (the app's ``tui`` aside) longer than
+    ``limit`` lines whose docstring gives no reason."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        relative = path.relative_to(root).as_posix()
+        if relative.startswith("tui/"):
+            continue
+        for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            lines = (node.end_lineno or node.lineno) - node.lineno + 1
+            doc = ast.get_docstring(node) or ""
+            if lines > limit and not any(line.startswith("Long:") for line in doc.splitlines()):
+                found.append(f"{relative}:{node.name} ({lines})")
+    return found
+
+
+def test_no_function_is_longer_than_the_limit_without_a_reason() -> None:
+    found = [f for f in long_functions(PACKAGE, LIMIT) if f.split(" ")[0] not in TO_SPLIT]
+    assert found == []
+
+
+def test_the_measure_finds_a_long_function_and_takes_a_reason(tmp_path: Path) -> None:
+    body = "".join(f"    x{i} = {i}\n" for i in range(LIMIT))
+    (tmp_path / "a.py").write_text(f"def long():\n{body}\n\ndef short():\n    return 1\n")
+    (tmp_path / "b.py").write_text(
+        f'def reasoned():\n    """One table.\n\n    Long: a table reads best whole."""\n{body}'
+    )
+    assert long_functions(tmp_path, LIMIT) == [f"a.py:long ({LIMIT + 1})"]
