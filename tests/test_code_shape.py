@@ -12,7 +12,6 @@ LIMIT = 80
 TO_SPLIT = {
     "checks/explain.py:_explain_sent",
     "sent/claude_code.py:pairing",
-    "sent/pi.py:anthropic",
 }
 
 

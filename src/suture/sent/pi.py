@@ -256,35 +256,7 @@ class _Builder:
                 if blocks:
                     self.built.wire.append(mark({"role": "user", "content": blocks}, i))
             elif role == "assistant":
-                blocks = []
-                for block in content if isinstance(content, list) else []:
-                    if not isinstance(block, dict):
-                        continue
-                    kind = block.get("type")
-                    if kind == "text" and str(block.get("text") or "").strip():
-                        blocks.append({"type": "text", "text": block.get("text")})
-                    elif kind == "thinking":
-                        if block.get("redacted"):
-                            blocks.append({"type": "redacted_thinking", "data": block.get("thinkingSignature")})
-                            continue
-                        text = str(block.get("thinking") or "")
-                        signature = block.get("thinkingSignature")
-                        if not text.strip():
-                            continue
-                        if not isinstance(signature, str) or not signature.strip():
-                            blocks.append({"type": "text", "text": text})
-                        else:
-                            blocks.append({"type": "thinking", "thinking": text, "signature": signature})
-                    elif kind == "toolCall":
-                        arguments = block.get("arguments")
-                        blocks.append(
-                            {
-                                "type": "tool_use",
-                                "id": block.get("id"),
-                                "name": block.get("name"),
-                                "input": arguments if arguments is not None else {},
-                            }
-                        )
+                blocks = _anthropic_assistant_blocks(content)
                 if blocks:
                     self.built.wire.append(mark({"role": "assistant", "content": blocks}, i))
             elif role == "toolResult":
@@ -336,3 +308,38 @@ class _Builder:
 def build(transcript: Transcript) -> Built:
     """The request history pi builds from this as-written session on resume."""
     return _Builder(transcript).build()
+
+
+def _anthropic_assistant_blocks(content: Any) -> list[dict[str, Any]]:
+    """The Anthropic blocks pi writes for an assistant message's content: text that says something,
+    thinking (signed; unsigned as text; redacted as ``redacted_thinking``), and tool calls."""
+    blocks: list[dict[str, Any]] = []
+    for block in content if isinstance(content, list) else []:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text" and str(block.get("text") or "").strip():
+            blocks.append({"type": "text", "text": block.get("text")})
+        elif kind == "thinking":
+            if block.get("redacted"):
+                blocks.append({"type": "redacted_thinking", "data": block.get("thinkingSignature")})
+                continue
+            text = str(block.get("thinking") or "")
+            signature = block.get("thinkingSignature")
+            if not text.strip():
+                continue
+            if not isinstance(signature, str) or not signature.strip():
+                blocks.append({"type": "text", "text": text})
+            else:
+                blocks.append({"type": "thinking", "thinking": text, "signature": signature})
+        elif kind == "toolCall":
+            arguments = block.get("arguments")
+            blocks.append(
+                {
+                    "type": "tool_use",
+                    "id": block.get("id"),
+                    "name": block.get("name"),
+                    "input": arguments if arguments is not None else {},
+                }
+            )
+    return blocks
