@@ -436,3 +436,16 @@ def test_a_compaction_that_kept_messages_starts_the_history_with_its_summary() -
         "<local-command-stdout>Compacted</local-command-stdout>",
     ]
     assert t.meta["compacted"] == {"line": 4, "records_before": 3}
+
+
+@pytest.mark.parametrize("role", ["", "system", "assistant", None, 3])
+def test_a_user_record_is_a_user_message_whatever_its_role_says(role: Any) -> None:
+    records = orjson.loads(orjson.dumps(_RECORDS))
+    first_user = next(r for r in records[1:] if r.get("type") == "user" and r.get("parentUuid") is None)
+    first_user["message"]["role"] = role
+    t = load_bytes(jsonl(records), "claude-code")
+    loaded = [m for m in t.messages if m.source is not None and m.source.line == records.index(first_user) + 1]
+    assert loaded and all(m.role == "user" for m in loaded)
+    result = repair(t.messages)
+    back = load_bytes(dump(result.messages, t), "messages")
+    assert essences(back.messages) == essences(result.messages)

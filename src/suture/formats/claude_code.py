@@ -683,8 +683,9 @@ class ClaudeCodeAdapter:
         return turn
 
     def _user(self, message: dict[str, Any], line: int) -> list[Message]:
-        found = message.get("role")
-        role = found if isinstance(found, str) else "user"
+        # Claude Code sends a ``user`` record as a user message whatever its message.role says:
+        # the role comes from the record's type.
+        role = "user"
         content = message.get("content")
         parts, _, results = parse_blocks(
             role,
