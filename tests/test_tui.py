@@ -427,6 +427,8 @@ async def test_export_over_the_input_needs_a_yes(worked: Path) -> None:
         await pilot.press("y")
         await ready(pilot, app)
         assert worked.read_bytes() == expected
+        # A copy of the original is kept beside it, as suture repair --in-place keeps one.
+        assert worked.with_name(worked.name + ".bak").read_bytes() == before
         # Our own write is not a change to show: the view keeps the original it read.
         app.read_file()
         await ready(pilot, app)

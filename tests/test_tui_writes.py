@@ -43,6 +43,7 @@ async def test_export_to_a_link_writes_its_target(tmp_path: Path) -> None:
 
 async def test_overwriting_the_input_opened_through_a_link_writes_the_file(tmp_path: Path) -> None:
     real, link = _setup(tmp_path)
+    original = real.read_bytes()
     expected = suture_repair(real)
     app = SutureApp(link, watch=False)
     async with app.run_test(size=SIZE) as pilot:
@@ -54,6 +55,7 @@ async def test_overwriting_the_input_opened_through_a_link_writes_the_file(tmp_p
         await ready(pilot, app)
     assert link.is_symlink() and os.readlink(link) == str(real)
     assert real.read_bytes() == expected
+    assert link.with_name(link.name + ".bak").read_bytes() == original
 
 
 async def test_export_to_a_fifo_no_one_reads_says_so(tmp_path: Path, monkeypatch: object) -> None:

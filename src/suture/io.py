@@ -711,6 +711,17 @@ def write_files(writes: Sequence[tuple[Target, bytes]], wait: float = OUTPUT_WAI
     ]
 
 
+def backup_name(path: str | os.PathLike[str]) -> str:
+    """``NAME.bak`` beside ``path``, or ``NAME.bak.2``, ``.3``, ... where that is taken (the
+    copy never replaces a file; its name does not end in ``.jsonl``, so no agent lists it as
+    a session of its own)."""
+    for k in range(1, 1000):
+        name = f"{os.fspath(path)}.bak" if k == 1 else f"{os.fspath(path)}.bak.{k}"
+        if not os.path.lexists(name):
+            return name
+    raise InputError(f"{show.path(os.fspath(path))}: every backup name from .bak to .bak.999 is taken; remove some")
+
+
 def write_atomic(path: str | os.PathLike[str], data: bytes, wait: float = OUTPUT_WAIT) -> list[str]:
     """Write ``data`` to ``path`` as :func:`write_files` does: through links to the file they
     point at, atomically for a regular file, straight through for a device, FIFO or descriptor

@@ -25,7 +25,7 @@ from typing import Any
 from suture import show
 from suture.cli import EXIT_BAD_INPUT, EXIT_OK
 from suture.cli._common import err, read_strict, summary_line
-from suture.io import InputError, Target, file_key, output_target, write_files
+from suture.io import InputError, Target, backup_name, file_key, output_target, write_files
 
 NAMES = ("repair",)
 ORDER = 20
@@ -186,17 +186,6 @@ def _stat(path: str) -> tuple[int, int, int, int]:
     return st.st_size, st.st_mtime_ns, st.st_dev, st.st_ino
 
 
-def _backup_name(path: str) -> str:
-    """``NAME.bak`` beside ``path``, or ``NAME.bak.2``, ``.3``, ... where that is taken (the
-    copy never replaces a file; its name does not end in ``.jsonl``, so no agent lists it as
-    a session of its own)."""
-    for k in range(1, 1000):
-        name = f"{path}.bak" if k == 1 else f"{path}.bak.{k}"
-        if not os.path.lexists(name):
-            return name
-    raise InputError(f"{show.path(path)}: every backup name from .bak to .bak.999 is taken; remove some")
-
-
 def _in_place(
     job: _Job,
     data: bytes,
@@ -218,7 +207,7 @@ def _in_place(
         raise InputError(
             f"{show.path(job.input)}: changed while suture read it (is the agent still running?); nothing written"
         )
-    backup = _backup_name(job.input)
+    backup = backup_name(job.input)
     writes = [(output_target(backup), data), (target, out)]
     if job.report:
         writes.append((output_target(job.report), _report_bytes(report)))

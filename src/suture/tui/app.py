@@ -33,7 +33,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from suture import codec, show
 from suture.formats import skipped
-from suture.io import InputError, same_file, write_atomic
+from suture.io import InputError, backup_name, output_target, same_file, write_atomic, write_files
 from suture.live import LiveFile, Update
 from suture.model import Source, Transcript
 from suture.tail import Partial
@@ -1468,7 +1468,7 @@ class SutureApp(App[None]):
         if is_input:
             question = (
                 f"{show.path(target)} is the file you opened. Overwrite the input with the repaired transcript? "
-                "The original will be gone."
+                "A copy of the original is kept beside it (NAME.bak), as suture repair --in-place keeps one."
             )
             self.push_screen(
                 ConfirmScreen(question, yes="Overwrite the input"),
@@ -1518,14 +1518,22 @@ class SutureApp(App[None]):
             self.call_from_thread(self._ask_again, question, "Export the current version", target, None, 0, False)
             return
         try:
-            if same_file(target, self.path):
-                self.live.ignore(data)
-            notes = write_atomic(target, data)
+            replace = same_file(target, self.path)
+            notes = self._replace_input(target, data) if replace else write_atomic(target, data)
         except Exception as e:  # an export that fails must say why, never crash the app
             said = str(e) if isinstance(e, InputError) else f"{show.path(target)}: {getattr(e, 'strerror', None) or e}"
             self.post_message(Exported(None, said))
             return
         self.post_message(Exported(target, None, tuple(notes)))
+
+    def _replace_input(self, target: Path, data: bytes) -> list[str]:
+        """(In a worker.) Replace the opened file with ``data`` after keeping a copy of it beside
+        it, both written as one atomic step, as ``suture repair --in-place`` does."""
+        original = Path(self.path).read_bytes()
+        backup = backup_name(target)
+        self.live.ignore(data)
+        notes = write_files([(output_target(backup), original), (output_target(target), data)])
+        return [f"the original is kept as {show.path(backup)}", *notes]
 
     def _ask_again(self, question: str, yes: str, target: Path, data: bytes | None, version: int, force: bool) -> None:
         self.push_screen(
