@@ -11,7 +11,6 @@ LIMIT = 80
 # Longer than the limit and still to be split into named steps.
 TO_SPLIT = {
     "checks/explain.py:_explain_sent",
-    "sent/claude_code.py:pairing",
 }
 
 

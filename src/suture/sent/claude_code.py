@@ -281,124 +281,134 @@ class _Builder:
     # -- 3. pairing ------------------------------------------------------------------------------
 
     def pairing(self, units: list[_Unit]) -> list[_Unit]:
+        """What Claude Code does to pair calls and results before it sends: results before any
+        assistant message become notes, repeated or unanswered calls leave, missing results are
+        made, and results that answer nothing leave the next message."""
         out: list[_Unit] = []
         seen: set[Any] = set()
         y = 0
         while y < len(units):
             unit = units[y]
             if unit.role != "assistant":
-                if isinstance(unit.content, list) and (not out or out[-1].role != "assistant"):
-                    kept = [b for b in unit.content if _kind(b) != "tool_result"]
-                    if len(kept) != len(unit.content):
-                        for b in unit.content:
-                            if _kind(b) == "tool_result":
-                                self.orphan(b, unit.index, "no assistant message comes before it")
-                        content: list[Any] | None = kept
-                        if not kept:
-                            content = None if out else [self.new({"type": "text", "text": _ORPHANED}, unit.index)]
-                        if content is not None:
-                            out.append(_Unit("user", content, unit.indices))
-                        y += 1
-                        continue
-                out.append(unit)
+                self.leading_user(unit, out)
                 y += 1
                 continue
             if not isinstance(unit.content, list):
                 out.append(unit)
                 y += 1
                 continue
-            mine: list[Any] = []
-            changed = False
-            kept_blocks: list[Any] = []
-            server = {b.get("tool_use_id") for b in unit.content if _kind(b) != "tool_result" and "tool_use_id" in b}
-            for k, block in enumerate(unit.content):
-                kind = _kind(block)
-                drop = False
-                if kind == "tool_use":
-                    if block.get("id") in seen:
-                        drop = True
-                        self.fix(
-                            "replaced_call",
-                            f"Claude Code leaves out call {block.get('id')}{self.where(unit.index)}: an earlier call has its id",
-                            unit.index,
-                            str(block.get("id")),
-                        )
-                    else:
-                        seen.add(block.get("id"))
-                        mine.append(block.get("id"))
-                else:
-                    # A server tool call without its result in the message, or a result where
-                    # only calls belong.
-                    unanswered = kind in ("server_tool_use", "mcp_tool_use") and block.get("id") not in server
-                    drop = unanswered or kind == "tool_result"
-                if not drop:
-                    kept_blocks.append(block)
-                    continue
-                changed = True
-                before = _kind(unit.content[k - 1]) if k > 0 else None
-                after = _kind(unit.content[k + 1]) if k + 1 < len(unit.content) else None
-                if before in _THINKING and after in _THINKING:
-                    kept_blocks.append(
-                        self.new({"type": "text", "text": _TOOL_USE_REMOVED, "citations": []}, unit.index)
-                    )
-            if not kept_blocks:
-                kept_blocks.append(
-                    self.new({"type": "text", "text": _TOOL_USE_INTERRUPTED, "citations": []}, unit.index)
-                )
+            mine, kept_blocks, changed = self.calls_kept(unit, seen)
             out.append(_Unit("assistant", kept_blocks, unit.indices) if changed else unit)
             nxt = units[y + 1] if y + 1 < len(units) else None
-            answered: list[Any] = []
-            repeated = False
-            if nxt is not None and nxt.role == "user" and isinstance(nxt.content, list):
-                for b in nxt.content:
-                    if _kind(b) == "tool_result":
-                        repeated = repeated or b.get("tool_use_id") in answered
-                        answered.append(b.get("tool_use_id"))
-            missing = [i for i in mine if i not in answered]
-            extra = [i for i in dict.fromkeys(answered) if i not in mine]
-            if not missing and not extra and not repeated:
-                y += 1
-                continue
-            made = []
-            for call_id in missing:
-                made.append(
-                    self.new(
-                        {"type": "tool_result", "tool_use_id": call_id, "content": _MISSING, "is_error": True},
-                        unit.index,
-                    )
-                )
-                self.fix(
-                    "inserted_result",
-                    f"Claude Code answers call {call_id}{self.where(unit.index)}, whose result is not in the next "
-                    "message, with a result of its own",
-                    unit.index,
-                    str(call_id),
-                )
-            if nxt is not None and nxt.role == "user":
-                blocks = nxt.blocks()
-                if extra or repeated:
-                    taken: set[Any] = set()
-                    filtered = []
-                    for b in blocks:
-                        if _kind(b) == "tool_result":
-                            ident = b.get("tool_use_id")
-                            if ident in extra or ident in taken:
-                                self.orphan(b, nxt.index, "it answers no call of the message before it")
-                                continue
-                            taken.add(ident)
-                        filtered.append(b)
-                    blocks = filtered
-                content = [*made, *blocks]
-                if content:
-                    out.append(_Unit("user", content, nxt.indices))
-                else:
-                    out.append(_Unit("user", _NO_CONTENT, nxt.indices))
-                y += 2
-                continue
-            if made:
-                out.append(_Unit("user", made, []))
-            y += 1
+            y += self.answered(unit, nxt, mine, out)
         return out
+
+    def leading_user(self, unit: _Unit, out: list[_Unit]) -> None:
+        """A user message: results in it with no assistant message before them leave it."""
+        if isinstance(unit.content, list) and (not out or out[-1].role != "assistant"):
+            kept = [b for b in unit.content if _kind(b) != "tool_result"]
+            if len(kept) != len(unit.content):
+                for b in unit.content:
+                    if _kind(b) == "tool_result":
+                        self.orphan(b, unit.index, "no assistant message comes before it")
+                content: list[Any] | None = kept
+                if not kept:
+                    content = None if out else [self.new({"type": "text", "text": _ORPHANED}, unit.index)]
+                if content is not None:
+                    out.append(_Unit("user", content, unit.indices))
+                return
+        out.append(unit)
+
+    def calls_kept(self, unit: _Unit, seen: set[Any]) -> tuple[list[Any], list[Any], bool]:
+        """An assistant message's blocks without repeated calls, unanswered server calls and
+        results; returns its call ids, the blocks kept and whether any left."""
+        assert isinstance(unit.content, list)
+        mine: list[Any] = []
+        changed = False
+        kept_blocks: list[Any] = []
+        server = {b.get("tool_use_id") for b in unit.content if _kind(b) != "tool_result" and "tool_use_id" in b}
+        for k, block in enumerate(unit.content):
+            kind = _kind(block)
+            drop = False
+            if kind == "tool_use":
+                if block.get("id") in seen:
+                    drop = True
+                    self.fix(
+                        "replaced_call",
+                        f"Claude Code leaves out call {block.get('id')}{self.where(unit.index)}: an earlier call has its id",
+                        unit.index,
+                        str(block.get("id")),
+                    )
+                else:
+                    seen.add(block.get("id"))
+                    mine.append(block.get("id"))
+            else:
+                # A server tool call without its result in the message, or a result where
+                # only calls belong.
+                unanswered = kind in ("server_tool_use", "mcp_tool_use") and block.get("id") not in server
+                drop = unanswered or kind == "tool_result"
+            if not drop:
+                kept_blocks.append(block)
+                continue
+            changed = True
+            before = _kind(unit.content[k - 1]) if k > 0 else None
+            after = _kind(unit.content[k + 1]) if k + 1 < len(unit.content) else None
+            if before in _THINKING and after in _THINKING:
+                kept_blocks.append(self.new({"type": "text", "text": _TOOL_USE_REMOVED, "citations": []}, unit.index))
+        if not kept_blocks:
+            kept_blocks.append(self.new({"type": "text", "text": _TOOL_USE_INTERRUPTED, "citations": []}, unit.index))
+        return mine, kept_blocks, changed
+
+    def answered(self, unit: _Unit, nxt: _Unit | None, mine: list[Any], out: list[_Unit]) -> int:
+        """The message after an assistant message with calls ``mine``: a result made for each call
+        it does not answer, results that answer nothing left out. Returns how many units it took
+        (the assistant message, and the next one where it wrote it)."""
+        answered: list[Any] = []
+        repeated = False
+        if nxt is not None and nxt.role == "user" and isinstance(nxt.content, list):
+            for b in nxt.content:
+                if _kind(b) == "tool_result":
+                    repeated = repeated or b.get("tool_use_id") in answered
+                    answered.append(b.get("tool_use_id"))
+        missing = [i for i in mine if i not in answered]
+        extra = [i for i in dict.fromkeys(answered) if i not in mine]
+        if not missing and not extra and not repeated:
+            return 1
+        made = []
+        for call_id in missing:
+            made.append(
+                self.new(
+                    {"type": "tool_result", "tool_use_id": call_id, "content": _MISSING, "is_error": True},
+                    unit.index,
+                )
+            )
+            self.fix(
+                "inserted_result",
+                f"Claude Code answers call {call_id}{self.where(unit.index)}, whose result is not in the next "
+                "message, with a result of its own",
+                unit.index,
+                str(call_id),
+            )
+        if nxt is not None and nxt.role == "user":
+            blocks = nxt.blocks()
+            if extra or repeated:
+                taken: set[Any] = set()
+                filtered = []
+                for b in blocks:
+                    if _kind(b) == "tool_result":
+                        ident = b.get("tool_use_id")
+                        if ident in extra or ident in taken:
+                            self.orphan(b, nxt.index, "it answers no call of the message before it")
+                            continue
+                        taken.add(ident)
+                    filtered.append(b)
+                blocks = filtered
+            content = [*made, *blocks]
+            out.append(_Unit("user", content if content else _NO_CONTENT, nxt.indices))
+            return 2
+        if made:
+            out.append(_Unit("user", made, []))
+        return 1
 
     def orphan(self, block: Any, index: int | None, why: str) -> None:
         call_id = block.get("tool_use_id") if isinstance(block, dict) else None
