@@ -117,13 +117,24 @@ def test_the_written_file_is_a_minimal_edit_and_writing_it_again_changes_nothing
     assert write_back(data, load_bytes(data)).data == written.data  # the same bytes every time
 
 
-@pytest.mark.parametrize("path", SESSIONS, ids=_ids(SESSIONS))
+def _needs_repair(path: Path) -> bool:
+    """A session whose repair changes something (or, a Codex turn, puts its outputs right after
+    its calls); the real sessions are expected back as they are whatever the repair says."""
+    t = load_bytes(path.read_bytes())
+    fixed = repair(t.messages)
+    return bool(fixed.changes or reordered_turns(fixed.messages, t)) and path not in REAL
+
+
+NEED_NOTHING = [p for p in SESSIONS if not _needs_repair(p)]
+
+
+def test_the_round_trip_has_sessions_to_check() -> None:
+    assert len(NEED_NOTHING) >= 30
+
+
+@pytest.mark.parametrize("path", NEED_NOTHING, ids=_ids(NEED_NOTHING))
 def test_a_session_that_needs_no_repair_is_written_back_byte_for_byte(path: Path) -> None:
     data, written = _write(path)
-    t = load_bytes(data)
-    fixed = repair(t.messages)
-    if (fixed.changes or reordered_turns(fixed.messages, t)) and path not in REAL:
-        pytest.skip("this session needs a repair (or, a Codex turn, its outputs put right after its calls)")
     assert written.data == data
     assert written.edits == []
 
