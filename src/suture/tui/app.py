@@ -89,12 +89,6 @@ class Loading(Message):
 
 
 @dataclass
-class Searched(Message):
-    query: str
-    rows: list[int]
-
-
-@dataclass
 class Checked(Message):
     """Provider verdicts for a model (``None`` where the checks could not run)."""
 

@@ -478,9 +478,6 @@ class RowModel:
         """The next row with a change after ``row`` (``step`` 1) or before it (``step`` -1)."""
         return _next_in(self.changed_rows, row, step)
 
-    def rows_with_changes(self) -> Iterator[tuple[int, Change]]:
-        yield from zip(self.change_rows, self.changes, strict=True)
-
 
 class RowBuilder:
     """Builds the row model of each state of one file, each grown from the one before where

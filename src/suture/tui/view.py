@@ -599,9 +599,6 @@ class TranscriptView(ScrollView, can_focus=True):
             offset = end
         return out
 
-    def region_of(self, row: int) -> Region:
-        return Region(0, row, self.width, 1)
-
 
 class PaneHeader(Widget):
     """The titles above the two panes, lined up with the view's columns."""
