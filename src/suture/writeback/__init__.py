@@ -43,7 +43,7 @@ out, or sends them harmlessly). Writing never makes resuming worse.
 from __future__ import annotations
 
 import uuid as _uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -473,6 +473,26 @@ class Plan:
         if self.lines.raw[-1] == b"":
             out.append(b"")
         return b"\n".join(out), edits
+
+
+class LogWriter:
+    """What the three session-log writers start from: the file's lines, the plan of their edits,
+    the history as read and its repair."""
+
+    def __init__(self, data: bytes, transcript: Transcript, repaired: Repair) -> None:
+        self.lines = Lines(data)
+        self.plan = Plan(self.lines)
+        self.transcript = transcript
+        self.messages = transcript.messages
+        self.repaired = repaired
+
+    def kept(self) -> Iterator[tuple[int, int, Message, Message]]:
+        """Each repaired message that stands for one read from the file: its index in the
+        repair, the index of the one read, that one, and the repaired message."""
+        for j, out in enumerate(self.repaired.messages):
+            i = self.repaired.origin[j]
+            if i is not None:
+                yield j, i, self.messages[i], out
 
 
 def _types_differ(a: Any, b: Any) -> bool:

@@ -32,7 +32,7 @@ from suture.formats.messages import blocks_of
 from suture.io import parse_document
 from suture.model import Message, Transcript
 from suture.repair import ChangeKind, Repair
-from suture.writeback import Lines, Plan, Written, changed_file, first_values, left_notes, new_id
+from suture.writeback import LogWriter, Written, changed_file, first_values, left_notes, new_id
 
 __all__ = ["resume", "write"]
 
@@ -45,13 +45,9 @@ def _kind(block: Any) -> str | None:
     return block.get("type") if isinstance(block, dict) and isinstance(block.get("type"), str) else None
 
 
-class _Writer:
+class _Writer(LogWriter):
     def __init__(self, data: bytes, transcript: Transcript, repaired: Repair) -> None:
-        self.lines = Lines(data)
-        self.plan = Plan(self.lines)
-        self.transcript = transcript
-        self.messages = transcript.messages
-        self.repaired = repaired
+        super().__init__(data, transcript, repaired)
         # Block replacements per line: block index -> the blocks written in its place.
         self.replaced: dict[int, dict[int, list[Any]]] = {}
         self.reordered: set[int] = set()
@@ -118,11 +114,7 @@ class _Writer:
 
     def in_place(self) -> None:
         """Renamed calls and results, and notes, where they are written."""
-        for j, out in enumerate(self.repaired.messages):
-            i = self.repaired.origin[j]
-            if i is None:
-                continue
-            before = self.messages[i]
+        for j, i, before, out in self.kept():
             if before.has_calls:
                 for c, (was, now) in enumerate(zip(before.tool_calls, out.tool_calls, strict=True)):
                     if was.id != now.id:

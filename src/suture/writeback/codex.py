@@ -28,7 +28,7 @@ from suture.formats.responses import item_kind, items_of
 from suture.io import InputError
 from suture.model import Message, Source, Transcript
 from suture.repair import Repair
-from suture.writeback import Lines, Plan, Row, Written, changed_file, left_notes, span_work
+from suture.writeback import LogWriter, Row, Written, changed_file, left_notes, span_work
 
 __all__ = ["resume", "write"]
 
@@ -39,13 +39,9 @@ Unit = tuple[int, int | None]
 the line's own item)."""
 
 
-class _Writer:
+class _Writer(LogWriter):
     def __init__(self, data: bytes, transcript: Transcript, repaired: Repair) -> None:
-        self.lines = Lines(data)
-        self.plan = Plan(self.lines)
-        self.transcript = transcript
-        self.messages = transcript.messages
-        self.repaired = repaired
+        super().__init__(data, transcript, repaired)
         history = transcript.meta.get("history")
         if history is None or transcript.meta.get("session") is not None:
             raise InputError(
@@ -124,11 +120,7 @@ class _Writer:
 
     def in_place(self) -> None:
         """Renamed calls and outputs, and notes, where they are written."""
-        for j, out in enumerate(self.repaired.messages):
-            i = self.repaired.origin[j]
-            if i is None:
-                continue
-            before = self.messages[i]
+        for _, i, before, out in self.kept():
             renamed = [(a.id, b.id) for a, b in zip(before.tool_calls, out.tool_calls, strict=True) if a.id != b.id]
             note = before.role == "tool" and out.role != "tool"
             renamed_result = before.role == "tool" and out.role == "tool" and before.tool_call_id != out.tool_call_id

@@ -31,7 +31,7 @@ from suture.formats import pi as reader
 from suture.io import parse_document
 from suture.model import Message, Part, TextPart, Transcript
 from suture.repair import Repair
-from suture.writeback import Lines, Plan, Written, changed_file, left_notes, new_id, span_work
+from suture.writeback import LogWriter, Written, changed_file, left_notes, new_id, span_work
 
 __all__ = ["resume", "write"]
 
@@ -70,13 +70,9 @@ def _millis(stamp: Any) -> int:
     return int(when.timestamp() * 1000)
 
 
-class _Writer:
+class _Writer(LogWriter):
     def __init__(self, data: bytes, transcript: Transcript, repaired: Repair) -> None:
-        self.lines = Lines(data)
-        self.plan = Plan(self.lines)
-        self.transcript = transcript
-        self.messages = transcript.messages
-        self.repaired = repaired
+        super().__init__(data, transcript, repaired)
         self.moved: set[int] = set()
 
     def line_of(self, i: int) -> int:
@@ -95,11 +91,7 @@ class _Writer:
     # -- in place --------------------------------------------------------------------------------
 
     def in_place(self) -> None:
-        for j, out in enumerate(self.repaired.messages):
-            i = self.repaired.origin[j]
-            if i is None:
-                continue
-            before = self.messages[i]
+        for _, i, before, out in self.kept():
             for c, (was, now) in enumerate(zip(before.tool_calls, out.tool_calls, strict=True)):
                 if was.id == now.id:
                     continue
