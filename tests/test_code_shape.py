@@ -9,9 +9,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "suture"
 LIMIT = 80
 # Longer than the limit and still to be split into named steps.
-TO_SPLIT = {
-    "checks/explain.py:_explain_sent",
-}
+TO_SPLIT: set[str] = set()
 
 
 def long_functions(root: Path, limit: int) -> list[str]:

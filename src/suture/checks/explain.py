@@ -657,68 +657,18 @@ def _explain_sent(
     contracts: Callable[[str], Verdict],
 ) -> Explanation:
     """What ``rec`` says about a session log, its indices read in ``request``; ``contracts``
-    gives a provider's verdict on the file as written and its repair."""
+    gives a provider's verdict on the file as written and its repair.
+
+    In steps: the message the error's index names in what is sent, the findings of a check of
+    what is sent, the messages of the file as written they come from, what the agent sends now
+    (when ``request`` is a recorded request), and the file's own problems and the agent's own
+    fixes there."""
     messages = transcript.messages
-    n, m = _wire_index(rec)
-    missing = [f"id {i}" for i in rec.ids if not _holds_id(messages, i)]
-    named: int | None = None
-    if n is not None:
-        shown = rec.index if rec.index is not None else n
-        if n >= request.length:
-            missing.append(f"index {shown} ({request.label} has {request.length} {_places_word(request)})")
-        elif not request.written[n]:
-            what = request.added.get(n, "a message suture cannot trace to this file")
-            missing.append(
-                f"index {shown} ({request.name(n)} of {request.label} is {what}, which this file does not hold)"
-            )
-        else:
-            named = n
-    if named is not None and rec.ids and not missing:
-        # The index and the ids must name the same message (A1's index may name the call's
-        # message or the next one). Where the ids' messages are elsewhere, or left out of what the
-        # agent sends, the index counts another request: the ids say which messages it is about.
-        by_ids, _ = _named(messages, rec)
-        places = {p for p, w in enumerate(request.written) if set(w) & set(by_ids)}
-        if by_ids and not places & {named, named - 1}:
-            named = None
-    findings: list[Finding] = []
-    provider = rec.providers[0]
-    for p in rec.providers:
-        listed = [_finding(request, v) for v in request.check(p) if v.rule in rec.rule.members]
-        narrowed = _narrow_findings(listed, rec, named)
-        if narrowed:
-            findings, provider = narrowed, p
-            break
-    written: list[int] = []
-    by = ""
-    if named is not None:
-        written, by = _block_written(transcript, request, named, m), "index"
-    elif rec.ids:
-        written, by = _named(messages, rec) if not missing else ([], "")
-        by = "ids" if written else ""
-    if not written and findings and not missing:
-        written = list(dict.fromkeys(i for f in findings for i in f.written))
-        by = "check"
-    if not written and not missing and n is None and not rec.ids:
-        # A text that names no message, and nothing of it in what is sent: where the file as
-        # written has it (the agent may repair it itself).
-        for p in rec.providers:
-            in_file = [v for v in contracts(p).before if v.rule in rec.rule.members]
-            if in_file:
-                written, by, provider = sorted({v.index for v in in_file}), "file", p
-                break
-    wanted = set(written)
-    ids = set(rec.ids)
-    now: list[Finding] | None = None
-    if request is not model:
-        now = [
-            f
-            for p in rec.providers
-            for v in model.check(p)
-            if v.rule in rec.rule.members
-            for f in [_finding(model, v)]
-            if wanted & set(f.written) or (v.call_id is not None and v.call_id in ids)
-        ]
+    named, missing = _sent_place(messages, request, rec)
+    findings, provider = _sent_findings(request, rec, named)
+    written, by, provider = _sent_written(transcript, request, rec, named, missing, findings, contracts, provider)
+    wanted, ids = set(written), set(rec.ids)
+    now = None if request is model else _still_sent(model, rec, wanted, ids)
     contract = contracts(provider)
     touching = [
         v
@@ -752,6 +702,92 @@ def _explain_sent(
         now=now,
         fixes=fixes,
     )
+
+
+def _sent_place(messages: Sequence[Message], request: SentRequest, rec: Recognition) -> tuple[int | None, list[str]]:
+    """The place in ``request`` the error's index names, when it holds a message of this file,
+    and what the error names that neither the file nor ``request`` holds."""
+    n, _ = _wire_index(rec)
+    missing = [f"id {i}" for i in rec.ids if not _holds_id(messages, i)]
+    named: int | None = None
+    if n is not None:
+        shown = rec.index if rec.index is not None else n
+        if n >= request.length:
+            missing.append(f"index {shown} ({request.label} has {request.length} {_places_word(request)})")
+        elif not request.written[n]:
+            what = request.added.get(n, "a message suture cannot trace to this file")
+            missing.append(
+                f"index {shown} ({request.name(n)} of {request.label} is {what}, which this file does not hold)"
+            )
+        else:
+            named = n
+    if named is not None and rec.ids and not missing:
+        # The index and the ids must name the same message (A1's index may name the call's
+        # message or the next one). Where the ids' messages are elsewhere, or left out of what the
+        # agent sends, the index counts another request: the ids say which messages it is about.
+        by_ids, _ = _named(messages, rec)
+        places = {p for p, w in enumerate(request.written) if set(w) & set(by_ids)}
+        if by_ids and not places & {named, named - 1}:
+            named = None
+    return named, missing
+
+
+def _sent_findings(request: SentRequest, rec: Recognition, named: int | None) -> tuple[list[Finding], str]:
+    """A check of ``request``'s findings of the recognised rule, narrowed to the error, from the
+    first of the error's providers that has any; that provider (else the first)."""
+    for p in rec.providers:
+        listed = [_finding(request, v) for v in request.check(p) if v.rule in rec.rule.members]
+        narrowed = _narrow_findings(listed, rec, named)
+        if narrowed:
+            return narrowed, p
+    return [], rec.providers[0]
+
+
+def _sent_written(
+    transcript: Transcript,
+    request: SentRequest,
+    rec: Recognition,
+    named: int | None,
+    missing: list[str],
+    findings: list[Finding],
+    contracts: Callable[[str], Verdict],
+    provider: str,
+) -> tuple[list[int], str, str]:
+    """The messages of the file as written the error is about, how they were found (by the
+    error's "index", its "ids", the "check" of what is sent, or the "file"'s own problems when the
+    error names no message) and the provider whose verdict found them."""
+    n, m = _wire_index(rec)
+    if named is not None:
+        in_block = _block_written(transcript, request, named, m)
+        if in_block:
+            return in_block, "index", provider
+    elif rec.ids and not missing:
+        by_ids, _ = _named(transcript.messages, rec)
+        if by_ids:
+            return by_ids, "ids", provider
+    if findings and not missing:
+        return list(dict.fromkeys(i for f in findings for i in f.written)), "check", provider
+    if not missing and n is None and not rec.ids:
+        # A text that names no message, and nothing of it in what is sent: where the file as
+        # written has it (the agent may repair it itself).
+        for p in rec.providers:
+            in_file = [v for v in contracts(p).before if v.rule in rec.rule.members]
+            if in_file:
+                return sorted({v.index for v in in_file}), "file", p
+    return [], "index" if named is not None else "", provider
+
+
+def _still_sent(model: SentRequest, rec: Recognition, wanted: set[int], ids: set[str]) -> list[Finding]:
+    """The findings of the same rule in what the agent sends now (``model``) at the same messages
+    of the file or the same call ids."""
+    return [
+        f
+        for p in rec.providers
+        for v in model.check(p)
+        if v.rule in rec.rule.members
+        for f in [_finding(model, v)]
+        if wanted & set(f.written) or (v.call_id is not None and v.call_id in ids)
+    ]
 
 
 def _places_word(request: SentRequest) -> str:
