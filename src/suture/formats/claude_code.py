@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 import orjson
 
@@ -238,23 +238,32 @@ def _index(records: Sequence[tuple[int, Any]], main: bool) -> tuple[dict[str, in
     leaf_uuid: str | None = None
     linked = False
     for pos, (_, record) in enumerate(records):
-        if not isinstance(record, dict):
+        part = _part_of_chain(record, main) if isinstance(record, dict) else None
+        if part is None:
             continue
-        kind = _type(record)
-        if kind == "last-prompt":
-            found = record.get("leafUuid")
-            if isinstance(found, str):
-                leaf_uuid = found
-            continue
-        uuid = record.get("uuid")
-        if not isinstance(uuid, str) or kind not in _CHAIN_TYPES:
-            continue
-        if main and record.get("isSidechain") is True:
+        role, uuid = part
+        if role == "leaf":
+            leaf_uuid = uuid
             continue
         linked = linked or "parentUuid" in record
         by_uuid[uuid] = pos
         newest = pos
     return by_uuid, newest, leaf_uuid, linked
+
+
+def _part_of_chain(record: dict[str, Any], main: bool) -> tuple[Literal["leaf", "record"], str] | None:
+    """What a line is to the chain: ``("leaf", uuid)`` for a ``last-prompt`` line naming the leaf,
+    ``("record", uuid)`` for a record of the conversation (sidechain records left out when
+    ``main``), ``None`` for anything else. The whole read and the read of appended lines both
+    classify lines by it."""
+    kind = _type(record)
+    if kind == "last-prompt":
+        found = record.get("leafUuid")
+        return ("leaf", found) if isinstance(found, str) else None
+    uuid = record.get("uuid")
+    if not isinstance(uuid, str) or kind not in _CHAIN_TYPES or (main and record.get("isSidechain") is True):
+        return None
+    return "record", uuid
 
 
 def _ancestors(records: Sequence[tuple[int, Any]], by_uuid: dict[str, int], pos: int) -> list[int]:
@@ -374,18 +383,16 @@ def _appended(old: Chain, records: Sequence[tuple[int, Any]], start: int, main: 
         record = records[pos][1]
         if not isinstance(record, dict):
             return None
-        kind = _type(record)
-        if kind == "last-prompt":
-            found = record.get("leafUuid")
-            if isinstance(found, str):
-                marked = found
+        part = _part_of_chain(record, main)
+        if part is None:
             continue
-        uuid = record.get("uuid")
-        if not isinstance(uuid, str) or kind not in _CHAIN_TYPES or (main and record.get("isSidechain") is True):
+        role, uuid = part
+        if role == "leaf":
+            marked = uuid
             continue
         if record.get("parentUuid") != newest or uuid in added_uuids:
             return None
-        if kind == "assistant":
+        if _type(record) == "assistant":
             mid = _message_id(record)
             if mid is not None and mid in seen and mid not in responses:
                 return None  # a line of a response that is not in the history
