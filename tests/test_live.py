@@ -119,6 +119,23 @@ def test_missing_file_is_an_error_then_recovers(jsonl: Path) -> None:
     assert live.error is None
 
 
+def test_file_put_back_as_a_new_file_is_unchanged(jsonl: Path) -> None:
+    """A file deleted and written again with the same bytes, under another inode (an editor's
+    save by rename): nothing to show again, whatever inode the new file gets."""
+    live = LiveFile(jsonl)
+    live.poll()
+    version = live.version
+    data = jsonl.read_bytes()
+    jsonl.unlink()
+    (jsonl.parent / "holds-the-old-inode").write_bytes(b"x")
+    assert live.poll().kind == "error"
+    fresh = jsonl.parent / "fresh"
+    fresh.write_bytes(data)
+    fresh.rename(jsonl)
+    assert live.poll().kind == "unchanged"
+    assert live.error is None and live.version == version
+
+
 def test_never_readable(tmp_path: Path) -> None:
     path = tmp_path / "t.json"
     path.write_bytes(b"{not json")

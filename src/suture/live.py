@@ -149,9 +149,10 @@ class LiveFile:
             self.error = None
             if found.kind == "unchanged" and self._shown is not None:
                 return self._keep("unchanged", found.pending_line)
-            if whole and self._shown is not None and found.transcript == self._shown[0]:
-                # Read whole and found what is shown (``r`` on a file nobody wrote): nothing
-                # to show again, and no new version to check.
+            if found.kind == "full" and self._shown is not None and found.transcript == self._shown[0]:
+                # Read whole and found what is shown (``r`` on a file nobody wrote, a file put
+                # back as it was under a new inode): nothing to show again, and no new version
+                # to check.
                 return self._keep("unchanged", found.pending_line)
             self._shown = (found.transcript, found.repair)
             self.version += 1
