@@ -1,0 +1,271 @@
+"""The export flow of :class:`~suture.tui.app.SutureApp`: ``e`` asks what to write and where,
+confirms before it overwrites a file (the opened file keeps a copy beside it), and writes what
+``suture repair`` writes, atomically, from the file as it is when written.
+
+:class:`ExportFlow` is a part of the app (the app inherits it); it keeps the one piece of state the
+export carries from one question to the next, the format last chosen.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import orjson
+from textual import work
+from textual.app import App
+from textual.message import Message
+
+from suture import codec, show
+from suture.io import InputError, backup_name, output_target, same_file, write_atomic, write_files
+from suture.live import LiveFile, Update
+from suture.model import Transcript
+from suture.tui.screens import ConfirmScreen, ExportOption, ExportScreen
+
+if TYPE_CHECKING:
+    from suture.tui.rows import RowModel
+
+__all__ = ["ExportFlow", "Exported", "default_export_path"]
+
+
+def default_export_path(path: Path, folder: Path | None = None) -> Path:
+    """``<stem>.repaired<suffix>`` beside the input (or in ``folder``), or in the current folder
+    where the input's folder cannot be written."""
+    where = folder or path.parent
+    if folder is None and not os.access(where, os.W_OK):
+        where = Path.cwd()
+    return where / f"{path.stem}.repaired{path.suffix}"
+
+
+@dataclass
+class Exported(Message):
+    """An export ended: the file written (with what else was written, such as the copy of the
+    original), or why nothing was."""
+
+    path: Path | None
+    error: str | None
+    notes: tuple[str, ...] = ()
+
+
+class ExportFlow(App[None]):
+    """Export the repaired transcript (``e``)."""
+
+    _export_choice: str
+    """The format the last export chose to write (a session log, or its request body)."""
+
+    if TYPE_CHECKING:  # what the export uses of the app
+        model: RowModel | None
+        shown_version: int
+        export_dir: Path | None
+
+        @property
+        def path(self) -> Path: ...
+
+        @property
+        def live(self) -> LiveFile: ...
+
+        def _post_loaded(self, update: Update, initial: bool = False) -> None: ...
+
+    def action_export(self) -> None:
+        if self.model is None:
+            self.notify("nothing to export yet", markup=False)
+            return
+        self.prepare_export(self.shown_version)
+
+    def _latest(self) -> Update:
+        """(In a worker.) The file's state now, checked whole against the disk; a newer state
+        than the one shown is shown too."""
+        update = self.live.poll(verify=True)
+        if update.kind in ("full", "append"):
+            self._post_loaded(update)
+        return update
+
+    def _unreadable(self, update: Update) -> str:
+        return f"{show.path(self.path)} cannot be read now ({show.line(update.error or '')})"
+
+    @work(thread=True, exclusive=True, group="export", exit_on_error=False)
+    def prepare_export(self, shown: int) -> None:
+        """The bytes to write, made once from the file as it is now (an export never writes a
+        version older than the file without saying so): the export writes exactly what
+        ``suture repair`` does."""
+        update = self._latest()
+        if update.transcript is None or update.repair is None:
+            self.post_message(Exported(None, self._unreadable(update)))
+            return
+        options = self._export_options(update)
+        stale = None
+        if update.kind == "error":
+            stale = f"{self._unreadable(update)}: this is the last version that could be read, older than the file."
+        elif update.version != shown:
+            stale = "The file changed on disk since it was shown: this is its current version, now shown."
+        problems = len(update.transcript.problems)
+        self.call_from_thread(self._ask_export, problems, options, update.version, stale)
+
+    def _export_options(self, update: Update) -> list[ExportOption]:
+        """(In a worker.) What the export can write, each made now, as ``suture repair`` makes
+        it: for a session log its agent resumes, the session (the default), then its request
+        body; for any other file, the file's own format."""
+        from suture.io import read_input
+        from suture.writeback import export_choices, writes_back
+
+        transcript, repaired = update.transcript, update.repair
+        assert transcript is not None and repaired is not None
+        data = None
+        if writes_back(transcript.format):
+            try:
+                data = read_input(self.path, streams=False)
+            except InputError:
+                data = None
+        default = default_export_path(self.path, self.export_dir)
+        options: list[ExportOption] = []
+        for choice in export_choices(transcript, repaired, data, str(self.path)):
+            try:
+                made: bytes | None = choice.bytes()
+                error = None
+            except Exception as e:  # a format that cannot write this history says why
+                made, error = None, show.line(str(e))
+            session = choice.format == transcript.format and writes_back(choice.format)
+            suffix = choice.suffix if session or made is None else _suffix_for(made, default.suffix)
+            target = default.with_suffix(suffix) if default.suffix.lower() in (".json", ".jsonl") else default
+            what = _export_words(transcript, choice.label, choice.resume, session)
+            options.append(ExportOption(choice.label, what, target, choice.format, made, error))
+        return options
+
+    def _ask_export(self, problems: int, options: list[ExportOption], version: int, stale: str | None) -> None:
+        note = stale or ""
+        if problems:
+            note += f" {problems} unreadable line(s) are left out, as with --skip-bad-lines."
+        self.push_screen(
+            ExportScreen(options, note.strip()),
+            lambda answer: self._export_to(answer, options, version),
+        )
+
+    def _export_to(self, answer: tuple[str, int] | None, options: list[ExportOption], version: int) -> None:
+        if not answer:
+            self.notify("not exported", markup=False)
+            return
+        path, chosen = answer
+        data = options[chosen].data
+        self._export_choice = options[chosen].format
+        target = Path(os.path.expanduser(path))
+        if not target.is_absolute():
+            target = (self.export_dir or Path.cwd()) / target
+        is_input = same_file(target, self.path)
+        if is_input:
+            question = (
+                f"{show.path(target)} is the file you opened. Overwrite the input with the repaired transcript? "
+                "A copy of the original is kept beside it (NAME.bak), as suture repair --in-place keeps one."
+            )
+            self.push_screen(
+                ConfirmScreen(question, yes="Overwrite the input"),
+                lambda yes: self._confirmed(yes, target, data, version),
+            )
+        elif target.exists():
+            self.push_screen(
+                ConfirmScreen(f"{show.path(target)} exists. Overwrite it?"),
+                lambda yes: self._confirmed(yes, target, data, version),
+            )
+        else:
+            self.write_export(target, data, version)
+
+    def _confirmed(self, yes: bool | None, target: Path, data: bytes | None, version: int, force: bool = False) -> None:
+        if yes:
+            self.write_export(target, data, version, force)
+        else:
+            self.notify("not exported", markup=False)
+
+    @work(thread=True, exclusive=True, group="export", exit_on_error=False)
+    def write_export(self, target: Path, data: bytes | None, version: int, force: bool = False) -> None:
+        """Write ``data``, made from state ``version``, if the file still is that version (else
+        ask first). ``data`` None: make it now, from the file's current state. ``force``: write
+        even though the file cannot be read now (the person said yes to that)."""
+        update = self._latest()
+        if data is None:
+            if update.transcript is None or update.repair is None:
+                self.post_message(Exported(None, self._unreadable(update)))
+                return
+            # What was chosen, made again from the file's current state.
+            options = self._export_options(update)
+            option = next((o for o in options if o.format == self._export_choice), options[0])
+            if option.data is None:
+                self.post_message(Exported(None, option.error or "nothing to write"))
+                return
+            data = option.data
+            version = update.version
+        if update.kind == "error" and not force:
+            question = f"{self._unreadable(update)}. Write the version read before, older than the file?"
+            self.call_from_thread(self._ask_again, question, "Write it anyway", target, data, version, True)
+            return
+        if update.kind != "error" and update.version != version:
+            question = (
+                f"{show.path(self.path)} changed on disk while you were exporting; the view now shows it. "
+                f"Export its current version to {show.path(target)}?"
+            )
+            self.call_from_thread(self._ask_again, question, "Export the current version", target, None, 0, False)
+            return
+        try:
+            replace = same_file(target, self.path)
+            notes = self._replace_input(target, data) if replace else write_atomic(target, data)
+        except Exception as e:  # an export that fails must say why, never crash the app
+            said = str(e) if isinstance(e, InputError) else f"{show.path(target)}: {getattr(e, 'strerror', None) or e}"
+            self.post_message(Exported(None, said))
+            return
+        self.post_message(Exported(target, None, tuple(notes)))
+
+    def _replace_input(self, target: Path, data: bytes) -> list[str]:
+        """(In a worker.) Replace the opened file with ``data`` after keeping a copy of it beside
+        it, both written as one atomic step, as ``suture repair --in-place`` does."""
+        original = Path(self.path).read_bytes()
+        backup = backup_name(target)
+        self.live.ignore(data)
+        notes = write_files([(output_target(backup), original), (output_target(target), data)])
+        return [f"the original is kept as {show.path(backup)}", *notes]
+
+    def _ask_again(self, question: str, yes: str, target: Path, data: bytes | None, version: int, force: bool) -> None:
+        self.push_screen(
+            ConfirmScreen(question, yes=yes), lambda said: self._confirmed(said, target, data, version, force)
+        )
+
+    def on_exported(self, message: Exported) -> None:
+        if message.error:
+            self.notify(show.line(message.error), title="export failed", severity="error", markup=False)
+        else:
+            said = f"wrote {show.path(message.path or '')}"
+            if message.notes:
+                said += "; " + "; ".join(show.line(note) for note in message.notes)
+            self.notify(said, title="exported", markup=False)
+
+
+def _export_words(transcript: Transcript, label: str, resume: str | None, session: bool) -> str:
+    """What an export option writes, in words a person can act on."""
+    from suture.sent import agent_name, models
+
+    if session:
+        who = agent_name(transcript.format)
+        how = f" (`{show.line(resume)}`)" if resume else ""
+        return (
+            "Writes the session file with the repair written into it; every line the repair does not change "
+            f"stays as written. {who} resumes it{how} once it replaces the session file: export over the "
+            "input, or suture repair --in-place, which keeps a copy."
+        )
+    if transcript.format in models():
+        return (
+            f"Writes the repaired history (the Repaired pane) as {show.line(label)}, for a provider or "
+            f"another tool: not a session {agent_name(transcript.format)} can resume."
+        )
+    return f"Writes the repaired transcript (the Repaired pane) as {show.line(label)}, as suture repair does."
+
+
+def _suffix_for(data: bytes, suffix: str) -> str:
+    """``.json`` or ``.jsonl`` by what the bytes are, where the input's suffix says the other one
+    (a JSONL session log is sent, and so exported, as one JSON document); else ``suffix``."""
+    if suffix.lower() not in (".json", ".jsonl"):
+        return suffix
+    try:
+        codec.loads(data)
+    except orjson.JSONDecodeError:
+        return ".jsonl"
+    # One line of JSON is a one-line JSONL file as well: keep what the input said.
+    return ".json" if data.rstrip(b"\n").count(b"\n") else suffix

@@ -1,0 +1,127 @@
+"""The search flow of :class:`~suture.tui.app.SutureApp`: ``/`` searches message text and ids
+(in a worker), ``]`` and ``[`` step through the matches, ``esc`` clears the search and the row
+filter.
+
+:class:`SearchFlow` is a part of the app (the app inherits it) and keeps the search's state.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import on, work
+from textual.app import App
+from textual.widgets import Input
+
+from suture import show
+from suture.tui.bars import InfoBar
+
+if TYPE_CHECKING:
+    from suture.tui.rows import RowModel
+    from suture.tui.view import TranscriptView
+
+__all__ = ["SearchFlow"]
+
+
+class SearchFlow(App[None]):
+    """Search the rows (``/``), step through the matches (``]``, ``[``), clear (``esc``)."""
+
+    matches: list[int]
+    """The rows that match the search, in order."""
+    match_query: str
+    """The text searched for ("" for no search)."""
+    search_state: str
+    """What the info bar says of the search (its position among the matches)."""
+
+    if TYPE_CHECKING:  # what the search uses of the app
+        model: RowModel | None
+        row_filter: str
+
+        @property
+        def view(self) -> TranscriptView: ...
+
+        def _apply_filter(self) -> None: ...
+
+        def _next_of(self, rows: list[int], step: int, wrap: bool = False) -> int | None: ...
+
+    def action_search(self) -> None:
+        box = self.query_one("#search", Input)
+        box.display = True
+        box.value = self.match_query
+        # At once, not after this message (``focus()``): the keys after the slash are sent on to
+        # whatever has focus as soon as this binding returns.
+        self.screen.set_focus(box)
+
+    @on(Input.Submitted, "#search")
+    def _search_submitted(self, event: Input.Submitted) -> None:
+        box = self.query_one("#search", Input)
+        box.display = False
+        self.view.focus()
+        query = event.value.strip()
+        if not query:
+            self.action_clear_search()
+            return
+        self.run_search(query, jump=True)
+
+    @work(thread=True, exclusive=True, group="search", exit_on_error=False)
+    def run_search(self, query: str, jump: bool = True) -> None:
+        model = self.model
+        if model is None:
+            return
+        rows = model.search(query)
+        self.call_from_thread(self._searched, query, rows, jump, model)
+
+    def _searched(self, query: str, rows: list[int], jump: bool, model: RowModel) -> None:
+        if model is not self.model:
+            return
+        self.match_query = query
+        self.matches = rows
+        self.view.set_matches(query, rows)
+        self.refresh_bindings()
+        if self.row_filter == "matches":
+            self._apply_filter()
+        if not rows:
+            self._set_search(f"no match for “{query}”")
+            if jump:
+                self.notify(f"no match for “{show.line(query)}”", severity="warning", markup=False)
+            return
+        if jump:
+            after = [r for r in rows if r >= self.view.cursor]
+            self.view.select(after[0] if after else rows[0], center=True)
+        self._say_match()
+
+    def _say_match(self) -> None:
+        rows = self.matches
+        cursor = self.view.cursor
+        at = rows.index(cursor) + 1 if cursor in rows else 0
+        where = f"{at}/{len(rows):,}" if at else f"{len(rows):,} matches"
+        self._set_search(f"/{self.match_query}: {where}  ] next  [ prev")
+
+    def _set_search(self, text: str) -> None:
+        self.search_state = text
+        info = self.query_one("#info", InfoBar)
+        info.search = text
+        info.refresh()
+
+    def action_search_step(self, step: int) -> None:
+        if not self.matches:
+            self.notify("no search: press / to search", markup=False)
+            return
+        row = self._next_of(self.matches, step, wrap=True)
+        if row is None:
+            self.notify("no match among the rows shown", markup=False)
+            return
+        self.view.select(row, center=True)
+        self._say_match()
+
+    def action_clear_search(self) -> None:
+        """Turn the row filter and the search off (``esc``)."""
+        if self.row_filter != "all":
+            self.row_filter = "all"
+            self._apply_filter()
+        if self.match_query:
+            self.match_query = ""
+            self.matches = []
+            self.view.set_matches("", [])
+            self.refresh_bindings()
+            self._set_search("")
