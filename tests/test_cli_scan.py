@@ -74,9 +74,11 @@ def test_any_rejected_file_exits_1_and_each_file_is_a_row(folder: Path, tmp_path
     assert by_file["broken.jsonl"].startswith("rejected ")
     assert "anthropic: A1a line 19: the result for" in by_file["broken.jsonl"]
     assert "repair fixes it; last API error: API Error: 400" in by_file["broken.jsonl"]
-    assert by_file["notes.json"].startswith("unreadable ")
+    assert by_file["notes.json"].startswith("other ")
     assert "  — not a transcript suture knows: no format fits" in by_file["notes.json"]
-    assert summary(proc).endswith(": 1 would be rejected (1 fixed by repair), 1 ok, 1 unreadable")
+    assert summary(proc).endswith(
+        ": 1 would be rejected (1 fixed by repair), 1 ok, 0 unreadable, 1 other file (not transcripts)"
+    )
 
 
 def test_a_session_the_agent_repairs_itself_is_ok_and_says_so(tmp_path: Path) -> None:
@@ -100,6 +102,20 @@ def test_nothing_readable_exits_2(tmp_path: Path) -> None:
     assert summary(proc).endswith(": 0 would be rejected, 0 ok, 2 unreadable")
 
 
+def test_a_broken_file_is_unreadable_and_a_file_of_another_kind_is_other(tmp_path: Path) -> None:
+    """A transcript cut short cannot be read; JSON that is no transcript (a settings file, a
+    request log) is another kind of file. Neither is a transcript that could be judged: exit 2."""
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "cut.json").write_bytes(b'[{"role": "user", "content": "hi"}')
+    (tmp_path / "s" / "settings.json").write_bytes(b'{"theme": "dark"}')
+    proc = scan(tmp_path / "s", "--json", home=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    rows = {Path(str(r["path"])).name: r for r in json_rows(proc)}
+    assert {name: r["verdict"] for name, r in rows.items()} == {"cut.json": "unreadable", "settings.json": "other"}
+    assert str(rows["settings.json"]["error"]).startswith("not a transcript suture knows: no format fits")
+    assert summary(proc).endswith(": 0 would be rejected, 0 ok, 1 unreadable, 1 other file (not transcripts)")
+
+
 def test_no_files_at_all_exits_2_with_one_line(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     proc = scan(tmp_path / "empty", home=tmp_path)
@@ -116,7 +132,7 @@ def test_json_lines_have_every_column(folder: Path, tmp_path: Path) -> None:
     for row in rows:
         assert tuple(row) == COLUMNS
     verdicts = {Path(str(r["path"])).name: r["verdict"] for r in rows}
-    assert verdicts == {"clean.jsonl": "ok", "broken.jsonl": "rejected", "notes.json": "unreadable"}
+    assert verdicts == {"clean.jsonl": "ok", "broken.jsonl": "rejected", "notes.json": "other"}
 
 
 def test_csv_has_a_header_and_a_row_per_file(folder: Path, tmp_path: Path) -> None:
@@ -155,7 +171,7 @@ def test_out_writes_parquet(folder: Path, tmp_path: Path) -> None:
     assert proc.returncode == 1, proc.stderr
     table = pq.read_table(out)
     assert tuple(table.column_names) == COLUMNS
-    assert sorted(table.column("verdict").to_pylist()) == ["ok", "rejected", "unreadable"]
+    assert sorted(table.column("verdict").to_pylist()) == ["ok", "other", "rejected"]
 
 
 def test_with_no_path_the_agents_own_folders_are_scanned(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from suture.scan import (
     COLUMNS,
     LISTED,
     OK,
+    OTHER,
     REJECTED,
     UNREADABLE,
     VERDICTS,
@@ -145,7 +146,6 @@ def test_a_subagent_file_is_marked(tmp_path: Path) -> None:
     [
         (b"", "the file is empty"),
         (b"\x00\x01binary", "this is a binary file, not a JSON or JSONL transcript"),
-        (b'{"hello": "world"}', "not a transcript suture knows"),
         (b"[1, 2", "not valid JSON"),
     ],
 )
@@ -156,6 +156,16 @@ def test_a_file_that_is_no_transcript_is_an_unreadable_row(tmp_path: Path, conte
     assert row.verdict == UNREADABLE
     assert row.error.startswith(error)
     assert str(path) not in row.error  # the path is the row's own column
+    assert row.size == len(content)
+
+
+@pytest.mark.parametrize("content", [b'{"hello": "world"}', b'{"model": "m", "input": 3}\n{"model": "m"}\n'])
+def test_json_that_is_no_transcript_is_an_other_row(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "x.json"
+    path.write_bytes(content)
+    row = scan_path(path)
+    assert row.verdict == OTHER
+    assert row.error.startswith("not a transcript suture knows: no format fits")
     assert row.size == len(content)
 
 

@@ -14,10 +14,10 @@ import pytest
 
 from suture.checks import verdict as contract_verdict
 from suture.cli import main
-from suture.formats import load_file
+from suture.formats import NotTranscript, load_file
 from suture.io import InputError
 from suture.repair import repair
-from suture.scan import OK, REJECTED, UNREADABLE, judge, scan_path
+from suture.scan import OK, OTHER, REJECTED, UNREADABLE, judge, scan_path
 from suture.sent import models
 from suture.sent import verdict as sent_verdict
 from tests.conftest import SAMPLES
@@ -25,7 +25,7 @@ from tests.conftest import SAMPLES
 FILES = sorted(
     p for p in SAMPLES.rglob("*") if p.is_file() and p.suffix in (".json", ".jsonl") and p.name != "README.md"
 )
-EXIT = {OK: 0, REJECTED: 1, UNREADABLE: 2}
+EXIT = {OK: 0, REJECTED: 1, UNREADABLE: 2, OTHER: 2}
 
 
 def _id(path: Path) -> str:
@@ -52,7 +52,7 @@ def test_scan_and_check_agree(path: Path, capsysbinary: pytest.CaptureFixture[by
     row = scan_path(path)
     code, report = check(capsysbinary, str(path))
     assert code == EXIT[row.verdict], (row, report)
-    if row.verdict == UNREADABLE:
+    if row.verdict in (UNREADABLE, OTHER):
         return
     assert report is not None
     if "providers" in report:  # a session log: the verdict on what the agent sends
@@ -88,8 +88,8 @@ def test_the_judgement_is_the_verdict_on_what_is_sent(path: Path) -> None:
     request file that is the provider's checks on the file's own history."""
     try:
         transcript = load_file(path)
-    except InputError:
-        assert scan_path(path).verdict == UNREADABLE
+    except InputError as e:
+        assert scan_path(path).verdict == (OTHER if isinstance(e, NotTranscript) else UNREADABLE)
         return
     repaired = repair(transcript.messages)
     j = judge(transcript, repaired)

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from suture.scan import LISTED, OK, REJECTED, UNREADABLE
+from suture.scan import LISTED, OK, OTHER, REJECTED, UNREADABLE
 from suture.sessions import agent_places
 from suture.tui.sessions import SessionList, SessionsApp, SessionsScreen, matches
 from tests.fakehome import SAMPLES, env_for, home_with_sessions
@@ -376,3 +376,29 @@ async def test_an_agent_folder_made_after_the_start_is_scanned_and_watched(
         second = day / "rollout-two.jsonl"
         shutil.copyfile(SAMPLES / "codex" / "broken-resumed.jsonl", second)
         await until(pilot, lambda: {r.path for r in app.browser.table.rows} == {str(first), str(second)})
+
+
+async def test_files_that_are_no_transcript_come_after_every_session(tmp_path: Path) -> None:
+    """A folder holding sessions and other JSON (a settings file newer than every session): the
+    sessions lead the list, the other file comes last, muted, and is not counted as a session."""
+    folder = tmp_path / "work"
+    folder.mkdir()
+    session = folder / "rollout.jsonl"
+    shutil.copyfile(SAMPLES / "codex" / "clean-rollout.jsonl", session)
+    settings = folder / "settings.json"
+    settings.write_bytes(b'{"theme": "dark"}')
+    os.utime(session, (1_700_000_000, 1_700_000_000))
+    app = SessionsApp(SessionsScreen([str(folder)], [], watch=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await scanned(pilot, app.browser)
+        assert shown(app) == ["rollout.jsonl", "settings.json"]
+        assert [r.verdict for r in app.browser.table.rows] == [OK, OTHER]
+        status = str(app.browser.query_one("#sessions-status").render())
+        assert status.startswith("Sessions: 1  ·  ")
+        assert "1 other file" in status
+        last = app.browser.table.render_line(1).text
+        assert last.split()[0] == "other" and "not a transcript suture knows" in last
+        for _ in range(4):
+            await pilot.press("v")
+        assert app.browser.verdict == OTHER
+        assert shown(app) == ["settings.json"]

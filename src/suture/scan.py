@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from typing import Any
 
-from suture.formats import about, detect, export_name, get
+from suture.formats import NotTranscript, about, detect, export_name, get
 from suture.io import InputError, parse_document
 from suture.model import Transcript
 from suture.repair import Repair, repair
@@ -27,6 +27,7 @@ from suture.sessions import Found, is_url
 __all__ = [
     "LISTED",
     "OK",
+    "OTHER",
     "REJECTED",
     "UNREADABLE",
     "VERDICTS",
@@ -45,7 +46,8 @@ __all__ = [
 OK = "ok"
 REJECTED = "rejected"
 UNREADABLE = "unreadable"
-VERDICTS = (REJECTED, OK, UNREADABLE)
+OTHER = "other"
+VERDICTS = (REJECTED, OK, UNREADABLE, OTHER)
 """Every verdict a scan gives, the most urgent first."""
 LISTED = ""
 """The verdict of a row made from a file's listing alone (:func:`listed`): not scanned yet."""
@@ -63,7 +65,9 @@ class Row:
     ``verdict`` is ``ok``, ``rejected`` (the provider named in ``provider`` would answer 400 to
     what is sent, for a session log what the agent sends when it resumes it: ``problems``
     reasons, the first in ``problem``; ``after_repair`` problems are left in suture's repair of
-    the file) or ``unreadable`` (``error`` says why). ``fixes`` counts what the agent repairs
+    the file), ``unreadable`` (``error`` says why) or ``other`` (readable JSON or JSONL that is
+    not a transcript suture knows, such as a settings file or a request log beside the sessions;
+    ``error`` says what it is closest to). ``fixes`` counts what the agent repairs
     itself on resume: never problems. ``when`` is the last time the session
     recorded (its last timestamp, else the file's modification time), ISO 8601 in UTC.
     ``skipped`` counts lines that could not be read and were left out, as the agents do.
@@ -202,8 +206,9 @@ def _is_subagent(path: str) -> bool:
 
 def scan_bytes(data: bytes, path: str, size: int | None = None, mtime: float | None = None, agent: str = "") -> Row:
     """The row of a file with content ``data``. ``agent`` is the agent whose folder it was found
-    in (the content decides the format either way). Raises :class:`InputError` when the bytes are
-    no transcript suture knows; :func:`scan_file` turns that into an ``unreadable`` row."""
+    in (the content decides the format either way). Raises :class:`InputError` when the bytes
+    cannot be read as a transcript (:class:`suture.formats.NotTranscript` when they are no
+    transcript at all); :func:`scan_file` turns that into an ``unreadable`` (or ``other``) row."""
     doc = parse_document(data)
     transcript = detect(doc).adapter.load(doc)
     fmt = transcript.format
@@ -257,10 +262,12 @@ def _read(path: str) -> bytes:
         raise InputError(f"cannot read ({type(e).__name__}: {e})") from None
 
 
-def _unreadable(found: Found, error: str) -> Row:
+def _unreadable(found: Found, error: str, verdict: str = UNREADABLE) -> Row:
+    """The row of a file that holds no transcript suture can read: ``unreadable``, or ``other``
+    for one that is no transcript at all."""
     return Row(
         path=found.path,
-        verdict=UNREADABLE,
+        verdict=verdict,
         agent=found.agent,
         error=_one_line(error),
         when=_iso(found.mtime) if found.mtime is not None else "",
@@ -285,7 +292,8 @@ def listed(found: Found) -> Row:
 
 def scan_file(found: Found) -> Row:
     """The row of one file; never raises. A file that cannot be read, parsed or loaded (or that
-    breaks suture itself) is an ``unreadable`` row whose ``error`` says why."""
+    breaks suture itself) is an ``unreadable`` row whose ``error`` says why; one that holds JSON
+    but no transcript is an ``other`` row."""
     return scan_found(found)[0]
 
 
@@ -314,6 +322,8 @@ def scan_found(found: Found) -> tuple[Row, bool]:
         return _unreadable(found, _without_path(str(e), found.path)), False
     try:
         return scan_bytes(data, found.path, found.size, found.mtime, found.agent), True
+    except NotTranscript as e:
+        return _unreadable(found, _without_path(str(e), found.path), OTHER), True
     except InputError as e:
         return _unreadable(found, _without_path(str(e), found.path)), True
     except RecursionError:

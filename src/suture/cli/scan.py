@@ -26,7 +26,7 @@ from typing import IO, Any
 from suture import show
 from suture.cli import EXIT_BAD_INPUT, EXIT_FOUND, EXIT_OK
 from suture.io import InputError, open_atomic, same_file
-from suture.scan import COLUMNS, OK, REJECTED, UNREADABLE, Row, self_repairs
+from suture.scan import COLUMNS, OK, OTHER, REJECTED, UNREADABLE, Row, self_repairs
 from suture.sessions import Found, is_url
 
 NAMES = ("scan",)
@@ -102,13 +102,13 @@ class _Table:
 
 
 def _count(row: Row, n: int) -> str:
-    return "-" if row.verdict == UNREADABLE else f"{n:,}"
+    return "-" if row.verdict in (UNREADABLE, OTHER) else f"{n:,}"
 
 
 def _note(row: Row) -> str:
     """What to know about a row beyond its columns, after the file name."""
     bits = []
-    if row.verdict == UNREADABLE:
+    if row.verdict in (UNREADABLE, OTHER):
         bits.append(row.error)
     if row.verdict == REJECTED:
         who = row.provider or "every provider"
@@ -261,7 +261,7 @@ def run(args: argparse.Namespace) -> int:
         found = _not_into(found, args.out)
     cache = None if args.no_cache else ScanCache()
     progress = Progress()
-    counts = dict.fromkeys((REJECTED, OK, UNREADABLE), 0)
+    counts = dict.fromkeys((REJECTED, OK, UNREADABLE, OTHER), 0)
     fixed = 0
     ticker = _Ticker()
     start = time.perf_counter()
@@ -297,11 +297,12 @@ def run(args: argparse.Namespace) -> int:
     if counts[REJECTED]:
         rejected += f" ({fixed:,} fixed by repair)"
     wrote = f"; rows in {show.path(args.out)}" if args.out else ""
+    other = f", {_plural(counts[OTHER], 'other file')} (not transcripts)" if counts[OTHER] else ""
     sys.stderr.write(
         f"suture: scanned {_plural(total, 'file')} in {seconds:.1f} s{cached}: {rejected}, "
-        f"{counts[OK]:,} ok, {counts[UNREADABLE]:,} unreadable{wrote}\n"
+        f"{counts[OK]:,} ok, {counts[UNREADABLE]:,} unreadable{other}{wrote}\n"
     )
-    if counts[UNREADABLE] == total:
+    if counts[UNREADABLE] + counts[OTHER] == total:
         return EXIT_BAD_INPUT
     return EXIT_FOUND if counts[REJECTED] else EXIT_OK
 

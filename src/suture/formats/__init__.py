@@ -44,6 +44,7 @@ __all__ = [
     "About",
     "Adapter",
     "FormatError",
+    "NotTranscript",
     "about",
     "adapters",
     "closest",
@@ -73,6 +74,11 @@ class FormatError(InputError):
         super().__init__(f"{where}: {problem}" if where else problem)
         self.where = where
         self.problem = problem
+
+
+class NotTranscript(InputError):
+    """A document no format recognises: valid JSON or JSONL, but not a transcript suture knows
+    (a package manifest, a settings file, a request log). Other errors say a file is broken."""
 
 
 class Adapter(Protocol):
@@ -170,7 +176,7 @@ def detect(doc: Document) -> Detection:
     if not scored:
         near = closest(doc)
         why = f"; closest: {near[0].name} ({near[1]})" if near else ""
-        raise InputError(
+        raise NotTranscript(
             f"not a transcript suture knows: no format fits{why} (known formats: {', '.join(a.name for a in adapters())})"
         )
     best = max(s for s, _ in scored)
@@ -244,6 +250,8 @@ def read_file(
     data = read_input(path)
     try:
         return data, load_bytes(data, format, live=live)
+    except NotTranscript as e:
+        raise NotTranscript(f"{show.path(path)}: {e}") from None
     except InputError as e:
         raise InputError(f"{show.path(path)}: {e}") from None
     except RecursionError:

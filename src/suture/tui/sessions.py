@@ -39,7 +39,7 @@ from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from suture import show
-from suture.scan import LISTED, OK, REJECTED, UNREADABLE, Row, listed, self_repairs
+from suture.scan import LISTED, OK, OTHER, REJECTED, UNREADABLE, Row, listed, self_repairs
 from suture.scan_pool import Progress
 from suture.sessions import Found, Place
 from suture.tui.app import SutureApp
@@ -47,7 +47,7 @@ from suture.tui.keys import KeyBar
 
 __all__ = ["SessionList", "SessionsApp", "SessionsScreen", "matches"]
 
-VERDICT_FILTERS: tuple[str, ...] = ("", REJECTED, UNREADABLE, OK)
+VERDICT_FILTERS: tuple[str, ...] = ("", REJECTED, UNREADABLE, OK, OTHER)
 """What ``v`` cycles through: every row, then each verdict alone."""
 
 
@@ -74,7 +74,7 @@ def _home_short(path: str) -> str:
 def _note(row: Row) -> str:
     """What to know about the row beyond its columns: why it is unreadable or rejected, what the
     agent repairs itself, the last API error it recorded."""
-    if row.verdict == UNREADABLE:
+    if row.verdict in (UNREADABLE, OTHER):
         return row.error
     if row.verdict == LISTED:
         return "scanning…"
@@ -103,8 +103,10 @@ def matches(row: Row, words: Sequence[str], verdict: str = "") -> bool:
     return all(w in hay for w in words)
 
 
-def _order(row: Row) -> tuple[str, str]:
-    return row.when, row.path
+def _order(row: Row) -> tuple[bool, str, str]:
+    """Newest first (the list is sorted in reverse), files that are no transcript after every
+    session."""
+    return row.verdict != OTHER, row.when, row.path
 
 
 # -- the list -------------------------------------------------------------------------------------
@@ -202,6 +204,7 @@ class SessionList(ScrollView, can_focus=True):
         "sessions--rejected",
         "sessions--ok",
         "sessions--unreadable",
+        "sessions--other",
         "sessions--muted",
         "sessions--agent",
     }
@@ -218,6 +221,7 @@ class SessionList(ScrollView, can_focus=True):
         & > .sessions--rejected { color: $text-error; text-style: bold; }
         & > .sessions--ok { color: $text-success; }
         & > .sessions--unreadable { color: $text-warning; }
+        & > .sessions--other { color: $foreground-muted; }
         & > .sessions--muted { color: $foreground-muted; }
         & > .sessions--agent { color: $text-primary; }
     }
@@ -375,7 +379,7 @@ class SessionList(ScrollView, can_focus=True):
     def _draw(self, row: Row, width: int, base: Style, selected: bool) -> Strip:
         under = self._on(base, "cursor") if selected else base
         columns = Columns(width)
-        unreadable = row.verdict == UNREADABLE
+        unreadable = row.verdict in (UNREADABLE, OTHER)
         pending = row.verdict == LISTED
         name = os.path.basename(row.path.rstrip("/")) or row.path
         if row.subagent:
@@ -759,6 +763,8 @@ class SessionsScreen(Screen[None]):
                 first = "not scanned yet"
             elif row.verdict == UNREADABLE:
                 first = f"cannot be read: {show.prose(row.error)}"
+            elif row.verdict == OTHER:
+                first = show.prose(row.error)
             elif row.verdict == REJECTED:
                 more = f" (and {row.problems - 1} more)" if row.problems > 1 else ""
                 left = "repair fixes it" if not row.after_repair else f"{row.after_repair} left after repair"
@@ -786,10 +792,10 @@ class SessionsScreen(Screen[None]):
 
     def _show_status(self) -> None:
         p = self.progress
-        counts = dict.fromkeys((REJECTED, OK, UNREADABLE, LISTED), 0)
+        counts = dict.fromkeys((REJECTED, OK, UNREADABLE, OTHER, LISTED), 0)
         for row in self.all.values():
             counts[row.verdict] += 1
-        parts = [f"Sessions: {len(self.all):,}"]
+        parts = [f"Sessions: {len(self.all) - counts[OTHER]:,}"]
         if self.failed:
             parts.append(f"the scan stopped: {self.failed}")
         elif self.listing:
@@ -800,6 +806,8 @@ class SessionsScreen(Screen[None]):
         parts.append(f"{counts[REJECTED]:,} would be rejected")
         if counts[UNREADABLE]:
             parts.append(f"{counts[UNREADABLE]:,} unreadable")
+        if counts[OTHER]:
+            parts.append(f"{counts[OTHER]:,} other file{'s' if counts[OTHER] > 1 else ''}")
         shown = len(self.table.rows)
         if self.words or self.verdict:
             what = " ".join(self.words)
