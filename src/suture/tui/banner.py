@@ -4,9 +4,11 @@ lines before a compaction, other branches). Hidden when there is nothing to say.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual import events
 from textual.message import Message as TextualMessage
@@ -20,6 +22,9 @@ if TYPE_CHECKING:
     from suture.sent.recorded import RecordedRequest
 
 __all__ = ["Banner", "Recorded", "request_words"]
+
+# A line's closing key hint, "(s shows it)": kept whole when the line is cut to fit.
+_HINT = re.compile(r" \([a-zA-Z] [^()]*\)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,9 +123,20 @@ class Banner(_Bar):
             if text.plain:
                 text.append("\n")
             text.append("⋯ ", self.part("live"))
-            text.append(show.line(line), self.part("muted"))
+            text.append(_fit(show.line(line), self.size.width - 2), self.part("muted"))
         return text
 
     def on_click(self, event: events.Click) -> None:
         if self.recorded is not None and event.y in (0, 1):
             self.post_message(self.Clicked())
+
+
+def _fit(line: str, room: int) -> str:
+    """``line`` cut to ``room`` cells where it is wider, the key hint it ends with kept (the cut
+    falls in the sentence before it, marked ``…``). Unchanged before the banner has a size."""
+    if room <= 0 or cell_len(line) <= room:
+        return line
+    hint = _HINT.search(line)
+    tail = hint.group(0) if hint is not None and cell_len(hint.group(0)) + 8 <= room else ""
+    body = line[: len(line) - len(tail)]
+    return set_cell_size(body, room - cell_len(tail) - 1).rstrip() + "…" + tail
