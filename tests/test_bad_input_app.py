@@ -32,8 +32,8 @@ async def test_app_keeps_running_and_says_what_is_wrong(corpus: dict[str, Path],
             assert "line 3" in app.status.render().plain
         else:
             assert app.model is None
-            assert app.status.error
-            assert "\n" not in app.status.error.strip()
-            assert "Traceback" not in app.status.error
+            assert app.status.state.error
+            assert "\n" not in app.status.state.error.strip()
+            assert "Traceback" not in app.status.state.error
         await pilot.press("n", "e", "escape", "slash", "x", "enter", "escape")
         assert app.is_running

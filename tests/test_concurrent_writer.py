@@ -85,4 +85,4 @@ async def test_app_ends_showing_the_final_file(tmp_path: Path) -> None:
         assert model.transcript.messages == final.messages
         assert model.repair.messages == expected.messages
         assert model.repair.changes == expected.changes
-        assert app.status.error == ""
+        assert app.status.state.error == ""

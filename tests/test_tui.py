@@ -173,7 +173,7 @@ async def test_changes_list_jumps(worked: Path) -> None:
         await ready(pilot, app)
         changes = app.query_one("#changes", ChangeList)
         assert app.model is not None
-        kinds = [c.kind for c in changes.changes]
+        kinds = [c.kind for c in changes.items]
         synthetic = kinds.index(ChangeKind.SYNTHETIC_INTERRUPT)
         await pilot.click(ChangeList, offset=(5, synthetic))
         assert app.view.cursor == 7
@@ -530,13 +530,13 @@ async def test_half_written_file_then_good(tmp_path: Path) -> None:
         app.read_file()
         await ready(pilot, app)
         assert app.model is good
-        assert "line 3, column" in app.status.error
-        assert "last good version" in app.status.error
+        assert "line 3, column" in app.status.state.error
+        assert "last good version" in app.status.state.error
         assert "line 3" in app.status.render().plain
         path.write_bytes(orjson.dumps([USER, CALL, RESULT, USER]))
         app.read_file()
         await ready(pilot, app)
-        assert app.status.error == ""
+        assert app.status.state.error == ""
         assert app.model is not good and app.model is not None
         assert len(app.model.transcript.messages) == 4
 
@@ -548,14 +548,14 @@ async def test_unreadable_at_start_then_good(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app)
         assert app.model is None
-        assert "not valid JSON" in app.status.error
+        assert "not valid JSON" in app.status.state.error
         state = app.query_one("#state", Static)
         assert state.display and not app.view.display
         assert "cannot read" in str(state.render()) and "r reads it again" in str(state.render())
         path.write_bytes(orjson.dumps([USER]))
         app.read_file()
         await ready(pilot, app)
-        assert app.model is not None and app.status.error == ""
+        assert app.model is not None and app.status.state.error == ""
 
 
 async def test_follow_moves_to_the_end_on_reload(jsonl: Path) -> None:
@@ -694,7 +694,7 @@ async def test_provider_verdict_problems_and_picker(worked: Path) -> None:
         assert app.provider == next(p for p in checks.PROVIDERS if app.verdicts[p].contract.before)
         assert expected.summary() in app.status.render().plain
         problems = app.query_one("#problems", ProblemList)
-        assert len(problems.changes) == len(expected.before) + len(expected.after)
+        assert len(problems.items) == len(expected.before) + len(expected.after)
         # Choosing a problem jumps to the message it is about.
         last = len(expected.before) - 1
         await pilot.click(ProblemList, offset=(5, last))

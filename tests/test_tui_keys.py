@@ -104,7 +104,7 @@ async def test_changes_list_keys_and_escape_back_to_the_panes(worked: Path) -> N
         changes = app.query_one("#changes", ChangeList)
         assert changes.has_focus
         await pilot.press("G")
-        assert changes.cursor == len(changes.changes) - 1
+        assert changes.cursor == len(changes.items) - 1
         await pilot.press("g", "j")
         assert changes.cursor == 1
         await pilot.press("k")

@@ -54,7 +54,7 @@ async def checked(pilot: Any, app: SutureApp) -> None:
 
 
 def listed(app: SutureApp) -> list[Finding | Section]:
-    return list(app.query_one("#problems", ProblemList).changes)
+    return list(app.query_one("#problems", ProblemList).items)
 
 
 def keys(app: SutureApp) -> list[str]:
@@ -125,7 +125,7 @@ async def test_what_the_agent_repairs_itself_is_never_a_problem(tmp_path: Path) 
         assert model is not None
         # Choosing a note goes to the message the agent repairs.
         problems = app.query_one("#problems", ProblemList)
-        at = problems.changes.index(notes[0])
+        at = problems.items.index(notes[0])
         problems.cursor = at
         await pilot.pause()
         assert notes[0].fix is not None and notes[0].fix.index is not None
@@ -313,7 +313,7 @@ async def test_every_sample_header_agrees_with_suture_check(
         await checked(pilot, app)
         assert app.model is not None and app.provider is not None and app.verdicts is not None
         header = app.status.render().plain.splitlines()[0]
-        full = app.status.checks.plain if app.status.checks is not None else ""
+        full = app.status.state.checks[0].plain if app.status.state.checks is not None else ""
         session = app.model.transcript.format in models()
     if session:
         # A session log: suture check with no provider judges what the agent sends, to the

@@ -9,8 +9,9 @@ from collections.abc import Callable, Sequence
 from suture import show
 from suture.formats import load_file, read_file
 from suture.io import InputError
+from suture.kinds import counted
 from suture.model import Message, Transcript
-from suture.repair import ChangeKind, Repair
+from suture.repair import Repair
 
 __all__ = ["err", "load_sent", "load_strict", "out", "out_json", "read_strict", "summary_line"]
 
@@ -110,15 +111,6 @@ def load_sent(
     return transcript
 
 
-_KIND_WORDS = {
-    ChangeKind.MOVED_RESULT: "moved result",
-    ChangeKind.SYNTHETIC_INTERRUPT: "synthetic interrupt",
-    ChangeKind.ORPHAN_NOTE: "orphan note",
-    ChangeKind.RENAMED_ID: "renamed id",
-    ChangeKind.DROPPED_PLACEHOLDER: "dropped placeholder",
-}
-
-
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
@@ -146,7 +138,7 @@ def summary_line(result: Repair, messages: Sequence[Message], reordered: int = 0
         return f"no changes needed ({_amount(n_in, r_in)}); {moved}"
     if not result.changes:
         return f"no changes needed ({_amount(n_in, r_in)})"
-    parts = [_plural(count, _KIND_WORDS[kind]) for kind, count in result.counts().items() if count]
+    parts = [counted(kind, count) for kind, count in result.counts().items() if count]
     went = (
         f"{_amount(n_in, r_in)}, in and out"
         if (n_in, r_in) == (n_out, r_out)

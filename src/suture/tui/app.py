@@ -565,7 +565,7 @@ class SutureApp(ExportFlow, SearchFlow):
         view = self.view
         self.status.update_state(model=model, format_name=model.transcript.format)
         changes = self.query_one("#changes", ChangeList)
-        changes.set_changes(model.changes)
+        changes.set_items(model.changes)
         n = len(model.changes)
         self.query_one("#changes-title", Static).update(f"Changes ({n:,}…)" if n else "Changes")
         header = self.query_one("#pane-header", PaneHeader)
@@ -693,9 +693,9 @@ class SutureApp(ExportFlow, SearchFlow):
         self.status.update_state(model=model, format_name=transcript.format)
         changes = self.query_one("#changes", ChangeList)
         changes.empty = "the repair changes nothing here"
-        changes.set_changes(model.repair.changes)
+        changes.set_items(model.repair.changes)
         problems = self.query_one("#problems", ProblemList)
-        if not problems.changes and self.verdicts is None:
+        if not problems.items and self.verdicts is None:
             problems.empty = "checking the providers…"
             problems.refresh()
         n = len(model.repair.changes)
@@ -818,7 +818,7 @@ class SutureApp(ExportFlow, SearchFlow):
         if message.verdicts is None:
             self.verdicts = None
             problems.empty = message.error or "provider checks are not available"
-            problems.set_changes([])
+            problems.set_items([])
             return
         if self.verdicts is None:
             self.call_after_refresh(self.refresh_bindings)  # p and x can act now: tell the footer
@@ -862,7 +862,7 @@ class SutureApp(ExportFlow, SearchFlow):
         problems = self.query_one("#problems", ProblemList)
         problems.empty = f"{self.provider}: no problems"
         problems.agent = judged.agent
-        problems.set_changes(judged.listed())
+        problems.set_items(judged.listed())
         self.query_one("#problems-title", Static).update(judged.title())
         summary = Text(end="")
         short = Text(end="")
@@ -876,7 +876,7 @@ class SutureApp(ExportFlow, SearchFlow):
         if self.checks_pending:
             summary.append(f"  (checking {self.checks_pending} more providers…)", status.part("muted"))
             short.append(" …", status.part("muted"))
-        status.update_state(checks=summary, checks_short=short)
+        status.update_state(checks=(summary, short))
         info = self.query_one("#info", InfoBar)
         info.findings = judged.by_row
         info.agent = judged.agent
@@ -909,9 +909,9 @@ class SutureApp(ExportFlow, SearchFlow):
     def _problem_chosen(self, message: ChangeList.Chosen) -> None:
         message.stop()
         problems = self.query_one("#problems", ProblemList)
-        if self.model is None or not problems.changes:
+        if self.model is None or not problems.items:
             return
-        item = problems.changes[message.index]
+        item = problems.items[message.index]
         if not isinstance(item, Finding):
             return  # a heading
         self.view.select(item.row, center=True)

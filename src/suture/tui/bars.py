@@ -4,6 +4,8 @@ panes that says what the selected row is and why it changed."""
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.style import Style
@@ -11,11 +13,11 @@ from rich.text import Text
 from textual.widget import Widget
 
 from suture import show
+from suture.kinds import KINDS, badge_classes, badge_rules
 from suture.tui.judged import Finding
-from suture.tui.rows import KIND_BADGES, KIND_ORDER, KIND_SHORT, RowModel
-from suture.tui.view import kind_class
+from suture.tui.rows import RowModel
 
-__all__ = ["InfoBar", "StatusBar"]
+__all__ = ["InfoBar", "StatusBar", "StatusState"]
 
 _BAR_CLASSES = {
     "bar--title",
@@ -23,7 +25,7 @@ _BAR_CLASSES = {
     "bar--error",
     "bar--ok",
     "bar--live",
-    *(f"bar--badge-{k}" for k in ("moved", "interrupt", "note", "renamed", "dropped")),
+    *badge_classes("bar--badge"),
 }
 _BAR_CSS = """
     & > .bar--title { color: $text-accent; text-style: bold; }
@@ -31,12 +33,7 @@ _BAR_CSS = """
     & > .bar--error { color: $text-error; text-style: bold; }
     & > .bar--ok { color: $text-success; }
     & > .bar--live { color: $text-warning; text-style: bold; }
-    & > .bar--badge-moved { color: $text-primary; text-style: bold; }
-    & > .bar--badge-interrupt { color: $text-warning; text-style: bold; }
-    & > .bar--badge-note { color: $text-secondary; text-style: bold; }
-    & > .bar--badge-renamed { color: $text-accent; text-style: bold; }
-    & > .bar--badge-dropped { color: $text-error; text-style: bold; }
-"""
+""" + badge_rules("bar--badge", "color: $text-{colour}; text-style: bold;")
 
 
 class _Bar(Widget):
@@ -44,6 +41,27 @@ class _Bar(Widget):
 
     def part(self, name: str) -> Style:
         return self.get_component_rich_style(f"bar--{name}", partial=True)
+
+
+@dataclass(frozen=True, slots=True)
+class StatusState:
+    """What the status line shows."""
+
+    name_shown: str = ""
+    """The file's name as given."""
+    format_name: str = ""
+    model: RowModel | None = None
+    """The rows shown: their counts of messages and of changes by kind."""
+    live: str = ""
+    """What following the end says (``● following the end``), or nothing."""
+    error: str = ""
+    """Why the file cannot be read now, on a line of its own."""
+    notes: tuple[str, ...] = ()
+    """Lines under the first: lines skipped, a line still being written, loading progress."""
+    checks: tuple[Text, Text] | None = None
+    """The providers' verdict, whole and short (for a narrow window)."""
+    reloaded: tuple[str, float] | None = None
+    """What the last reload brought (``+3 messages``) and when (``time.monotonic()``)."""
 
 
 class StatusBar(_Bar):
@@ -56,25 +74,39 @@ class StatusBar(_Bar):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.name_shown = ""
-        self.format_name = ""
-        self.model: RowModel | None = None
-        self.live = ""
-        self.error = ""
-        self.notes: list[str] = []
-        self.checks: Text | None = None
-        self.checks_short: Text | None = None
-        self.reloaded: tuple[str, float] | None = None
-        """What the last reload brought (``+3 messages``) and when (``time.monotonic()``)."""
+        self.state = StatusState()
 
-    def update_state(self, **values: object) -> None:
-        for key, value in values.items():
-            setattr(self, key, value)
+    def update_state(
+        self,
+        *,
+        name_shown: str | None = None,
+        format_name: str | None = None,
+        model: RowModel | None = None,
+        live: str | None = None,
+        error: str | None = None,
+        notes: Sequence[str] | None = None,
+        checks: tuple[Text, Text] | None = None,
+        reloaded: tuple[str, float] | None = None,
+    ) -> None:
+        """Show a new state: each value given replaces the one shown (``None``: as it is);
+        ``checks`` is the verdict's whole line and its short one."""
+        state = self.state
+        self.state = StatusState(
+            name_shown=state.name_shown if name_shown is None else name_shown,
+            format_name=state.format_name if format_name is None else format_name,
+            model=state.model if model is None else model,
+            live=state.live if live is None else live,
+            error=state.error if error is None else error,
+            notes=state.notes if notes is None else tuple(notes),
+            checks=state.checks if checks is None else checks,
+            reloaded=state.reloaded if reloaded is None else reloaded,
+        )
         self.refresh(layout=True)
 
     def render(self) -> Text:
         """The whole first line where it fits the width, else a short one (``13→13``, a badge
         and count per kind), so a narrow window keeps every figure."""
+        state = self.state
         width = self.content_region.width or self.size.width
         text = self._first_line(short=False)
         if text.cell_len > width:  # short figures, the verdict in a sentence
@@ -82,29 +114,30 @@ class StatusBar(_Bar):
         if text.cell_len > width:
             text = self._first_line(short=True)
         if text.cell_len > width:
-            name = show.line(self.name_shown).rsplit("/", 1)[-1]
+            name = show.line(state.name_shown).rsplit("/", 1)[-1]
             text = self._first_line(short=True, name_room=max(9, len(name) - (text.cell_len - width)))
-        if self.error:
+        if state.error:
             text.append("\n")
             text.append("⚠ ", self.part("error"))
-            text.append(show.line(self.error), self.part("error"))
-        for note in self.notes:
+            text.append(show.line(state.error), self.part("error"))
+        for note in state.notes:
             text.append("\n")
             text.append(show.line(note), self.part("muted"))
         return text
 
     def _first_line(self, short: bool, name_room: int | None = None, short_checks: bool | None = None) -> Text:
+        state = self.state
         text = Text(no_wrap=False, end="")
         text.append("suture ", self.part("title"))
-        name = show.line(self.name_shown)
+        name = show.line(state.name_shown)
         if short:  # the file's own name, cut in the middle where the window is narrow
             name = name.rsplit("/", 1)[-1]
             if name_room is not None and len(name) > name_room:
                 name = name[: name_room // 2] + "…" + name[-(name_room - name_room // 2 - 1) :]
         text.append(name)
-        if self.format_name:
-            text.append(f"  {show.line(self.format_name)}", self.part("muted"))
-        model = self.model
+        if state.format_name:
+            text.append(f"  {show.line(state.format_name)}", self.part("muted"))
+        model = state.model
         if model is not None:
             n_in, n_out = model.repair.input_count, len(model.repair.messages)
             text.append(f"  {n_in:,}→{n_out:,}  " if short else f"  {n_in:,} in → {n_out:,} out  ", self.part("muted"))
@@ -115,27 +148,23 @@ class StatusBar(_Bar):
                 text.append(f"{len(changes):,} change{'s' if len(changes) != 1 else ''}" + (" " if short else ": "))
                 first = True
                 counts = model.counts()
-                for kind in KIND_ORDER:
+                for kind, shown in KINDS.items():
                     count = counts[kind]
                     if not count:
                         continue
                     if not first:
                         text.append(" " if short else " · ", self.part("muted"))
                     first = False
-                    if short:
-                        shown = f"{KIND_BADGES[kind][0]}{count:,}"
-                    else:
-                        shown = f"{count:,} {KIND_SHORT[kind][0 if count == 1 else 1]}"
-                    text.append(shown, self.part(f"badge-{kind_class(kind)}"))
+                    figure = f"{shown.symbol}{count:,}" if short else f"{count:,} {shown.short_words(count)}"
+                    text.append(figure, self.part(f"badge-{shown.name}"))
         short_checks = short if short_checks is None else short_checks
-        checks = self.checks_short if short_checks and self.checks_short is not None else self.checks
-        if checks is not None:
+        if state.checks is not None:
             text.append("  ")
-            text.append_text(checks)
-        if self.live:
-            text.append(f"  {self.live}", self.part("live"))
-        if self.reloaded is not None:
-            said, at = self.reloaded
+            text.append_text(state.checks[1] if short_checks else state.checks[0])
+        if state.live:
+            text.append(f"  {state.live}", self.part("live"))
+        if state.reloaded is not None:
+            said, at = state.reloaded
             text.append(f"  ↻ {said}, {_ago(time.monotonic() - at)}", self.part("muted"))
         return text
 
@@ -218,7 +247,8 @@ class InfoBar(_Bar):
         room = self.DETAIL_LINES
         for change in changes[:room]:
             text.append("\n")
-            text.append(f"{KIND_BADGES[change.kind]}  ", self.part(f"badge-{kind_class(change.kind)}"))
+            shown = KINDS[change.kind]
+            text.append(f"{shown.badge}  ", self.part(f"badge-{shown.name}"))
             text.append(show.line(change.summary))
         for finding in problems[: room - min(room, len(changes))]:
             label, said = finding.said(self.agent)

@@ -1,12 +1,14 @@
-"""The list of changes beside the panes: kind, index, one-line summary; choosing one jumps to it.
+"""The lists beside the panes: the repair's changes (kind, index, one-line summary) and a
+provider's verdict, item by item; choosing an item jumps to its row.
 
-A ``ScrollView`` that draws only visible rows, so a repair with tens of thousands of changes
-costs no more than one with five.
+Each is a ``ScrollView`` that draws only visible rows, so a repair with tens of thousands of
+changes costs no more than one with five.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import Any, ClassVar, Generic, TypeVar
 
 from rich.style import Style
 from rich.text import Text
@@ -20,16 +22,19 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from suture import show
+from suture.kinds import KINDS, badge_classes, badge_rules
 from suture.repair import Change
-from suture.tui.judged import AFTER, AGENT, SENT, Finding, without_agent
-from suture.tui.rows import KIND_BADGES
-from suture.tui.view import kind_class
+from suture.tui.judged import AFTER, AGENT, SENT, Finding, Section, without_agent
 
-__all__ = ["ChangeList", "ProblemList"]
+__all__ = ["ChangeList", "ItemList", "ProblemList"]
+
+T = TypeVar("T")
 
 
-class ChangeList(ScrollView, can_focus=True):
-    """Changes in input order. Moving the cursor posts :class:`Chosen` so the panes follow."""
+class ItemList(ScrollView, Generic[T], can_focus=True):
+    """A list of ``items``, one a line, with a cursor. Moving the cursor posts :class:`Chosen`
+    so the panes follow. A list says how to draw an item (:meth:`_draw`) and the message index
+    it is at (:meth:`index_of`, for the width of the index column)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up,k", "cursor(-1)", "Up", show=False, id="changes.up"),
@@ -41,14 +46,9 @@ class ChangeList(ScrollView, can_focus=True):
         Binding("enter", "choose", "Go to", show=False, id="changes.choose", tooltip="Select this change's row"),
         Binding("escape", "back", "Back to the panes", show=False, id="changes.back"),
     ]
-    COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "changes--cursor",
-        "changes--index",
-        "changes--empty",
-        *(f"changes--badge-{k}" for k in ("moved", "interrupt", "note", "renamed", "dropped")),
-    }
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"changes--cursor", "changes--index", "changes--empty"}
     DEFAULT_CSS = """
-    ChangeList {
+    ItemList {
         overflow-x: hidden;
         overflow-y: auto;
         scrollbar-size-vertical: 1;
@@ -56,11 +56,6 @@ class ChangeList(ScrollView, can_focus=True):
         &:blur > .changes--cursor { background: $primary-muted; color: $foreground; }
         & > .changes--index { color: $foreground-muted; }
         & > .changes--empty { color: $foreground-muted; text-style: italic; }
-        & > .changes--badge-moved { color: $text-primary; text-style: bold; }
-        & > .changes--badge-interrupt { color: $text-warning; text-style: bold; }
-        & > .changes--badge-note { color: $text-secondary; text-style: bold; }
-        & > .changes--badge-renamed { color: $text-accent; text-style: bold; }
-        & > .changes--badge-dropped { color: $text-error; text-style: bold; }
     }
     """
 
@@ -69,47 +64,47 @@ class ChangeList(ScrollView, can_focus=True):
     class Chosen(Message):
         """The person moved to or picked an item (``index`` into the list's items)."""
 
-        def __init__(self, owner: ChangeList, index: int, picked: bool) -> None:
+        def __init__(self, owner: ItemList[Any], index: int, picked: bool) -> None:
             self.owner = owner
             self.index = index
             self.picked = picked
             super().__init__()
 
         @property
-        def control(self) -> ChangeList:
+        def control(self) -> ItemList[Any]:
             return self.owner
 
     def __init__(self, *, id: str | None = None, empty: str = "no changes: the transcript is valid as it is") -> None:
         super().__init__(id=id)
-        self.changes: list[Any] = []
+        self.items: Sequence[T] = []
         self.empty = empty
         self.digits = 1
         self._cache: LRUCache[tuple[int, int, bool, bool], Strip] = LRUCache(512)
 
-    def set_changes(self, changes: list[Any]) -> None:
-        self.changes = changes
-        self.digits = len(str(max((self.index_of(c) for c in changes), default=0)))
+    def set_items(self, items: Sequence[T]) -> None:
+        self.items = items
+        self.digits = len(str(max((self.index_of(item) for item in items), default=0)))
         self._cache.clear()
-        self.virtual_size = Size(0, max(1, len(changes)))
-        self.set_reactive(ChangeList.cursor, min(self.cursor, max(0, len(changes) - 1)))
+        self.virtual_size = Size(0, max(1, len(items)))
+        self.set_reactive(ItemList.cursor, min(self.cursor, max(0, len(items) - 1)))
         self.refresh()
 
     def sync_to(self, index: int) -> None:
         """Put the cursor on a change without posting :class:`Chosen` (the panes moved first)."""
-        if 0 <= index < len(self.changes) and index != self.cursor:
-            self.set_reactive(ChangeList.cursor, index)
+        if 0 <= index < len(self.items) and index != self.cursor:
+            self.set_reactive(ItemList.cursor, index)
             self._scroll_to_cursor()
             self._cache.clear()
             self.refresh()
 
     def validate_cursor(self, value: int) -> int:
-        return max(0, min(value, len(self.changes) - 1)) if self.changes else 0
+        return max(0, min(value, len(self.items) - 1)) if self.items else 0
 
     def watch_cursor(self, old: int, new: int) -> None:
         self._cache.clear()
         self.refresh()
         self._scroll_to_cursor()
-        if self.changes:
+        if self.items:
             self.post_message(self.Chosen(self, new, picked=False))
 
     def _scroll_to_cursor(self) -> None:
@@ -129,13 +124,13 @@ class ChangeList(ScrollView, can_focus=True):
         self.cursor = 0
 
     def action_last(self) -> None:
-        self.cursor = len(self.changes) - 1
+        self.cursor = len(self.items) - 1
 
     def action_back(self) -> None:
         self.screen.query_one("#view").focus()
 
     def action_choose(self) -> None:
-        if self.changes:
+        if self.items:
             self.post_message(self.Chosen(self, self.cursor, picked=True))
 
     def on_click(self, event: events.Click) -> None:
@@ -143,7 +138,7 @@ class ChangeList(ScrollView, can_focus=True):
         if offset is None:
             return
         index = offset.y + int(self.scroll_y)
-        if index < len(self.changes):
+        if index < len(self.items):
             self.cursor = index
             self.post_message(self.Chosen(self, index, picked=True))
 
@@ -155,14 +150,14 @@ class ChangeList(ScrollView, can_focus=True):
         index = int(self.scroll_y) + y
         width = self.size.width
         base = self.rich_style
-        if not self.changes:
+        if not self.items:
             if index == 0:
                 text = Text(
                     " " + self.empty, style=base + self.get_component_rich_style("changes--empty", partial=True)
                 )
                 return Strip(list(text.render(self.app.console)), text.cell_len).crop_extend(0, width, base)
             return Strip.blank(width, base)
-        if index >= len(self.changes):
+        if index >= len(self.items):
             return Strip.blank(width, base)
         key = (index, width, index == self.cursor, self.has_focus)
         strip = self._cache.get(key)
@@ -171,45 +166,65 @@ class ChangeList(ScrollView, can_focus=True):
             self._cache[key] = strip
         return strip.apply_offsets(0, index)
 
-    def index_of(self, item: Any) -> int:
-        change: Change = item
-        return change.input_index
+    def index_of(self, item: T) -> int:
+        """The index of the message ``item`` is about."""
+        raise NotImplementedError
 
     def _draw(self, index: int, width: int, base: Style) -> Strip:
-        change = self.changes[index]
-        back = self.get_component_rich_style("changes--cursor", partial=True) if index == self.cursor else Style()
-        text = Text(no_wrap=True, overflow="ellipsis", end="", style=base + back)
-        badge = KIND_BADGES[change.kind]
+        raise NotImplementedError
+
+    def _cursor_style(self, index: int) -> Style:
+        return self.get_component_rich_style("changes--cursor", partial=True) if index == self.cursor else Style()
+
+    def _strip(self, text: Text, width: int, base: Style) -> Strip:
+        text.truncate(width, overflow="ellipsis", pad=True)
+        return Strip(list(text.render(self.app.console)), text.cell_len).crop_extend(0, width, base)
+
+
+class ChangeList(ItemList[Change]):
+    """The repair's changes in input order."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = badge_classes("changes--badge")
+    DEFAULT_CSS = (
+        """
+    ChangeList {
+"""
+        + badge_rules("changes--badge", "color: $text-{colour}; text-style: bold;")
+        + """    }
+    """
+    )
+
+    def index_of(self, item: Change) -> int:
+        return item.input_index
+
+    def _draw(self, index: int, width: int, base: Style) -> Strip:
+        change = self.items[index]
+        text = Text(no_wrap=True, overflow="ellipsis", end="", style=base + self._cursor_style(index))
+        shown = KINDS[change.kind]
         text.append(
-            " " + badge.ljust(12),
-            self.get_component_rich_style(f"changes--badge-{kind_class(change.kind)}", partial=True),
+            " " + shown.badge.ljust(12),
+            self.get_component_rich_style(f"changes--badge-{shown.name}", partial=True),
         )
         text.append(
             f"#{change.input_index}".rjust(self.digits + 1) + "  ",
             self.get_component_rich_style("changes--index", partial=True),
         )
         text.append(show.line(change.summary))
-        text.truncate(width, overflow="ellipsis", pad=True)
-        return Strip(list(text.render(self.app.console)), text.cell_len).crop_extend(0, width, base)
+        return self._strip(text, width, base)
 
 
-class ProblemList(ChangeList):
+class ProblemList(ItemList[Finding | Section]):
     """A provider's verdict, item by item (:meth:`suture.tui.judged.Judged.listed`): for a
     session log, the problems in what the agent sends, what it repairs itself and the contract
     view under their headings; for any other file, the problems before repair (what the provider
     would reject now), then any that remain after it. Items are ``Finding`` or ``Section``."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "problems--cursor",
         "problems--rule",
         "problems--fixed",
         "problems--stays",
-        "problems--index",
         "problems--section",
         "problems--agent",
-        "changes--cursor",
-        "changes--index",
-        "changes--empty",
     }
     DEFAULT_CSS = """
     ProblemList {
@@ -224,14 +239,13 @@ class ProblemList(ChangeList):
     agent = ""
     """The agent's name, where the list is about a session log."""
 
-    def index_of(self, item: Any) -> int:
-        index = getattr(item, "index", None)
-        return index if isinstance(index, int) else 0
+    def index_of(self, item: Finding | Section) -> int:
+        index = item.index if isinstance(item, Finding) else None
+        return index if index is not None else 0
 
     def _draw(self, index: int, width: int, base: Style) -> Strip:
-        item = self.changes[index]
-        back = self.get_component_rich_style("changes--cursor", partial=True) if index == self.cursor else Style()
-        text = Text(no_wrap=True, overflow="ellipsis", end="", style=base + back)
+        item = self.items[index]
+        text = Text(no_wrap=True, overflow="ellipsis", end="", style=base + self._cursor_style(index))
         part = self.get_component_rich_style
         if not isinstance(item, Finding):
             text.append(f" {show.line(item.title)}", part("problems--section", partial=True))
@@ -257,5 +271,4 @@ class ProblemList(ChangeList):
                 else:
                     text.append("✗ ", part("problems--stays", partial=True))
                 text.append(show.line(violation.problem))
-        text.truncate(width, overflow="ellipsis", pad=True)
-        return Strip(list(text.render(self.app.console)), text.cell_len).crop_extend(0, width, base)
+        return self._strip(text, width, base)

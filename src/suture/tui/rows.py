@@ -22,6 +22,7 @@ from typing import Any, TypeVar, overload
 import orjson
 
 from suture import show
+from suture.kinds import KINDS
 from suture.model import ImagePart, Message, OtherPart, TextPart, ThinkingPart, Transcript
 from suture.repair import Change, ChangeKind, Repair, Span, reused
 
@@ -29,8 +30,6 @@ T = TypeVar("T")
 
 __all__ = [
     "KIND_BADGES",
-    "KIND_ORDER",
-    "KIND_SHORT",
     "KIND_WORDS",
     "Grown",
     "Piece",
@@ -40,36 +39,9 @@ __all__ = [
     "stable_point",
 ]
 
-# What a change is called on screen, and its badge in the middle column.
-KIND_WORDS: dict[ChangeKind, str] = {
-    ChangeKind.MOVED_RESULT: "moved result",
-    ChangeKind.SYNTHETIC_INTERRUPT: "synthetic interrupt",
-    ChangeKind.ORPHAN_NOTE: "orphan note",
-    ChangeKind.RENAMED_ID: "renamed id",
-    ChangeKind.DROPPED_PLACEHOLDER: "dropped placeholder",
-}
-# Kinds in the order the app lists them, and the short words the status line uses.
-KIND_ORDER: tuple[ChangeKind, ...] = (
-    ChangeKind.MOVED_RESULT,
-    ChangeKind.SYNTHETIC_INTERRUPT,
-    ChangeKind.ORPHAN_NOTE,
-    ChangeKind.RENAMED_ID,
-    ChangeKind.DROPPED_PLACEHOLDER,
-)
-KIND_SHORT: dict[ChangeKind, tuple[str, str]] = {
-    ChangeKind.MOVED_RESULT: ("moved", "moved"),
-    ChangeKind.SYNTHETIC_INTERRUPT: ("interrupted", "interrupted"),
-    ChangeKind.ORPHAN_NOTE: ("note", "notes"),
-    ChangeKind.RENAMED_ID: ("renamed", "renamed"),
-    ChangeKind.DROPPED_PLACEHOLDER: ("dropped", "dropped"),
-}
-KIND_BADGES: dict[ChangeKind, str] = {
-    ChangeKind.MOVED_RESULT: "↕ moved",
-    ChangeKind.SYNTHETIC_INTERRUPT: "+ interrupt",
-    ChangeKind.ORPHAN_NOTE: "✎ note",
-    ChangeKind.RENAMED_ID: "≠ renamed",
-    ChangeKind.DROPPED_PLACEHOLDER: "✕ dropped",
-}
+# What a change is called and its badge, for the details view (the table is suture.kinds).
+KIND_WORDS: dict[ChangeKind, str] = {kind: shown.word for kind, shown in KINDS.items()}
+KIND_BADGES: dict[ChangeKind, str] = {kind: shown.badge for kind, shown in KINDS.items()}
 
 
 def human_size(n: int) -> str:

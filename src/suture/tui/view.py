@@ -28,9 +28,9 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from suture import show
-from suture.repair import ChangeKind
+from suture.kinds import KINDS, badge_classes, badge_rules
 from suture.tui.contrast import ContrastFilter, readable_style
-from suture.tui.rows import KIND_BADGES, RowModel
+from suture.tui.rows import RowModel
 
 __all__ = ["Layout", "PaneHeader", "TranscriptView"]
 
@@ -42,18 +42,7 @@ COMPACT_BADGE_WIDTH = 3
 COMPACT_ROLE_WIDTH = 4
 _SHORT_ROLES = {"assistant": "asst", "system": "sys"}
 SPAN_STYLES = 4
-_KIND_CLASS = {
-    ChangeKind.MOVED_RESULT: "moved",
-    ChangeKind.SYNTHETIC_INTERRUPT: "interrupt",
-    ChangeKind.ORPHAN_NOTE: "note",
-    ChangeKind.RENAMED_ID: "renamed",
-    ChangeKind.DROPPED_PLACEHOLDER: "dropped",
-}
 SIDES = ("Original", "Repaired")
-
-
-def kind_class(kind: ChangeKind) -> str:
-    return _KIND_CLASS[kind]
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,10 +127,11 @@ class TranscriptView(ScrollView, can_focus=True):
         "transcript--slot",
         "transcript--match",
         *(f"transcript--span-{k}" for k in range(SPAN_STYLES)),
-        *(f"transcript--badge-{name}" for name in _KIND_CLASS.values()),
+        *badge_classes("transcript--badge"),
     }
 
-    DEFAULT_CSS = """
+    DEFAULT_CSS = (
+        """
     TranscriptView {
         overflow-x: hidden;
         overflow-y: scroll;
@@ -164,13 +154,10 @@ class TranscriptView(ScrollView, can_focus=True):
         & > .transcript--span-1 { color: $secondary; }
         & > .transcript--span-2 { color: $success; }
         & > .transcript--span-3 { color: $accent; }
-        & > .transcript--badge-moved { background: $primary-muted; color: $foreground; text-style: bold; }
-        & > .transcript--badge-interrupt { background: $warning-muted; color: $foreground; text-style: bold; }
-        & > .transcript--badge-note { background: $secondary-muted; color: $foreground; text-style: bold; }
-        & > .transcript--badge-renamed { background: $accent-muted; color: $foreground; text-style: bold; }
-        & > .transcript--badge-dropped { background: $error-muted; color: $foreground; text-style: bold; }
-    }
     """
+        + badge_rules("transcript--badge", "background: ${colour}-muted; color: $foreground; text-style: bold;")
+        + "    }\n"
+    )
 
     cursor: reactive[int] = reactive(0, always_update=True, repaint=False)
     side: reactive[int] = reactive(1, repaint=False)
@@ -485,12 +472,13 @@ class TranscriptView(ScrollView, can_focus=True):
             _emit(out, " " * width, under)
             return
         first = changes[0]
-        label = KIND_BADGES[first.kind]
+        shown = KINDS[first.kind]
+        label = shown.badge
         if layout.compact:  # the symbol alone, and a + where the row has more changes
             label = label[0] + ("+" if len(changes) > 1 else "")
         elif len(changes) > 1:
             label += f" +{len(changes) - 1}"
-        _emit(out, set_cell_size(f" {label}", width - 1), self._on(base, f"badge-{kind_class(first.kind)}"))
+        _emit(out, set_cell_size(f" {label}", width - 1), self._on(base, f"badge-{shown.name}"))
         _emit(out, " ", under)
 
     def _pane(
