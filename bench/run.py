@@ -520,6 +520,17 @@ class _Terminal:
         subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
 
 
+def _compiled() -> None:
+    """suture's modules compiled to bytecode beforehand, as installing a wheel leaves them (and as
+    toolong and Textual are in their venvs). Without it, a launch under PYTHONDONTWRITEBYTECODE (or
+    from a folder it cannot write) compiles every module it imports, every time."""
+    import compileall
+
+    import suture
+
+    compileall.compile_dir(str(Path(suture.__file__).parent), quiet=1)
+
+
 def section_first(size: str, runs: int) -> list[dict[str, Any]]:
     """The first screen of suture, toolong and a bare Textual app in one real terminal (tmux,
     160x45), each launched as a person would, runs interleaved; the median of ``runs``."""
@@ -528,6 +539,7 @@ def section_first(size: str, runs: int) -> list[dict[str, Any]]:
     if shutil.which("tmux") is None:
         return [row("first screen", float("nan"), None, "", None, note="no tmux on this machine")]
     tl = _toolong()
+    _compiled()
     files = [f"chat-{size}.json", f"chat-{size}.jsonl", f"chat-short-{size}.jsonl", f"claude-code-{size}.jsonl"]
     paths = [generate.ensure(name) for name in files]
     bare_script = CACHE / "bare_app.py"

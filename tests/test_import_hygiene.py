@@ -182,3 +182,145 @@ except SystemExit:
     pass
 """
     assert probe(body) == []
+
+
+# -- the app's first screen loads only what it draws -------------------------------------------
+
+# What opening a file in the app leaves for later: the screens a key opens, the provider checks
+# and what they use (they start once the first frame is drawn), the request an agent sends, the
+# write-back of sessions, the scans and the sessions browser, the browser front end.
+NOT_FOR_THE_FIRST_SCREEN = (
+    "suture.checks",
+    "suture.sent",
+    "suture.writeback",
+    "suture.scan",
+    "suture.scan_cache",
+    "suture.scan_pool",
+    "suture.sessions",
+    "suture.web",
+    "suture.written",
+    "suture.cli.check",
+    "suture.cli.repair",
+    "suture.cli.scan",
+    "suture.cli.sessions",
+    "suture.tui.sessions",
+    "suture.tui.details",
+    "suture.tui.screens",
+    "suture.tui.explain",
+    "suture.tui.evidence",
+    "textual.widgets._text_area",
+)
+
+# The command line as a person runs it (``suture FILE``), the app run headless in place of the
+# terminal; the modules loaded when the first frame is written out, and when the first frame
+# with rows is.
+_FIRST_SCREEN = """
+import asyncio, sys
+from textual.app import App
+from suture.tui.app import SutureApp
+from suture.tui.view import TranscriptView
+
+seen = {{}}
+display, draw = App._display, TranscriptView._draw
+
+def spy_draw(self, *args):
+    seen.setdefault("drawn", True)
+    return draw(self, *args)
+
+def spy_display(self, screen, update):
+    result = display(self, screen, update)
+    seen.setdefault("first", sorted(sys.modules))
+    if "drawn" in seen:
+        seen.setdefault("rows", sorted(sys.modules))
+    return result
+
+def run(self, *, loop, **kwargs):
+    async def first_screen():
+        async with self.run_test(size=(160, 45)):
+            for _ in range(3000):
+                if "rows" in seen:
+                    return
+                await asyncio.sleep(0.01)
+    loop.run_until_complete(first_screen())
+
+App._display, TranscriptView._draw, SutureApp.run = spy_display, spy_draw, run
+from suture.cli import main
+main([{path!r}])
+for name in ("first", "rows"):
+    sys.__stderr__.write(name.upper() + "=" + ",".join(seen.get(name, ["(never)"])) + "\\n")
+"""
+
+
+def first_screen_modules(path: Path) -> dict[str, list[str]]:
+    proc = subprocess.run(
+        [sys.executable, "-c", _FIRST_SCREEN.format(path=str(path))], capture_output=True, text=True, timeout=120
+    )
+    found = {}
+    for line in proc.stderr.splitlines():
+        name, _, value = line.partition("=")
+        if name in ("FIRST", "ROWS"):
+            found[name.lower()] = value.split(",")
+    assert set(found) == {"first", "rows"}, proc.stderr
+    assert found["rows"] != ["(never)"], proc.stderr
+    return found
+
+
+def _large_session(tmp_path: Path) -> Path:
+    """A chat JSONL larger than the first piece the app reads, so it is read in pieces."""
+    import orjson
+
+    import suture.tail
+
+    path = tmp_path / "large.jsonl"
+    lines = []
+    for i in range(suture.tail.FIRST_PIECE // 100):
+        lines.append(orjson.dumps({"role": "user", "content": f"question {i} " * 10}))
+        lines.append(orjson.dumps({"role": "assistant", "content": f"answer {i} " * 10}))
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    assert path.stat().st_size > suture.tail.FIRST_PIECE
+    return path
+
+
+def _loaded_early(found: list[str], but: tuple[str, ...] = ()) -> list[str]:
+    return sorted(m for m in found if _within(m, NOT_FOR_THE_FIRST_SCREEN) and not _within(m, but))
+
+
+def test_the_first_screen_of_a_large_file_loads_only_what_it_shows(tmp_path: Path) -> None:
+    found = first_screen_modules(_large_session(tmp_path))
+    assert "suture.tui.app" in found["rows"] and "suture.repair" in found["rows"]  # the probe sees
+    assert _loaded_early(found["rows"]) == []
+    # The file's watcher is set up once a first frame is out.
+    assert not [m for m in found["first"] if _within(m, ("watchfiles",))]
+
+
+def test_the_first_screen_of_a_small_file_loads_only_what_it_shows() -> None:
+    # A file read at once shows its banner with its first rows: the banner names the agent
+    # (suture.sent, without the checks) and words the records not sent with the module of the
+    # screen that lists them, which loads the screens.
+    found = first_screen_modules(WORKED)
+    assert _loaded_early(found["rows"], but=("suture.sent", "suture.tui.evidence", "suture.tui.screens")) == []
+    assert not [m for m in found["first"] if _within(m, ("watchfiles",))]
+
+
+def test_the_first_screen_probe_sees_a_module_loaded_early() -> None:
+    # The check itself can fail: a first screen that loads the provider checks is caught.
+    body = "import suture.checks\n" + _FIRST_SCREEN.format(path=str(WORKED))
+    proc = subprocess.run([sys.executable, "-c", body], capture_output=True, text=True, timeout=120)
+    rows = next(line for line in proc.stderr.splitlines() if line.startswith("ROWS="))
+    assert "suture.checks" in _loaded_early(rows.removeprefix("ROWS=").split(","))
+
+
+def test_a_deferred_name_imports_its_module_when_first_used() -> None:
+    body = """
+import sys
+from suture._deferred import deferred
+to_hsv = deferred("colorsys", "rgb_to_hsv")
+months = deferred("calendar", "Calendar")
+before = "colorsys" in sys.modules, "calendar" in sys.modules
+said = to_hsv(1.0, 0.0, 0.0)
+first = months.__name__
+sys.__stderr__.write(f"RESULT={before},{said},{'colorsys' in sys.modules},{'calendar' in sys.modules},{first}\\n")
+"""
+    proc = subprocess.run([sys.executable, "-c", body], capture_output=True, text=True, timeout=60)
+    result = next((line for line in proc.stderr.splitlines() if line.startswith("RESULT=")), proc.stderr)
+    assert result == "RESULT=(False, False),(0.0, 1.0, 1.0),True,True,Calendar"

@@ -51,6 +51,13 @@ def _own_module(name: str) -> ModuleType | None:
     return module if name in getattr(module, "NAMES", ()) else None
 
 
+def _is_command(word: str) -> bool:
+    """Whether ``word`` names a subcommand. Every name is an identifier, so a word that is not one
+    (a path, a file name with a dot) is a file, told without importing every command's module:
+    ``suture FILE`` then loads only what the app needs."""
+    return word.isidentifier() and word in commands()
+
+
 # The exit codes every subcommand returns.
 EXIT_OK = 0
 """Done, and nothing to report (no problem found, the file written)."""
@@ -119,16 +126,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args_list[:1] == ["--"]:
         args_list = ["view", *args_list]  # suture -- -x.json: a file whose name starts with '-'
     own = _own_module(args_list[0]) if args_list else None
-    if (
-        own is None
-        and args_list
-        and args_list[0] not in commands()
-        and not args_list[0].startswith("-")
-        and "view" in commands()
-    ):
-        args_list.insert(0, "view")
-    if not args_list and sys.stdin.isatty() and sys.stdout.isatty() and "sessions" in commands():
-        args_list = ["sessions"]  # a person at a terminal: the sessions browser
+    if own is None and args_list and not args_list[0].startswith("-") and not _is_command(args_list[0]):
+        args_list.insert(0, "view")  # suture FILE
+        own = _own_module("view")
+    if not args_list and sys.stdin.isatty() and sys.stdout.isatty():
+        own = _own_module("sessions")
+        if own is not None:
+            args_list = ["sessions"]  # a person at a terminal: the sessions browser
     parser = build_parser(own)
     if not args_list:
         parser.print_help(sys.stderr)

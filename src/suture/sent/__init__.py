@@ -53,12 +53,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from suture.checks import Verdict, Violation
 from suture.io import Document, InputError, parse_document
 from suture.model import Message, Skipped, Source, Transcript
 from suture.repair import Repair
+
+if TYPE_CHECKING:  # (the checks load when a verdict is asked for: naming an agent needs none)
+    from suture.checks import Verdict, Violation
 
 __all__ = [
     "FIX_KINDS",

@@ -11,13 +11,14 @@ from __future__ import annotations
 import bisect
 import gc
 import os
+import sys
 import threading
 import time
 import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import orjson
 from rich.text import Text
@@ -28,10 +29,11 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Input, Static, TextArea
+from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from suture import show
+from suture._deferred import deferred
 from suture.formats import skipped
 from suture.live import LiveFile, Update
 from suture.model import Source
@@ -40,17 +42,35 @@ from suture.tui.banner import Banner, Recorded, request_words
 from suture.tui.bars import InfoBar, StatusBar
 from suture.tui.changes import ChangeList, ProblemList
 from suture.tui.contrast import ContrastFilter
-from suture.tui.details import DetailScreen
 from suture.tui.exporting import ExportFlow, default_export_path
 from suture.tui.judged import Finding, Judged, judge_all
 from suture.tui.keys import LIST_KEYS, KeyBar
 from suture.tui.rows import RowBuilder, RowModel, human_size
-from suture.tui.screens import HelpScreen, ProviderScreen, record_json
 from suture.tui.searching import SearchFlow
 from suture.tui.view import SIDES, PaneHeader, TranscriptView
-from suture.written import lines_of, written
+
+if TYPE_CHECKING:
+    from suture.tui.details import DetailScreen
+    from suture.tui.screens import HelpScreen, ProviderScreen, record_json
+    from suture.written import lines_of, written
+else:  # What a key opens, imported when first used: the first screen does not wait for it.
+    DetailScreen = deferred("suture.tui.details", "DetailScreen")
+    HelpScreen = deferred("suture.tui.screens", "HelpScreen")
+    ProviderScreen = deferred("suture.tui.screens", "ProviderScreen")
+    record_json = deferred("suture.tui.screens", "record_json")
+    lines_of = deferred("suture.written", "lines_of")
+    written = deferred("suture.written", "written")
 
 __all__ = ["SutureApp", "default_export_path"]
+
+
+def _takes_text(widget: object) -> bool:
+    """Whether ``widget`` is a box that takes typed text: an input, or a text area (only a screen a
+    key opens has one, so Textual's text area is looked for only once something imported it)."""
+    if isinstance(widget, Input):
+        return True
+    area = sys.modules.get("textual.widgets._text_area")
+    return area is not None and isinstance(widget, area.TextArea)
 
 
 @dataclass
@@ -317,7 +337,7 @@ class SutureApp(ExportFlow, SearchFlow):
     )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("search", "goto", "help", "quit") and isinstance(self.focused, Input | TextArea):
+        if action in ("search", "goto", "help", "quit") and _takes_text(self.focused):
             return False  # a "/", ":", "?" or "q" typed into a box (the search, an export path) is text
         if action in self.MAIN_ONLY and self.screen is not self.screen_stack[0]:
             return False
@@ -440,6 +460,11 @@ class SutureApp(ExportFlow, SearchFlow):
         self._fit_width(self.size.width)
         self.read_file(initial=True)
         if self.watching:
+            # Once the first frame is drawn: setting up the watcher takes part of a first screen.
+            self.call_after_refresh(self._watch_if_open, self.live)
+
+    def _watch_if_open(self, live: LiveFile) -> None:
+        if self._file is not None and self.live is live:  # (not closed or another opened meanwhile)
             self.watch_file()
 
     # The reader is not among them: it reads one request after another for whichever file is

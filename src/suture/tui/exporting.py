@@ -19,13 +19,18 @@ from textual.app import App
 from textual.message import Message
 
 from suture import codec, show
+from suture._deferred import deferred
 from suture.io import InputError, backup_name, output_target, same_file, write_atomic, write_files
 from suture.live import LiveFile, Update
 from suture.model import Transcript
-from suture.tui.screens import ConfirmScreen, ExportOption, ExportScreen
 
 if TYPE_CHECKING:
     from suture.tui.rows import RowModel
+    from suture.tui.screens import ConfirmScreen, ExportOption, ExportScreen
+else:  # the export's screens, imported when an export is asked for
+    ConfirmScreen = deferred("suture.tui.screens", "ConfirmScreen")
+    ExportOption = deferred("suture.tui.screens", "ExportOption")
+    ExportScreen = deferred("suture.tui.screens", "ExportScreen")
 
 __all__ = ["ExportFlow", "Exported", "default_export_path"]
 
