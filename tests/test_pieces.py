@@ -145,6 +145,59 @@ def test_a_large_document_is_read_in_pieces(tmp_path, monkeypatch):
     assert 0 < first.messages < 100
 
 
+class _Searched(bytes):
+    """Bytes that remember the spans ``find`` was asked to search."""
+
+    def __new__(cls, data: bytes) -> _Searched:
+        made = super().__new__(cls, data)
+        made.spans = []
+        return made
+
+    def find(self, sub: Any, start: Any = 0, end: Any = None) -> int:  # type: ignore[override]
+        self.spans.append((len(self) if end is None else min(end, len(self))) - start)
+        return super().find(sub, start, end)
+
+
+def test_a_document_on_one_line_is_not_scanned_whole_for_its_first_line() -> None:
+    from suture.io import first_line_is_a_value
+
+    one_line = _Searched(orjson.dumps([{"role": "user", "content": "x" * 100}] * 1000))
+    assert not first_line_is_a_value(one_line, within=4096)
+    assert one_line.spans and max(one_line.spans) <= 4096
+    lines = _Searched(b"\n" + b"\n".join(orjson.dumps({"role": "user", "content": str(i)}) for i in range(3)))
+    assert first_line_is_a_value(lines, within=4096)
+    assert not first_line_is_a_value(
+        _Searched(b'{"role": "user", "content": "' + b"x" * 5000 + b'"}\n{}\n'), within=4096
+    )
+
+
+def test_a_large_one_line_document_is_read_in_pieces(tmp_path, monkeypatch):
+    records = [{"role": "user" if i % 2 else "assistant", "content": f"message {i} " * 20} for i in range(400)]
+    path = tmp_path / "s.json"
+    path.write_bytes(orjson.dumps(records))
+    monkeypatch.setattr(suture.tail, "FIRST_LINE_LOOK", 1000)
+    told, update = _states(path, monkeypatch)
+    first = next(p for p in told if p.transcript is not None)
+    assert first.read < first.size // 4
+    assert update.transcript == load_file(path, live=True)
+
+
+def test_a_jsonl_file_with_a_first_line_longer_than_the_look_is_read_as_lines(tmp_path, monkeypatch):
+    records = [{"role": "user", "content": "a first line longer than the look " * 10}]
+    records += [{"role": "user" if i % 2 else "assistant", "content": f"message {i} " * 20} for i in range(200)]
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in records))
+    monkeypatch.setattr(suture.tail, "FIRST_LINE_LOOK", 100)
+    told, update = _states(path, monkeypatch)
+    whole = load_file(path, live=True)
+    assert update.transcript == whole
+    shown = [p for p in told if p.transcript is not None]
+    assert len(shown) >= 2 and shown[0].read < shown[0].size // 4  # in pieces, as lines
+    for p in shown[:-1]:
+        assert p.upto is not None and p.transcript is not None
+        assert p.transcript.messages[: p.upto[0]] == whole.messages[: p.upto[0]]
+
+
 # -- the row model, grown ----------------------------------------------------------------------
 
 

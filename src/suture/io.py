@@ -347,11 +347,14 @@ def _content_end(data: bytes) -> int:
     return 0
 
 
-def first_line_is_a_value(data: Any) -> bool:
-    """Whether the first line that is not blank is a whole JSON value with more text after it."""
+def first_line_is_a_value(data: Any, within: int | None = None) -> bool:
+    """Whether the first line that is not blank is a whole JSON value with more text after it.
+
+    ``within``: a line that does not end within that many bytes of its start counts as no such
+    value, its end not looked for (a JSON document on one line is not scanned whole for that)."""
     start = 0
     while True:
-        end = data.find(b"\n", start)
+        end = data.find(b"\n", start, len(data) if within is None else start + within)
         if end < 0:
             return False
         if data[start:end].strip():

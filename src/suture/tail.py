@@ -111,6 +111,11 @@ UpdateKind = Literal["full", "append", "unchanged"]
 FIRST_PIECE = 256 << 10
 """A file larger than this is read in pieces when its reader wants progress (``poll(progress=)``):
 the first piece is about this size, enough for a first screen."""
+FIRST_LINE_LOOK = 16 << 20
+"""How far into a large file its first read looks for the end of the first line (a file whose
+first line is a whole value is JSONL): no further, so that a JSON document on one line, a gigabyte
+maybe, is not scanned whole before its first screen. A JSONL file with a longer first line is
+found to be one once its start is not a list to read in pieces."""
 MAX_PIECE = 32 << 20
 """The largest piece read at once after the first (each is about a quarter of what was read)."""
 PROGRESS_EVERY = 0.1
@@ -304,7 +309,7 @@ class Tail:
             head = data[:_BINARY_PROBE]
             if not head.strip() or head.startswith(b"\xef\xbb\xbf") or b"\x00" in head:
                 return self._full(data[:], st)  # the errors a whole read gives
-            if first_line_is_a_value(data):
+            if first_line_is_a_value(data, within=FIRST_LINE_LOOK):
                 return self._lines_in_pieces(data, st, progress)
             return self._document_in_pieces(data, st, progress)
 
@@ -337,13 +342,18 @@ class Tail:
         from suture.pieces import ListReader, NotPieces
 
         size = len(data)
-        told = _Told(progress, size)
         reader = ListReader(data)
+        try:
+            reader.start()
+        except NotPieces:
+            if first_line_is_a_value(data):  # a JSONL file whose first line is longer than FIRST_LINE_LOOK
+                return self._lines_in_pieces(data, st, progress)
+            return self._full(data[:], st)
+        told = _Told(progress, size)
         elements: list[Any] = []
         paused = gc_paused()
         paused.__enter__()
         try:
-            reader.start()
             shown = 0
             while not reader.done:
                 elements.extend(reader.read(FIRST_PIECE if not elements else MAX_PIECE // 8))
