@@ -17,7 +17,7 @@ import bisect
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar, overload
+from typing import Any, NamedTuple, TypeVar, overload
 
 import orjson
 
@@ -264,8 +264,7 @@ class RowModel:
     ) -> None:
         self.transcript = transcript
         self.repair = result
-        inputs = transcript.messages
-        in_limit, out_limit = upto if upto is not None else (len(inputs), len(result.messages))
+        in_limit, out_limit = upto if upto is not None else (len(transcript.messages), len(result.messages))
         all_changes = result.changes
         n_changes = len(all_changes) if upto is None else bisect.bisect_left(all_changes, in_limit, key=_input_index)
         self.inputs = in_limit
@@ -274,88 +273,59 @@ class RowModel:
         self.changes = all_changes if n_changes == len(all_changes) else all_changes[:n_changes]
 
         # Where the rows of ``previous`` still hold: input c_in and output c_out start row r0.
-        c_in = c_out = r0 = 0
-        if previous is not None:
-            cut = _cut(previous, result, stable, in_limit, out_limit)
-            if cut is not None:
-                c_in, c_out, r0 = cut
-        if r0 == 0:
-            previous = None
-            c_in = c_out = 0
-
+        cut = _cut(previous, result, stable, in_limit, out_limit) if previous is not None else None
+        if cut is None or cut[2] == 0:
+            previous, cut = None, (0, 0, 0)
+        c_in, c_out, r0 = cut
         first_new = bisect.bisect_left(all_changes, c_in, key=_input_index)
         dropped = sorted(c.input_index for c in all_changes[first_new:n_changes] if c.output_index is None)
-        left: list[int | None] = []
-        right: list[int | None] = []
-        # Each dropped input goes after the row of the nearest input before it that has a row.
-        p = 0
-        while p < len(dropped) and dropped[p] == p:
-            left.append(dropped[p])
-            right.append(None)
-            p += 1
-        after: dict[int, list[int]] = {}
-        dropped_set = set(dropped)
-        for d in dropped[p:]:
-            k = d - 1
-            while k in dropped_set:
-                k -= 1
-            after.setdefault(k, []).append(d)
-        origin = result.origin
-        for j in range(c_out, out_limit):
-            i = origin[j]
-            left.append(i)
-            right.append(j)
-            if i is not None and i in after:
-                for d in after.pop(i):
-                    left.append(d)
-                    right.append(None)
-        for rest in after.values():  # only when origin is not a permutation of the inputs
-            for d in rest:
-                left.append(d)
-                right.append(None)
+        left, right = _aligned(result.origin, dropped, c_out, out_limit)
+        row_of_input, row_of_output = _rows_of(left, right, r0, (c_in, in_limit), (c_out, out_limit))
+        in_span, out_span = _spans_of(result.spans, (c_in, in_limit), (c_out, out_limit))
+        self._keep_rows(previous, cut, _NewRows(left, right, row_of_input, row_of_output, in_span, out_span))
+        self._place_changes(previous, range(first_new, n_changes), r0)
+        self._summaries: dict[tuple[int, int], list[Piece]] = {}
+        if previous is not None:
+            self._summaries = {k: v for k, v in previous._summaries.items() if k[1] < r0}
+        self._stable_rows = r0
+        self._hay_from = previous._haystack if previous is not None else None
+        self._haystack: Grown[str] | None = None
 
-        row_of_input: list[int] = [0] * (in_limit - c_in)
-        row_of_output: list[int] = [0] * (out_limit - c_out)
-        for row, (a, b) in enumerate(zip(left, right, strict=True), r0):
-            if a is not None and c_in <= a < in_limit:
-                row_of_input[a - c_in] = row
-            if b is not None:
-                row_of_output[b - c_out] = row
-
-        in_span: list[int | None] = [None] * (in_limit - c_in)
-        out_span: list[int | None] = [None] * (out_limit - c_out)
-        spans = result.spans
-        for span in spans[bisect.bisect_left(spans, c_in, key=_span_start) :]:
-            if span.input_start >= in_limit:
-                break
-            for i in range(span.input_start, min(span.input_stop, in_limit)):
-                in_span[i - c_in] = span.index
-            for j in range(span.output_start, min(span.output_stop, out_limit)):
-                out_span[j - c_out] = span.index
-
+    def _keep_rows(self, previous: RowModel | None, cut: tuple[int, int, int], new: _NewRows) -> None:
+        """The rows of ``previous`` before the ``cut`` (input, output, row), shared, then ``new``."""
+        c_in, c_out, r0 = cut
         if previous is None:
-            self.left: Grown[int | None] = Grown(left)
-            self.right: Grown[int | None] = Grown(right)
-            self.row_of_input: Grown[int] = Grown(row_of_input)
-            self.row_of_output: Grown[int] = Grown(row_of_output)
-            self.in_span: Grown[int | None] = Grown(in_span)
-            self.out_span: Grown[int | None] = Grown(out_span)
+            self.left: Grown[int | None] = Grown(new.left)
+            self.right: Grown[int | None] = Grown(new.right)
+            self.row_of_input: Grown[int] = Grown(new.row_of_input)
+            self.row_of_output: Grown[int] = Grown(new.row_of_output)
+            self.in_span: Grown[int | None] = Grown(new.in_span)
+            self.out_span: Grown[int | None] = Grown(new.out_span)
+        else:
+            self.left = previous.left.grown(r0, new.left)
+            self.right = previous.right.grown(r0, new.right)
+            self.row_of_input = previous.row_of_input.grown(c_in, new.row_of_input)
+            self.row_of_output = previous.row_of_output.grown(c_out, new.row_of_output)
+            self.in_span = previous.in_span.grown(c_in, new.in_span)
+            self.out_span = previous.out_span.grown(c_out, new.out_span)
+
+    def _place_changes(self, previous: RowModel | None, numbers: range, r0: int) -> None:
+        """The row of each change: those of ``previous`` before row ``r0``, then the changes
+        ``numbers`` of the repair, each on the row of its output message (of its input message,
+        for a dropped one)."""
+        changed: list[int]
+        if previous is None:
             self.change_rows: list[int] = []
             self.row_changes: dict[int, list[Change]] = {}
             self.first_change: dict[int, int] = {}
-            changed: list[int] = []
+            changed = []
         else:
-            self.left = previous.left.grown(r0, left)
-            self.right = previous.right.grown(r0, right)
-            self.row_of_input = previous.row_of_input.grown(c_in, row_of_input)
-            self.row_of_output = previous.row_of_output.grown(c_out, row_of_output)
-            self.in_span = previous.in_span.grown(c_in, in_span)
-            self.out_span = previous.out_span.grown(c_out, out_span)
-            self.change_rows = previous.change_rows[:first_new]
+            self.change_rows = previous.change_rows[: numbers.start]
             self.row_changes = {r: c for r, c in previous.row_changes.items() if r < r0}
             self.first_change = {r: n for r, n in previous.first_change.items() if r < r0}
             changed = previous.changed_rows[: bisect.bisect_left(previous.changed_rows, r0)]
-        for number in range(first_new, n_changes):
+        all_changes = self.repair.changes
+        for number in numbers:
             change = all_changes[number]
             if change.output_index is not None:
                 row = self.row_of_output[change.output_index]
@@ -366,12 +336,6 @@ class RowModel:
             self.first_change.setdefault(row, number)
         changed.extend(sorted(r for r in self.row_changes if r >= r0))
         self.changed_rows: list[int] = changed
-        self._summaries: dict[tuple[int, int], list[Piece]] = {}
-        if previous is not None:
-            self._summaries = {k: v for k, v in previous._summaries.items() if k[1] < r0}
-        self._stable_rows = r0
-        self._hay_from = previous._haystack if previous is not None else None
-        self._haystack: Grown[str] | None = None
 
     def grown(
         self,
@@ -530,6 +494,88 @@ def _cut(
     if c_in > in_limit or c_out > out_limit or (c_out < len(result.origin) and result.origin[c_out] != c_in):
         return None
     return c_in, c_out, r0
+
+
+class _NewRows(NamedTuple):
+    """The rows a model makes past the ones it shares (input, output, span of each row)."""
+
+    left: list[int | None]
+    right: list[int | None]
+    row_of_input: list[int]
+    row_of_output: list[int]
+    in_span: list[int | None]
+    out_span: list[int | None]
+
+
+def _aligned(
+    origin: Sequence[int | None], dropped: list[int], c_out: int, out_limit: int
+) -> tuple[list[int | None], list[int | None]]:
+    """The input and output index of each row from output ``c_out`` on (None: that side is
+    empty): the outputs in order beside the input each came from, each dropped input (sorted)
+    after the row of the nearest input before it that has a row."""
+    left: list[int | None] = []
+    right: list[int | None] = []
+    p = 0
+    while p < len(dropped) and dropped[p] == p:
+        left.append(dropped[p])
+        right.append(None)
+        p += 1
+    after: dict[int, list[int]] = {}
+    dropped_set = set(dropped)
+    for d in dropped[p:]:
+        k = d - 1
+        while k in dropped_set:
+            k -= 1
+        after.setdefault(k, []).append(d)
+    for j in range(c_out, out_limit):
+        i = origin[j]
+        left.append(i)
+        right.append(j)
+        if i is not None and i in after:
+            for d in after.pop(i):
+                left.append(d)
+                right.append(None)
+    for rest in after.values():  # only when origin is not a permutation of the inputs
+        for d in rest:
+            left.append(d)
+            right.append(None)
+    return left, right
+
+
+def _rows_of(
+    left: list[int | None], right: list[int | None], r0: int, inputs: tuple[int, int], outputs: tuple[int, int]
+) -> tuple[list[int], list[int]]:
+    """The row of each input in ``inputs`` and of each output in ``outputs`` (a range each,
+    start and stop), for the rows ``left`` and ``right`` that start at row ``r0``."""
+    c_in, in_limit = inputs
+    c_out, out_limit = outputs
+    row_of_input: list[int] = [0] * (in_limit - c_in)
+    row_of_output: list[int] = [0] * (out_limit - c_out)
+    for row, (a, b) in enumerate(zip(left, right, strict=True), r0):
+        if a is not None and c_in <= a < in_limit:
+            row_of_input[a - c_in] = row
+        if b is not None:
+            row_of_output[b - c_out] = row
+    return row_of_input, row_of_output
+
+
+def _spans_of(
+    spans: Sequence[Span], inputs: tuple[int, int], outputs: tuple[int, int]
+) -> tuple[list[int | None], list[int | None]]:
+    """The span of each input in ``inputs`` and of each output in ``outputs`` (None: in no
+    span)."""
+    c_in, in_limit = inputs
+    c_out, out_limit = outputs
+    in_span: list[int | None] = [None] * (in_limit - c_in)
+    out_span: list[int | None] = [None] * (out_limit - c_out)
+    for span in spans[bisect.bisect_left(spans, c_in, key=_span_start) :]:
+        if span.input_start >= in_limit:
+            break
+        for i in range(span.input_start, min(span.input_stop, in_limit)):
+            in_span[i - c_in] = span.index
+        for j in range(span.output_start, min(span.output_stop, out_limit)):
+            out_span[j - c_out] = span.index
+    return in_span, out_span
 
 
 def _input_index(change: Change) -> int:
