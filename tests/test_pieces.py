@@ -134,6 +134,23 @@ def test_a_file_read_in_pieces_ends_as_a_whole_read(tmp_path, monkeypatch, recor
         assert p.repair.messages[:n_out] == final[:n_out]
 
 
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'{"role": "user", "content": "' + b"a" * 400 + b'"}\n',  # one JSONL line, longer than the first piece
+        b'{"role": "user", "content": "' + b"a" * 400 + b'"}',  # the same, no newline
+        b'{"model": "m", "input": "' + b"a" * 400 + b'"}',  # a document with no message list
+    ],
+)
+def test_a_file_read_whole_after_all_tells_its_state(tmp_path, monkeypatch, data):
+    """What cannot be read in pieces is read whole, and the app is still told its state."""
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(data)
+    told, update = _states(path, monkeypatch)
+    assert [p.done for p in told if p.transcript is not None] == [True]
+    assert told[-1].transcript == update.transcript == load_file(path, live=True)
+
+
 def test_a_large_document_is_read_in_pieces(tmp_path, monkeypatch):
     """The first state is shown having read only the start of the file."""
     records = [{"role": "user" if i % 2 else "assistant", "content": f"message {i} " * 20} for i in range(400)]

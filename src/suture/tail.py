@@ -308,7 +308,7 @@ class Tail:
         with mmap.mmap(f.fileno(), size, prot=mmap.PROT_READ) as data:
             head = data[:_BINARY_PROBE]
             if not head.strip() or head.startswith(b"\xef\xbb\xbf") or b"\x00" in head:
-                return self._full(data[:], st)  # the errors a whole read gives
+                return self._whole(data[:], st, _Told(progress, size))  # the errors a whole read gives
             if first_line_is_a_value(data, within=FIRST_LINE_LOOK):
                 return self._lines_in_pieces(data, st, progress)
             return self._document_in_pieces(data, st, progress)
@@ -348,7 +348,7 @@ class Tail:
         except NotPieces:
             if first_line_is_a_value(data):  # a JSONL file whose first line is longer than FIRST_LINE_LOOK
                 return self._lines_in_pieces(data, st, progress)
-            return self._full(data[:], st)
+            return self._whole(data[:], st, _Told(progress, size))
         told = _Told(progress, size)
         elements: list[Any] = []
         paused = gc_paused()
@@ -366,10 +366,17 @@ class Tail:
                     told.read(reader.position, len(elements))
             doc = reader.document(elements, size=size)
         except NotPieces:
-            return self._full(data[:], st)
+            return self._whole(data[:], st, told)
         finally:
             paused.__exit__(None, None, None)
         update = self._full(data, st, doc)
+        told.done(update, fresh=True)
+        return update
+
+    def _whole(self, data: Any, st: os.stat_result, told: _Told) -> TailUpdate:
+        """The file read whole after all (what it holds cannot be read in pieces: a single line,
+        a document without a message list), ``told`` of its state as the last one."""
+        update = self._full(data, st)
         told.done(update, fresh=True)
         return update
 
