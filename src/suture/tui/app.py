@@ -8,7 +8,6 @@ watched (editors save by rename) and each change reloads the view in place.
 
 from __future__ import annotations
 
-import bisect
 import gc
 import os
 import sys
@@ -45,7 +44,7 @@ from suture.tui.contrast import ContrastFilter
 from suture.tui.exporting import ExportFlow, default_export_path
 from suture.tui.judged import Finding, Judged, judge_all
 from suture.tui.keys import LIST_KEYS, KeyBar
-from suture.tui.rows import RowBuilder, RowModel, human_size
+from suture.tui.rows import RowBuilder, RowModel, human_size, next_in
 from suture.tui.searching import SearchFlow
 from suture.tui.view import SIDES, PaneHeader, TranscriptView
 
@@ -993,14 +992,7 @@ class SutureApp(ExportFlow, SearchFlow):
         view = self.view
         if view.shown is not None:
             rows = [r for r in rows if view.is_shown(r)]
-        if not rows:
-            return None
-        cursor = view.cursor
-        if step > 0:
-            k = bisect.bisect_right(rows, cursor)
-            return rows[k] if k < len(rows) else (rows[0] if wrap else None)
-        k = bisect.bisect_left(rows, cursor) - 1
-        return rows[k] if k >= 0 else (rows[-1] if wrap else None)
+        return next_in(rows, view.cursor, step, wrap)
 
     def action_details(self, row: int | None = None, side: int | None = None) -> None:
         if self.model is None or not len(self.model):

@@ -36,6 +36,7 @@ __all__ = [
     "RowBuilder",
     "RowModel",
     "human_size",
+    "next_in",
     "stable_point",
 ]
 
@@ -412,7 +413,7 @@ class RowModel:
 
     def next_changed(self, row: int, step: int) -> int | None:
         """The next row with a change after ``row`` (``step`` 1) or before it (``step`` -1)."""
-        return _next_in(self.changed_rows, row, step)
+        return next_in(self.changed_rows, row, step)
 
 
 class RowBuilder:
@@ -586,11 +587,13 @@ def _span_start(span: Span) -> int:
     return span.input_start
 
 
-def _next_in(rows: list[int], row: int, step: int) -> int | None:
+def next_in(rows: Sequence[int], row: int, step: int, wrap: bool = False) -> int | None:
+    """The first of ``rows`` (ascending) after ``row`` (``step`` 1) or before it (-1); with
+    ``wrap``, round to the other end."""
     if not rows:
         return None
     if step > 0:
         k = bisect.bisect_right(rows, row)
-        return rows[k] if k < len(rows) else None
+        return rows[k] if k < len(rows) else (rows[0] if wrap else None)
     k = bisect.bisect_left(rows, row) - 1
-    return rows[k] if k >= 0 else None
+    return rows[k] if k >= 0 else (rows[-1] if wrap else None)
