@@ -169,7 +169,7 @@ def section_cli(size: str, runs: int) -> list[dict[str, Any]]:
             min(times),
             min(bare_times),
             "python + orjson read/parse/dump",
-            3.0,
+            2.0,
         ),
         row(
             f"suture repair {name}, peak RSS",

@@ -694,10 +694,11 @@ def first_values(data: bytes | None, keys: tuple[str, ...], within: int = 50) ->
 
 def layout(data: bytes) -> str:
     """What ``data`` is as a file: ``json`` (one JSON document over several lines), ``jsonl``
-    (a value a line) or ``either`` (one value on one line: both)."""
+    (a value a line) or ``either`` (one value on one line: both). ``data`` is what suture
+    wrote: JSON or JSONL, so its first line says which (the rest is not parsed again)."""
+    from suture.io import first_line_is_a_value
+
     body = data.strip()
-    try:
-        codec.loads(body)
-    except (orjson.JSONDecodeError, RecursionError):
-        return "jsonl"
-    return "either" if b"\n" not in body else "json"
+    if b"\n" not in body:
+        return "either"
+    return "jsonl" if first_line_is_a_value(body) else "json"
