@@ -666,8 +666,11 @@ class SutureApp(ExportFlow, SearchFlow):
             shown = "cannot read the file now"
             if update.transcript is not None:
                 shown += "; showing the last good version"
-            # Said once, in the status line, for as long as it lasts (no notification).
+            # Said once, in the status line, for as long as it lasts (no notification). A first
+            # read that broke partway is over: its progress line goes.
             self.status.update_state(error=f"{update.error} ({shown})")
+            if message.initial:
+                self.status.update_state(notes=[])
             if self.model is None:
                 again = "It is watched: the next good save is read." if self.watching else ""
                 self._show_state(
