@@ -22,6 +22,7 @@ from suture.tui.changes import ChangeList
 from suture.tui.details import DetailScreen
 from suture.tui.screens import ConfirmScreen, ExportScreen, HelpScreen
 from suture.tui.view import TranscriptView
+from tests.helpers.checks import checks_done
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKED = ROOT / "sample_sessions" / "chat" / "worked-example.json"
@@ -689,6 +690,7 @@ async def test_provider_verdict_problems_and_picker(worked: Path) -> None:
     app = SutureApp(worked, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app)
+        await checks_done(pilot, app)
         assert app.verdicts is not None and app.model is not None
         expected = checks.verdict(app.model.transcript.messages, app.provider, repaired=app.model.repair)
         assert app.provider == next(p for p in checks.PROVIDERS if app.verdicts[p].contract.before)
@@ -852,27 +854,21 @@ async def test_rows_fill_the_view_exactly_at_any_width(tmp_path: Path) -> None:
 async def test_checks_run_again_once_the_file_settles(tmp_path: Path) -> None:
     # After a reload the provider checks wait for the file to be quiet (a live session appends
     # in bursts), then run on the new history.
-    from suture.tui import app as app_module
-
     path = tmp_path / "t.json"
     clean = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
     path.write_bytes(orjson.dumps(clean))
     app = SutureApp(path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
-        await ready(pilot, app)
+        await checks_done(pilot, app)
         assert app.verdicts is not None and not app.verdicts["anthropic"].rejected
         orphan = {"role": "tool", "tool_call_id": "nope", "content": "late"}
         path.write_bytes(orjson.dumps([*clean, orphan]))
         await pilot.press("r")
         await ready(pilot, app)
         assert app._checks_timer is not None  # waiting for the file to settle
-        await asyncio.sleep(app_module.CHECKS_SETTLE + 0.2)
-        await ready(pilot, app)
-        for _ in range(100):  # the checks' results arrive one provider at a time
-            if app.checks_pending == 0 and app.verdicts is not None and "anthropic" in app.verdicts:
-                break
-            await ready(pilot, app)
-        assert app.verdicts["anthropic"].rejected  # the orphan result is a problem
+        assert not app.checks_done and not app.verdicts["anthropic"].rejected
+        await checks_done(pilot, app)
+        assert app.verdicts is not None and app.verdicts["anthropic"].rejected  # the orphan result is a problem
 
 
 async def test_a_broken_background_task_says_so(worked: Path) -> None:

@@ -23,6 +23,7 @@ from suture.tui.evidence import NotSentScreen
 from suture.tui.judged import Finding, Section
 from suture.tui.keys import KeyBar
 from suture.tui.screens import ExportScreen, ProviderScreen
+from tests.helpers.checks import checks_done
 from tests.test_tui import WORKED, ready
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,11 +45,12 @@ def copy(source: Path, tmp_path: Path) -> Path:
 
 async def checked(pilot: Any, app: SutureApp) -> None:
     """Loaded, every provider checked, and the recorded error read (each in a worker)."""
-    for _ in range(200):  # a bound: the checks start after the first frame, one provider at a time
-        await ready(pilot, app)
-        recorded = app.recorded is None or app.recorded.explanation is not None
-        if app.verdicts is not None and not app.checks_pending and recorded:
+    await ready(pilot, app)
+    await checks_done(pilot, app)
+    for _ in range(200):  # a bound: the recorded error is read in a worker of its own
+        if app.recorded is None or app.recorded.explanation is not None:
             break
+        await ready(pilot, app)
         await pilot.pause(0.05)
     await pilot.pause()
 

@@ -58,6 +58,7 @@ and ``closest(text)``.
 from __future__ import annotations
 
 import gc
+import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -123,6 +124,19 @@ TITLES: dict[str, str] = {m.NAME: m.TITLE for m in _MODULES}
 _pause_lock = threading.Lock()
 _pause_depth = 0
 _pause_resumes = False
+
+
+def _pause_anew() -> None:
+    """In a forked child: no check of the parent's threads runs there, and the lock may have
+    been held by one of them when it forked (:mod:`suture.checks.apart` forks to check)."""
+    global _pause_lock, _pause_depth, _pause_resumes
+    _pause_lock = threading.Lock()
+    _pause_depth = 0
+    _pause_resumes = False
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_pause_anew)
 
 
 @contextmanager

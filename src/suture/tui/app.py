@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 import orjson
-from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
@@ -29,7 +28,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Input, Static
-from textual.worker import Worker, WorkerState, get_current_worker
+from textual.worker import Worker, WorkerState
 
 from suture import show
 from suture._deferred import deferred
@@ -40,9 +39,10 @@ from suture.tail import Partial
 from suture.tui.banner import Banner, Recorded, request_words
 from suture.tui.bars import InfoBar, StatusBar
 from suture.tui.changes import ChangeList, ProblemList
+from suture.tui.checking import CheckFlow
 from suture.tui.contrast import ContrastFilter
 from suture.tui.exporting import ExportFlow, default_export_path
-from suture.tui.judged import Finding, Judged, judge_all
+from suture.tui.judged import Finding
 from suture.tui.keys import LIST_KEYS, KeyBar
 from suture.tui.rows import RowBuilder, RowModel, human_size, next_in
 from suture.tui.searching import SearchFlow
@@ -50,12 +50,11 @@ from suture.tui.view import SIDES, PaneHeader, TranscriptView
 
 if TYPE_CHECKING:
     from suture.tui.details import DetailScreen
-    from suture.tui.screens import HelpScreen, ProviderScreen, record_json
+    from suture.tui.screens import HelpScreen, record_json
     from suture.written import lines_of, written
 else:  # What a key opens, imported when first used: the first screen does not wait for it.
     DetailScreen = deferred("suture.tui.details", "DetailScreen")
     HelpScreen = deferred("suture.tui.screens", "HelpScreen")
-    ProviderScreen = deferred("suture.tui.screens", "ProviderScreen")
     record_json = deferred("suture.tui.screens", "record_json")
     lines_of = deferred("suture.written", "lines_of")
     written = deferred("suture.written", "written")
@@ -92,18 +91,6 @@ class Loading(Message):
     """Set once the state is on screen (the reader waits for the first one)."""
 
 
-@dataclass
-class Checked(Message):
-    """Provider verdicts for a model (``None`` where the checks could not run)."""
-
-    model: RowModel
-    verdicts: dict[str, Judged] | None
-    error: str | None = None
-    pending: int = 0
-
-
-CHECKS_SETTLE = 1.0
-"""Seconds with no reload before the provider checks run again."""
 FIRST_SCREEN_WAIT = 2.0
 """Seconds the first read of a large file waits, its first screen read, for the app to draw it."""
 
@@ -122,7 +109,7 @@ def freeze_heap() -> None:
     gc.freeze()
 
 
-class SutureApp(ExportFlow, SearchFlow):
+class SutureApp(CheckFlow, ExportFlow, SearchFlow):
     """``SutureApp(path)`` shows ``path``; ``watch=False`` reads it once (tests, the demo)."""
 
     TITLE = "suture"
@@ -255,14 +242,8 @@ class SutureApp(ExportFlow, SearchFlow):
         self.match_query = ""
         self.error: str | None = None
         self._moving = False
-        self.verdicts: dict[str, Judged] | None = None
-        self.provider: str | None = None
-        self.problem_rows: dict[int, list[Finding]] = {}
-        """The rows the provider would reject (``x``, the problem filter), with what it says."""
+        self.new_checks()
         self.search_state = ""
-        self.checks_pending = 0
-        self._checks_timer: Timer | None = None
-        self.provider_picked = False
         self.row_filter = "all"
         self.recorded: Recorded | None = None
         self.reloaded: tuple[str, float] | None = None
@@ -468,7 +449,7 @@ class SutureApp(ExportFlow, SearchFlow):
 
     # The reader is not among them: it reads one request after another for whichever file is
     # open, and drops a read of a file no longer shown.
-    _FILE_WORKERS = ("watch", "checks", "search", "export")
+    _FILE_WORKERS = ("watch", "search", "export")
 
     async def open_file(self, path: str | os.PathLike[str], format: str | None = None) -> None:
         """Show ``path`` in place of the file shown now (call it with the panes' screen showing):
@@ -482,10 +463,11 @@ class SutureApp(ExportFlow, SearchFlow):
         """Stop reading, watching and checking the file shown (it stays on screen as it is)."""
         for group in self._FILE_WORKERS:
             self.workers.cancel_group(self, group)
-        for timer in (self._checks_timer, self._reload_ticker, self._verify_timer):
+        self.stop_checks()
+        for timer in (self._reload_ticker, self._verify_timer):
             if timer is not None:
                 timer.stop()
-        self._checks_timer = self._reload_ticker = self._verify_timer = None
+        self._reload_ticker = self._verify_timer = None
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -730,21 +712,9 @@ class SutureApp(ExportFlow, SearchFlow):
         header = self.query_one("#pane-header", PaneHeader)
         header.counts = (f"({model.repair.input_count:,})", f"({len(model.repair.messages):,})")
         header.refresh()
-        # The checks take seconds on a long history and share the GIL with drawing and reading.
-        # On the first load they start once this screen is drawn, so the rows show first; after
-        # a reload, once the file has been quiet for CHECKS_SETTLE seconds: a live session
-        # appends in bursts, and checks restarted on every line would slow every reload.
-        self.workers.cancel_group(self, "checks")
-        if self._checks_timer is not None:
-            self._checks_timer.stop()
-            self._checks_timer = None
-        ref = weakref.ref(model)
         self._show_banner(model)
-        if initial or old is None or old.partial:
-            self.call_after_refresh(self.run_checks, ref)
-            self.call_after_refresh(self.explain_recorded, ref)
-        else:
-            self._checks_timer = self.set_timer(CHECKS_SETTLE, lambda: self._settled(ref))
+        # The provider checks, and the recorded error's explanation with them.
+        self.check_model(model, initial or old is None or old.partial, self.explain_recorded)
         if initial or old is None:
             first = model.changed_rows[0] if model.changed_rows else 0
             view.set_model(model, cursor=first, shown=self._filter_rows(self.row_filter, model))
@@ -794,143 +764,6 @@ class SutureApp(ExportFlow, SearchFlow):
     def _tick_reload(self) -> None:
         if self.reloaded is not None and self.is_running:  # (not while the app closes)
             self.status.refresh()
-
-    # -- provider checks -------------------------------------------------------------------
-
-    @work(thread=True, exclusive=True, group="checks", exit_on_error=False)
-    def run_checks(self, ref: weakref.ref[RowModel]) -> None:
-        """One provider at a time, each reported when done: the first shows while the rest run.
-        For a session log the provider the agent talks to goes first, as its verdict is the one
-        the header shows.
-
-        The model comes by weak reference: a finished worker lives on in a reference cycle (with
-        its context), and with the heap frozen that cycle is never collected."""
-        from suture.checks import PROVIDERS
-        from suture.sent import models
-
-        model = ref()
-        if model is None:  # replaced before the checks began
-            return
-        worker = get_current_worker()
-        order = list(PROVIDERS)
-        if model.transcript.format in models():
-            own = self._agent_provider(model)
-            if own in order:
-                order.remove(own)
-                order.insert(0, own)
-        found: dict[str, Judged] = {}
-
-        def each(name: str, judged: Judged) -> None:
-            found[name] = judged
-            shown = {p: found[p] for p in PROVIDERS if p in found}
-            self.post_message(Checked(model, shown, pending=len(order) - len(found)))
-
-        try:
-            judge_all(model, tuple(order), each, lambda: worker.is_cancelled)
-        except Exception as e:  # a check that breaks must not take the app down
-            self.post_message(Checked(model, None, f"provider checks failed: {e}"))
-
-    @staticmethod
-    def _agent_provider(model: RowModel) -> str:
-        """The provider the agent that wrote a session log talks to (``""`` where not known)."""
-        from suture.formats import export_name, get
-
-        return str(getattr(get(export_name(model.transcript)), "provider", "") or "")
-
-    def on_checked(self, message: Checked) -> None:
-        lists = self.screen_stack[0].query("#problems") if self.screen_stack else None
-        if message.model is not self.model or not lists:
-            return  # a stale result, or one that lands while the app is closing
-        problems = lists.first(ProblemList)
-        if message.verdicts is None:
-            self.verdicts = None
-            problems.empty = message.error or "provider checks are not available"
-            problems.set_items([])
-            return
-        if self.verdicts is None:
-            self.call_after_refresh(self.refresh_bindings)  # p and x can act now: tell the footer
-        self.verdicts = message.verdicts
-        self.checks_pending = message.pending
-        if not message.pending:
-            freeze_heap()
-        if not self.provider_picked:
-            found = message.verdicts
-            own = next((j.sent.sent.provider for j in found.values() if j.sent is not None), None)
-            if own in found:
-                # A session log: the provider its agent talks to, whose verdict is the truth.
-                self.provider = own
-            else:
-                # The first provider, in display order, that would reject the file.
-                rejecting = next((p for p, v in found.items() if v.rejected), None)
-                if rejecting is not None:
-                    self.provider = rejecting
-                elif self.provider not in found:
-                    self.provider = next(iter(found))
-        if self.provider in message.verdicts:
-            self._show_provider()
-            model = message.model
-            if not model.changed_rows and self.problem_rows and self.view.cursor == 0 and not self.provider_picked:
-                # Nothing to repair but a provider would still say no: start where it would.
-                self.view.select(min(self.problem_rows), center=True)
-
-    def _show_provider(self) -> None:
-        model = self.model
-        if model is None or self.verdicts is None or self.provider is None:
-            return
-        judged = self.verdicts[self.provider]
-        rows: dict[int, list[Finding]] = {}
-        for finding in judged.problems:
-            rows.setdefault(finding.row, []).append(finding)
-        if bool(rows) != bool(self.problem_rows):
-            self.call_after_refresh(self.refresh_bindings)
-        self.problem_rows = rows
-        if self.row_filter == "problems":
-            self._apply_filter()
-        problems = self.query_one("#problems", ProblemList)
-        problems.empty = f"{self.provider}: no problems"
-        problems.agent = judged.agent
-        problems.set_items(judged.listed())
-        self.query_one("#problems-title", Static).update(judged.title())
-        summary = Text(end="")
-        short = Text(end="")
-        status = self.status
-        if judged.session:
-            style = status.part("error" if judged.rejected else "ok")
-        else:
-            style = status.part("error" if judged.broken_after else ("ok" if judged.rejected else "muted"))
-        summary.append(judged.summary(), style)
-        short.append(judged.short(), style)
-        if self.checks_pending:
-            summary.append(f"  (checking {self.checks_pending} more providers…)", status.part("muted"))
-            short.append(" …", status.part("muted"))
-        status.update_state(checks=(summary, short))
-        info = self.query_one("#info", InfoBar)
-        info.findings = judged.by_row
-        info.agent = judged.agent
-        info.refresh()
-
-    def action_pick_provider(self) -> None:
-        if self.verdicts is None:
-            self.notify("provider checks are not ready", markup=False)
-            return
-        choices = [(name, verdict.summary()) for name, verdict in self.verdicts.items()]
-        if self.checks_pending:
-            self.notify(f"{self.checks_pending} providers are still being checked", markup=False)
-        self.push_screen(ProviderScreen(choices, self.provider), self._picked)
-
-    def _picked(self, provider: str | None) -> None:
-        if provider and self.verdicts and provider in self.verdicts:
-            self.provider = provider
-            self.provider_picked = True
-            self._show_provider()
-
-    def action_problem(self, step: int) -> None:
-        if not self.problem_rows:
-            self.notify("no provider problems", markup=False)
-            return
-        self._jump(
-            self._next_of(sorted(self.problem_rows), step), "more problems " + ("below" if step > 0 else "above")
-        )
 
     @on(ProblemList.Chosen, "#problems")
     def _problem_chosen(self, message: ChangeList.Chosen) -> None:
@@ -1012,24 +845,12 @@ class SutureApp(ExportFlow, SearchFlow):
         )
         self.push_screen(screen)
 
-    def _findings_at(self, row: int) -> tuple[list[Finding], str]:
-        """What the shown provider's verdict says about a row, and the agent's name."""
-        judged = self.verdicts.get(self.provider or "") if self.verdicts is not None else None
-        if judged is None:
-            return [], ""
-        return judged.by_row.get(row, []), judged.agent
-
     def action_toggle_changes(self) -> None:
         self.lists_wanted = not self.query_one("#sidebar").display
         self._fit_width(self.size.width)
         self.view.refresh()
 
     # -- the recorded error, explain, go to --------------------------------------------------
-
-    def _settled(self, ref: weakref.ref[RowModel]) -> None:
-        """The file has been quiet: check it against the providers and read its recorded error."""
-        self.run_checks(ref)
-        self.explain_recorded(ref)
 
     def _show_banner(self, model: RowModel) -> None:
         """The banner for a newly shown model: the history it skips at once; the recorded error

@@ -17,13 +17,16 @@ from typing import TYPE_CHECKING, Any
 from suture import show
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Iterator, Sequence
 
     from suture.checks import Verdict, Violation
+    from suture.checks.apart import Apart
+    from suture.model import Transcript
+    from suture.repair import Repair
     from suture.sent import Fix, Sent, SentVerdict
     from suture.tui.rows import RowModel
 
-__all__ = ["CONTRACT", "Finding", "Judged", "Section", "judge_all", "without_agent"]
+__all__ = ["CONTRACT", "Finding", "Judged", "Part", "Section", "judge_all", "verdict_parts", "without_agent"]
 
 SENT = "sent"
 """A problem in what the agent sends on resume: the provider would reject it."""
@@ -183,25 +186,75 @@ class Judged:
         return items
 
 
-def judge_all(model: RowModel, providers: tuple[str, ...], on_each: Any = None, cancelled: Any = None) -> None:
-    """(For a worker.) Judge ``model`` for each provider in turn, calling ``on_each(name,
-    judged)`` as each is done; ``cancelled()`` true stops it. The library's verdicts, as ``suture
-    check`` gets them: the sent view is built once for every provider."""
+@dataclass(frozen=True, slots=True)
+class Part:
+    """What the checks find for one provider, before it is placed on rows: the problems of the
+    file as written and of its repair (the contract view), and for a session log those of what
+    its agent sends. Small to pickle: the child that checks sends it back (:func:`judge_all`)."""
+
+    provider: str
+    before: list[Violation]
+    after: list[Violation]
+    sent: list[Violation] | None = None
+
+
+def verdict_parts(transcript: Transcript, repaired: Repair, providers: Sequence[str]) -> Iterator[Sent | Part]:
+    """(Pure: the checks' child runs it.) For a session log, first what its agent sends on resume
+    without the messages and their wire form (the app has the file's; the provider's problems
+    with them come in each :class:`Part`); then each provider's :class:`Part` in turn. The
+    library's verdicts, as ``suture check`` gets them: the sent view is built once for all."""
+    from dataclasses import replace
+
     from suture.checks import verdict as contract_verdict
     from suture.sent import as_sent, models
     from suture.sent import verdict as sent_verdict
 
-    transcript = model.transcript
     sent: Sent | None = as_sent(transcript) if transcript.format in models() else None
+    if sent is not None:
+        yield replace(sent, messages=[], wire=[])
     for name in providers:
-        if cancelled is not None and cancelled():
-            return
         if sent is not None:
-            found = sent_verdict(transcript, name, model.repair, sent)
-            judged = place(model, name, found.contract, found)
+            found = sent_verdict(transcript, name, repaired, sent)
+            yield Part(name, found.contract.before, found.contract.after, found.problems)
         else:
-            judged = place(model, name, contract_verdict(transcript.messages, name, repaired=model.repair))
-        on_each(name, judged)
+            contract = contract_verdict(transcript.messages, name, repaired=repaired)
+            yield Part(name, contract.before, contract.after)
+
+
+def judge_all(
+    model: RowModel,
+    providers: tuple[str, ...],
+    on_each: Callable[[str, Judged], None],
+    cancelled: Callable[[], bool] = lambda: False,
+    started: Callable[[Apart[Any]], None] = lambda _: None,
+) -> None:
+    """(For a worker.) Judge ``model`` for each provider in turn, in a child process
+    (:class:`suture.checks.apart.Apart`, handed to ``started`` so another thread can end it),
+    calling ``on_each(name, judged)`` here as each is done; ``cancelled()`` true stops it.
+    Raises :class:`~suture.checks.apart.ChecksFailed` where the checks broke or their process
+    died."""
+    from functools import partial
+
+    from suture.checks import Verdict
+    from suture.checks.apart import Apart
+    from suture.sent import SentVerdict, models
+
+    models()  # imported here, before the child is forked (see suture.checks.apart)
+    transcript, repaired = model.transcript, model.repair
+    sent: Sent | None = None
+    with Apart(partial(verdict_parts, transcript, repaired, providers)) as apart:
+        started(apart)
+        for item in apart.results(cancelled):
+            if not isinstance(item, Part):
+                sent = item
+                continue
+            contract = Verdict(item.provider, item.before, item.after, repaired)
+            found = (
+                SentVerdict(item.provider, sent, item.sent, contract)
+                if sent is not None and item.sent is not None
+                else None
+            )
+            on_each(item.provider, place(model, item.provider, contract, found))
 
 
 def place(model: RowModel, provider: str, contract: Verdict, sent: SentVerdict | None = None) -> Judged:

@@ -1,0 +1,288 @@
+"""The app's provider checks: run apart from drawing, shown as each provider's verdict comes.
+
+:class:`CheckFlow` is the part of :class:`~suture.tui.app.SutureApp` that checks the file shown
+against every provider and shows the verdicts: the checks worker (which waits on a child
+process that does the checking, :func:`suture.tui.judged.judge_all`), the verdicts as they
+come (:class:`Checked`), the provider shown (``p``) and the rows it would reject (``x``, the
+problem filter). The rest of the app calls :meth:`CheckFlow.check_model` for each model it
+shows and :meth:`CheckFlow.stop_checks` when it stops; the child process never outlives the
+model it checks, the file, or the app.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import App
+from textual.message import Message
+from textual.timer import Timer
+from textual.widgets import Static
+from textual.worker import get_current_worker
+
+from suture._deferred import deferred
+from suture.tui.bars import InfoBar, StatusBar
+from suture.tui.changes import ProblemList
+from suture.tui.judged import Finding, Judged, judge_all
+
+if TYPE_CHECKING:
+    from suture.checks.apart import Apart
+    from suture.tui.rows import RowModel
+    from suture.tui.screens import ProviderScreen
+    from suture.tui.view import TranscriptView
+else:  # opened by a key: the first screen does not wait for it
+    ProviderScreen = deferred("suture.tui.screens", "ProviderScreen")
+
+__all__ = ["CHECKS_SETTLE", "CheckFlow", "Checked"]
+
+CHECKS_SETTLE = 1.0
+"""Seconds with no reload before the provider checks run again."""
+
+
+@dataclass
+class Checked(Message):
+    """Provider verdicts for a model (``None`` where the checks could not run)."""
+
+    model: RowModel
+    verdicts: dict[str, Judged] | None
+    error: str | None = None
+    pending: int = 0
+
+
+class CheckFlow(App[None]):
+    """The provider checks of :class:`~suture.tui.app.SutureApp` (a base of it: the state and
+    handlers live on the app, where the rest of it and the tests read them)."""
+
+    if TYPE_CHECKING:  # what the app that has this part gives it
+        model: RowModel | None
+        row_filter: str
+
+        @property
+        def view(self) -> TranscriptView: ...
+        @property
+        def status(self) -> StatusBar: ...
+        def _apply_filter(self) -> None: ...
+        def _jump(self, row: int | None, what: str) -> None: ...
+        def _next_of(self, rows: list[int], step: int, wrap: bool = False) -> int | None: ...
+
+    CHECKS_GROUP: ClassVar[str] = "checks"
+
+    def new_checks(self) -> None:
+        """The checks' state for a file not checked yet."""
+        self.verdicts: dict[str, Judged] | None = None
+        self.provider: str | None = None
+        self.provider_picked = False
+        self.problem_rows: dict[int, list[Finding]] = {}
+        """The rows the provider would reject (``x``, the problem filter), with what it says."""
+        self.checks_pending = 0
+        self._checks_timer: Timer | None = None
+        self._checks_child: Apart[Any] | None = None
+        self._checks_wanted = False
+        self._checked: weakref.ref[RowModel] | None = None
+        self.checks_error: str | None = None
+        """Why the checks of the model shown could not be done (``None`` while they can)."""
+
+    @property
+    def checks_done(self) -> bool:
+        """Whether the checks of the model shown are over: every provider's verdict is shown,
+        or why there is none."""
+        checked = self._checked() if self._checked is not None else None
+        return checked is not None and checked is self.model and not self._checks_wanted
+
+    def check_model(
+        self, model: RowModel, at_once: bool, also: Callable[[weakref.ref[RowModel]], object] | None = None
+    ) -> None:
+        """Check ``model`` (shown now) in place of what was checked: once this screen is drawn
+        (``at_once``: a first load, so the rows show first), else once the file has been quiet
+        for :data:`CHECKS_SETTLE` seconds (a live session appends in bursts, and checks
+        restarted on every line would slow every reload). ``also(ref)`` is called at the same
+        time, with the model by weak reference."""
+        self.stop_checks()
+        ref = weakref.ref(model)
+        self._checks_wanted = True
+
+        def start() -> None:
+            self._checks_wanted = False
+            self.run_checks(ref)
+            if also is not None:
+                also(ref)
+
+        if at_once:
+            self.call_after_refresh(start)
+        else:
+            self._checks_timer = self.set_timer(CHECKS_SETTLE, start)
+
+    def stop_checks(self) -> None:
+        """End the checks under way, their child process with them, and any about to start."""
+        self.workers.cancel_group(self, self.CHECKS_GROUP)
+        child, self._checks_child = self._checks_child, None
+        if child is not None:
+            child.end(wait=False)  # its worker reaps it; the drawing thread does not wait
+        if self._checks_timer is not None:
+            self._checks_timer.stop()
+            self._checks_timer = None
+
+    def on_unmount(self) -> None:
+        self.stop_checks()
+
+    @work(thread=True, exclusive=True, group="checks", exit_on_error=False)
+    def run_checks(self, ref: weakref.ref[RowModel]) -> None:
+        """One provider at a time, each reported when done: the first shows while the rest run.
+        For a session log the provider the agent talks to goes first, as its verdict is the one
+        the header shows.
+
+        The model comes by weak reference: a finished worker lives on in a reference cycle (with
+        its context), and with the heap frozen that cycle is never collected."""
+        from suture.checks import PROVIDERS
+        from suture.sent import models
+
+        model = ref()
+        if model is None:  # replaced before the checks began
+            return
+        worker = get_current_worker()
+        order = list(PROVIDERS)
+        if model.transcript.format in models():
+            own = self._agent_provider(model)
+            if own in order:
+                order.remove(own)
+                order.insert(0, own)
+        found: dict[str, Judged] = {}
+
+        def each(name: str, judged: Judged) -> None:
+            found[name] = judged
+            shown = {p: found[p] for p in PROVIDERS if p in found}
+            self.post_message(Checked(model, shown, pending=len(order) - len(found)))
+
+        def started(child: Apart[Any]) -> None:
+            if worker.is_cancelled:
+                child.end(wait=False)
+            else:
+                self._checks_child = child
+
+        try:
+            judge_all(model, tuple(order), each, lambda: worker.is_cancelled, started)
+        except Exception as e:  # a check that breaks, or its process that dies, must not take the app down
+            self.post_message(Checked(model, None, f"provider checks failed: {e}"))
+
+    @staticmethod
+    def _agent_provider(model: RowModel) -> str:
+        """The provider the agent that wrote a session log talks to (``""`` where not known)."""
+        from suture.formats import export_name, get
+
+        return str(getattr(get(export_name(model.transcript)), "provider", "") or "")
+
+    def on_checked(self, message: Checked) -> None:
+        lists = self.screen_stack[0].query("#problems") if self.screen_stack else None
+        if message.model is not self.model or not lists:
+            return  # a stale result, or one that lands while the app is closing
+        problems = lists.first(ProblemList)
+        if message.verdicts is None:
+            self.verdicts = None
+            self.checks_pending = 0
+            self._checked = weakref.ref(message.model)
+            said = self.checks_error = message.error or "provider checks are not available"
+            problems.empty = said
+            problems.set_items([])
+            status = self.status
+            status.update_state(checks=(Text(said, status.part("error")), Text("checks failed", status.part("error"))))
+            self.call_after_refresh(self.refresh_bindings)
+            return
+        if self.verdicts is None:
+            self.call_after_refresh(self.refresh_bindings)  # p and x can act now: tell the footer
+        self.verdicts = message.verdicts
+        self.checks_pending = message.pending
+        self.checks_error = None
+        if not message.pending:
+            self._checked = weakref.ref(message.model)
+            from suture.tui.app import freeze_heap
+
+            freeze_heap()
+        if not self.provider_picked:
+            self.provider = self._provider_to_show(message.verdicts)
+        if self.provider in message.verdicts:
+            self._show_provider()
+            model = message.model
+            if not model.changed_rows and self.problem_rows and self.view.cursor == 0 and not self.provider_picked:
+                # Nothing to repair but a provider would still say no: start where it would.
+                self.view.select(min(self.problem_rows), center=True)
+
+    def _provider_to_show(self, found: dict[str, Judged]) -> str | None:
+        """For a session log, the provider its agent talks to, whose verdict is the truth; else
+        the first provider, in display order, that would reject the file."""
+        own = next((j.sent.sent.provider for j in found.values() if j.sent is not None), None)
+        if own in found:
+            return own
+        rejecting = next((p for p, v in found.items() if v.rejected), None)
+        if rejecting is not None:
+            return rejecting
+        return self.provider if self.provider in found else next(iter(found))
+
+    def _show_provider(self) -> None:
+        model = self.model
+        if model is None or self.verdicts is None or self.provider is None:
+            return
+        judged = self.verdicts[self.provider]
+        rows: dict[int, list[Finding]] = {}
+        for finding in judged.problems:
+            rows.setdefault(finding.row, []).append(finding)
+        if bool(rows) != bool(self.problem_rows):
+            self.call_after_refresh(self.refresh_bindings)
+        self.problem_rows = rows
+        if self.row_filter == "problems":
+            self._apply_filter()
+        problems = self.query_one("#problems", ProblemList)
+        problems.empty = f"{self.provider}: no problems"
+        problems.agent = judged.agent
+        problems.set_items(judged.listed())
+        self.query_one("#problems-title", Static).update(judged.title())
+        summary = Text(end="")
+        short = Text(end="")
+        status = self.status
+        if judged.session:
+            style = status.part("error" if judged.rejected else "ok")
+        else:
+            style = status.part("error" if judged.broken_after else ("ok" if judged.rejected else "muted"))
+        summary.append(judged.summary(), style)
+        short.append(judged.short(), style)
+        if self.checks_pending:
+            summary.append(f"  (checking {self.checks_pending} more providers…)", status.part("muted"))
+            short.append(" …", status.part("muted"))
+        status.update_state(checks=(summary, short))
+        info = self.query_one("#info", InfoBar)
+        info.findings = judged.by_row
+        info.agent = judged.agent
+        info.refresh()
+
+    def _findings_at(self, row: int) -> tuple[list[Finding], str]:
+        """What the shown provider's verdict says about a row, and the agent's name."""
+        judged = self.verdicts.get(self.provider or "") if self.verdicts is not None else None
+        if judged is None:
+            return [], ""
+        return judged.by_row.get(row, []), judged.agent
+
+    def action_pick_provider(self) -> None:
+        if self.verdicts is None:
+            self.notify("provider checks are not ready", markup=False)
+            return
+        choices = [(name, verdict.summary()) for name, verdict in self.verdicts.items()]
+        if self.checks_pending:
+            self.notify(f"{self.checks_pending} providers are still being checked", markup=False)
+        self.push_screen(ProviderScreen(choices, self.provider), self._picked)
+
+    def _picked(self, provider: str | None) -> None:
+        if provider and self.verdicts and provider in self.verdicts:
+            self.provider = provider
+            self.provider_picked = True
+            self._show_provider()
+
+    def action_problem(self, step: int) -> None:
+        if not self.problem_rows:
+            self.notify("no provider problems", markup=False)
+            return
+        self._jump(
+            self._next_of(sorted(self.problem_rows), step), "more problems " + ("below" if step > 0 else "above")
+        )
