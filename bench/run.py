@@ -8,6 +8,7 @@
     python bench/run.py --only browser       # the sessions browser on 300 sessions, cold: first rows
     SUTURE_BENCH_REALTIME=1 python bench/run.py --only first   # on a shared machine: the programs
                                              # compared are run under chrt -r 1, as if it were idle
+    python bench/run.py --only checks        # keys in the app while its provider checks run
 
 Each benchmark runs in a fresh Python process (so one's heap does not slow the next) and times
 its floor and its subject in that same process; each figure is the best of several runs. A ratio
@@ -38,7 +39,7 @@ sys.path.insert(0, str(BENCH))
 
 import generate  # noqa: E402
 
-SECTIONS = ("repair", "load", "cli", "tail", "multi", "first", "app", "scan", "browser")
+SECTIONS = ("repair", "load", "cli", "tail", "multi", "first", "app", "checks", "scan", "browser")
 
 
 def best(fn: Callable[[], Any], runs: int, clock: Callable[[], float] = time.process_time) -> float:
@@ -448,6 +449,88 @@ async def _app(app_class: Any, path: Path, launched: float, imported: float) -> 
             ),
         )
     return out
+
+
+# -- keys while the provider checks run ------------------------------------------------------------
+
+CHECK_PRESSES = 150
+"""Keys pressed while the checks run, at most (a 100k history's checks take several seconds)."""
+
+
+def section_checks(size: str, runs: int) -> list[dict[str, Any]]:
+    """The UI thread's CPU and wall per key while the app's provider checks run, against the
+    same keys once they are done; and what the fork of the app's process for them costs."""
+    path = generate.ensure(f"chat-{size}.jsonl")
+    from suture.checks import apart
+    from suture.tui.app import SutureApp
+
+    forks: list[float] = []
+    init = apart.Apart.__init__
+
+    def timed(self: Any, work: Any) -> None:
+        t = time.perf_counter()
+        init(self, work)
+        forks.append(time.perf_counter() - t)
+
+    apart.Apart.__init__ = timed  # type: ignore[method-assign]
+    return asyncio.run(_keys_while_checking(SutureApp, path, forks))
+
+
+async def _keys_while_checking(app_class: Any, path: Path, forks: list[float]) -> list[dict[str, Any]]:
+    app = app_class(path, watch=False)
+    during: list[tuple[float, float]] = []
+    after: list[tuple[float, float]] = []
+    async with app.run_test(size=(160, 45)) as pilot:
+        t = time.perf_counter()
+        while not app.shown_version and time.perf_counter() - t < 300:
+            await asyncio.sleep(0.01)
+        await pilot.pause()
+        started = time.perf_counter()
+        for i in range(CHECK_PRESSES):
+            if app.checks_done:
+                break
+            t0, c0 = time.perf_counter(), time.thread_time()
+            await pilot.press("down" if i % 2 == 0 else "up")
+            await pilot.pause()
+            during.append((time.thread_time() - c0, time.perf_counter() - t0))
+        while not app.checks_done and time.perf_counter() - started < 600:
+            await asyncio.sleep(0.05)
+        checked = time.perf_counter() - started
+        for i in range(max(len(during), 20)):
+            t0, c0 = time.perf_counter(), time.thread_time()
+            await pilot.press("down" if i % 2 == 0 else "up")
+            await pilot.pause()
+            after.append((time.thread_time() - c0, time.perf_counter() - t0))
+
+    def median(xs: list[float]) -> float:
+        return sorted(xs)[len(xs) // 2] if xs else float("nan")
+
+    cpu, wall = [c for c, _ in during], [w for _, w in during]
+    idle_cpu, idle_wall = [c for c, _ in after], [w for _, w in after]
+    n = len(app.model.transcript.messages) if app.model is not None else 0
+    return [
+        row(
+            f"app key while the provider checks run ({n:,} messages): UI-thread CPU, median of {len(during)}",
+            median(cpu) * 1000,
+            None,
+            "",
+            16,
+            unit="ms",
+            kind="max",
+            note=f"idle {median(idle_cpu) * 1000:.1f} ms; slowest {max(cpu, default=float('nan')) * 1000:.1f} ms; "
+            f"the checks took {checked:.1f} s after the whole file showed",
+        ),
+        row(
+            f"app key while the provider checks run ({n:,} messages): wall, median of {len(during)}",
+            median(wall) * 1000,
+            median(idle_wall) * 1000,
+            "the same key once the checks are done (wall)",
+            2.0,
+            unit="ms",
+            note=f"slowest {max(wall, default=float('nan')) * 1000:.1f} ms while checking; "
+            f"fork of the app for the checks {max(forks, default=float('nan')) * 1000:.1f} ms (every thread waits)",
+        ),
+    ]
 
 
 # -- the first screen, in a real terminal ----------------------------------------------------------

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from suture.formats import load_file
+from suture.grown import Grown
 from suture.io import InputError
 from suture.model import Message, ToolCall
 from suture.repair import Repair, repair, repair_from, reused
@@ -357,3 +358,33 @@ def test_errors_keep_the_last_good_state(tmp_path):
     path.unlink()
     with pytest.raises(InputError, match="no such file"):
         tail.poll()
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 3), st.lists(st.integers(1, 9000), min_size=1, max_size=4), st.data())
+def test_appends_share_what_they_keep_and_leave_earlier_states_as_they_were(per_turn, appends, data):
+    """Step by step, each append's repair equals a full repair, keeps the output before it as the
+    same objects without a copy of it, and the states before it stay what they were."""
+    history = [Message("user", "go")]
+    previous = repair(history)
+    states: list[tuple[Repair, list[Message], list[int | None]]] = []
+    for n in appends:
+        start = len(history)
+        for i in range(start, start + n):
+            calls = tuple(ToolCall(f"c{i}_{j}", "read_file") for j in range(per_turn))
+            history.append(Message("assistant", None, calls))
+            dropped = data.draw(st.integers(0, per_turn)) if i % 97 == 0 else per_turn  # a few unanswered
+            history.extend(Message("tool", "ok", tool_call_id=c.id) for c in calls[:dropped])
+        got = repair_from(previous, history, start)
+        same_repair(got, repair(history))
+        point = reused(previous, history, start)
+        kept = point[1] if point is not None else 0
+        assert all(a is b for a, b in zip(got.messages[:kept], previous.messages[:kept], strict=True))
+        if kept:  # kept as it was, not copied reference by reference: shared chunks
+            assert isinstance(got.messages, Grown) and isinstance(got.origin, Grown)
+            if isinstance(previous.messages, Grown) and kept > 4096:
+                assert got.messages._chunks[0] is previous.messages._chunks[0]
+        states.append((got, list(got.messages), list(got.origin)))
+        previous = got
+    for state, messages, origin in states:
+        assert list(state.messages) == messages and list(state.origin) == origin

@@ -12,6 +12,7 @@ frozen dataclass costs three times as much to build, and loaders build one per r
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
@@ -211,7 +212,7 @@ class Transcript:
     session keeps Anthropic Messages records).
     """
 
-    messages: list[Message]
+    messages: Sequence[Message]
     format: str
     raw_format: str = ""
     meta: dict[str, Any] = field(default_factory=dict)

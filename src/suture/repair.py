@@ -24,6 +24,7 @@ from enum import StrEnum
 from typing import Any
 
 from suture import show
+from suture.grown import Growing
 from suture.model import Content, Message, TextPart, ToolCall, is_blank, is_placeholder
 
 __all__ = [
@@ -94,10 +95,10 @@ class Repair:
     result. ``interrupted`` lists the calls that got a synthetic result, under their final ids.
     """
 
-    messages: list[Message]
+    messages: Sequence[Message]
     changes: list[Change]
     spans: list[Span]
-    origin: list[int | None]
+    origin: Sequence[int | None]
     interrupted: list[ToolCall]
     input_count: int = 0
     _by_input: list[int | None] = field(default_factory=list, repr=False, compare=False)
@@ -311,7 +312,9 @@ def _run(
     changes = run.changes
     changes[kept:] = sorted(changes[kept:], key=_by_input_index)
     checkpoint = point if last < 0 else _checkpoint(run, last)
-    return Repair(run.out, changes, run.spans, run.origin, run.interrupted, len(messages), _checkpoint=checkpoint)
+    out = run.out.done() if isinstance(run.out, Growing) else run.out
+    origin = run.origin.done() if isinstance(run.origin, Growing) else run.origin
+    return Repair(out, changes, run.spans, origin, run.interrupted, len(messages), _checkpoint=checkpoint)
 
 
 class _Run:
@@ -327,8 +330,8 @@ class _Run:
     def __init__(self, messages: Sequence[Message], is_read_only: Callable[[str], bool] | None) -> None:
         self.messages = messages
         self.is_read_only = is_read_only
-        self.out: list[Message] = []
-        self.origin: list[int | None] = []
+        self.out: list[Message] | Growing[Message] = []
+        self.origin: list[int | None] | Growing[int | None] = []
         self.changes: list[Change] = []
         self.spans: list[Span] = []
         self.interrupted: list[ToolCall] = []
@@ -336,8 +339,10 @@ class _Run:
 
     def resume(self, previous: Repair, point: _Checkpoint) -> None:
         """Start from ``point``: ``previous``'s output before it, and the ids its calls cannot take."""
-        self.out = previous.messages[: point.outputs]
-        self.origin = previous.origin[: point.outputs]
+        # The output before it is kept as it is, not copied: appending to a long history costs
+        # what was appended (suture.grown).
+        self.out = Growing(previous.messages, point.outputs)
+        self.origin = Growing(previous.origin, point.outputs)
         self.changes = previous.changes[: point.changes]
         self.spans = previous.spans[: point.spans]
         self.interrupted = previous.interrupted[: point.interrupted]

@@ -16,6 +16,7 @@ the provider would send, and whether the repair fixes it or what to do instead.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from suture import show
@@ -99,13 +100,13 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FOUND if found else EXIT_OK
 
 
-def _source(messages: list[Message], index: int) -> str:
+def _source(messages: Sequence[Message], index: int) -> str:
     if 0 <= index < len(messages):
         return str(messages[index].source or "")
     return ""
 
 
-def _violation_json(v: Violation, messages: list[Message]) -> dict[str, Any]:
+def _violation_json(v: Violation, messages: Sequence[Message]) -> dict[str, Any]:
     return {**v.to_json(), "source": _source(messages, v.index), "rule_title": RULES[v.rule].title}
 
 
@@ -142,7 +143,9 @@ def _run_providers(args: argparse.Namespace, transcript: Transcript, providers: 
     return EXIT_FOUND if broken else EXIT_OK
 
 
-def _render(name: str, v: Verdict, messages: list[Message], repaired: list[Message], limit: int | None) -> list[str]:
+def _render(
+    name: str, v: Verdict, messages: Sequence[Message], repaired: Sequence[Message], limit: int | None
+) -> list[str]:
     """The lines about one provider (each to be shown by :func:`suture.cli._common.out`)."""
     lines = ["", f"{v.summary()}  ({TITLES[name]})"]
     for x in v.before[:limit]:
@@ -166,7 +169,7 @@ def _more(found: list[Violation], limit: int | None) -> list[str]:
     return [f"  … and {len(rest)} more ({', '.join(rules)}); --all lists them, --json gives every field"]
 
 
-def _lines(x: Violation, messages: list[Message], source: str | None = None) -> list[str]:
+def _lines(x: Violation, messages: Sequence[Message], source: str | None = None) -> list[str]:
     role = messages[x.index].role if 0 <= x.index < len(messages) else "?"
     source = _source(messages, x.index) if source is None else source
     where = f" {x.where}" if x.where else ""

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from suture import show
@@ -164,7 +165,7 @@ def _request_json(request: RecordedRequest, found: Explanation) -> dict[str, Any
 def _json(
     args: argparse.Namespace,
     fmt: str,
-    messages: list[Message],
+    messages: Sequence[Message],
     found: Explanation,
     request: dict[str, Any] | None = None,
 ) -> None:

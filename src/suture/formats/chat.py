@@ -18,6 +18,7 @@ from suture import codec
 from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
 from suture.formats._shared import message_records
 from suture.formats._shared import type_name as _type_name
+from suture.grown import grown_by
 from suture.io import Document, gc_paused
 from suture.model import (
     Content,
@@ -118,7 +119,7 @@ class ChatAdapter:
         with gc_paused():
             new = [self._message(record, Source(line=line), f"line {line}") for line, record in doc.records[start:]]
         meta: dict[str, Any] = {"shape": "jsonl", "pretty": doc.pretty}
-        messages = [*transcript.messages, *new]
+        messages = grown_by(transcript.messages, new)  # the messages kept are not copied
         return Transcript(messages, self.name, meta=meta, problems=list(doc.problems)), len(transcript.messages)
 
     def _message(self, record: Any, source: Source, where: str) -> Message:

@@ -30,6 +30,7 @@ import orjson
 from suture import codec
 from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
 from suture.formats._shared import type_name as _type_name
+from suture.grown import grown_by
 from suture.io import Document, gc_paused
 from suture.model import (
     Content,
@@ -222,7 +223,7 @@ class VercelAdapter:
         with gc_paused():
             new, v4 = self._read([(r, Source(line=line), f"line {line}") for line, r in doc.records[start:]])
         meta: dict[str, Any] = {"shape": "jsonl", "pretty": doc.pretty, "v4": v4 or transcript.meta.get("v4", False)}
-        messages = [*transcript.messages, *new]
+        messages = grown_by(transcript.messages, new)  # the messages kept are not copied
         return Transcript(messages, self.name, meta=meta, problems=list(doc.problems)), len(transcript.messages)
 
     def _assistant(self, record: dict[str, Any], content: Any, source: Source, where: str) -> tuple[Message, bool]:

@@ -243,7 +243,7 @@ def as_sent(transcript: Transcript) -> Sent:
 def _neutral(wire: list[Any], wire_format: str) -> list[Message]:
     from suture.formats import get
 
-    return get(wire_format).load(Document("json", value=wire)).messages
+    return list(get(wire_format).load(Document("json", value=wire)).messages)
 
 
 def raw_values(m: Message) -> list[Any]:

@@ -170,7 +170,7 @@ class RecordedRequest:
         value: dict[str, Any] = {"messages": [m for m in body["messages"] if isinstance(m, dict)]}
         if self.system is not None:
             value["system"] = body["system"]
-        return get("messages").load(Document("json", value=value)).messages
+        return list(get("messages").load(Document("json", value=value)).messages)
 
 
 def message_words(message: Any) -> str:

@@ -16,7 +16,7 @@ import re
 import shlex
 import subprocess
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -58,7 +58,7 @@ def json_text(source: str, styles: dict[str, Style]) -> Text:
     return text
 
 
-def paired_call(messages: list[Message], index: int) -> tuple[int, int] | None:
+def paired_call(messages: Sequence[Message], index: int) -> tuple[int, int] | None:
     """Where the call a result answers is: (message index, call index), the nearest before the
     result that has its id."""
     wanted = messages[index].tool_call_id

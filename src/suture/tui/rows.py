@@ -15,18 +15,17 @@ from __future__ import annotations
 
 import bisect
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, TypeVar, overload
+from typing import Any, NamedTuple
 
 import orjson
 
 from suture import show
+from suture.grown import Grown
 from suture.kinds import KINDS
 from suture.model import ImagePart, Message, OtherPart, TextPart, ThinkingPart, Transcript
 from suture.repair import Change, ChangeKind, Repair, Span, reused
-
-T = TypeVar("T")
 
 __all__ = [
     "KIND_BADGES",
@@ -150,97 +149,6 @@ def text_of_all(message: Message) -> str:
     if isinstance(content, str):
         return content
     return "\n".join(p.text for p in content if isinstance(p, TextPart | ThinkingPart))
-
-
-_BITS = 12
-_CHUNK = 1 << _BITS
-_MASK = _CHUNK - 1
-
-
-class Grown(Sequence[T]):
-    """A list that versions share as it grows: each version sees its own first ``len`` items.
-
-    Items live in chunks of 4,096. :meth:`grown` makes the next version, which keeps the first
-    ``start`` items of this one and adds ``items``: the chunks before ``start`` are shared, the
-    chunk ``start`` falls in is copied (at most 4,096 references) unless no later version wrote
-    into it yet, so a new version costs what it adds, never the items it keeps. No version's
-    items change once made: a version only reads its own first ``len`` items, and a chunk is
-    only ever appended to past the ends of the versions that share it. Making versions from one
-    another needs one writer at a time (readers of older versions may run meanwhile)."""
-
-    __slots__ = ("_chunks", "_n")
-
-    def __init__(self, items: Iterable[T] = ()) -> None:
-        self._chunks: list[list[T]] = []
-        self._n = 0
-        self._add(list(items))
-
-    def _add(self, items: list[T]) -> None:
-        chunks = self._chunks
-        at = 0
-        while at < len(items):
-            if not chunks or len(chunks[-1]) == _CHUNK:
-                chunks.append([])
-            last = chunks[-1]
-            room = _CHUNK - len(last)
-            last.extend(items[at : at + room])
-            at += room
-        self._n += len(items)
-
-    def grown(self, start: int, items: list[T]) -> Grown[T]:
-        """A new version: the first ``start`` items of this one, then ``items``."""
-        if not 0 <= start <= self._n:
-            raise IndexError(start)
-        new: Grown[T] = Grown.__new__(Grown)
-        chunks = self._chunks[: start >> _BITS]
-        rest = start & _MASK
-        if rest:
-            part = self._chunks[start >> _BITS]
-            # Written past ``start`` by a version made from this one: copy what is kept.
-            chunks.append(part if len(part) == rest else part[:rest])
-        new._chunks = chunks
-        new._n = start
-        new._add(items)
-        return new
-
-    def __len__(self) -> int:
-        return self._n
-
-    @overload
-    def __getitem__(self, index: int) -> T: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[T]: ...
-
-    def __getitem__(self, index: int | slice) -> T | list[T]:
-        if isinstance(index, slice):
-            start, stop, step = index.indices(self._n)
-            if step != 1:
-                return [self[i] for i in range(start, stop, step)]
-            out: list[T] = []
-            while start < stop:
-                chunk = self._chunks[start >> _BITS]
-                at = start & _MASK
-                piece = chunk[at : at + min(stop - start, _CHUNK - at)]
-                out.extend(piece)
-                start += len(piece)
-            return out
-        if index < 0:
-            index += self._n
-        if not 0 <= index < self._n:
-            raise IndexError(index)
-        return self._chunks[index >> _BITS][index & _MASK]
-
-    def __iter__(self) -> Iterator[T]:
-        left = self._n
-        for chunk in self._chunks:
-            if left <= 0:
-                return
-            if len(chunk) <= left:
-                yield from chunk
-            else:
-                yield from chunk[:left]
-            left -= len(chunk)
 
 
 class RowModel:
