@@ -51,7 +51,12 @@ async def settle(app: SutureApp) -> None:
 
 
 async def ready(pilot: object, app: SutureApp) -> None:
+    """The file read and shown, and the provider checks of what is shown over (they run in a
+    child process, their verdicts come as messages), unless they wait for the file to be quiet."""
     await settle(app)
+    model = app.model
+    if model is not None and not model.partial and app.is_running and not app.checks_settling:
+        await checks_done(pilot, app)
     await pilot.pause()  # type: ignore[attr-defined]
 
 

@@ -87,6 +87,11 @@ class CheckFlow(App[None]):
         """Why the checks of the model shown could not be done (``None`` while they can)."""
 
     @property
+    def checks_settling(self) -> bool:
+        """Whether the checks of the model shown wait for the file to be quiet (after a reload)."""
+        return self._checks_timer is not None
+
+    @property
     def checks_done(self) -> bool:
         """Whether the checks of the model shown are over: every provider's verdict is shown,
         or why there is none."""
@@ -107,6 +112,7 @@ class CheckFlow(App[None]):
 
         def start() -> None:
             self._checks_wanted = False
+            self._checks_timer = None
             self.run_checks(ref)
             if also is not None:
                 also(ref)
