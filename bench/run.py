@@ -9,6 +9,7 @@
     SUTURE_BENCH_REALTIME=1 python bench/run.py --only first   # on a shared machine: the programs
                                              # compared are run under chrt -r 1, as if it were idle
     python bench/run.py --only checks        # keys in the app while its provider checks run
+    python bench/run.py --only append --size 1m --runs 1   # the app shows a line appended to 1M messages
 
 Each benchmark runs in a fresh Python process (so one's heap does not slow the next) and times
 its floor and its subject in that same process; each figure is the best of several runs. A ratio
@@ -39,7 +40,7 @@ sys.path.insert(0, str(BENCH))
 
 import generate  # noqa: E402
 
-SECTIONS = ("repair", "load", "cli", "tail", "multi", "first", "app", "checks", "scan", "browser")
+SECTIONS = ("repair", "load", "cli", "tail", "multi", "first", "app", "append", "checks", "scan", "browser")
 
 
 def best(fn: Callable[[], Any], runs: int, clock: Callable[[], float] = time.process_time) -> float:
@@ -315,6 +316,13 @@ def section_app(size: str, runs: int) -> list[dict[str, Any]]:
 
     rows = asyncio.run(_app(SutureApp, path, launched, time.perf_counter() - t))
     return rows + asyncio.run(_app_append(SutureApp, generate.ensure(f"chat-{size}.jsonl")))
+
+
+def section_append(size: str, runs: int) -> list[dict[str, Any]]:
+    """Only the app's append (the ``app`` section measures it too, after its first screen)."""
+    from suture.tui.app import SutureApp
+
+    return asyncio.run(_app_append(SutureApp, generate.ensure(f"chat-{size}.jsonl")))
 
 
 async def _settle(app: Any, pilot: Any, *, but: str | None = None) -> None:
