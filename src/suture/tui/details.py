@@ -28,15 +28,14 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 
 from suture import show
 from suture.model import Message, ToolCall
 from suture.tui.judged import Finding
-from suture.tui.keys import KeyBar, Scroll
+from suture.tui.keys import Scroll
 from suture.tui.records import HUGE, neutral_record, pretty, shorten_payloads
 from suture.tui.rows import KIND_BADGES, KIND_WORDS, RowModel, human_size, text_of_all
-from suture.tui.screens import Styled, record_json
+from suture.tui.screens import Overlay, Styled, record_json
 from suture.tui.view import SIDES
 from suture.written import Written, written
 
@@ -91,13 +90,11 @@ class _FileText:
     error: str = ""
 
 
-class DetailScreen(Screen[None]):
+class DetailScreen(Overlay[None]):
     """The selected message whole, Original and Repaired side by side."""
 
-    AUTO_FOCUS = "*"
-
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,enter", "app.pop_screen", "Back", id="detail.back"),
+        Binding("escape,q,enter", "close", "Back", id="detail.back"),
         Binding("y", "copy", "Copy JSON", id="detail.copy", tooltip="Copy the focused side's record as JSON"),
         Binding("n", "change(1)", "Next change", id="detail.next_change"),
         Binding("N", "change(-1)", "Prev change", id="detail.previous_change"),
@@ -122,17 +119,14 @@ class DetailScreen(Screen[None]):
         "detail--json-number",
         "detail--json-literal",
     }
+    KEY_BAR = ("detail.back", "detail.written", "detail.pager", "detail.copy", "detail.whole")
     DEFAULT_CSS = """
     DetailScreen {
-        #detail-why {
-            height: auto; max-height: 7; padding: 0 1; background: $panel;
-            text-wrap: nowrap; text-overflow: ellipsis;
-        }
+        #detail-why { max-height: 7; text-wrap: nowrap; text-overflow: ellipsis; }
         #detail-columns { height: 1fr; }
         .detail-side {
-            width: 1fr; height: 1fr; border: round $panel-lighten-2; padding: 0 1;
-            border-title-color: $foreground-muted;
-            &:focus { border: round $accent; border-title-color: $text-accent; }
+            width: 1fr; height: 1fr; padding: 0 1; border-title-color: $foreground-muted;
+            &:focus { border-title-color: $text-accent; }
         }
         & > .detail--changed { background: $warning-muted; color: $foreground; text-style: bold underline; }
         & > .detail--json-key { color: $text-accent; }
@@ -164,14 +158,13 @@ class DetailScreen(Screen[None]):
         self.whole = False
         self.file_text: _FileText | None = None
 
-    def compose(self) -> ComposeResult:
-        yield Styled(id="detail-why")
+    def compose_body(self) -> ComposeResult:
+        yield Styled(id="detail-why", classes="intro")
         with Horizontal(id="detail-columns"):
             for side in (0, 1):
-                scroll = Scroll(Styled(id=f"detail-body-{side}"), id=f"detail-side-{side}", classes="detail-side")
+                scroll = Scroll(Styled(id=f"detail-body-{side}"), id=f"detail-side-{side}", classes="pane detail-side")
                 scroll.can_focus = True
                 yield scroll
-        yield KeyBar(("detail.back", "detail.written", "detail.pager", "detail.copy", "detail.whole"))
 
     def on_resize(self) -> None:
         # A short window keeps most of its lines for the message itself.

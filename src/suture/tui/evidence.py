@@ -21,16 +21,15 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from suture import codec, show
 from suture.model import Skipped, Transcript
-from suture.tui.keys import KeyBar, PickList, Scroll
+from suture.tui.keys import PickList, Scroll
 from suture.tui.records import pretty, shorten_payloads
 from suture.tui.rows import human_size
-from suture.tui.screens import Styled
+from suture.tui.screens import Overlay, Styled
 
 __all__ = ["KIND_WORDS", "NotSentScreen", "not_sent_line"]
 
@@ -67,7 +66,7 @@ class _Shown:
     text: Text
 
 
-class NotSentScreen(Screen[None]):
+class NotSentScreen(Overlay[None]):
     """``NotSentScreen(path, transcript, agent, history)``: ``history`` the sentences naming the
     history the agent does not send (before a compaction)."""
 
@@ -76,13 +75,14 @@ class NotSentScreen(Screen[None]):
         Binding("escape,q,s", "close", "Close", id="not_sent.close"),
         Binding("tab", "app.focus_next", "Next box", show=False, id="not_sent.next"),
     ]
+    KEY_BAR = ("not_sent.close",)
     DEFAULT_CSS = """
     NotSentScreen {
-        #not-sent-intro { height: auto; max-height: 6; padding: 0 1; background: $panel; color: $foreground; }
+        #not-sent-intro { max-height: 6; }
         #not-sent-intro.alone { height: 1fr; max-height: 100%; }
-        #not-sent-box { height: 2fr; border: round $panel-lighten-2; &:focus-within { border: round $accent; } }
+        #not-sent-box { height: 2fr; }
         #not-sent-list { height: 1fr; border: none; }
-        #not-sent-record { height: 3fr; border: round $panel-lighten-2; padding: 0 1; &:focus { border: round $accent; } }
+        #not-sent-record { height: 3fr; padding: 0 1; }
     }
     """
 
@@ -94,7 +94,7 @@ class NotSentScreen(Screen[None]):
         self.history = history
         self.shown: _Shown | None = None
 
-    def compose(self) -> ComposeResult:
+    def compose_body(self) -> ComposeResult:
         intro = Text(end="")
         intro.append(f"What {show.path(self.path.name)} holds that {self.agent} does not send when it resumes. ")
         intro.append("Evidence, not history: the panes leave it out.")
@@ -102,20 +102,18 @@ class NotSentScreen(Screen[None]):
             intro.append(f"\n⋯ {show.line(sentence)}")
         if not self.records:
             intro.append("\nNo record of the file is left out beyond that.")
-            yield Static(intro, id="not-sent-intro", classes="alone", markup=False)
-            yield KeyBar(("not_sent.close",))
+            yield Static(intro, id="not-sent-intro", classes="intro alone", markup=False)
             return
-        yield Static(intro, id="not-sent-intro", markup=False)
-        with Vertical(id="not-sent-box") as box:
+        yield Static(intro, id="not-sent-intro", classes="intro", markup=False)
+        with Vertical(id="not-sent-box", classes="pane") as box:
             box.border_title = f"records {self.agent} does not send ({len(self.records):,}; enter shows one)"
             yield PickList(
                 *(Option(Text(self._label(s)), id=str(k)) for k, s in enumerate(self.records)), id="not-sent-list"
             )
-        record = Scroll(Styled(id="not-sent-body"), id="not-sent-record")
+        record = Scroll(Styled(id="not-sent-body"), id="not-sent-record", classes="pane")
         record.can_focus = True
         record.border_title = "as written"
         yield record
-        yield KeyBar(("not_sent.close",))
 
     @staticmethod
     def _label(record: Skipped) -> str:
@@ -172,9 +170,6 @@ class NotSentScreen(Screen[None]):
         self.shown = shown
         self.query_one("#not-sent-body", Styled).update(shown.text)
         self.query_one("#not-sent-record", Scroll).scroll_home(animate=False)
-
-    def action_close(self) -> None:
-        self.dismiss(None)
 
 
 def _readable(data: bytes) -> str:

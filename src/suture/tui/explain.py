@@ -16,7 +16,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import OptionList, Static, TextArea
 from textual.widgets.option_list import Option
@@ -25,9 +24,9 @@ from suture import show
 from suture.checks import TITLES
 from suture.checks.explain import Explanation, explain, explain_transcript, summary
 from suture.sent.recorded import RecordedRequest, recorded_in
-from suture.tui.keys import KeyBar, PickList, Scroll
+from suture.tui.keys import PickList, Scroll
 from suture.tui.rows import RowModel
-from suture.tui.screens import Styled
+from suture.tui.screens import Overlay, Styled
 
 __all__ = ["ExplainScreen"]
 
@@ -35,7 +34,7 @@ SETTLE = 0.3
 """Seconds the text must stay the same before it is explained."""
 
 
-class ExplainScreen(Screen[int | None]):
+class ExplainScreen(Overlay[int | None]):
     """Dismissed with the input index of a message to go to, or ``None``."""
 
     AUTO_FOCUS = "#error-text"
@@ -45,13 +44,13 @@ class ExplainScreen(Screen[int | None]):
         Binding("ctrl+l", "clear", "Clear the text", id="explain.clear"),
         Binding("tab", "app.focus_next", "Next box", show=False, id="explain.next"),
     ]
+    KEY_BAR = ("explain.close", "explain.clear")
     DEFAULT_CSS = """
     ExplainScreen {
-        #explain-intro { height: auto; padding: 0 1; background: $panel; color: $foreground; }
-        #error-text { height: 7; border: round $panel-lighten-2; &:focus { border: round $accent; } }
+        #error-text { height: 7; }
         #explained-box { height: auto; max-height: 40%; }
         #explained { height: auto; padding: 0 1; }
-        #where { height: 1fr; min-height: 5; border: round $panel-lighten-2; &:focus-within { border: round $accent; } }
+        #where { height: 1fr; min-height: 5; }
         #where-list { height: 1fr; border: none; }
     }
     """
@@ -70,23 +69,23 @@ class ExplainScreen(Screen[int | None]):
         self.explanation: Explanation | None = None
         self._timer: Timer | None = None
 
-    def compose(self) -> ComposeResult:
+    def compose_body(self) -> ComposeResult:
         yield Static(
             "Explain an error: paste the provider's error text below (your terminal's paste). "
             "Tab goes to the messages it names, enter goes to one, esc closes.",
             id="explain-intro",
+            classes="intro",
             markup=False,
         )
-        area = TextArea(self.initial, id="error-text", soft_wrap=True, show_line_numbers=False)
+        area = TextArea(self.initial, id="error-text", classes="pane", soft_wrap=True, show_line_numbers=False)
         area.border_title = "the error text"
         yield area
         said = Scroll(Styled(id="explained"), id="explained-box")
         said.can_focus = False  # the wheel scrolls it; tab goes from the text to the messages
         yield said
-        with Vertical(id="where") as where:
+        with Vertical(id="where", classes="pane") as where:
             where.border_title = "the messages it names (enter goes to one)"
             yield PickList(id="where-list")
-        yield KeyBar(("explain.close", "explain.clear"))
 
     def on_mount(self) -> None:
         if self.initial.strip():
@@ -171,9 +170,6 @@ class ExplainScreen(Screen[int | None]):
     def _picked(self, event: OptionList.OptionSelected) -> None:
         if event.option.id is not None:
             self.dismiss(int(event.option.id))
-
-    def action_close(self) -> None:
-        self.dismiss(None)
 
     def action_clear(self) -> None:
         area = self.query_one(TextArea)

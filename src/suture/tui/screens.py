@@ -1,5 +1,7 @@
-"""The screens over the main one: the keys, export and its confirmation, the provider picker.
-(A message whole is ``suture.tui.details``.)"""
+"""The screens over the main one: what they share (:class:`Overlay`, and :class:`Dialog` for a box
+over the dimmed main screen), and the keys, export and its confirmation, the provider picker.
+(A message whole is ``suture.tui.details``; what is not sent, ``suture.tui.evidence``; explain an
+error, ``suture.tui.explain``.)"""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from rich.style import Style
 from rich.text import Text
@@ -15,7 +17,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label, OptionList, RadioButton, RadioSet, Static
 from textual.widgets.option_list import Option
 
@@ -24,7 +26,16 @@ from suture.model import Message, Transcript
 from suture.tui.keys import KeyBar, PickList, Scroll
 from suture.tui.records import pretty, repaired_record, shorten_payloads
 
-__all__ = ["ConfirmScreen", "ExportOption", "ExportScreen", "HelpScreen", "ProviderScreen", "record_json"]
+__all__ = [
+    "ConfirmScreen",
+    "Dialog",
+    "ExportOption",
+    "ExportScreen",
+    "HelpScreen",
+    "Overlay",
+    "ProviderScreen",
+    "record_json",
+]
 
 _KEY_LINE = re.compile(r'^(\s*)("(?:[^"\\]|\\.)*")(:)', re.MULTILINE)
 
@@ -60,22 +71,68 @@ class Styled(Static, can_focus=False):
         return self.get_component_rich_style(f"styled--{name}", partial=True)
 
 
-class HelpScreen(ModalScreen[None]):
-    """Every key, from the bindings themselves, so the list cannot go stale."""
+ResultType = TypeVar("ResultType")
 
-    AUTO_FOCUS = "*"
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,question_mark,f1", "app.pop_screen", "Close", id="help.close")
-    ]
+class Overlay(Screen[ResultType]):
+    """A screen over the main one: what :meth:`compose_body` yields, above a key bar.
+
+    Its close binding (``esc``, and ``q`` where no box takes text) runs ``close``: the screen goes
+    with no answer (``None``). Its parts take the classes ``intro`` (the line that says what the
+    screen is) and ``pane`` (a framed box whose frame lights up while it has the focus)."""
+
+    AUTO_FOCUS: ClassVar[str | None] = "*"
+    """What takes the focus first (the app's own choice, the panes, is not on this screen)."""
+    KEY_BAR: ClassVar[tuple[str, ...]] = ()
+    """The binding ids the key bar keeps longest, most important first."""
+    KEY_HINTS: ClassVar[tuple[tuple[str, str], ...]] = ()
+    """``(key, what it does)`` for keys a widget handles itself (enter in a list), shown first."""
     DEFAULT_CSS = """
-    HelpScreen {
+    Overlay {
+        & .intro { height: auto; padding: 0 1; background: $panel; color: $foreground; }
+        & .pane { border: round $panel-lighten-2; &:focus-within { border: round $accent; } }
+    }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield from self.compose_body()
+        yield KeyBar(self.KEY_BAR, hints=self.KEY_HINTS)
+
+    def compose_body(self) -> ComposeResult:
+        """What the screen shows above its key bar."""
+        raise NotImplementedError
+
+    def action_close(self) -> None:
+        self.dismiss()
+
+
+class Dialog(ModalScreen[ResultType], Overlay[ResultType]):
+    """A box (the widget with the class ``frame``) centred over the main screen, which shows
+    dimmed behind it; the main screen's keys do not act while it is up.
+
+    ``ModalScreen`` comes first: Textual takes a screen's default CSS along its first base only,
+    and the dimmed background is ``ModalScreen``'s (a dialog has no ``intro`` or ``pane``)."""
+
+    DEFAULT_CSS = """
+    Dialog {
         align: center middle;
-        #help-box {
-            width: 104; max-width: 95%; height: 90%;
-            border: round $accent; background: $surface; padding: 0 1;
+        & > .frame {
+            max-width: 95%; height: auto; border: round $accent; background: $surface; padding: 0 1;
             border-title-color: $text-accent;
         }
+    }
+    """
+
+
+class HelpScreen(Dialog[None]):
+    """Every key, from the bindings themselves, so the list cannot go stale."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark,f1", "close", "Close", id="help.close")]
+    KEY_BAR = ("help.close",)
+    KEY_HINTS = (("j/k", "Scroll"), ("g/G", "Top/bottom"))
+    DEFAULT_CSS = """
+    HelpScreen {
+        #help-box { width: 104; height: 90%; }
     }
     """
 
@@ -84,11 +141,10 @@ class HelpScreen(ModalScreen[None]):
         self.groups = [(title, list(bindings)) for title, bindings in groups]
         self.extra = list(extra)
 
-    def compose(self) -> ComposeResult:
-        box = Scroll(Styled(id="help-text"), id="help-box")
+    def compose_body(self) -> ComposeResult:
+        box = Scroll(Styled(id="help-text"), id="help-box", classes="frame")
         box.border_title = "suture: keys (esc closes)"
         yield box
-        yield KeyBar(("help.close",), hints=[("j/k", "Scroll"), ("g/G", "Top/bottom")])
 
     def on_mount(self) -> None:
         body = self.query_one("#help-text", Styled)
@@ -145,7 +201,7 @@ class ExportOption:
     error: str | None = None
 
 
-class ExportScreen(ModalScreen["tuple[str, int] | None"]):
+class ExportScreen(Dialog["tuple[str, int] | None"]):
     """Ask what to write (where there is more than one thing: a session log, or its request
     body) and where. Dismissed with the path and the option's index, or ``None``.
 
@@ -156,16 +212,14 @@ class ExportScreen(ModalScreen["tuple[str, int] | None"]):
     AUTO_FOCUS = "#export-path"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="export.cancel"),
+        Binding("escape", "close", "Cancel", id="export.cancel"),
         Binding("ctrl+t", "next_option", "Write the other", id="export.other"),
     ]
+    KEY_BAR = ("export.cancel", "export.other")
+    KEY_HINTS = (("enter", "Write"),)
     DEFAULT_CSS = """
     ExportScreen {
-        align: center middle;
-        #export-box {
-            width: 90; max-width: 95%; height: auto; max-height: 100%; border: round $accent; background: $surface;
-            padding: 0 1; border-title-color: $text-accent;
-        }
+        #export-box { width: 90; max-height: 100%; }
         #export-options { width: 1fr; height: auto; border: none; margin-bottom: 1; }
         #export-what { width: 1fr; margin-bottom: 1; }
         #export-note { color: $foreground-muted; margin-top: 1; width: 1fr; }
@@ -184,8 +238,8 @@ class ExportScreen(ModalScreen["tuple[str, int] | None"]):
         """The path offered for the chosen option."""
         return self.options[self.chosen].target
 
-    def compose(self) -> ComposeResult:
-        with Vertical(id="export-box") as box:
+    def compose_body(self) -> ComposeResult:
+        with Vertical(id="export-box", classes="frame") as box:
             box.border_title = "Export the repaired transcript"
             if len(self.options) > 1:
                 yield Label("What to write (ctrl+t or the mouse picks):")
@@ -200,7 +254,6 @@ class ExportScreen(ModalScreen["tuple[str, int] | None"]):
             yield Input(show.path(self.default), id="export-path", select_on_focus=False)
             yield Label("", id="export-why", markup=False)
             yield Label(self.note, id="export-note", markup=False)
-        yield KeyBar(("export.cancel", "export.other"), hints=[("enter", "Write")])
 
     def _what(self, k: int) -> str:
         option = self.options[k]
@@ -254,25 +307,18 @@ class ExportScreen(ModalScreen["tuple[str, int] | None"]):
             value = str(self.default)
         self.dismiss((value, self.chosen))
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
-
-class ConfirmScreen(ModalScreen[bool]):
-    """A yes/no question; no is the default."""
-
-    AUTO_FOCUS = "*"
+class ConfirmScreen(Dialog[bool]):
+    """A yes/no question; no is the default (and the answer of ``esc``)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes", id="confirm.yes"),
         Binding("n,escape,q", "answer(False)", "No", key_display="n", id="confirm.no"),
     ]
+    KEY_BAR = ("confirm.yes", "confirm.no")
     DEFAULT_CSS = """
     ConfirmScreen {
-        align: center middle;
-        #confirm-box {
-            width: 80; max-width: 95%; height: auto; border: round $warning; background: $surface; padding: 1 2;
-        }
+        #confirm-box { width: 80; border: round $warning; padding: 1 2; }
         Label { width: 1fr; }
         #confirm-buttons { height: auto; margin-top: 1; align-horizontal: right; }
         Button { margin-left: 2; }
@@ -284,13 +330,12 @@ class ConfirmScreen(ModalScreen[bool]):
         self.question = question
         self.yes = yes
 
-    def compose(self) -> ComposeResult:
-        with Vertical(id="confirm-box"):
+    def compose_body(self) -> ComposeResult:
+        with Vertical(id="confirm-box", classes="frame"):
             yield Label(self.question, markup=False)
             with Horizontal(id="confirm-buttons"):
                 yield Button("Cancel (n)", id="confirm-no", variant="primary")
                 yield Button(f"{self.yes} (y)", id="confirm-yes", variant="warning")
-        yield KeyBar(("confirm.yes", "confirm.no"))
 
     def on_mount(self) -> None:
         self.query_one("#confirm-no").focus()
@@ -302,15 +347,15 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(yes)
 
 
-class ProviderScreen(ModalScreen[str | None]):
+class ProviderScreen(Dialog[str | None]):
     """Pick the provider whose rules the header, the problems list and the details follow."""
 
-    AUTO_FOCUS = "*"
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "cancel", "Cancel", id="provider.cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", "Cancel", id="provider.cancel")]
+    KEY_BAR = ("provider.cancel",)
+    KEY_HINTS = (("enter", "Check against it"), ("j/k", "Move"))
     DEFAULT_CSS = """
     ProviderScreen {
-        align: center middle;
-        #provider-box { width: 70; max-width: 95%; height: auto; border: round $accent; background: $surface; }
+        #provider-box { width: 70; padding: 0; }
         OptionList { height: auto; max-height: 20; border: none; }
     }
     """
@@ -320,11 +365,10 @@ class ProviderScreen(ModalScreen[str | None]):
         self.choices = choices
         self.current = current
 
-    def compose(self) -> ComposeResult:
-        with Vertical(id="provider-box") as box:
+    def compose_body(self) -> ComposeResult:
+        with Vertical(id="provider-box", classes="frame") as box:
             box.border_title = "Check against (enter picks, esc cancels)"
             yield PickList(*(Option(Text(summary), id=name) for name, summary in self.choices))
-        yield KeyBar(("provider.cancel",), hints=[("enter", "Check against it"), ("j/k", "Move")])
 
     def on_mount(self) -> None:
         names = [name for name, _ in self.choices]
@@ -333,6 +377,3 @@ class ProviderScreen(ModalScreen[str | None]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
