@@ -308,6 +308,9 @@ async def test_help_lists_every_key(worked: Path) -> None:
         for _title, bindings in app.help_groups():
             for binding in bindings:
                 assert binding.description in text  # type: ignore[union-attr]
+        # Each key as it is typed, not the name Textual gives it.
+        assert "  !  " in text and "  :  " in text and "  ?, f1  " in text and "esc, q, ⏎" in text
+        assert "exclamation_mark" not in text and "colon" not in text
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
 

@@ -17,6 +17,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.keys import format_key
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label, OptionList, RadioButton, RadioSet, Static
 from textual.widgets.option_list import Option
@@ -158,7 +159,7 @@ class HelpScreen(Dialog[None]):
             for binding in bindings:
                 if not isinstance(binding, Binding):
                     continue
-                keys = ", ".join(_key_name(k) for k in binding.key.split(","))
+                keys = ", ".join(format_key(k.strip()) for k in binding.key.split(","))
                 text.append(f"  {keys:<24}", key_style)
                 text.append(f"{binding.description or binding.action:<16}")
                 if binding.tooltip:
@@ -170,20 +171,6 @@ class HelpScreen(Dialog[None]):
             text.append(f"  {what:<24}", key_style)
             text.append(does + "\n")
         return text
-
-
-_KEY_NAMES = {
-    "question_mark": "?",
-    "slash": "/",
-    "left_square_bracket": "[",
-    "right_square_bracket": "]",
-    "ctrl+p": "ctrl+p",
-}
-
-
-def _key_name(key: str) -> str:
-    key = key.strip()
-    return _KEY_NAMES.get(key, key)
 
 
 @dataclass(frozen=True, slots=True)
