@@ -213,9 +213,10 @@ def test_usage_errors_point_at_the_command_in_use(tmp_path: Path) -> None:
 
 
 def test_a_codex_error_names_the_line_and_the_field(tmp_path: Path) -> None:
-    from tests.test_format_codex import CLEAN
+    from tests.conftest import SAMPLES
 
-    records = [orjson.loads(line) for line in CLEAN.read_bytes().splitlines()]
+    clean = SAMPLES / "codex" / "clean-rollout.jsonl"
+    records = [orjson.loads(line) for line in clean.read_bytes().splitlines()]
     n = next(
         k
         for k, r in enumerate(records)

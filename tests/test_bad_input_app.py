@@ -8,7 +8,7 @@ import pytest
 
 from suture.tui.app import SutureApp
 from tests.badfiles import CASES, make_corpus
-from tests.test_tui import ready
+from tests.helpers.app import ready
 
 # The folder case is refused by the command line before the app starts (tests/test_bad_input.py).
 # A FIFO or a device is never opened in a way that could block: the app says what it is.

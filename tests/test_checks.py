@@ -11,38 +11,9 @@ import pytest
 
 from suture.checks import PROVIDERS, RULES, check, resolve, verdict, verdicts
 from suture.io import InputError
-from suture.model import Content, Message, OtherPart, TextPart, ThinkingPart, ToolCall
+from suture.model import Message, OtherPart, TextPart, ThinkingPart
 from suture.repair import repair
-
-# -- building histories -----------------------------------------------------------------------
-
-
-def U(content: Content = "go") -> Message:
-    return Message("user", content)
-
-
-def S(content: str = "be brief") -> Message:
-    return Message("system", content)
-
-
-def A(content: Content = None, *calls: ToolCall) -> Message:
-    return Message("assistant", content, tuple(calls))
-
-
-def C(call_id: str, name: str = "read", raw: Any = None) -> ToolCall:
-    return ToolCall(call_id, name, "{}", raw)
-
-
-def T(call_id: str, content: Content = "ok") -> Message:
-    return Message("tool", content, tool_call_id=call_id)
-
-
-SIGNED = {"type": "thinking", "thinking": "hmm", "signature": "EqQBsig"}
-
-
-def thought(raw: Any = SIGNED) -> ThinkingPart:
-    return ThinkingPart("hmm", raw)
-
+from tests.helpers.messages import A, C, S, T, U, thought
 
 # One history every provider accepts: 9-character ids (Mistral), a user message last, roles in
 # the order Mistral allows, results right after their call, no empty text.
@@ -925,7 +896,7 @@ def test_checks_do_not_mutate_their_input() -> None:
 
 
 def test_checks_and_explain_do_not_import_textual(tmp_path: Any) -> None:
-    from tests.test_import_hygiene import probe
+    from tests.helpers.imports import probe
 
     assert probe("import suture.checks, suture.checks.explain") == []
     sample = tmp_path / "h.json"

@@ -23,6 +23,7 @@ from suture.sent import as_sent, models
 from suture.sent import verdict as sent_verdict
 from suture.tui.judged import judge_all, place
 from suture.tui.rows import RowModel
+from tests.helpers.processes import gone
 from tests.strategies import histories
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here: the checks run in the calling thread")
@@ -30,15 +31,6 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here: t
 ROOT = Path(__file__).resolve().parent.parent
 SESSION = ROOT / "sample_sessions" / "real" / "claude-code" / "tool_heavy.jsonl"
 WORKED = ROOT / "sample_sessions" / "chat" / "worked-example.json"
-
-
-def gone(pid: int) -> bool:
-    """Whether process ``pid`` has ended (reaped, or a zombie that someone else must reap)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except FileNotFoundError:
-        return True
-    return state in ("Z", "X")
 
 
 def reaped(pid: int) -> bool:

@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import REAL
 from tests.helpers.cli import run
-from tests.test_sent import FOLDERS, IDS, STRICT, compared, shape
+from tests.helpers.sent import FOLDERS, IDS, STRICT, compared, shape
 from tools.agents.record import CORPUS
 
 

@@ -17,8 +17,8 @@ from suture.model import Message, text_of
 from suture.repair import repair
 from suture.writeback import write_back
 from tests.held import history_of, missing
-from tests.test_cli import one_error_line, run
-from tests.test_writeback import STRICT
+from tests.helpers.cli import one_error_line, run
+from tests.helpers.sent import STRICT
 from tools.agents.corpus import shape_folders
 from tools.agents.rules import CHECKS
 

@@ -42,7 +42,7 @@ def test_the_command_line_says_it_in_one_line(tmp_path: Path) -> None:
 
 async def test_the_app_says_it_in_the_middle(tmp_path: Path) -> None:
     from suture.tui.app import SutureApp
-    from tests.test_tui import ready
+    from tests.helpers.app import ready
 
     path = tmp_path / "bot.json"
     path.write_bytes(b'[{"role": "bot", "content": "hi"}]')

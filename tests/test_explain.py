@@ -12,7 +12,7 @@ import pytest
 
 from suture.checks.explain import closest, locate, recognise
 from suture.model import Message, OtherPart, TextPart, ThinkingPart
-from tests.test_checks import A, C, S, T, U, thought
+from tests.helpers.messages import A, C, S, T, U, thought
 
 # (error text as a provider sends it, history with the problem, rule, neutral indices it names)
 TEXTS: list[tuple[str, list[Message], str, list[int]]] = [

@@ -31,7 +31,7 @@ from suture.sent.numbered import modelled
 from suture.sent.recorded import read
 from tests.conftest import REAL, SAMPLES
 from tests.helpers.cli import run
-from tests.test_sent import _anthropic, _items, _without_prompt
+from tests.helpers.sent import anthropic_blocks, codex_items, without_prompt
 from tools.agents.corpus import first_resume, read_requests, shape_folders
 from tools.agents.corpus import verdict as mock_verdict
 from tools.agents.record import CORPUS
@@ -186,9 +186,9 @@ def test_text_before_result_before_and_after() -> None:
 
 def _same(agent: str, real: Any, predicted: Any) -> bool:
     if agent == "claude-code":
-        return bool(_anthropic([real]) == _anthropic([predicted]))
+        return bool(anthropic_blocks([real]) == anthropic_blocks([predicted]))
     if agent == "codex":
-        return bool(_items([real]) == _items([predicted]))
+        return bool(codex_items([real]) == codex_items([predicted]))
     return bool(real == predicted)
 
 
@@ -217,7 +217,7 @@ def _history_sent(history: list[Any], sent: Any, folder: Path) -> list[Any]:
     last = max((k for k, m in enumerate(real) if m.get("role") == "user"), default=None)
     if last is None:
         return real
-    return [*_without_prompt(real[: last + 1]), *real[last + 1 :]]
+    return [*without_prompt(real[: last + 1]), *real[last + 1 :]]
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=[f"{f.parent.name}/{f.name}" for f in FOLDERS])

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.imports import probe
+
 ROOT = Path(__file__).resolve().parent.parent
 WORKED = ROOT / "sample_sessions" / "chat" / "worked-example.json"
 PACKAGE = ROOT / "src" / "suture"
@@ -82,14 +84,6 @@ def forbidden_chain(start: str) -> list[str] | None:
     return None
 
 
-_PROBE = """
-import sys
-{body}
-loaded = sorted(m for m in sys.modules if m == "textual" or m.startswith("textual."))
-sys.__stderr__.write("LOADED=" + ",".join(loaded) + "\\n")
-"""
-
-
 def test_the_core_is_every_module_but_the_app_and_its_front_ends() -> None:
     core = core_modules()
     for name in ("suture.model", "suture.repair", "suture.checks.anthropic", "suture.live", "suture.tail"):
@@ -109,18 +103,6 @@ def test_the_source_check_finds_an_import_of_the_app(tmp_path: Path) -> None:
     assert {"suture.tui.app", "suture.tui.rows"} <= imports_of(source, "suture.formats")
     chain = forbidden_chain("suture.cli.view")
     assert chain is not None and chain[0] == "suture.cli.view" and _within(chain[-1], FORBIDDEN)
-
-
-def probe(body: str) -> list[str]:
-    proc = subprocess.run(
-        [sys.executable, "-c", _PROBE.format(body=body)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    marker = [line for line in proc.stderr.splitlines() if line.startswith("LOADED=")]
-    assert marker, proc.stderr
-    return [m for m in marker[-1].removeprefix("LOADED=").split(",") if m]
 
 
 @pytest.mark.parametrize(

@@ -19,8 +19,9 @@ from suture.pieces import ListReader, NotPieces
 from suture.repair import repair
 from suture.tail import Partial, Tail
 from suture.tui.rows import Grown, RowModel, stable_point
+from tests.helpers.records import chat_records
+from tests.helpers.same import same_repair, same_rows
 from tests.strategies import histories
-from tests.test_tail import chat_records, same_repair
 
 # Text that looks like the place between two elements, inside strings and inside elements.
 _TRICKY = st.sampled_from(('}, {"role": "user"', "}]", '{"a": [}', '\\"}, {\\"', "é", "x" * 50, ""))
@@ -216,20 +217,6 @@ def test_a_jsonl_file_with_a_first_line_longer_than_the_look_is_read_as_lines(tm
 
 
 # -- the row model, grown ----------------------------------------------------------------------
-
-
-def same_rows(got: RowModel, want: RowModel) -> None:
-    assert list(got.left) == list(want.left)
-    assert list(got.right) == list(want.right)
-    assert list(got.row_of_input) == list(want.row_of_input)
-    assert list(got.row_of_output) == list(want.row_of_output)
-    assert list(got.in_span) == list(want.in_span)
-    assert list(got.out_span) == list(want.out_span)
-    assert got.change_rows == want.change_rows
-    assert got.changed_rows == want.changed_rows
-    assert got.row_changes == want.row_changes
-    assert got.first_change == want.first_change
-    assert got.counts() == want.counts()
 
 
 @settings(max_examples=200, deadline=None)

@@ -15,7 +15,6 @@ compaction), and the ids Codex makes up for the outputs it inserts.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -25,89 +24,7 @@ from suture.checks import check
 from suture.formats import load_file
 from suture.sent import as_sent
 from tests.conftest import REAL
-from tools.agents.corpus import first_resume, read_requests, shape_folders
-from tools.agents.record import CORPUS
-
-FOLDERS = shape_folders(CORPUS)
-IDS = [f"{f.parent.name}/{f.name}" for f in FOLDERS]
-RESUME_PROMPT = "continue"
-"""What the harness types when it resumes a session (``tools/agents/drivers.py``)."""
-
-
-def shape(folder: Path) -> dict[str, Any]:
-    value: dict[str, Any] = json.loads((folder / "shape.json").read_text())
-    return value
-
-
-def _text(block: Any) -> str | None:
-    if isinstance(block, dict) and block.get("type") in ("text", "input_text") and isinstance(block.get("text"), str):
-        return str(block["text"])
-    return None
-
-
-def _without_prompt(history: list[Any]) -> list[Any]:
-    """The history without the new prompt: the last user message, or its last text block."""
-    if not history or history[-1].get("role") != "user":
-        return history
-    last = history[-1]
-    content = last.get("content")
-    if content == RESUME_PROMPT:
-        return history[:-1]
-    if isinstance(content, list) and content and _text(content[-1]) == RESUME_PROMPT:
-        rest = content[:-1]
-        return [*history[:-1], {**last, "content": rest}] if rest else history[:-1]
-    return history
-
-
-def _anthropic(messages: list[Any]) -> list[Any]:
-    out = []
-    for m in messages:
-        if m["role"] == "system":
-            continue
-        content = m["content"]
-        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
-        kept = []
-        for block in blocks:
-            block = {k: v for k, v in block.items() if k != "cache_control"}
-            if (_text(block) or "").startswith("<system-reminder>"):
-                continue
-            kept.append(block)
-        out.append({"role": m["role"], "content": kept})
-    return out
-
-
-def _items(items: list[Any]) -> list[Any]:
-    """Responses items to compare, without the context Codex sends around the history: its
-    instructions (developer messages) and the environment context (a user message of
-    ``<environment_context>``), which it also sends again after a compaction."""
-    out = []
-    for item in items:
-        if item.get("type") == "message":
-            first = (item.get("content") or [{}])[0]
-            text = first.get("text", "") if isinstance(first, dict) else ""
-            if item.get("role") in ("developer", "system") or text.startswith("<environment_context>"):
-                continue
-        if str(item.get("type", "")).endswith("_output"):
-            item = {k: v for k, v in item.items() if k != "id"}
-        out.append(item)
-    return out
-
-
-def compared(folder: Path, wire: list[Any] | None = None) -> tuple[list[Any], list[Any]]:
-    """(the history the real agent sent, the history suture says it sends: ``wire``, or
-    ``as_sent`` of the session), both without what the agent adds at send time."""
-    meta = shape(folder)
-    first = first_resume(read_requests(folder))
-    assert first is not None, "no resume request was recorded"
-    body = first["body"]
-    if wire is None:
-        wire = as_sent(load_file(folder / "session.jsonl")).wire
-    if meta["agent"] == "claude-code":
-        return _without_prompt(_anthropic(body["messages"])), _anthropic(wire)
-    if meta["agent"] == "codex":
-        return _items(_without_prompt(body["input"])), _items(wire)
-    real = [m for m in body["messages"] if m["role"] not in ("system", "developer")]
-    return _without_prompt(real), wire
+from tests.helpers.sent import FOLDERS, IDS, STRICT, compared, shape
 
 
 def test_the_corpus_has_every_agent() -> None:
@@ -120,11 +37,6 @@ def test_the_corpus_has_every_agent() -> None:
 def test_sent_is_the_history_the_real_agent_sent(folder: Path) -> None:
     real, predicted = compared(folder)
     assert predicted == real
-
-
-STRICT = {"openai-responses": "openai-responses-strict"}
-"""The mock's Responses endpoint is strict (R7: nothing between a call and its output; R9: one
-output per call), so Responses shapes are judged by suture's strict profile."""
 
 
 def mock_problems(messages: list[Any], provider: str) -> list[Any]:

@@ -22,21 +22,11 @@ from suture.io import InputError
 from suture.model import Message, ToolCall
 from suture.repair import Repair, repair, repair_from, reused
 from suture.tail import Tail
+from tests.helpers.records import TEXT, chat_records
+from tests.helpers.same import same_repair
 from tests.strategies import histories
 
 engine = sys.modules["suture.repair"]
-
-IDS = ("x", "y", "z", "", "x_1", "call_3_0")
-
-
-def same_repair(got: Repair, want: Repair) -> None:
-    assert got.messages == want.messages
-    assert got.changes == want.changes
-    assert got.spans == want.spans
-    assert got.origin == want.origin
-    assert got.interrupted == want.interrupted
-    assert got.input_count == want.input_count
-
 
 # -- repair_from -----------------------------------------------------------------------------------
 
@@ -80,25 +70,6 @@ def test_repair_from_resumes_at_the_last_span():
 
 
 # -- Tail -------------------------------------------------------------------------------------------
-
-_TEXT = st.text(
-    alphabet=st.sampled_from(list('ab \n"\\é✓中😀{}')),
-    max_size=6,
-)
-
-
-@st.composite
-def chat_records(draw: st.DrawFn) -> Any:
-    role = draw(st.sampled_from(("user", "assistant", "assistant", "tool", "tool", "system")))
-    record: dict[str, Any] = {"role": role, "content": draw(st.one_of(_TEXT, st.none()))}
-    if role == "assistant" and draw(st.booleans()):
-        record["tool_calls"] = [
-            {"id": draw(st.sampled_from(IDS)), "type": "function", "function": {"name": "read_file", "arguments": "{}"}}
-            for _ in range(draw(st.integers(1, 3)))
-        ]
-    if role == "tool":
-        record["tool_call_id"] = draw(st.sampled_from(IDS))
-    return record
 
 
 @st.composite
@@ -192,18 +163,18 @@ def claude_code_lines(draw: st.DrawFn) -> bytes:
     if kind in ("progress", "bad", "compact"):
         return orjson.dumps({**base, "type": "progress", "data": {"type": "hook_progress"}}) + b"\n"
     if kind == "user" or kind == "side":
-        record = {**base, "type": "user", "message": {"role": "user", "content": draw(_TEXT)}}
+        record = {**base, "type": "user", "message": {"role": "user", "content": draw(TEXT)}}
         if kind == "side":
             record["isSidechain"] = True
         return orjson.dumps(record) + b"\n"
     if kind == "result":
-        block = {"type": "tool_result", "tool_use_id": draw(st.sampled_from(_CC_IDS)), "content": draw(_TEXT)}
+        block = {"type": "tool_result", "tool_use_id": draw(st.sampled_from(_CC_IDS)), "content": draw(TEXT)}
         return orjson.dumps({**base, "type": "user", "message": {"role": "user", "content": [block]}}) + b"\n"
     block_kind = draw(st.sampled_from(("text", "tool_use", "tool_use", "thinking")))
     if block_kind == "text":
-        block = {"type": "text", "text": draw(_TEXT)}
+        block = {"type": "text", "text": draw(TEXT)}
     elif block_kind == "thinking":
-        block = {"type": "thinking", "thinking": draw(_TEXT), "signature": "sig"}
+        block = {"type": "thinking", "thinking": draw(TEXT), "signature": "sig"}
     else:
         block = {"type": "tool_use", "id": draw(st.sampled_from(_CC_IDS)), "name": "Read", "input": {}}
     message = {"id": draw(st.sampled_from(("msg_1", "msg_2", "msg_3"))), "role": "assistant", "content": [block]}

@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import orjson
 import pytest
 from rich.cells import cell_len
 from textual.widgets import Input, Static
-from textual.worker import WorkerCancelled, WorkerFailed
 
 from suture.repair import ChangeKind
 from suture.tui.app import SutureApp, default_export_path
@@ -22,11 +17,8 @@ from suture.tui.changes import ChangeList
 from suture.tui.details import DetailScreen
 from suture.tui.screens import ConfirmScreen, ExportScreen, HelpScreen
 from suture.tui.view import TranscriptView
+from tests.helpers.app import ROOT, SIZE, USER, WORKED, export, line, ready, screen_text, suture_repair
 from tests.helpers.checks import checks_done
-
-ROOT = Path(__file__).resolve().parent.parent
-WORKED = ROOT / "sample_sessions" / "chat" / "worked-example.json"
-SIZE = (160, 45)
 
 
 @pytest.fixture
@@ -36,45 +28,6 @@ def worked(tmp_path: Path) -> Path:
     return path
 
 
-async def settle(app: SutureApp) -> None:
-    """Let workers finish and the messages they posted be handled."""
-    for _ in range(3):
-        # Every worker but the file watcher, which runs until the app ends.
-        # A read cancelled by a newer one (exclusive workers) is fine to skip.
-        for worker in [w for w in app.workers if w.group != "watch"]:
-            with contextlib.suppress(WorkerCancelled, WorkerFailed):
-                await worker.wait()
-        await asyncio.sleep(0)
-        await app._animator.wait_until_complete()
-    # A pause lets queued messages (Loaded, Checked) run.
-    await asyncio.sleep(0.01)
-
-
-async def ready(pilot: object, app: SutureApp) -> None:
-    """The file read and shown, and the provider checks of what is shown over (they run in a
-    child process, their verdicts come as messages), unless they wait for the file to be quiet."""
-    await settle(app)
-    model = app.model
-    if model is not None and not model.partial and app.is_running and not app.checks_settling:
-        await checks_done(pilot, app)
-    await pilot.pause()  # type: ignore[attr-defined]
-
-
-def screen_text(app: SutureApp) -> str:
-    """The plain text of the visible panes, row by row, as drawn by render_line."""
-    view = app.view
-    lines = []
-    for y in range(view.size.height):
-        strip = view.render_line(y)
-        lines.append("".join(segment.text for segment in strip))
-    return "\n".join(lines)
-
-
-def line(record: dict[str, object]) -> bytes:
-    return orjson.dumps(record) + b"\n"
-
-
-USER = {"role": "user", "content": "hi"}
 CALL = {
     "role": "assistant",
     "content": None,
@@ -336,24 +289,6 @@ async def test_command_palette_offers_the_actions(worked: Path) -> None:
 
 
 # -- export --------------------------------------------------------------------------------------
-
-
-def suture_repair(path: Path, *args: str) -> bytes:
-    done = subprocess.run(
-        [sys.executable, "-m", "suture", "repair", str(path), *args], capture_output=True, check=True, cwd=path.parent
-    )
-    return done.stdout
-
-
-async def export(pilot: object, app: SutureApp, path: str | None = None) -> None:
-    await pilot.press("e")  # type: ignore[attr-defined]
-    # The dialog opens once a worker has made the bytes from the file as it is now.
-    await ready(pilot, app)
-    assert isinstance(app.screen, ExportScreen)
-    if path is not None:
-        app.screen.query_one("#export-path", Input).value = path
-    await pilot.press("enter")  # type: ignore[attr-defined]
-    await ready(pilot, app)
 
 
 async def test_export_writes_what_repair_writes(worked: Path) -> None:

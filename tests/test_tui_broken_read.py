@@ -8,8 +8,8 @@ import pytest
 
 import suture.tail
 from suture.tui.app import Loading, SutureApp
-from tests.test_tui import ready
-from tests.test_tui_progressive import SIZE, records, until, write
+from tests.helpers.app import ready
+from tests.helpers.progressive import SIZE, records, until, write
 
 
 async def test_a_first_read_broken_partway_leaves_no_loading_line(

@@ -15,9 +15,9 @@ import pytest
 import suture.tui.judged
 from suture.tui.app import SutureApp
 from suture.tui.changes import ProblemList
+from tests.helpers.app import SIZE, WORKED, settle
 from tests.helpers.checks import checks_done
-from tests.test_checks_apart import gone
-from tests.test_tui import SIZE, WORKED, settle
+from tests.helpers.processes import gone
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here: the checks run in the app's process")
 

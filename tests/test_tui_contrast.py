@@ -17,7 +17,7 @@ from textual.theme import BUILTIN_THEMES
 from suture.tui.app import SutureApp
 from suture.tui.contrast import MINIMUM, contrast, readable
 from suture.tui.screens import ExportScreen
-from tests.test_tui import ROOT, WORKED, ready
+from tests.helpers.app import ROOT, WORKED, ready, settled
 
 # ANSI themes are drawn in the terminal's own sixteen colours: only the terminal knows them.
 THEMES = [name for name, theme in BUILTIN_THEMES.items() if not theme.ansi]
@@ -136,21 +136,13 @@ STEPS: dict[str, Step] = {
 }
 
 
-async def _settled(pilot: Any, app: SutureApp) -> None:
-    await ready(pilot, app)
-    for _ in range(100):  # a bound: the checks of every provider land one by one
-        if app.verdicts is not None and not app.checks_pending:
-            break
-        await pilot.pause(0.05)
-
-
 @pytest.mark.parametrize("step", list(STEPS))
 async def test_every_text_reads_in_every_theme(tmp_path: Path, step: str) -> None:
     path = tmp_path / "worked-example.json"
     shutil.copy(WORKED, path)
     app = SutureApp(path, watch=False)
     async with app.run_test(size=(120, 32)) as pilot:
-        await _settled(pilot, app)
+        await settled(pilot, app)
         await STEPS[step](pilot, app)
         await pilot.pause()
         failures = {}
@@ -168,7 +160,7 @@ async def test_the_recorded_error_banner_reads_in_every_theme(tmp_path: Path) ->
     shutil.copy(ROOT / "sample_sessions" / "claude-code" / "interrupted-then-api-error.jsonl", path)
     app = SutureApp(path, watch=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await _settled(pilot, app)
+        await settled(pilot, app)
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert app.query_one("#banner").display
@@ -205,7 +197,7 @@ async def test_without_the_filter_some_theme_fails(tmp_path: Path) -> None:
     app = SutureApp(path, watch=False)
     app._filters = [f for f in app._filters if type(f).__name__ != "ContrastFilter"]
     async with app.run_test(size=(120, 32)) as pilot:
-        await _settled(pilot, app)
+        await settled(pilot, app)
         app.theme = "textual-light"
         await pilot.pause()
         assert unreadable(app)

@@ -15,7 +15,7 @@ from rich.text import Text
 
 from suture.tui.app import SutureApp
 from suture.tui.details import DetailScreen, json_text, paired_call
-from tests.test_tui import WORKED, ready
+from tests.helpers.app import WORKED, ready
 
 ROOT = Path(__file__).resolve().parent.parent
 PARALLEL = ROOT / "sample_sessions" / "claude-code" / "parallel-calls.jsonl"

@@ -13,7 +13,7 @@ from textual.widgets import OptionList, TextArea
 from suture.tui.app import SutureApp
 from suture.tui.banner import Banner
 from suture.tui.explain import ExplainScreen
-from tests.test_tui import WORKED, ready
+from tests.helpers.app import WORKED, ready
 
 ROOT = Path(__file__).resolve().parent.parent
 API_ERROR = ROOT / "sample_sessions" / "claude-code" / "interrupted-then-api-error.jsonl"

@@ -11,8 +11,7 @@ import pytest
 
 from suture.tui.app import SutureApp
 from suture.tui.view import PaneHeader
-from tests.test_tui import WORKED, ready, screen_text
-from tests.test_tui_contrast import _settled
+from tests.helpers.app import WORKED, ready, screen_text, settled
 
 
 @pytest.fixture
@@ -68,7 +67,7 @@ async def test_search_covers_arguments_results_and_ids(tmp_path: Path, query: st
 async def test_filter_cycles_through_changed_problems_and_matches(worked: Path) -> None:
     app = SutureApp(worked, watch=False)
     async with app.run_test(size=(120, 30)) as pilot:
-        await _settled(pilot, app)
+        await settled(pilot, app)
         model = app.model
         assert model is not None
         every = screen_text(app)
@@ -123,7 +122,7 @@ async def test_filter_with_nothing_to_show_says_so(tmp_path: Path) -> None:
 async def test_next_change_and_matches_stay_among_the_rows_shown(worked: Path) -> None:
     app = SutureApp(worked, watch=False)
     async with app.run_test(size=(120, 30)) as pilot:
-        await _settled(pilot, app)
+        await settled(pilot, app)
         model = app.model
         assert model is not None
         await pilot.press("slash", *"x", "enter")

@@ -13,7 +13,7 @@ import pytest
 
 from suture.tui.app import SutureApp, default_export_path
 from suture.tui.screens import ConfirmScreen, ExportScreen
-from tests.test_tui import SIZE, USER, export, line, ready, screen_text
+from tests.helpers.app import SIZE, USER, export, line, ready, screen_text
 
 SECRET = {"role": "user", "content": "deploy with key sk-live-0123456789"}
 REDACTED = {"role": "user", "content": "deploy with key [redacted-0123456]"}

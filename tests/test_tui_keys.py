@@ -13,8 +13,7 @@ from suture.tui.app import SutureApp
 from suture.tui.changes import ChangeList
 from suture.tui.details import DetailScreen
 from suture.tui.screens import ConfirmScreen, HelpScreen, ProviderScreen
-from tests.test_tui import WORKED, ready
-from tests.test_tui_contrast import _settled
+from tests.helpers.app import WORKED, ready, settled
 
 
 @pytest.fixture
@@ -27,7 +26,7 @@ def worked(tmp_path: Path) -> Path:
 async def test_provider_picker_moves_with_j_k_g_G(worked: Path) -> None:
     app = SutureApp(worked, watch=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await _settled(pilot, app)
+        await settled(pilot, app)
         await pilot.press("p")
         assert isinstance(app.screen, ProviderScreen)
         options = app.screen.query_one(OptionList)

@@ -13,7 +13,7 @@ from textual.widgets import Static
 from suture.live import Update
 from suture.tui.app import SutureApp
 from suture.tui.keys import KeyBar
-from tests.test_tui import WORKED, ready, screen_text
+from tests.helpers.app import WORKED, ready, screen_text
 
 SMALL = (80, 24)
 

@@ -23,8 +23,8 @@ from suture.tui.evidence import NotSentScreen
 from suture.tui.judged import Finding, Section
 from suture.tui.keys import KeyBar
 from suture.tui.screens import ExportScreen, ProviderScreen
+from tests.helpers.app import WORKED, ready
 from tests.helpers.checks import checks_done
-from tests.test_tui import WORKED, ready
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDED = ROOT / "sample_sessions" / "recorded" / "claude-code-2.1.328"

@@ -12,7 +12,7 @@ import orjson
 
 from suture.tui.app import SutureApp, default_export_path
 from suture.tui.screens import ConfirmScreen, ExportScreen
-from tests.test_tui import SIZE, WORKED, export, ready, suture_repair
+from tests.helpers.app import SIZE, WORKED, export, ready, suture_repair
 
 
 def _setup(tmp_path: Path) -> tuple[Path, Path]:

@@ -25,6 +25,7 @@ from suture.repair import repair
 from suture.sent import RESUME_PROMPT, as_sent, verdict
 from suture.writeback import Edit, Written, export_choices, layout, write_back
 from tests.held import missing
+from tests.helpers.sent import STRICT
 from tools.agents.corpus import shape_folders
 from tools.agents.rules import CHECKS
 
@@ -41,8 +42,6 @@ SESSIONS = sorted(
         *(ROOT / "sample_sessions" / "pi").glob("*.jsonl"),
     }
 )
-STRICT = {"anthropic": "anthropic", "openai-responses": "openai-responses-strict", "openai-chat": "openai-chat"}
-"""The suture provider whose rules are the strict mock's, for each provider the agents talk to."""
 
 
 def _ids(paths: list[Path]) -> list[str]:
