@@ -56,3 +56,21 @@ def test_the_measure_finds_a_long_function_and_takes_a_reason(tmp_path: Path) ->
     (tmp_path / "tui").mkdir()
     (tmp_path / "tui" / "c.py").write_text(f"def drawn():\n{body}")
     assert long_functions(tmp_path, LIMIT) == [f"a.py:long ({LIMIT + 1})", f"tui/c.py:drawn ({LIMIT + 1})"]
+
+
+def test_no_test_module_imports_another() -> None:
+    """What several test modules share lives in ``tests/helpers/`` (or ``tests/strategies.py``):
+    importing a test module would collect its tests twice and tie the two together."""
+    tests = Path(__file__).resolve().parent
+    found = []
+    for path in sorted(tests.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            found += [f"{path.relative_to(tests)}: {n}" for n in names if n.split(".")[-1].startswith("test_")]
+    assert found == []
