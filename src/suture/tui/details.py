@@ -30,11 +30,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 
 from suture import show
+from suture.kinds import KINDS
 from suture.model import Message, ToolCall
 from suture.tui.judged import Finding
 from suture.tui.keys import Scroll
 from suture.tui.records import HUGE, neutral_record, pretty, shorten_payloads
-from suture.tui.rows import KIND_BADGES, KIND_WORDS, RowModel, human_size, text_of_all
+from suture.tui.rows import RowModel, human_size, text_of_all
 from suture.tui.screens import Overlay, Styled, record_json
 from suture.tui.view import SIDES
 from suture.written import Written, written
@@ -233,7 +234,8 @@ class DetailScreen(Overlay[None]):
             )
         for change in model.row_changes.get(row, []):
             why.append("\n")
-            why.append(f"{KIND_BADGES[change.kind][0]} {KIND_WORDS[change.kind]}: ", self._class_style("detail-key"))
+            shown = KINDS[change.kind]
+            why.append(f"{shown.badge[0]} {shown.word}: ", self._class_style("detail-key"))
             why.append(show.line(change.summary))
         if row not in model.row_changes:
             why.append("\nunchanged: the same record is sent as it was read", self._class_style("detail-empty"))

@@ -23,13 +23,10 @@ import orjson
 
 from suture import show
 from suture.grown import Grown
-from suture.kinds import KINDS
 from suture.model import ImagePart, Message, OtherPart, TextPart, ThinkingPart, Transcript
 from suture.repair import Change, ChangeKind, Repair, Span, reused
 
 __all__ = [
-    "KIND_BADGES",
-    "KIND_WORDS",
     "Grown",
     "Piece",
     "RowBuilder",
@@ -38,10 +35,6 @@ __all__ = [
     "next_in",
     "stable_point",
 ]
-
-# What a change is called and its badge, for the details view (the table is suture.kinds).
-KIND_WORDS: dict[ChangeKind, str] = {kind: shown.word for kind, shown in KINDS.items()}
-KIND_BADGES: dict[ChangeKind, str] = {kind: shown.badge for kind, shown in KINDS.items()}
 
 
 def human_size(n: int) -> str:
