@@ -486,6 +486,20 @@ class LogWriter:
         self.messages = transcript.messages
         self.repaired = repaired
 
+    def written(
+        self,
+        data: bytes,
+        edits: list[Edit],
+        agent: str,
+        moved: set[int],
+        resume: Callable[[Transcript, bytes | None, str | None], str],
+    ) -> Written:
+        """The session log written (``data``, its ``edits``), with the notes on what it cannot
+        say of the repair (``moved``: the results it writes in their new place) and the command
+        that resumes it (``resume``: the agent's own)."""
+        notes = left_notes(self.transcript, self.repaired, agent, moved)
+        return Written(data, edits, agent, notes, resume(self.transcript, self.lines.data, None))
+
     def kept(self) -> Iterator[tuple[int, int, Message, Message]]:
         """Each repaired message that stands for one read from the file: its index in the
         repair, the index of the one read, that one, and the repaired message."""

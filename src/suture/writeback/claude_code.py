@@ -32,7 +32,7 @@ from suture.formats.messages import blocks_of
 from suture.io import parse_document
 from suture.model import Message, Transcript
 from suture.repair import ChangeKind, Repair
-from suture.writeback import LogWriter, Written, changed_file, first_values, left_notes, new_id
+from suture.writeback import LogWriter, Written, changed_file, first_values, new_id
 
 __all__ = ["resume", "write"]
 
@@ -261,13 +261,7 @@ class _Writer(LogWriter):
             if m.role == "tool" and any(line in self.reordered for line, _ in self.pieces(i))
         }
         moved = {c.input_index for c in self.repaired.changes if c.kind == ChangeKind.MOVED_RESULT}
-        return Written(
-            data,
-            edits,
-            "claude-code",
-            left_notes(self.transcript, self.repaired, "claude-code", moved_written & moved),
-            resume(self.transcript, self.lines.data, None),
-        )
+        return self.written(data, edits, "claude-code", moved_written & moved, resume)
 
 
 def write(data: bytes, transcript: Transcript, repaired: Repair) -> Written:

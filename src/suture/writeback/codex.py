@@ -28,7 +28,7 @@ from suture.formats.responses import item_kind, items_of
 from suture.io import InputError
 from suture.model import Message, Source, Transcript
 from suture.repair import Repair
-from suture.writeback import LogWriter, Row, Written, changed_file, left_notes, span_work
+from suture.writeback import LogWriter, Row, Written, changed_file, span_work
 
 __all__ = ["resume", "write"]
 
@@ -252,13 +252,7 @@ class _Writer(LogWriter):
             record = self.plan.change(line)
             record["payload"]["replacement_history"] = [item for _, item in entries]
         data, edits = self.plan.render(self.numbered)
-        return Written(
-            data,
-            edits,
-            "codex",
-            left_notes(self.transcript, self.repaired, "codex", self.moved),
-            resume(self.transcript, self.lines.data, None),
-        )
+        return self.written(data, edits, "codex", self.moved, resume)
 
 
 def _ordinal(value: Any) -> int | None:

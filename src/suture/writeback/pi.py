@@ -31,7 +31,7 @@ from suture.formats import pi as reader
 from suture.io import parse_document
 from suture.model import Message, Part, TextPart, Transcript
 from suture.repair import Repair
-from suture.writeback import LogWriter, Written, changed_file, left_notes, new_id, span_work
+from suture.writeback import LogWriter, Written, changed_file, new_id, span_work
 
 __all__ = ["resume", "write"]
 
@@ -215,13 +215,7 @@ class _Writer(LogWriter):
         self.in_place()
         self.placed()
         data, edits = self.plan.render()
-        return Written(
-            data,
-            edits,
-            "pi",
-            left_notes(self.transcript, self.repaired, "pi", self.moved),
-            resume(self.transcript, self.lines.data, None),
-        )
+        return self.written(data, edits, "pi", self.moved, resume)
 
 
 def write(data: bytes, transcript: Transcript, repaired: Repair) -> Written:
