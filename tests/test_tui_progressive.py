@@ -116,3 +116,61 @@ async def test_a_reload_after_an_append_grows_the_rows(tmp_path: Path, monkeypat
         whole = load_file(path)
         assert app.model is not None
         same_rows(app.model, RowModel(whole, repair(whole.messages)))
+
+
+@pytest.mark.parametrize("pieces", [True, False], ids=["large file", "small file"])
+async def test_the_first_frame_already_holds_the_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pieces: bool
+) -> None:
+    # The app waits (briefly) for the reader's first state before it draws anything: its first
+    # frame shows the transcript, not a "reading…" line that a second full redraw replaces.
+    path = tmp_path / "first.jsonl"
+    write(path, records(300))
+    if pieces:
+        monkeypatch.setattr(suture.tail, "FIRST_PIECE", 4000)
+    shown: list[str] = []
+    state = SutureApp._show_state
+
+    def recorded(self: SutureApp, message: str | None) -> None:
+        shown.append(message or "")
+        state(self, message)
+
+    monkeypatch.setattr(SutureApp, "_show_state", recorded)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        # As soon as the app runs (its mount done, before any pause): rows, focus on them.
+        assert app.model is not None and len(app.model) > 0
+        assert app.model.partial is pieces
+        assert app.view.display and app.view.has_focus
+        assert app.query_one("#sidebar").display
+        assert not any(m.startswith("reading") for m in shown), shown
+        await until(lambda: app.shown_version > 0, "the whole file shown")
+        await ready(pilot, app)
+        assert not app.model.partial
+
+
+async def test_a_first_read_slower_than_the_wait_says_reading_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "slow.jsonl"
+    write(path, records(50))
+    monkeypatch.setattr("suture.tui.app.FIRST_STATE_WAIT", 0.0)
+    go_on = threading.Event()
+    full = Tail._full
+
+    def held_full(self: Tail, *args: Any, **kwargs: Any) -> Any:
+        if not go_on.wait(20):
+            raise TimeoutError("the test never let the read go on")
+        return full(self, *args, **kwargs)
+
+    monkeypatch.setattr(Tail, "_full", held_full)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.model is None
+        assert str(app.query_one("#state").render()).startswith("reading …/slow.jsonl")
+        assert not app.view.display
+        go_on.set()
+        await until(lambda: app.model is not None, "the rows")
+        await ready(pilot, app)
+        assert not app.query_one("#state").display
+        assert app.view.display and app.view.has_focus

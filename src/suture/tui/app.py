@@ -8,6 +8,8 @@ watched (editors save by rename) and each change reloads the view in place.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import os
 import sys
@@ -93,6 +95,12 @@ class Loading(Message):
 
 FIRST_SCREEN_WAIT = 2.0
 """Seconds the first read of a large file waits, its first screen read, for the app to draw it."""
+
+FIRST_STATE_WAIT = 0.2
+"""Seconds the app waits, before it draws anything, for the first state of the file it opens
+(the first screenful of a large file, the whole of a small one), so that its first frame shows
+the transcript rather than a "reading…" line followed by a second full redraw. A file slower than
+this shows "reading…" first, as before."""
 
 VERIFY_SETTLE = 1.0
 """Seconds with no reload before a file whose appends were taken unchecked (a large one: see
@@ -225,6 +233,10 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow):
         self._read_lock = threading.Lock()
         self._read_wanted: tuple[bool, bool] | None = None  # (whole, verify)
         self._reading = False
+        # While the app waits to draw its first frame: the reader's first state is handed here
+        # instead of being posted (see :meth:`_start_file`).
+        self._first_state: list[Loaded | Loading] | None = None
+        self._first_came: Callable[[], object] = lambda: None
         self._new_file(Path(path) if path is not None else None, format, title)
 
     def _new_file(self, path: Path | None, format: str | None, title: str | None = None) -> None:
@@ -430,15 +442,24 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow):
             raise RuntimeError("no file is open")
         return self._file[1]
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         if self.has_file:
-            self._start_file()
+            await self._start_file()
 
-    def _start_file(self) -> None:
+    async def _start_file(self) -> None:
         self.status.update_state(name_shown=self.shown_name)
-        self._show_state(f"reading {self.shown_name}{_size_of(self.path)}…")
         self._fit_width(self.size.width)
-        self.read_file(initial=True)
+        first = await self._read_first()
+        if first is None:
+            self._show_state(f"reading {self.shown_name}{_size_of(self.path)}…")
+        else:
+            if isinstance(first, Loading):
+                self.on_loading(first)
+            else:
+                self.on_loaded(first)
+            self._fit_width(self.size.width)  # (the lists wait for a model)
+            if self.focused is None and self.view.display:
+                self.view.focus()
         if self.watching:
             # Once the first frame is drawn: setting up the watcher takes part of a first screen.
             self.call_after_refresh(self._watch_if_open, self.live)
@@ -457,7 +478,33 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow):
         self.close_file()
         self._new_file(Path(path), format)
         await self.recompose()
-        self._start_file()
+        await self._start_file()
+
+    async def _read_first(self) -> Loaded | Loading | None:
+        """Start the first read of the file and wait (at most :data:`FIRST_STATE_WAIT`) for its
+        first state, which the reader hands here instead of posting it; None when it did not
+        come in time (it is posted then, as every later state is)."""
+        came = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        with self._read_lock:
+            self._first_state = []
+        self._first_came = lambda: loop.call_soon_threadsafe(came.set)
+        self.read_file(initial=True)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(came.wait(), FIRST_STATE_WAIT)
+        with self._read_lock:
+            handed, self._first_state = self._first_state, None
+        return handed[0] if handed else None
+
+    def _tell(self, message: Loaded | Loading) -> None:
+        """(In a worker.) Hand ``message`` to the app: to :meth:`_read_first` while it waits for
+        the first state, else posted."""
+        with self._read_lock:
+            if self._first_state is not None and not self._first_state:
+                self._first_state.append(message)
+                self._first_came()
+                return
+        self.post_message(message)
 
     def close_file(self) -> None:
         """Stop reading, watching and checking the file shown (it stays on screen as it is)."""
@@ -514,7 +561,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow):
             model = self._rows.state(
                 update.transcript, update.repair, version=update.version, appended=appended, stable=stable
             )
-        self.post_message(Loaded(update, model, initial))
+        self._tell(Loaded(update, model, initial))
 
     # -- a large file's first read, shown as it goes -----------------------------------------
 
@@ -541,7 +588,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow):
             # interpreter with the app's start and draw it later.
             first = False
             drawn = threading.Event()
-            self.post_message(Loading(partial, model, drawn))
+            self._tell(Loading(partial, model, drawn))
             drawn.wait(FIRST_SCREEN_WAIT)
 
         return told

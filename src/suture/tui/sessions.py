@@ -855,7 +855,7 @@ class SessionsApp(SutureApp):
         with contextlib.suppress(OSError, ValueError):  # (then the scan says why it runs on one core)
             start_pool_server()
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         self.install_screen(self.browser, "sessions")
         self.push_screen("sessions")
 
