@@ -237,6 +237,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow):
         # instead of being posted (see :meth:`_start_file`).
         self._first_state: list[Loaded | Loading] | None = None
         self._first_came: Callable[[], object] = lambda: None
+        self._first_wait = asyncio.Event()
         self._new_file(Path(path) if path is not None else None, format, title)
 
     def _new_file(self, path: Path | None, format: str | None, title: str | None = None) -> None:
@@ -442,6 +443,10 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow):
             raise RuntimeError("no file is open")
         return self._file[1]
 
+    def on_load(self) -> None:
+        if self.has_file:
+            self._begin_first_read()
+
     async def on_mount(self) -> None:
         if self.has_file:
             await self._start_file()
@@ -449,7 +454,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow):
     async def _start_file(self) -> None:
         self.status.update_state(name_shown=self.shown_name)
         self._fit_width(self.size.width)
-        first = await self._read_first()
+        first = await self._first_read()
         if first is None:
             self._show_state(f"reading {self.shown_name}{_size_of(self.path)}…")
         else:
@@ -477,27 +482,33 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow):
         the old file's workers stop, the panes are built anew, the new file is read and watched."""
         self.close_file()
         self._new_file(Path(path), format)
+        self._begin_first_read()
         await self.recompose()
         await self._start_file()
 
-    async def _read_first(self) -> Loaded | Loading | None:
-        """Start the first read of the file and wait (at most :data:`FIRST_STATE_WAIT`) for its
-        first state, which the reader hands here instead of posting it; None when it did not
-        come in time (it is posted then, as every later state is)."""
+    def _begin_first_read(self) -> None:
+        """Start the first read of the file, its first state to be handed to :meth:`_first_read`
+        (started as early as the app can: it reads while the app composes its widgets)."""
         came = asyncio.Event()
         loop = asyncio.get_running_loop()
         with self._read_lock:
             self._first_state = []
         self._first_came = lambda: loop.call_soon_threadsafe(came.set)
+        self._first_wait = came
         self.read_file(initial=True)
+
+    async def _first_read(self) -> Loaded | Loading | None:
+        """The first state of the read :meth:`_begin_first_read` started, once it is there (at
+        most :data:`FIRST_STATE_WAIT` later), handed here instead of posted; None when it did
+        not come in time (it is posted then, as every later state is)."""
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(came.wait(), FIRST_STATE_WAIT)
+            await asyncio.wait_for(self._first_wait.wait(), FIRST_STATE_WAIT)
         with self._read_lock:
             handed, self._first_state = self._first_state, None
         return handed[0] if handed else None
 
     def _tell(self, message: Loaded | Loading) -> None:
-        """(In a worker.) Hand ``message`` to the app: to :meth:`_read_first` while it waits for
+        """(In a worker.) Hand ``message`` to the app: to :meth:`_first_read` while it waits for
         the first state, else posted."""
         with self._read_lock:
             if self._first_state is not None and not self._first_state:
