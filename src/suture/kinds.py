@@ -4,7 +4,10 @@ One record per :class:`~suture.repair.ChangeKind`: what a change is called (``mo
 ``moved results``), the short words of the app's status line, the badge of its middle column
 and lists, the name its styles are found by and the theme colour they use. The app's badge
 styles are generated from the table (:func:`badge_rules`, :func:`badge_classes`), so adding a
-kind means adding its record here and nowhere else. This module imports nothing from the app.
+kind means adding its record here and nowhere else. They draw each kind in a colour variable of
+its own (:func:`badge_variable`), which the app sets per theme to the kind's theme colour, or to
+another where the theme gives two kinds one colour (:mod:`suture.tui.palette`). This module
+imports nothing from the app.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from dataclasses import dataclass
 
 from suture.repair import ChangeKind
 
-__all__ = ["KINDS", "Shown", "badge_classes", "badge_rules", "counted"]
+__all__ = ["KINDS", "Shown", "badge_classes", "badge_rules", "badge_variable", "counted"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,8 +36,8 @@ class Shown:
     name: str
     """The name of the kind's styles (``transcript--badge-note``): one word, no spaces."""
     colour: str
-    """The theme colour the kind is drawn in (``secondary``: ``$text-secondary``,
-    ``$secondary-muted``)."""
+    """The theme colour the kind is drawn in (``secondary``), where the theme gives it a colour
+    no other kind has (else the app picks another: :mod:`suture.tui.palette`)."""
 
     @property
     def symbol(self) -> str:
@@ -107,11 +110,18 @@ def badge_classes(prefix: str) -> set[str]:
     return {f"{prefix}-{shown.name}" for shown in KINDS.values()}
 
 
+def badge_variable(shown: Shown) -> str:
+    """The name of the CSS colour variable a kind's badges are drawn in: ``badge-moved`` (with
+    ``text-badge-moved`` for text and ``badge-moved-muted`` for a background, as Textual names
+    its theme colours' shades)."""
+    return f"badge-{shown.name}"
+
+
 def badge_rules(prefix: str, declarations: str) -> str:
     """The CSS rules of a widget's badges, one a kind, nested in the widget's own rule:
     ``& > .{prefix}-moved { ... }``, where ``{colour}`` in ``declarations`` is the kind's
-    theme colour (``color: $text-{colour}; text-style: bold;``)."""
+    colour variable (``color: $text-{colour}; text-style: bold;`` draws in ``$text-badge-moved``)."""
     return "".join(
-        f"        & > .{prefix}-{shown.name} {{ {declarations.format(colour=shown.colour)} }}\n"
+        f"        & > .{prefix}-{shown.name} {{ {declarations.format(colour=badge_variable(shown))} }}\n"
         for shown in KINDS.values()
     )

@@ -46,6 +46,7 @@ from suture.tui.contrast import ContrastFilter
 from suture.tui.exporting import ExportFlow, default_export_path
 from suture.tui.judged import Finding
 from suture.tui.keys import LIST_KEYS, KeyBar
+from suture.tui.palette import BadgePalette
 from suture.tui.rows import RowBuilder, RowModel, human_size, next_in
 from suture.tui.searching import SearchFlow
 from suture.tui.view import SIDES, PaneHeader, TranscriptView
@@ -117,7 +118,7 @@ def freeze_heap() -> None:
     gc.freeze()
 
 
-class SutureApp(CheckFlow, ExportFlow, SearchFlow):
+class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
     """``SutureApp(path)`` shows ``path``; ``watch=False`` reads it once (tests, the demo)."""
 
     TITLE = "suture"
