@@ -3,7 +3,8 @@ session before it was written back): for the write-back tests, recorded and live
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from suture.formats import get
@@ -30,12 +31,23 @@ def _texts(m: Message) -> list[str]:
     return [p.text for p in m.content or [] if isinstance(p, TextPart) and p.text.strip()]
 
 
-def missing(expected: Sequence[Message], sent: Sequence[Message]) -> list[str]:
+def missing(expected: Sequence[Message], sent: Sequence[Message], ids: Mapping[str, str] | None = None) -> list[str]:
     """What of ``expected`` ``sent`` does not hold (empty: it holds all of it): every call (by
     id), every result (by the call it answers, and its text), every text of every message (in a
     message of the same side: the model's, or the user's and the tools'). The agent's own
-    ``system`` and ``developer`` messages are not history (:func:`history_of` leaves them out)."""
+    ``system`` and ``developer`` messages are not history (:func:`history_of` leaves them out).
+    ``ids``: the ids the written file gives calls of ``expected`` in place of theirs
+    (``suture.writeback.Written.ids``)."""
     expected = [m for m in expected if m.role not in ("system", "developer")]
+    if ids:
+        expected = [
+            replace(
+                m,
+                tool_calls=tuple(replace(c, id=ids.get(c.id, c.id)) for c in m.tool_calls),
+                tool_call_id=ids.get(m.tool_call_id, m.tool_call_id),
+            )
+            for m in expected
+        ]
     calls = {c.id for m in sent for c in m.tool_calls}
     results = {m.tool_call_id: m for m in sent if m.role == "tool"}
     model = "\n".join(t for m in sent if m.role == "assistant" for t in _texts(m))

@@ -19,6 +19,7 @@ import pytest
 
 from suture.formats import load_bytes
 from suture.repair import repair
+from suture.writeback import write_back
 from tests.held import history_of, missing
 from tools.agents.corpus import first_resume, problems, read_requests, shape_folders, verdict
 from tools.agents.drivers import AGENTS
@@ -72,15 +73,6 @@ def _repair_in_place(session: Path) -> None:
     assert done.returncode == 0, done.stderr
 
 
-RESULT_LOST = {
-    "claude-code-2.1.328/repeated-id": (
-        "Claude Code 2.1.328 resumes the written file with the renamed call but sends '[Tool result missing due "
-        "to internal error]' in place of its result (accepted; suture.sent predicts the result is sent)"
-    )
-}
-"""Shapes whose written file the real agent resumes, accepted, but without a result's text: measured."""
-
-
 @pytest.mark.parametrize("recorded", RECORDED, ids=[f"{f.parent.name}/{f.name}" for f in RECORDED])
 def test_the_session_suture_writes_back_is_resumed_and_accepted(recorded: Path, tmp_path: Path) -> None:
     """The shape crashed again, ``suture repair --in-place`` on its session, the real agent resumes
@@ -92,22 +84,19 @@ def test_the_session_suture_writes_back_is_resumed_and_accepted(recorded: Path, 
         pytest.skip(f"{agent.folder} is not installed in {agent.prefix}: run python -m tools.agents install")
     originals: list[bytes] = []
 
-    def write_back(session: Path) -> None:
+    def repaired_in_place(session: Path) -> None:
         _repair_in_place(session)
         backup = session.with_name(session.name + ".bak")
         originals.append(backup.read_bytes() if backup.exists() else session.read_bytes())
 
-    folder = record_shape(agent, SHAPES[meta["shape"]], tmp_path, before_resume=write_back)
+    folder = record_shape(agent, SHAPES[meta["shape"]], tmp_path, before_resume=repaired_in_place)
     assert problems(folder) == []
     fresh = json.loads((folder / "shape.json").read_text())
     first = first_resume(read_requests(folder))
     assert first is not None
     assert fresh["resume"]["outcome"] == "accepted", fresh["resume"]
     [original] = originals
-    expected = repair(load_bytes(original).messages).messages
-    lost = missing(expected, history_of(fresh["provider"], first["body"]))
-    known = RESULT_LOST.get(f"{recorded.parent.name}/{recorded.name}")
-    if known is not None:
-        assert lost and all("the text of the result for" in x for x in lost), lost
-        pytest.xfail(known)
-    assert lost == []
+    transcript = load_bytes(original)
+    expected = repair(transcript.messages).messages
+    ids = write_back(original, transcript).ids  # the calls the file names otherwise than the repair
+    assert missing(expected, history_of(fresh["provider"], first["body"]), ids) == []

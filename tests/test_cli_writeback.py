@@ -245,8 +245,10 @@ def test_repair_then_sent_gives_a_history_the_provider_accepts_holding_every_mes
     provider = meta["provider"]
     session = folder / "session.jsonl"
     fixed = tmp_path / "fixed.jsonl"
-    proc = run("repair", session, "-o", fixed)
+    report = tmp_path / "report.json"
+    proc = run("repair", session, "-o", fixed, "--report", report)
     assert proc.returncode == 0, proc.stderr
+    ids = json.loads(report.read_text())["written"]["ids"]  # the calls the file names otherwise
     assert suture.load_file(fixed).format == meta["agent"]
     proc = run("sent", "--body", fixed)
     assert proc.returncode == 0, proc.stderr
@@ -261,7 +263,7 @@ def test_repair_then_sent_gives_a_history_the_provider_accepts_holding_every_mes
     key = "input" if provider == "openai-responses" else "messages"
     assert CHECKS[provider]({**body, key: [*body[key], prompt]}) is None
     original = suture.load_file(session)
-    assert missing(repair(original.messages).messages, sent) == []
+    assert missing(repair(original.messages).messages, sent, ids) == []
     held = "\n".join(_texts(sent))
     history = [m for m in original.messages if m.role not in ("system", "developer")]  # the agent's own
     assert [t for t in _texts(history) if t not in held] == []

@@ -21,6 +21,7 @@ import pytest
 from suture.formats import load_bytes, reordered_turns
 from suture.formats.claude_code import chain
 from suture.io import InputError, parse_document
+from suture.model import text_of
 from suture.repair import repair
 from suture.sent import RESUME_PROMPT, as_sent, verdict
 from suture.writeback import Edit, Written, export_choices, layout, write_back
@@ -93,7 +94,7 @@ def test_what_the_agent_sends_from_the_written_session_is_accepted_and_holds_the
     assert found.problems == [], [v.message for v in found.problems]
     sent = as_sent(after)
     assert CHECKS[provider](_body(provider, sent.wire)) is None
-    assert missing(repair(before.messages).messages, sent.messages) == []
+    assert missing(repair(before.messages).messages, sent.messages, written.ids) == []
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=[f"{f.parent.name}/{f.name}" for f in FOLDERS])
@@ -222,6 +223,44 @@ def test_claude_code_parallel_results_each_hang_off_their_call() -> None:
     for line in added:
         [block] = line["message"]["content"]
         assert line["parentUuid"] == calls[block["tool_use_id"]]
+
+
+def test_claude_code_a_renamed_call_is_written_so_claude_code_sends_its_own_result() -> None:
+    """The contract renames the repeated call ``{id}_1``; Claude Code would take its result for
+    entry 1 of a batch call ``{id}`` and send "[Tool result missing due to internal error]" in
+    its place (measured: ``suture.sent.claude_code``, step 3). The file names it ``{id}-1``, and
+    Claude Code sends the call's own result."""
+    data, written = _write(CORPUS / "claude-code-2.1.328" / "repeated-id" / "session.jsonl")
+    [first] = {c.id for m in load_bytes(data).messages for c in m.tool_calls}
+    assert written.ids == {f"{first}_1": f"{first}-1"}
+    [note] = written.notes
+    assert f"{first}_1" in note and f"{first}-1" in note and "batch call" in note
+    assert written.data.count(f'"{first}-1"'.encode()) == 2  # the call and its result
+    assert f'"{first}_1"'.encode() not in written.data
+    sent = as_sent(load_bytes(written.data))
+    assert {f.kind for f in sent.fixes} == {"inserted_reply"}
+    [result] = [m for m in sent.messages if m.role == "tool" and m.tool_call_id == f"{first}-1"]
+    assert result.content == "done-b"
+
+
+def test_claude_code_sends_a_result_named_as_a_batch_entry_of_another_call_folded_into_that_call() -> None:
+    """What Claude Code 2.1.328 sent for the repeated-id session with its second call named
+    ``{id}_1`` (measured against the strict mock: the result's text was not sent): the result
+    goes into one result for ``{id}`` that answers nothing where it is, and the call gets
+    "[Tool result missing due to internal error]"."""
+    data = (CORPUS / "claude-code-2.1.328" / "repeated-id" / "session.jsonl").read_bytes()
+    [first] = {c.id for m in load_bytes(data).messages for c in m.tool_calls}
+    lines = data.split(b"\n")
+    second = max(n for n, line in enumerate(lines) if f'"{first}"'.encode() in line and b'"tool_use"' in line)
+    result = max(n for n, line in enumerate(lines) if f'"{first}"'.encode() in line and b'"tool_result"' in line)
+    for n in (second, result):
+        lines[n] = lines[n].replace(f'"{first}"'.encode(), f'"{first}_1"'.encode())
+    sent = as_sent(load_bytes(b"\n".join(lines)))
+    kinds = [f.kind for f in sent.fixes]
+    assert "joined_results" in kinds and "inserted_result" in kinds and "dropped_result" in kinds
+    results = {m.tool_call_id: text_of(m.content) for m in sent.messages if m.role == "tool"}
+    assert results == {first: "done-a", f"{first}_1": "[Tool result missing due to internal error]"}
+    assert sum(m.role == "tool" for m in sent.messages) == 2  # the folded one answered nothing: left out
 
 
 def test_the_same_file_gets_the_same_uuids() -> None:

@@ -140,6 +140,7 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
     if written is not None:
         summary += f"; {written.summary()}"
         notes = [f"suture: left to {AGENTS[written.agent]}, which does it on resume: {note}" for note in written.left]
+        notes += [f"suture: {note}" for note in written.notes]
     if job.in_place:
         resume = resume_command(transcript, data, job.input) if written is not None else None
         return warnings, _in_place(job, data, out, before, report, summary, resume), notes

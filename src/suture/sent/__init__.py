@@ -84,6 +84,7 @@ FIX_KINDS = {
     "dropped_block": "a block that would be rejected or means nothing",
     "replaced_call": "a call whose id an earlier call already has",
     "moved_result": "results put first in the user message that holds them",
+    "joined_results": "results whose ids read as entries of a batch call, sent as one result of that call",
 }
 """Every kind of :class:`Fix`, with what it is about."""
 

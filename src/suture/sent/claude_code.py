@@ -18,7 +18,16 @@ From the history as written (``suture.formats.claude_code``):
    (a text block that meets a text block gets a newline), then the ``tool_result`` blocks moved
    to the front. A lone record is sent as written, so ``[text, tool_result]`` in one record stays
    as it is and is rejected (Anthropic's rule A1a): the 400 loop real users hit.
-3. **Pairing** (Claude Code's ``ensureToolResultPairing``): a call whose id an earlier call
+3. **Batch entries.** Claude Code splits a call of a batch tool into calls ``{id}_0``,
+   ``{id}_1``, … and, building every request, folds their results back into one result for
+   ``{id}``: any ``tool_result`` whose id is ``{stem}_{n}`` (``n`` digits) where ``{stem}`` is the
+   id of a call of the history is taken for entry ``n`` of call ``{stem}``. The first such result
+   of a stem becomes one result for ``{stem}`` (``--- entry 1 ---`` headed texts, an entry with no
+   result ``[entry 1 error: no result]``, ``is_error`` where an entry has none or an error), the
+   others leave, and a user message left with nothing leaves. A result of a call whose id only
+   looks like an entry (a call named ``{stem}_1`` after a call ``{stem}``) is so taken away from
+   its call, which the pairing then answers with "[Tool result missing due to internal error]".
+4. **Pairing** (Claude Code's ``ensureToolResultPairing``): a call whose id an earlier call
    already has is left out (a message left with nothing says "[Tool use interrupted]"); results
    that answer no call of the message before them, and repeated results, are left out (a message
    left empty says "(no content)"); a call whose result is not in the next message gets
@@ -34,13 +43,14 @@ so from the second message on Anthropic's ``messages.N`` is one more than the pl
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from suture.model import Transcript
 from suture.sent import Added, Built, Fix
 
-__all__ = ["ADDED", "INTERRUPTED", "MODEL", "NO_RESPONSE", "build", "merges"]
+__all__ = ["ADDED", "ENTRY", "INTERRUPTED", "MODEL", "NO_RESPONSE", "batch_stem", "build", "merges"]
 
 MODEL = "2.1.328"
 """The Claude Code version whose resume step this module models."""
@@ -52,6 +62,8 @@ INTERRUPTED = (
     "unknown. Check whether it took effect before relying on it or running it again.]"
 )
 NO_RESPONSE = "No response requested."
+ENTRY = re.compile(r"_(\d+)$")
+"""The end of a call id Claude Code reads as entry ``n`` of a batch call: ``{stem}_{n}``."""
 _MISSING = "[Tool result missing due to internal error]"
 _NO_CONTENT = "(no content)"
 _TOOL_USE_INTERRUPTED = "[Tool use interrupted]"
@@ -85,6 +97,19 @@ class _Unit:
 
 def _kind(block: Any) -> str | None:
     return block.get("type") if isinstance(block, dict) and isinstance(block.get("type"), str) else None
+
+
+def batch_stem(call_id: Any, calls: set[Any] | frozenset[Any]) -> str | None:
+    """The call whose batch entry Claude Code takes a result with id ``call_id`` for:
+    ``{stem}`` where ``call_id`` is ``{stem}_{n}`` and ``{stem}`` is one of ``calls`` (the ids
+    of the calls of the history); ``None`` where it sends the result as the call's own."""
+    if not isinstance(call_id, str):
+        return None
+    found = ENTRY.search(call_id)
+    if found is None:
+        return None
+    stem = call_id[: found.start()]
+    return stem if stem in calls else None
 
 
 class _Builder:
@@ -278,7 +303,55 @@ class _Builder:
             )
         return ordered
 
-    # -- 3. pairing ------------------------------------------------------------------------------
+    # -- 3. batch entries ------------------------------------------------------------------------
+
+    def batch_entries(self, units: list[_Unit]) -> list[_Unit]:
+        """Results whose id reads as a batch entry of another call become one result of that
+        call (see the module docstring): where the first of them was, the others leave."""
+        calls = {b.get("id") for u in units if u.role == "assistant" for b in u.blocks() if _kind(b) == "tool_use"}
+        entries: dict[str, dict[str, Any]] = {}
+        for unit in units:
+            if unit.role != "user" or not isinstance(unit.content, list):
+                continue
+            for b in unit.content:
+                stem = batch_stem(b.get("tool_use_id"), calls) if _kind(b) == "tool_result" else None
+                if stem is not None:
+                    entries.setdefault(stem, {}).setdefault(b["tool_use_id"], b)
+        if not entries:
+            return units
+        out: list[_Unit] = []
+        done: set[str] = set()
+        for unit in units:
+            if unit.role != "user" or not isinstance(unit.content, list):
+                out.append(unit)
+                continue
+            blocks: list[Any] = []
+            folded = False
+            for b in unit.content:
+                stem = batch_stem(b.get("tool_use_id"), calls) if _kind(b) == "tool_result" else None
+                if stem is None:
+                    blocks.append(b)
+                    continue
+                folded = True
+                at = self.origin(b, unit.index)
+                self.fix(
+                    "joined_results",
+                    f"Claude Code takes the result for {b['tool_use_id']}{self.where(at)} for an entry of a batch "
+                    f"call {stem} and sends it in one result for {stem}",
+                    at,
+                    str(b["tool_use_id"]),
+                )
+                if stem in done:
+                    continue
+                done.add(stem)
+                blocks.append(self.new(_joined(stem, entries[stem]), at))
+            if not folded:
+                out.append(unit)
+            elif blocks:
+                out.append(_Unit("user", blocks, unit.indices))
+        return out
+
+    # -- 4. pairing ------------------------------------------------------------------------------
 
     def pairing(self, units: list[_Unit]) -> list[_Unit]:
         """What Claude Code does to pair calls and results before it sends: results before any
@@ -432,11 +505,63 @@ class _Builder:
         units = self.blank_text(units)
         units = self.unresolved(units)
         units = self.merge(units, prompt_joins)
+        units = self.batch_entries(units)
         units = self.pairing(units)
         for unit in units:
             record = {"role": unit.role, "content": unit.content}
             self.built.wire.append(self.new(record, unit.index))
         return self.built
+
+
+def _joined(stem: str, results: dict[str, Any]) -> dict[str, Any]:
+    """The one result Claude Code sends for batch call ``stem`` from its entries' ``results``
+    (by their ids ``{stem}_{n}``): entry ``n`` headed ``--- entry {n + 1} ---``, up to the
+    highest ``n`` seen (no more than 1000 entries are counted)."""
+    count = max(int(m.group(1)) + 1 for k in results if (m := ENTRY.search(k)) is not None)
+    if count > 1000:
+        count = len(results)
+    blocks: list[Any] = []
+    text = ""
+    error = False
+
+    def say(s: str) -> None:
+        nonlocal text
+        if s:
+            text = s if not text else f"{text}\n{s}"
+
+    def flush() -> None:
+        nonlocal text
+        if text:
+            blocks.append({"type": "text", "text": text})
+            text = ""
+
+    for n in range(count):
+        result = results.get(f"{stem}_{n}")
+        failed = result is None or result.get("is_error") is True
+        error = error or failed
+        say(f"--- entry {n + 1}{' (error)' if failed else ''} ---")
+        if result is None:
+            say(f"[entry {n + 1} error: no result]")
+            continue
+        content = result.get("content")
+        if isinstance(content, str):
+            say(content)
+        elif isinstance(content, list):
+            for part in content:
+                if _kind(part) == "text":
+                    say(str(part.get("text") or ""))
+                else:
+                    flush()
+                    blocks.append(part)
+    flush()
+    joined: dict[str, Any] = {
+        "type": "tool_result",
+        "tool_use_id": stem,
+        "content": blocks[0]["text"] if len(blocks) == 1 and _kind(blocks[0]) == "text" else blocks,
+    }
+    if error:
+        joined["is_error"] = True
+    return joined
 
 
 def build(transcript: Transcript) -> Built:

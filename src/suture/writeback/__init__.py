@@ -16,6 +16,8 @@ The API::
     written.data                 # the session log, repaired
     written.edits                # list[Edit]: every line changed, added, moved or renumbered
     written.left                 # what the repair changes that the agent does itself on resume
+    written.ids                  # final id -> the id the file gives that call, where they differ
+    written.notes                # why the file says something otherwise than the repair
     written.resume               # the command that resumes it ("claude --resume ID", ...)
     written.summary()            # "Claude Code session: 1 line changed, 1 line added"
 
@@ -119,6 +121,11 @@ class Written:
     agent: str
     left: list[str] = field(default_factory=list)
     resume: str | None = None
+    ids: dict[str, str] = field(default_factory=dict)
+    """The calls the file names otherwise than the repair: its final id -> the id written (an
+    agent that reads a meaning into the repair's ``{id}_{k}``: ``suture.writeback.claude_code``)."""
+    notes: list[str] = field(default_factory=list)
+    """What the file says otherwise than the repair, and why: a sentence each."""
 
     @property
     def changed(self) -> bool:
@@ -147,6 +154,8 @@ class Written:
             "edits": [e.to_json() for e in self.edits],
             "left": list(self.left),
             "resume": self.resume,
+            "ids": dict(self.ids),
+            "notes": list(self.notes),
         }
 
 

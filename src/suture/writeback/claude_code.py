@@ -12,6 +12,10 @@ What the repair changes becomes, in the file Claude Code resumes:
   re-pointed to the new line, so the branch Claude Code follows runs through it; where the
   branch ended there, the last ``last-prompt`` line names the new line as its leaf.
 - **A renamed call**: the ``id`` of its ``tool_use`` block, and the ``tool_use_id`` of its result.
+  The contract's new id ``{id}_{k}`` is written ``{id}-{k}`` (``Written.ids``): Claude Code takes
+  a result whose id is another call's id and ``_{k}`` for entry ``k`` of a batch call of that id
+  (``suture.sent.claude_code``, step 3), so it would send "[Tool result missing due to internal
+  error]" in place of the renamed call's result.
 - **A result that answers no call of its turn** (a note): its ``tool_result`` block becomes the
   note's text block (the result's own blocks after it), in its record.
 - **A record with something before its results** (``[text, tool_result]``, which Claude Code
@@ -25,6 +29,7 @@ another order than their calls, whitespace-only assistant text.
 from __future__ import annotations
 
 import shlex
+from dataclasses import replace
 from typing import Any
 
 from suture.formats import claude_code as reader
@@ -32,6 +37,7 @@ from suture.formats.messages import blocks_of
 from suture.io import parse_document
 from suture.model import Message, Transcript
 from suture.repair import ChangeKind, Repair
+from suture.sent.claude_code import ENTRY, batch_stem
 from suture.writeback import LogWriter, Written, changed_file, first_values, new_id
 
 __all__ = ["resume", "write"]
@@ -51,6 +57,34 @@ class _Writer(LogWriter):
         # Block replacements per line: block index -> the blocks written in its place.
         self.replaced: dict[int, dict[int, list[Any]]] = {}
         self.reordered: set[int] = set()
+        self.ids = self.file_ids()
+
+    def file_ids(self) -> dict[str, str]:
+        """The contract's new ids Claude Code would read as a batch entry of another call
+        (``{id}_{k}``, ``{id}`` a call of the history), each with the id written in their place:
+        ``{id}-{k}``, the first such ``k`` on that no call or result of the file has."""
+        finals = [c.id for m in self.repaired.messages for c in m.tool_calls]
+        written = {c.id for m in self.messages for c in m.tool_calls}
+        written |= {m.tool_call_id for m in self.messages if m.role == "tool"}
+        calls = frozenset(finals) | {c.id for m in self.messages for c in m.tool_calls}
+        taken = set(finals) | written
+        renamed = {c.new_id for c in self.repaired.changes if c.kind == ChangeKind.RENAMED_ID}
+        out: dict[str, str] = {}
+        for final in finals:
+            stem = batch_stem(final, calls) if final in renamed else None
+            found = ENTRY.search(final) if stem is not None else None
+            if stem is None or found is None:
+                continue
+            k = int(found.group(1))
+            while f"{stem}-{k}" in taken:
+                k += 1
+            out[final] = f"{stem}-{k}"
+            taken.add(out[final])
+        return out
+
+    def file_id(self, final: str) -> str:
+        """The id the file gives the call whose final id is ``final``."""
+        return self.ids.get(final, final)
 
     # -- where things are ------------------------------------------------------------------------
 
@@ -119,7 +153,8 @@ class _Writer(LogWriter):
                 for c, (was, now) in enumerate(zip(before.tool_calls, out.tool_calls, strict=True)):
                     if was.id != now.id:
                         line, k = self.call_at(i, c)
-                        self.block(line, k, f"call {was.id or '(no id)'} renamed {now.id}")["id"] = now.id
+                        to = self.file_id(now.id)
+                        self.block(line, k, f"call {was.id or '(no id)'} renamed {to}")["id"] = to
             if before.role != "tool":
                 continue
             if out.role != "tool":
@@ -128,8 +163,9 @@ class _Writer(LogWriter):
                 self.replaced.setdefault(line, {})[k] = blocks_of(out.content, j)
             elif out.tool_call_id != before.tool_call_id:
                 line, k = self.result_at(i)
-                why = f"result for {before.tool_call_id or '(no id)'} renamed {out.tool_call_id}"
-                self.block(line, k, why)["tool_use_id"] = out.tool_call_id
+                to = self.file_id(out.tool_call_id or "")
+                why = f"result for {before.tool_call_id or '(no id)'} renamed {to}"
+                self.block(line, k, why)["tool_use_id"] = to
 
     def notes_and_order(self) -> None:
         """Notes put in, then every record of the history with something before a result
@@ -186,7 +222,7 @@ class _Writer(LogWriter):
                 self.plan.add_after(
                     anchor,
                     self.result_line(m, call_record, uuid, stamp, linked),
-                    f"an interrupted result for call {m.tool_call_id}, after its call (line {line})",
+                    f"an interrupted result for call {self.file_id(m.tool_call_id or '')}, after its call (line {line})",
                 )
                 ended[line] = uuid
             if linked:
@@ -194,6 +230,7 @@ class _Writer(LogWriter):
 
     def result_line(self, m: Message, call: dict[str, Any], uuid: str, stamp: Any, linked: bool) -> dict[str, Any]:
         text = m.content if isinstance(m.content, str) else ""
+        call_id = self.file_id(m.tool_call_id or "")
         record: dict[str, Any] = {}
         if linked:
             record["parentUuid"] = call.get("uuid")
@@ -202,7 +239,7 @@ class _Writer(LogWriter):
         record["type"] = "user"
         record["message"] = {
             "role": "user",
-            "content": [{"type": "tool_result", "content": text, "is_error": True, "tool_use_id": m.tool_call_id}],
+            "content": [{"type": "tool_result", "content": text, "is_error": True, "tool_use_id": call_id}],
         }
         record["uuid"] = uuid
         record["timestamp"] = stamp
@@ -261,7 +298,18 @@ class _Writer(LogWriter):
             if m.role == "tool" and any(line in self.reordered for line, _ in self.pieces(i))
         }
         moved = {c.input_index for c in self.repaired.changes if c.kind == ChangeKind.MOVED_RESULT}
-        return self.written(data, edits, "claude-code", moved_written & moved, resume)
+        written = self.written(data, edits, "claude-code", moved_written & moved, resume)
+        if not self.ids:
+            return written
+        notes = []
+        for final, to in self.ids.items():
+            stem = to.rsplit("-", 1)[0]
+            notes.append(
+                f"call {final} is written {to}: Claude Code takes a result for {final}, the id of call {stem} "
+                f"and {final[len(stem) :]}, for an entry of a batch call {stem}, and would send "
+                "'[Tool result missing due to internal error]' in its place"
+            )
+        return replace(written, ids=dict(self.ids), notes=notes)
 
 
 def write(data: bytes, transcript: Transcript, repaired: Repair) -> Written:
