@@ -420,6 +420,25 @@ def test_ids_and_indices_are_pulled_out() -> None:
     assert kimi.ids == ("functions.write:9",)
 
 
+def test_what_the_error_names_is_said_in_one_wording() -> None:
+    [a1, *_] = recognise(
+        "messages.22: `tool_use` ids were found without `tool_result` blocks immediately after: a, b. Each "
+        "`tool_use` block must have a corresponding `tool_result` block in the next message."
+    )
+    assert a1.named() == "index 22; ids a, b"
+    [a2, *_] = recognise(
+        "messages.5.content.0: unexpected `tool_use_id` found in `tool_result` blocks: x. Each `tool_result` "
+        "block must have a corresponding `tool_use` block in the previous message."
+    )
+    assert a2.named() == "index 5, block 0; ids x"
+    [a8, *_] = recognise(
+        "messages.3: all messages must have non-empty content except for the optional final assistant message"
+    )
+    assert a8.named() == "index 3"
+    [kimi, *_] = recognise("Invalid request: tool call id functions.write:9 is duplicated")
+    assert kimi.named() == "ids functions.write:9"
+
+
 def test_reworded_text_is_still_recognised() -> None:
     # Qwen's wording of O1, double quotes and an odd index form.
     [rec, *_] = recognise(
@@ -491,6 +510,7 @@ def test_cli_explains_and_shows_the_change(broken: Path) -> None:
     r = _run(str(broken), A1_TEXT)
     assert r.returncode == 0, r.stderr
     assert "Recognised: A1" in r.stdout
+    assert "  the error names: index 2; ids call_1\n" in r.stdout
     assert "[1] assistant" in r.stdout
     assert "Repair: fixes it" in r.stdout
     assert "moved_result [3]" in r.stdout

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from suture.checks import RULES, check
-from suture.checks.explain import explain_transcript
+from suture.checks.explain import explain_transcript, traced_whole
 from suture.formats import load_file
 from suture.io import Document
 from suture.sent import as_sent
@@ -415,7 +415,7 @@ def test_any_place_of_what_is_sent_maps_back_to_what_it_came_from(lines: list[di
     transcript = _load([{**r, "version": "2.1.328"} for r in lines] if known else lines)
     sent = as_sent(transcript)
     assert (sent.assumed is None) == known
-    request = modelled(transcript, sent)
+    request = traced_whole(transcript, modelled(transcript, sent))
     # Every sent message is at its place, and that place names the message it came from.
     for j, origin in enumerate(sent.origin):
         k = next(k for k, m in enumerate(request.messages) if m is sent.messages[j])
@@ -588,3 +588,81 @@ def test_a_request_file_in_jsonl_is_explained() -> None:
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
     assert "[2] assistant (line 3)  calls edit_file call_Ed21" in proc.stdout
     assert "Repair: fixes it" in proc.stdout
+
+
+CLAUDE_CODE = [f for f in FOLDERS if f.parent.name.startswith("claude-code")]
+A8_TEXT = "messages.{n}: all messages must have non-empty content except for the optional final assistant message"
+
+
+def _keys(value: Any) -> set[tuple[str, str]]:
+    """The calls, results and texts a JSON value holds (the agent's ``<system-reminder>`` aside),
+    each by its kind: a call and its result share an id, not a key."""
+    out: set[tuple[str, str]] = set()
+    if isinstance(value, dict):
+        kind = value.get("type")
+        if kind == "tool_use" and isinstance(value.get("id"), str):
+            out.add(("call", value["id"]))
+        if kind == "tool_result" and isinstance(value.get("tool_use_id"), str):
+            out.add(("result", value["tool_use_id"]))
+        for key, inner in value.items():
+            if key in ("text", "content") and isinstance(inner, str):
+                if inner.strip() and not inner.startswith("<system-reminder>"):
+                    out.add(("text", inner.strip()))
+            elif key not in _ID_KEYS:
+                out |= _keys(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            out |= _keys(inner)
+    return out
+
+
+@pytest.mark.parametrize("folder", CLAUDE_CODE, ids=[f.name for f in CLAUDE_CODE])
+def test_each_message_sent_on_resume_is_traced_to_every_record_it_holds(folder: Path) -> None:
+    """The request the real Claude Code sent on resume, read without suture: each of its messages
+    holds the calls, results and texts of records of the file (several, where it joined
+    consecutive user records into one message). suture's trace of that place names every one."""
+    transcript = load_file(folder / "session.jsonl")
+    resume = first_resume(read_requests(folder))
+    assert resume is not None
+    owners: dict[tuple[str, str], set[int]] = {}
+    for i, m in enumerate(transcript.messages):
+        for key in _keys(m.raw):
+            owners.setdefault(key, set()).add(i)
+    request = traced_whole(transcript, modelled(transcript))
+    for k, value in enumerate(_history(resume["body"])):
+        # Only what one record holds tells which record it is (a repeated id names two).
+        holds = {i for key in _keys(value) if len(owners.get(key, ())) == 1 for i in owners[key]}
+        assert holds <= set(request.written[k]), (k, holds, request.written[k])
+
+
+def test_explain_names_every_record_a_joined_message_came_from() -> None:
+    """Claude Code leaves out a call that never got a result (later turns follow it) and joins the
+    prompts before and after it into its first message: the trace names both prompts."""
+    path = CORPUS / "claude-code-2.1.328" / "dangling-call-then-later-turns" / "session.jsonl"
+    body = first_resume(read_requests(path.parent))
+    assert body is not None
+    first = _keys(_history(body["body"])[0])
+    assert {
+        ("text", "Run the shell command I need, then tell me when it is done."),
+        ("text", "What is the status?"),
+    } <= first
+    proc = run("explain", path, A8_TEXT.format(n=0))
+    assert "  messages.0 there is written as:\n  [0] user (line 3)" in proc.stdout
+    assert "\n  [2] user (line 22)  “What is the status?”\n" in proc.stdout
+    report = json.loads(run("explain", "--json", path, A8_TEXT.format(n=0)).stdout)
+    assert [m["index"] for m in report["messages"]] == [0, 2]
+    assert report["sent"]["written"] == [0, 2]
+
+
+def test_explain_names_the_orphan_result_joined_then_left_out() -> None:
+    """Claude Code joins the orphan result's record to the result before it, then leaves the orphan
+    out: messages.3 came from both records, and the trace says which one is not sent."""
+    path = CORPUS / "claude-code-2.1.328" / "orphan-result" / "session.jsonl"
+    proc = run("explain", path, A8_TEXT.format(n=3))
+    lines = proc.stdout.splitlines()
+    result = next(line for line in lines if line.startswith("  [2] tool (line 22"))
+    orphan = next(line for line in lines if line.startswith("  [3] tool (line 27"))
+    assert "left out" not in result
+    assert orphan.endswith("(left out when sent)") and "call_orphanResultWithNoCall01" in orphan
+    report = json.loads(run("explain", "--json", path, A8_TEXT.format(n=3)).stdout)
+    assert report["sent"]["written"] == [2, 3]

@@ -18,6 +18,7 @@ from tests.helpers.app import WORKED, ready
 ROOT = Path(__file__).resolve().parent.parent
 API_ERROR = ROOT / "sample_sessions" / "claude-code" / "interrupted-then-api-error.jsonl"
 COMPACTED = ROOT / "sample_sessions" / "real" / "claude-code" / "4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
+RECORDED = ROOT / "sample_sessions" / "recorded" / "claude-code-2.1.328"
 SMALL = (80, 24)
 
 A1_TEXT = (
@@ -101,6 +102,7 @@ async def test_E_explains_pasted_text_and_goes_to_a_message(worked: Path) -> Non
         await pilot.pause()
         said = str(screen.query_one("#explained").content)
         assert "A1" in said and "Repair: fixes it" in said
+        assert "the error names: index 2; ids y" in said
         listed = screen.query_one(OptionList)
         assert listed.option_count == 1
         await pilot.press("tab")
@@ -111,6 +113,50 @@ async def test_E_explains_pasted_text_and_goes_to_a_message(worked: Path) -> Non
         model = app.model
         assert model is not None
         assert app.view.cursor == model.row_of_input[1]
+
+
+@pytest.mark.parametrize(
+    ("shape", "n", "listed"),
+    [
+        # Claude Code leaves out the call that never got a result and joins the prompts around it.
+        ("dangling-call-then-later-turns", 0, ["#0 user (line 3)", "#2 user (line 22)"]),
+        # It joins the orphan result's record to the result before it, then leaves the orphan out.
+        (
+            "orphan-result",
+            3,
+            ["#2 tool (line 22, message.content[0])", "#3 tool (line 27, message.content[0])"],
+        ),
+    ],
+)
+async def test_E_lists_every_record_a_joined_message_came_from(
+    tmp_path: Path, shape: str, n: int, listed: list[str]
+) -> None:
+    path = tmp_path / "session.jsonl"
+    shutil.copy(RECORDED / shape / "session.jsonl", path)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await explained(pilot, app)
+        await pilot.press("E")
+        screen = app.screen
+        assert isinstance(screen, ExplainScreen)
+        screen.query_one(TextArea).insert(
+            f"messages.{n}: all messages must have non-empty content except for the optional final assistant message"
+        )
+        await pilot.pause(0.5)
+        await ready(pilot, app)
+        await pilot.pause()
+        options = screen.query_one(OptionList)
+        labels = [str(options.get_option_at_index(k).prompt) for k in range(options.option_count)]
+        assert [label[: len(want)] for label, want in zip(labels, listed, strict=True)] == listed
+        assert [label.endswith("(left out when sent)") for label in labels] == [
+            shape == "orphan-result" and k == 1 for k in range(len(listed))
+        ]
+        # Enter on the second goes to that record's row.
+        await pilot.press("tab", "down", "enter")
+        await pilot.pause()
+        model = app.model
+        assert model is not None and app.screen is app.screen_stack[0]
+        assert app.view.cursor == model.row_of_input[int(listed[1][1])]
 
 
 async def test_E_on_an_error_about_another_file_says_so(worked: Path) -> None:

@@ -61,6 +61,7 @@ __all__ = [
     "repair_writes",
     "resolve",
     "summary",
+    "traced_whole",
 ]
 
 # Indices some providers give outside the sentence (OpenAI's "param": "messages.[57].role").
@@ -81,6 +82,16 @@ class Recognition:
     @property
     def providers(self) -> tuple[str, ...]:
         return self.rule.providers
+
+    def named(self) -> str:
+        """What the error names, in words: ``index 3, block 0; ids a, b`` (empty where it names
+        no index and no id)."""
+        said = []
+        if self.index is not None:
+            said.append(f"index {self.index}" + (f", block {self.block}" if self.block is not None else ""))
+        if self.ids:
+            said.append("ids " + ", ".join(self.ids))
+        return "; ".join(said)
 
 
 def _ids(groups: dict[str, str | None]) -> tuple[str, ...]:
@@ -325,6 +336,11 @@ class Explanation:
     @property
     def recognised(self) -> bool:
         return self.recognition is not None
+
+    def left_out(self, i: int) -> bool:
+        """Whether the agent leaves as-written message ``i`` out of what it sends (a session log:
+        an orphan result joined to the records around it, then left out)."""
+        return self.request is not None and i in _left_out(self.request)
 
     @property
     def session(self) -> bool:
@@ -587,15 +603,15 @@ def explain_transcript(
     if not recognised:
         return Explanation(text, closest=closest(text))
     result = repaired if repaired is not None else repair(transcript.messages)
-    model = modelled(transcript, sent)
+    model = traced_whole(transcript, modelled(transcript, sent))
     behind = _behind(transcript, requests or (), recognised[0])
-    numberings = [recorded(transcript, behind, sent)] if behind is not None else [model]
+    numberings = [traced_whole(transcript, recorded(transcript, behind, sent))] if behind is not None else [model]
     if behind is None and sent.assumed and sent.added:
         # Another version wrote the file: what it adds when it sends is not known, so an index
         # is also read as counting the history alone.
         from dataclasses import replace
 
-        plain = modelled(transcript, replace(sent, added=()))
+        plain = traced_whole(transcript, modelled(transcript, replace(sent, added=())))
         who = agent_name(sent.agent or "")
         writer = f"{who} {sent.version}" if sent.version else "the version that wrote it"
         plain.label = (
@@ -630,6 +646,54 @@ def explain_transcript(
     best.others = [r for r in recognised if r is not best.recognition]
     best.writes = repair_writes(transcript)
     return best
+
+
+def traced_whole(transcript: Transcript, request: SentRequest) -> SentRequest:
+    """``request`` with each place traced to every as-written message it came from.
+
+    An agent that joins consecutive user records into one message (Claude Code, on resume: a
+    prompt and a later prompt whose turns between were left out, or a result, an orphan result it
+    then leaves out, and the next prompt) traces that message to the first of them only. The
+    others are no place's: they are found by what they hold (their texts, calls and results are in
+    the message), and a result the agent left out from the joined records (where a result is a
+    block of a user message: Anthropic's wire) by the fix that left it out. Each is taken only
+    where no message another place came from lies between it and the place's own."""
+    from dataclasses import replace
+
+    from suture.sent.numbered import block_keys, message_keys
+
+    messages = transcript.messages
+    placed = {i for w in request.written for i in w}
+    loose = [i for i in range(len(messages)) if i not in placed]
+    if not loose:
+        return request
+    # Only where a result is a block of a user message (Anthropic's wire) is it joined to its records.
+    left_out = _left_out(request) if request.provider == "anthropic" else set()
+    written = list(request.written)
+    for n, value in enumerate(request.wire):
+        own = written[n]
+        if not own or not isinstance(value, dict):
+            continue
+        content = value.get("content")
+        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+        keys = {key for block in (blocks if isinstance(blocks, list) else []) for key in block_keys(block)}
+        first, last = min(own), max(own)
+        joined = set(own)
+        for i in loose:
+            between = range(i + 1, first) if i < first else range(last + 1, i)
+            if any(j in placed for j in between):
+                continue
+            if message_keys(messages[i]) & keys or (i in left_out and value.get("role") == "user"):
+                joined.add(i)
+        written[n] = tuple(sorted(joined))
+    if written == request.written:
+        return request
+    return replace(request, written=written)
+
+
+def _left_out(request: SentRequest) -> set[int]:
+    """The as-written results the agent leaves out of what it sends (orphan results)."""
+    return {f.index for f in request.sent.fixes if f.kind == "dropped_result" and f.index is not None}
 
 
 def _behind(transcript: Transcript, requests: Sequence[RecordedRequest], rec: Recognition) -> RecordedRequest | None:
@@ -726,7 +790,8 @@ def _sent_place(messages: Sequence[Message], request: SentRequest, rec: Recognit
         # message or the next one). Where the ids' messages are elsewhere, or left out of what the
         # agent sends, the index counts another request: the ids say which messages it is about.
         by_ids, _ = _named(messages, rec)
-        places = {p for p, w in enumerate(request.written) if set(w) & set(by_ids)}
+        sent = set(by_ids) - _left_out(request)
+        places = {p for p, w in enumerate(request.written) if set(w) & sent}
         if by_ids and not places & {named, named - 1}:
             named = None
     return named, missing

@@ -244,13 +244,8 @@ def _human(args: argparse.Namespace, transcript: Transcript, found: Explanation)
     r = rec.rule
     w(f"Recognised: {r.id} ({', '.join(r.providers)}): {r.title}")
     w(f"  source: {r.source}")
-    named = []
-    if rec.index is not None:
-        named.append(f"index {rec.index}" + (f", block {rec.block}" if rec.block is not None else ""))
-    if rec.ids:
-        named.append("ids " + ", ".join(rec.ids))
-    if named:
-        w(f"  the error names: {'; '.join(named)}")
+    if named := rec.named():
+        w(f"  the error names: {named}")
     if found.flagged and found.rule is not None and found.rule.id != r.id:
         w(f"  suture's check finds {found.rule.id} there: {found.rule.title}")
     if found.others:
@@ -275,7 +270,8 @@ def _human(args: argparse.Namespace, transcript: Transcript, found: Explanation)
         for i in found.indices:
             m = messages[i]
             source = f" ({m.source})" if m.source else ""
-            w(f"  [{i}] {m.role}{source}  {summary(m)}")
+            left = "  (left out when sent)" if found.left_out(i) else ""
+            w(f"  [{i}] {m.role}{source}  {summary(m)}{left}")
         if request is not None:
             for f in found.findings:
                 title = TITLES.get(f.violation.provider, f.violation.provider)

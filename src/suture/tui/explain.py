@@ -142,14 +142,9 @@ class ExplainScreen(Overlay[int | None]):
         out.append(f"{rule.id} ", styled.part("key"))
         out.append(f"({', '.join(TITLES.get(p, p) for p in rule.providers)}): ", styled.part("muted"))
         out.append(show.line(rule.title), styled.part("heading"))
-        named = []
-        if rec.index is not None:
-            named.append(f"index {rec.index}" + (f", block {rec.block}" if rec.block is not None else ""))
-        if rec.ids:
-            named.append("ids " + ", ".join(rec.ids))
-        if named:
+        if named := rec.named():
             out.append("\nthe error names: ", styled.part("muted"))
-            out.append(show.line("; ".join(named)))
+            out.append(show.line(named))
         out.append("\n")
         out.append(show.line(found.verdict()), styled.part("key" if found.found else "empty"))
         if found.changes:
@@ -161,7 +156,8 @@ class ExplainScreen(Overlay[int | None]):
         for i in found.indices:
             m = messages[i]
             where = f" ({m.source})" if m.source else ""
-            label = f"#{i} {m.role}{where}  {summary(m)}"
+            left = "  (left out when sent)" if found.left_out(i) else ""
+            label = f"#{i} {m.role}{where}  {summary(m)}{left}"
             listed.add_option(Option(Text(show.line(label)), id=str(i)))
         if found.indices:
             listed.highlighted = 0
