@@ -63,3 +63,9 @@ def test_repeated_id_gives_the_second_call_the_first_id(agent: str) -> None:
     ids_of = {"claude-code": edits.cc_call_ids, "codex": edits.codex_call_ids, "pi": edits.pi_call_ids}[agent]
     ids = ids_of(recs)
     assert len(ids) == 2 and ids[0] == ids[1]
+
+
+def test_entry_like_id_gives_the_second_call_the_first_id_and_1() -> None:
+    recorded = CORPUS / AGENTS["claude-code"].folder / "entry-like-id" / "session.jsonl"
+    first, second = edits.cc_call_ids(edits.parse(_lines(recorded)))
+    assert second == f"{first}_1"

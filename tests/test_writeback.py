@@ -119,10 +119,13 @@ def test_the_written_file_is_a_minimal_edit_and_writing_it_again_changes_nothing
 
 def _needs_repair(path: Path) -> bool:
     """A session whose repair changes something (or, a Codex turn, puts its outputs right after
-    its calls); the real sessions are expected back as they are whatever the repair says."""
-    t = load_bytes(path.read_bytes())
+    its calls; or a call Claude Code would take for a batch entry of another is written with
+    another id); the real sessions are expected back as they are whatever the repair says."""
+    data = path.read_bytes()
+    t = load_bytes(data)
     fixed = repair(t.messages)
-    return bool(fixed.changes or reordered_turns(fixed.messages, t)) and path not in REAL
+    renamed = write_back(data, t, fixed).ids
+    return bool(fixed.changes or reordered_turns(fixed.messages, t) or renamed) and path not in REAL
 
 
 NEED_NOTHING = [p for p in SESSIONS if not _needs_repair(p)]
@@ -243,24 +246,35 @@ def test_claude_code_a_renamed_call_is_written_so_claude_code_sends_its_own_resu
     assert result.content == "done-b"
 
 
+ENTRY_LIKE = CORPUS / "claude-code-2.1.328" / "entry-like-id" / "session.jsonl"
+
+
 def test_claude_code_sends_a_result_named_as_a_batch_entry_of_another_call_folded_into_that_call() -> None:
-    """What Claude Code 2.1.328 sent for the repeated-id session with its second call named
-    ``{id}_1`` (measured against the strict mock: the result's text was not sent): the result
-    goes into one result for ``{id}`` that answers nothing where it is, and the call gets
-    "[Tool result missing due to internal error]"."""
-    data = (CORPUS / "claude-code-2.1.328" / "repeated-id" / "session.jsonl").read_bytes()
-    [first] = {c.id for m in load_bytes(data).messages for c in m.tool_calls}
-    lines = data.split(b"\n")
-    second = max(n for n, line in enumerate(lines) if f'"{first}"'.encode() in line and b'"tool_use"' in line)
-    result = max(n for n, line in enumerate(lines) if f'"{first}"'.encode() in line and b'"tool_result"' in line)
-    for n in (second, result):
-        lines[n] = lines[n].replace(f'"{first}"'.encode(), f'"{first}_1"'.encode())
-    sent = as_sent(load_bytes(b"\n".join(lines)))
+    """The entry-like-id session (its second call named ``{id}_1``, ``{id}`` the first call's):
+    Claude Code 2.1.328 took the result for an entry of a batch call ``{id}`` and sent
+    "[Tool result missing due to internal error]" for the call (``test_sent`` compares the whole
+    history with the request it sent); suture says so, as what Claude Code does itself."""
+    t = load_bytes(ENTRY_LIKE.read_bytes())
+    first, second = (c.id for m in t.messages for c in m.tool_calls)
+    assert second == f"{first}_1" and repair(t.messages).changes == []
+    sent = as_sent(t)
     kinds = [f.kind for f in sent.fixes]
     assert "joined_results" in kinds and "inserted_result" in kinds and "dropped_result" in kinds
     results = {m.tool_call_id: text_of(m.content) for m in sent.messages if m.role == "tool"}
-    assert results == {first: "done-a", f"{first}_1": "[Tool result missing due to internal error]"}
+    assert results == {first: "done-a", second: "[Tool result missing due to internal error]"}
     assert sum(m.role == "tool" for m in sent.messages) == 2  # the folded one answered nothing: left out
+
+
+def test_claude_code_a_call_named_as_a_batch_entry_is_written_so_claude_code_sends_its_result() -> None:
+    """The contract changes nothing in the entry-like-id session, but Claude Code would lose a
+    result: the written file names the call and its result ``{id}-1`` and says why."""
+    data, written = _write(ENTRY_LIKE)
+    first, second = (c.id for m in load_bytes(data).messages for c in m.tool_calls)
+    assert written.ids == {second: f"{first}-1"}
+    assert [e.kind for e in written.edits] == ["changed", "changed"] and written.notes
+    sent = as_sent(load_bytes(written.data))
+    results = {m.tool_call_id: text_of(m.content) for m in sent.messages if m.role == "tool"}
+    assert results == {first: "done-a", f"{first}-1": "done-b"}
 
 
 def test_the_same_file_gets_the_same_uuids() -> None:

@@ -169,6 +169,11 @@ def cc_repeated_id(lines: list[str]) -> list[str]:
     return _repeat_id(lines, cc_call_ids, lambda r: r.get("type") in ("user", "assistant"))
 
 
+def cc_entry_like_id(lines: list[str]) -> list[str]:
+    """The second call and its result named as entry 1 of a batch call with the first call's id."""
+    return _repeat_id(lines, cc_call_ids, lambda r: r.get("type") in ("user", "assistant"), suffix="_1")
+
+
 # -- shared ----------------------------------------------------------------------------------------
 
 
@@ -181,9 +186,12 @@ def _replace_id(rec: Any, old: str, new: str) -> Any:
 
 
 def _repeat_id(
-    lines: list[str], ids_of: Callable[[list[Any]], list[str]], history: Callable[[dict[str, Any]], bool]
+    lines: list[str],
+    ids_of: Callable[[list[Any]], list[str]],
+    history: Callable[[dict[str, Any]], bool],
+    suffix: str = "",
 ) -> list[str]:
-    """The second call and its result take the first call's id, in history lines only."""
+    """The second call and its result take the first call's id (and ``suffix``), in history lines only."""
     recs = parse(lines)
     distinct = list(dict.fromkeys(ids_of(recs)))
     if len(distinct) < 2:
@@ -192,7 +200,7 @@ def _repeat_id(
     out = list(lines)
     for i, rec in enumerate(recs):
         if isinstance(rec, dict) and history(rec) and second in lines[i]:
-            out[i] = dump(_replace_id(rec, second, first))
+            out[i] = dump(_replace_id(rec, second, first + suffix))
     return out
 
 

@@ -292,6 +292,13 @@ SHAPES: dict[str, Shape] = {
             edits={"claude-code": edits.cc_repeated_id, "codex": edits.codex_repeated_id, "pi": edits.pi_repeated_id},
         ),
         Shape(
+            "entry-like-id",
+            "Two tool calls ran one after the other and the agent was killed; the second call and its result were given the first call's id followed by _1.",
+            two_calls_then_killed,
+            hand_edit="the second call's id (in the call and in its result) replaced by the first call's id and _1",
+            edits={"claude-code": edits.cc_entry_like_id},
+        ),
+        Shape(
             "item-between-call-and-output",
             "A tool call ran and the agent was killed; an assistant message item was inserted between the call and its output.",
             tool_done_then_killed,

@@ -12,10 +12,13 @@ What the repair changes becomes, in the file Claude Code resumes:
   re-pointed to the new line, so the branch Claude Code follows runs through it; where the
   branch ended there, the last ``last-prompt`` line names the new line as its leaf.
 - **A renamed call**: the ``id`` of its ``tool_use`` block, and the ``tool_use_id`` of its result.
-  The contract's new id ``{id}_{k}`` is written ``{id}-{k}`` (``Written.ids``): Claude Code takes
-  a result whose id is another call's id and ``_{k}`` for entry ``k`` of a batch call of that id
-  (``suture.sent.claude_code``, step 3), so it would send "[Tool result missing due to internal
-  error]" in place of the renamed call's result.
+- **A call Claude Code would take for a batch entry**: the contract's new id ``{id}_{k}``, or an
+  id of the file that is another call's id and ``_{k}``, is written ``{id}-{k}`` in the call and
+  its result (``Written.ids``, ``Written.notes``): Claude Code takes a result whose id is another
+  call's id and ``_{k}`` for entry ``k`` of a batch call of that id (``suture.sent.claude_code``,
+  step 3), so it would send "[Tool result missing due to internal error]" in place of the call's
+  own result. (Claude Code's own batch entries, ``{id}_{k}`` calls whose ``{id}`` is no call of
+  the file, are left as they are.)
 - **A result that answers no call of its turn** (a note): its ``tool_result`` block becomes the
   note's text block (the result's own blocks after it), in its record.
 - **A record with something before its results** (``[text, tool_result]``, which Claude Code
@@ -60,18 +63,18 @@ class _Writer(LogWriter):
         self.ids = self.file_ids()
 
     def file_ids(self) -> dict[str, str]:
-        """The contract's new ids Claude Code would read as a batch entry of another call
-        (``{id}_{k}``, ``{id}`` a call of the history), each with the id written in their place:
-        ``{id}-{k}``, the first such ``k`` on that no call or result of the file has."""
+        """The final ids Claude Code would read as a batch entry of another call (``{id}_{k}``,
+        ``{id}`` a call of the history: the contract's rename of a repeated id, or an id the
+        file already had), each with the id written in their place: ``{id}-{k}``, the first
+        such ``k`` on that no call or result of the file has."""
         finals = [c.id for m in self.repaired.messages for c in m.tool_calls]
         written = {c.id for m in self.messages for c in m.tool_calls}
         written |= {m.tool_call_id for m in self.messages if m.role == "tool"}
         calls = frozenset(finals) | {c.id for m in self.messages for c in m.tool_calls}
         taken = set(finals) | written
-        renamed = {c.new_id for c in self.repaired.changes if c.kind == ChangeKind.RENAMED_ID}
         out: dict[str, str] = {}
         for final in finals:
-            stem = batch_stem(final, calls) if final in renamed else None
+            stem = batch_stem(final, calls)
             found = ENTRY.search(final) if stem is not None else None
             if stem is None or found is None:
                 continue
@@ -151,9 +154,9 @@ class _Writer(LogWriter):
         for j, i, before, out in self.kept():
             if before.has_calls:
                 for c, (was, now) in enumerate(zip(before.tool_calls, out.tool_calls, strict=True)):
-                    if was.id != now.id:
+                    to = self.file_id(now.id)
+                    if was.id != to:
                         line, k = self.call_at(i, c)
-                        to = self.file_id(now.id)
                         self.block(line, k, f"call {was.id or '(no id)'} renamed {to}")["id"] = to
             if before.role != "tool":
                 continue
@@ -161,9 +164,8 @@ class _Writer(LogWriter):
                 line, k = self.result_at(i)
                 self.plan.change(line, f"the result for {before.tool_call_id or '(no id)'} turned into a note")
                 self.replaced.setdefault(line, {})[k] = blocks_of(out.content, j)
-            elif out.tool_call_id != before.tool_call_id:
+            elif (to := self.file_id(out.tool_call_id)) != before.tool_call_id:
                 line, k = self.result_at(i)
-                to = self.file_id(out.tool_call_id or "")
                 why = f"result for {before.tool_call_id or '(no id)'} renamed {to}"
                 self.block(line, k, why)["tool_use_id"] = to
 
@@ -222,7 +224,7 @@ class _Writer(LogWriter):
                 self.plan.add_after(
                     anchor,
                     self.result_line(m, call_record, uuid, stamp, linked),
-                    f"an interrupted result for call {self.file_id(m.tool_call_id or '')}, after its call (line {line})",
+                    f"an interrupted result for call {self.file_id(m.tool_call_id)}, after its call (line {line})",
                 )
                 ended[line] = uuid
             if linked:
@@ -230,7 +232,7 @@ class _Writer(LogWriter):
 
     def result_line(self, m: Message, call: dict[str, Any], uuid: str, stamp: Any, linked: bool) -> dict[str, Any]:
         text = m.content if isinstance(m.content, str) else ""
-        call_id = self.file_id(m.tool_call_id or "")
+        call_id = self.file_id(m.tool_call_id)
         record: dict[str, Any] = {}
         if linked:
             record["parentUuid"] = call.get("uuid")
