@@ -17,7 +17,7 @@ from suture.tail import Tail
 from suture.tui.app import SutureApp
 from suture.tui.rows import RowModel
 from tests.helpers.app import ready
-from tests.helpers.progressive import SIZE, records, until, write
+from tests.helpers.progressive import SIZE, hold_read, records, until, write
 from tests.helpers.same import same_rows
 
 
@@ -27,32 +27,7 @@ async def test_the_first_screen_shows_before_the_file_is_read_and_keys_act_on_it
 ) -> None:
     path = tmp_path / f"big{suffix}"
     write(path, records(300))
-    monkeypatch.setattr(suture.tail, "FIRST_PIECE", 4000)
-    monkeypatch.setattr(suture.tail, "MAX_PIECE", 8000)
-    monkeypatch.setattr(suture.tail, "PROGRESS_EVERY", 0.0)
-    # The read stops after its first screen until the test lets it go on: the next piece of a
-    # JSONL file (an append), the next state of a JSON document (a preview; its first is the
-    # first screen).
-    go_on = threading.Event()
-    previews = {"n": 0}
-    append, preview = Tail._append, Tail._preview
-
-    def wait() -> None:
-        if not go_on.wait(20):
-            raise TimeoutError("the test never let the read go on")
-
-    def held_append(self: Tail, *args: Any) -> Any:
-        wait()
-        return append(self, *args)
-
-    def held_preview(self: Tail, *args: Any) -> Any:
-        previews["n"] += 1
-        if previews["n"] > 1:
-            wait()
-        return preview(self, *args)
-
-    monkeypatch.setattr(Tail, "_append", held_append)
-    monkeypatch.setattr(Tail, "_preview", held_preview)
+    go_on = hold_read(monkeypatch)
 
     app = SutureApp(path, watch=False)
     try:
@@ -174,3 +149,72 @@ async def test_a_first_read_slower_than_the_wait_says_reading_first(
         await ready(pilot, app)
         assert not app.query_one("#state").display
         assert app.view.display and app.view.has_focus
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".json"])
+async def test_a_search_while_loading_says_it_searched_what_is_read_and_searches_again_when_loaded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str
+) -> None:
+    """Text not read yet is not "no match": the search says it looked only at what is read, and
+    once the whole file is read it searches again and goes to the first match."""
+    path = tmp_path / f"big{suffix}"
+    write(path, records(300))
+    go_on = hold_read(monkeypatch)
+    app = SutureApp(path, watch=False)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(lambda: app.model is not None, "a first screen")
+            await pilot.pause()
+            model = app.model
+            assert model is not None and model.partial
+            read = model.inputs
+            # Found among what is read: it goes there, and says the count is of what is read.
+            await pilot.press("slash", *"question 1", "enter")
+            await until(lambda: bool(app.matches), "the matches among what is read")
+            at = model.left[app.view.cursor]
+            assert at is not None and "question 1" in str(model.transcript.messages[at].content)
+            assert f"in the {read:,} messages shown so far" in app.search_state
+            # Not read yet: not a "no match".
+            start = app.view.cursor
+            await pilot.press("slash", "ctrl+u", *"question 299", "enter")
+            await until(lambda: "question 299" in app.search_state, "the search among what is read")
+            said = app.search_state
+            assert f"“question 299” not found in the {read:,} messages shown so far; still loading" in said
+            assert "no match" not in said
+            assert "still loading" in str(app.query_one("#info").render())
+            assert app.view.cursor == start
+            go_on.set()
+            await until(lambda: app.shown_version > 0, "the whole file shown")
+            await until(lambda: app.search_state.startswith("/question 299"), "the search run again on the whole file")
+            await ready(pilot, app)
+            final = app.model
+            assert final is not None and not final.partial
+            on = final.left[app.view.cursor]
+            assert on is not None and "question 299 " in str(final.transcript.messages[on].content)
+            assert app.search_state.startswith("/question 299: 1/1")
+            assert "shown so far" not in app.search_state
+    finally:
+        go_on.set()
+
+
+async def test_a_search_that_finds_nothing_in_the_whole_file_says_so_once_loaded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "big.jsonl"
+    write(path, records(300))
+    go_on = hold_read(monkeypatch)
+    app = SutureApp(path, watch=False)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(lambda: app.model is not None, "a first screen")
+            await pilot.press("slash", *"nowhere in it", "enter")
+            await until(lambda: "nowhere in it" in app.search_state, "the search among what is read")
+            assert "not found in the" in app.search_state and "still loading" in app.search_state
+            go_on.set()
+            await until(lambda: app.shown_version > 0, "the whole file shown")
+            await until(lambda: "still loading" not in app.search_state, "the search run again on the whole file")
+            await ready(pilot, app)
+            assert app.search_state == "no match for “nowhere in it”"
+            assert any("no match for “nowhere in it” in the whole file" in str(n.message) for n in app._notifications)
+    finally:
+        go_on.set()

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
+
+import suture.tail
+from suture.tail import Tail
 
 SIZE = (150, 40)
 
@@ -35,3 +40,33 @@ async def until(condition: Any, what: str) -> None:
             return
         await asyncio.sleep(0.01)
     raise AssertionError(f"never: {what}")
+
+
+def hold_read(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """Read a large file in small pieces, and stop after its first screen until the returned event
+    is set: the next piece of a JSONL file (an append), the next state of a JSON document (a
+    preview; its first is the first screen)."""
+    monkeypatch.setattr(suture.tail, "FIRST_PIECE", 4000)
+    monkeypatch.setattr(suture.tail, "MAX_PIECE", 8000)
+    monkeypatch.setattr(suture.tail, "PROGRESS_EVERY", 0.0)
+    go_on = threading.Event()
+    previews = {"n": 0}
+    append, preview = Tail._append, Tail._preview
+
+    def wait() -> None:
+        if not go_on.wait(20):
+            raise TimeoutError("the test never let the read go on")
+
+    def held_append(self: Tail, *args: Any) -> Any:
+        wait()
+        return append(self, *args)
+
+    def held_preview(self: Tail, *args: Any) -> Any:
+        previews["n"] += 1
+        if previews["n"] > 1:
+            wait()
+        return preview(self, *args)
+
+    monkeypatch.setattr(Tail, "_append", held_append)
+    monkeypatch.setattr(Tail, "_preview", held_preview)
+    return go_on

@@ -2,6 +2,10 @@
 (in a worker), ``]`` and ``[`` step through the matches, ``esc`` clears the search and the row
 filter.
 
+While a large file is still loading, a search looks through the messages shown so far and says
+so. One that finds nothing there is not a "no match": it is searched again when the whole file is
+read, and goes to the first match then.
+
 :class:`SearchFlow` is a part of the app (the app inherits it) and keeps the search's state.
 """
 
@@ -32,6 +36,9 @@ class SearchFlow(App[None]):
     """The text searched for ("" for no search)."""
     search_state: str
     """What the info bar says of the search (its position among the matches)."""
+    search_waiting: str = ""
+    """A search that found nothing in what was read of a file still loading: searched again, and
+    gone to, once the whole file is read ("" for none)."""
 
     if TYPE_CHECKING:  # what the search uses of the app
         model: RowModel | None
@@ -58,6 +65,7 @@ class SearchFlow(App[None]):
         box.display = False
         self.view.focus()
         query = event.value.strip()
+        self.search_waiting = ""
         if not query:
             self.action_clear_search()
             return
@@ -73,21 +81,39 @@ class SearchFlow(App[None]):
 
     def _searched(self, query: str, rows: list[int], jump: bool, model: RowModel) -> None:
         if model is not self.model:
+            # More of a loading file was read meanwhile: search what is shown now.
+            if self.model is not None and model.partial and query in (self.match_query, self.search_waiting):
+                self.run_search(query, jump)
             return
+        waited = self.search_waiting == query and not model.partial
+        if waited or self.search_waiting != query:
+            self.search_waiting = ""
+        jump = jump or waited
         self.match_query = query
         self.matches = rows
         self.view.set_matches(query, rows)
         self.refresh_bindings()
         if self.row_filter == "matches":
             self._apply_filter()
+        if not rows and model.partial:
+            self.search_waiting = query
+            said = f"“{show.line(query)}” not found in the {model.inputs:,} messages shown so far; still loading"
+            self._set_search(f"{said}: searched again when loaded")
+            if jump:
+                self.notify(f"{said}: searched again when the whole file is read", markup=False)
+            return
         if not rows:
             self._set_search(f"no match for “{query}”")
             if jump:
-                self.notify(f"no match for “{show.line(query)}”", severity="warning", markup=False)
+                whole = " in the whole file" if waited else ""
+                self.notify(f"no match for “{show.line(query)}”{whole}", severity="warning", markup=False)
             return
         if jump:
             after = [r for r in rows if r >= self.view.cursor]
             self.view.select(after[0] if after else rows[0], center=True)
+            if waited:
+                n = len(rows)
+                self.notify(f"“{show.line(query)}” found once the file was read: {n:,} match{'es' * (n != 1)}")
         self._say_match()
 
     def _say_match(self) -> None:
@@ -95,6 +121,9 @@ class SearchFlow(App[None]):
         cursor = self.view.cursor
         at = rows.index(cursor) + 1 if cursor in rows else 0
         where = f"{at}/{len(rows):,}" if at else f"{len(rows):,} matches"
+        model = self.model
+        if model is not None and model.partial:
+            where += f" in the {model.inputs:,} messages shown so far"
         self._set_search(f"/{self.match_query}: {where}  ] next  [ prev")
 
     def _set_search(self, text: str) -> None:
@@ -119,6 +148,7 @@ class SearchFlow(App[None]):
         if self.row_filter != "all":
             self.row_filter = "all"
             self._apply_filter()
+        self.search_waiting = ""
         if self.match_query:
             self.match_query = ""
             self.matches = []
