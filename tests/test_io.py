@@ -153,3 +153,30 @@ def test_write_atomic_failure_leaves_no_temporary_file(tmp_path: Path) -> None:
 def test_write_atomic_to_a_device_writes_through() -> None:
     assert write_atomic("/dev/null", b"x") == []
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+def test_what_is_built_with_the_collector_paused_is_frozen_only_when_kept() -> None:
+    # A process that keeps what it loads (the app) takes it out of the collector's sight before
+    # the collector resumes; any other caller's heap is left as it was.
+    import gc
+
+    from suture.io import gc_paused, keeping_built
+
+    gc.unfreeze()
+    try:
+        with gc_paused():
+            built = [{"n": i} for i in range(1000)]
+        assert gc.get_freeze_count() == 0 and gc.isenabled()
+        with keeping_built():
+            with gc_paused(), gc_paused():  # nested: frozen once, on the way out of the outer
+                assert not gc.isenabled()
+                built = [{"n": i} for i in range(1000)]
+            assert gc.isenabled()
+            frozen = gc.get_freeze_count()
+            assert frozen >= len(built)
+        gc.unfreeze()
+        with gc_paused():
+            built = [{"n": i} for i in range(1000)]
+        assert gc.get_freeze_count() == 0, "keeping_built ended: nothing frozen"
+    finally:
+        gc.unfreeze()

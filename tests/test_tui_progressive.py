@@ -3,7 +3,9 @@ the load ends equal to a whole load, and a reload after an append grows the rows
 
 from __future__ import annotations
 
+import contextlib
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -218,3 +220,46 @@ async def test_a_search_that_finds_nothing_in_the_whole_file_says_so_once_loaded
             assert any("no match for “nowhere in it” in the whole file" in str(n.message) for n in app._notifications)
     finally:
         go_on.set()
+
+
+async def test_what_the_app_reads_is_out_of_the_collectors_sight_once_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A read holds the collector off while it builds; when the collector resumes, what the read
+    # built is frozen first: no collection then walks every message read (seconds at a million,
+    # every key waiting). Checked on each read of the app: the first, in pieces, and a reload.
+    import gc
+
+    import suture.io
+
+    path = tmp_path / "big.jsonl"
+    write(path, records(300))
+    monkeypatch.setattr(suture.tail, "FIRST_PIECE", 4000)
+    monkeypatch.setattr(suture.tail, "MAX_PIECE", 8000)
+    frozen: list[bool] = []
+    paused = suture.io.gc_paused
+
+    @contextlib.contextmanager
+    def watched() -> Iterator[None]:
+        resumes = gc.isenabled()  # the collector resumes on the way out of this one
+        with paused():
+            yield
+            before = gc.get_freeze_count()
+        if resumes:
+            frozen.append(gc.get_freeze_count() > before)
+
+    monkeypatch.setattr(suture.tail, "gc_paused", watched)
+    gc.unfreeze()
+    try:
+        app = SutureApp(path, watch=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(lambda: app.shown_version > 0, "the whole file shown")
+            await ready(pilot, app)
+            write(path, records(310))
+            await pilot.press("r")
+            await until(lambda: app.model is not None and app.model.inputs > 300, "the reload")
+            await ready(pilot, app)
+        assert len(frozen) >= 2 and all(frozen), frozen
+        assert not suture.io._keep_built, "the app leaves the collector as it found it"
+    finally:
+        gc.unfreeze()

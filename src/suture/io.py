@@ -50,6 +50,7 @@ __all__ = [
     "file_key",
     "first_line_is_a_value",
     "gc_paused",
+    "keeping_built",
     "open_atomic",
     "open_file",
     "output_target",
@@ -87,12 +88,32 @@ class Document:
     size: int = 0
 
 
+_keep_built = False
+
+
+@contextlib.contextmanager
+def keeping_built() -> Iterator[None]:
+    """While in it, what is built with the collector paused (:func:`gc_paused`) is taken out of
+    the collector's sight (``gc.freeze``) before the collector resumes: for a process that keeps
+    what it loads (the app keeps a transcript until a reload replaces it, and frees it then by
+    reference counting, as it holds no reference cycles). Otherwise the first collection after
+    the collector resumes walks every object built meanwhile, on whichever thread allocates
+    next: seconds at a million messages, every key waiting."""
+    global _keep_built
+    was, _keep_built = _keep_built, True
+    try:
+        yield
+    finally:
+        _keep_built = was
+
+
 @contextlib.contextmanager
 def gc_paused() -> Iterator[None]:
     """Hold off the cyclic garbage collector while a large acyclic structure is built (parsed
     JSON, neutral messages). Each collection would walk the whole growing heap again, with
     nothing to free: with it running, loading a big file takes two to three times as long.
-    Nests, and leaves the collector as it found it."""
+    Nests, and leaves the collector as it found it (see :func:`keeping_built` for what a
+    process that keeps what it built does on the way out)."""
     if not gc.isenabled():
         yield
         return
@@ -100,6 +121,8 @@ def gc_paused() -> Iterator[None]:
     try:
         yield
     finally:
+        if _keep_built:
+            gc.freeze()
         gc.enable()
 
 

@@ -35,6 +35,7 @@ from textual.worker import Worker, WorkerState
 from suture import show
 from suture._deferred import deferred
 from suture.formats import skipped
+from suture.io import keeping_built
 from suture.live import LiveFile, Update
 from suture.model import Source
 from suture.tail import Partial
@@ -239,6 +240,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         self._first_state: list[Loaded | Loading] | None = None
         self._first_came: Callable[[], object] = lambda: None
         self._first_wait = asyncio.Event()
+        self._keeping = contextlib.ExitStack()
         self._new_file(Path(path) if path is not None else None, format, title)
 
     def _new_file(self, path: Path | None, format: str | None, title: str | None = None) -> None:
@@ -445,8 +447,15 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         return self._file[1]
 
     def on_load(self) -> None:
+        # What a read builds lives until a reload replaces it: out of the collector's sight from
+        # the moment it is built, piece by piece (a first collection over a million messages
+        # read would stop every key for seconds).
+        self._keeping.enter_context(keeping_built())
         if self.has_file:
             self._begin_first_read()
+
+    def on_unmount(self) -> None:
+        self._keeping.close()
 
     async def on_mount(self) -> None:
         if self.has_file:
