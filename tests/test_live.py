@@ -402,3 +402,48 @@ def test_any_rewrites_end_showing_the_files_content(
             if checked or arg:
                 agrees(update)
     agrees(live.poll(verify=True))
+
+
+def test_a_verifying_poll_gives_way_to_a_read_waiting_but_not_a_needed_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check of the whole file a quiet moment asks for is given up when another read waits
+    (an append then does not wait most of a second at a million messages); the appends stay
+    unchecked, and the next verifying poll still catches an edit further back. A check the read
+    itself needs (the file rewritten in place) is never given up."""
+    import suture.tail
+
+    monkeypatch.setattr(suture.tail, "VERIFY_EVERY_APPEND", 0)
+    path = tmp_path / "s.jsonl"
+    filler = [{"role": "user", "content": "x" * 3000} for _ in range(4)]
+    path.write_bytes(_line(SECRET) + b"".join(_line(r) for r in filler))
+    live = LiveFile(path)
+    live.poll()
+    with open(path, "r+b") as f:
+        f.write(_line(REDACTED))
+        f.seek(0, os.SEEK_END)
+        f.write(_line(USER))
+    assert live.poll().kind == "append"  # taken unchecked
+    assert live.unchecked
+    with open(path, "ab") as f:
+        f.write(_line(USER))
+    asked: list[bool] = []
+
+    def waiting() -> bool:
+        asked.append(True)
+        return True
+
+    given_up = live.poll(verify=True, wanted=waiting)
+    assert asked, "the check asked whether another read waits"
+    assert given_up.kind == "append" and live.unchecked
+    update = live.poll(verify=True)
+    assert update.kind == "full" and not live.unchecked
+    assert _texts(update) == _fresh(path)
+    # Rewritten in place to the same size: the read needs the check, and does not give it up.
+    data = path.read_bytes()
+    path.write_bytes(
+        data.replace(REDACTED["content"].encode(), SECRET["content"].encode()[: len(REDACTED["content"])], 1)
+    )
+    rewritten = live.poll(verify=True, wanted=lambda: True)
+    assert rewritten.kind == "full"
+    assert _texts(rewritten) == _fresh(path)

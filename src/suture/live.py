@@ -125,7 +125,12 @@ class LiveFile:
             self._ignored.add(_digest(data))
 
     def poll(
-        self, *, whole: bool = False, verify: bool = False, progress: Callable[[Partial], None] | None = None
+        self,
+        *,
+        whole: bool = False,
+        verify: bool = False,
+        progress: Callable[[Partial], None] | None = None,
+        wanted: Callable[[], bool] | None = None,
     ) -> Update:
         """Read what changed since the last good state and say what it was.
 
@@ -134,7 +139,8 @@ class LiveFile:
         bytes before an append that was taken without checking them (:mod:`suture.tail`); the
         app asks for it when the file has been quiet for a moment and before an export.
         ``progress``: a file read whole is read in pieces, each state told on the way
-        (:meth:`suture.tail.Tail.poll`)."""
+        (:meth:`suture.tail.Tail.poll`). ``wanted``: says when another read waits, and the
+        check ``verify`` asked for is given up for it (the appends stay unchecked)."""
         with self._lock:
             if whole:
                 self._ignored.clear()
@@ -143,7 +149,7 @@ class LiveFile:
                 return self._keep("unchanged")
             before = len(self._shown[0].messages) if self._shown else 0
             try:
-                found = self._tail.poll(whole=whole, verify=verify, progress=progress)
+                found = self._tail.poll(whole=whole, verify=verify, progress=progress, wanted=wanted)
             except InputError as e:
                 return self._fail(str(e))
             self.error = None

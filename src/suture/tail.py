@@ -397,13 +397,20 @@ class Tail:
     # -- reading -------------------------------------------------------------------------------
 
     def poll(
-        self, *, whole: bool = False, verify: bool = False, progress: Callable[[Partial], None] | None = None
+        self,
+        *,
+        whole: bool = False,
+        verify: bool = False,
+        progress: Callable[[Partial], None] | None = None,
+        wanted: Callable[[], bool] | None = None,
     ) -> TailUpdate:
         """Read what changed since the last poll (everything, the first time).
 
         ``whole``: read and load the whole file, whatever changed. ``verify``: also check the
         bytes before any append that was taken without checking them (the module docstring
-        says when that is). ``progress``: a file read whole is read in pieces (when larger than
+        says when that is); that check is given up, the appends left unchecked, as soon as
+        ``wanted()`` says another read is waiting (reading a million messages' bytes again
+        takes most of a second, and an append would wait for it). ``progress``: a file read whole is read in pieces (when larger than
         :data:`FIRST_PIECE`), and ``progress`` is called with what is read so far
         (:class:`Partial`) while it is, the last time with the state this poll returns (the only
         time for a smaller file; never for an append or an unchanged file)."""
@@ -411,7 +418,7 @@ class Tail:
             with open_file(self.path) as f:
                 st = os.fstat(f.fileno())
                 if not whole and self.transcript is not None and (st.st_dev, st.st_ino) == self._ident:
-                    update = self._same_file(f, st, verify)
+                    update = self._same_file(f, st, verify, wanted)
                     if update is not None:
                         self._note(st)
                         return update
@@ -438,7 +445,9 @@ class Tail:
         now = time.time_ns()
         self._racy = now - st.st_ctime_ns < _RACY_NS or now - st.st_mtime_ns < _RACY_NS
 
-    def _same_file(self, f: BinaryIO, st: os.stat_result, verify: bool) -> TailUpdate | None:
+    def _same_file(
+        self, f: BinaryIO, st: os.stat_result, verify: bool, wanted: Callable[[], bool] | None = None
+    ) -> TailUpdate | None:
         """The update for the file read before, or None when only a full read can say."""
         touched = self._racy or self._stat != (st.st_size, st.st_mtime_ns, st.st_ctime_ns)
         if not touched and not (verify and self._unchecked):
@@ -452,27 +461,33 @@ class Tail:
         if st.st_size < self._size:
             return None  # truncated
         grew = st.st_size > self._size
-        if (
-            (touched and not grew)
-            or (verify and (touched or self._unchecked))
-            or self._committed <= VERIFY_EVERY_APPEND
-        ):
-            if not self._prefix_is_unchanged(f):
+        needed = (touched and not grew) or self._committed <= VERIFY_EVERY_APPEND
+        if needed or (verify and (touched or self._unchecked)):
+            same = self._prefix_is_unchanged(f, None if needed else wanted)
+            if same is None:  # given up for another read: the appends stay unchecked
+                if not grew:
+                    return self._unchanged()
+                self._unchecked = True
+            elif not same:
                 return None
-            self._unchecked = False
+            else:
+                self._unchecked = False
         elif grew:
             self._unchecked = True
         f.seek(self._committed - len(self._guard))
         return self._append(f.read())
 
-    def _prefix_is_unchanged(self, f: BinaryIO) -> bool:
-        """Whether the bytes before ``_committed`` still sum to what they did when read."""
+    def _prefix_is_unchanged(self, f: BinaryIO, wanted: Callable[[], bool] | None = None) -> bool | None:
+        """Whether the bytes before ``_committed`` still sum to what they did when read; None
+        when ``wanted()`` said another read waits before the sum was done."""
         fd = f.fileno()
         left = self._committed
         crc = 0
         buffer = bytearray(min(_BLOCK, left) or 1)
         view = memoryview(buffer)
         while left:
+            if wanted is not None and wanted():
+                return None
             n = os.preadv(fd, [view[: min(left, len(buffer))]], self._committed - left)
             if not n:
                 return False  # shorter than before

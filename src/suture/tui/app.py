@@ -563,7 +563,9 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
                 whole, verify = wanted
                 live = self.live
                 progress = self._loading_progress(live) if initial else None
-                update = live.poll(whole=whole, verify=verify, progress=progress)
+                # A check of the whole file (verify) gives way to a read asked for meanwhile: an
+                # append does not wait for it; it is asked again once the file is quiet.
+                update = live.poll(whole=whole, verify=verify, progress=progress, wanted=self._read_asked)
                 if live is self.live:  # (another file opened meanwhile: this read is not shown)
                     self._post_loaded(update, initial)
                 initial = False
@@ -572,6 +574,10 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
                 self._reading = False
                 self._read_wanted = None
             raise
+
+    def _read_asked(self) -> bool:
+        """(In a worker.) Whether another read is asked for, waiting for the one under way."""
+        return self._read_wanted is not None
 
     def _post_loaded(self, update: Update, initial: bool = False) -> None:
         """(In a worker.) Build the rows for a changed state and hand it to the app."""
@@ -740,6 +746,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             notes.append(f"line {update.pending_line} is still being written; shown when complete")
         self.status.update_state(error="", notes=notes)
         if message.model is None:
+            self._verify_later()  # (a check of the whole file given up for this read: asked again)
             if recovered:
                 self._note_reload("reads again")
             elif asked and update.kind == "unchanged":
