@@ -241,11 +241,9 @@ def test_open_w_rewrite_that_grows_is_seen(tmp_path: Path) -> None:
     assert _texts(update)[0] == REDACTED["content"]
 
 
-def test_an_edit_further_back_than_the_checked_size_is_seen_when_verified(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Beyond VERIFY_EVERY_APPEND an append costs only its own bytes; an edit made with it further
-    back is caught by the next verifying poll (the app asks for one when the file is quiet)."""
+def _edited_further_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, LiveFile]:
+    """A file read once with every append taken unchecked, then its first line edited (same
+    size) and a line appended in one write, not read yet."""
     import suture.tail
 
     monkeypatch.setattr(suture.tail, "VERIFY_EVERY_APPEND", 0)
@@ -258,6 +256,15 @@ def test_an_edit_further_back_than_the_checked_size_is_seen_when_verified(
         f.write(_line(REDACTED))
         f.seek(0, os.SEEK_END)
         f.write(_line(USER))
+    return path, live
+
+
+def test_an_edit_further_back_than_the_checked_size_is_seen_when_verified(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Beyond VERIFY_EVERY_APPEND an append costs only its own bytes; an edit made with it further
+    back is caught by the next verifying poll (the app asks for one when the file is quiet)."""
+    path, live = _edited_further_back(tmp_path, monkeypatch)
     live.poll()  # may take the append alone
     update = live.poll(verify=True)
     assert update.kind == "full"
@@ -411,18 +418,7 @@ def test_a_verifying_poll_gives_way_to_a_read_waiting_but_not_a_needed_check(
     (an append then does not wait most of a second at a million messages); the appends stay
     unchecked, and the next verifying poll still catches an edit further back. A check the read
     itself needs (the file rewritten in place) is never given up."""
-    import suture.tail
-
-    monkeypatch.setattr(suture.tail, "VERIFY_EVERY_APPEND", 0)
-    path = tmp_path / "s.jsonl"
-    filler = [{"role": "user", "content": "x" * 3000} for _ in range(4)]
-    path.write_bytes(_line(SECRET) + b"".join(_line(r) for r in filler))
-    live = LiveFile(path)
-    live.poll()
-    with open(path, "r+b") as f:
-        f.write(_line(REDACTED))
-        f.seek(0, os.SEEK_END)
-        f.write(_line(USER))
+    path, live = _edited_further_back(tmp_path, monkeypatch)
     assert live.poll().kind == "append"  # taken unchecked
     assert live.unchecked
     with open(path, "ab") as f:
