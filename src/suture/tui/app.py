@@ -236,7 +236,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         self._read_wanted: tuple[bool, bool] | None = None  # (whole, verify)
         self._reading = False
         # While the app waits to draw its first frame: the reader's first state is handed here
-        # instead of being posted (see :meth:`_start_file`).
+        # instead of being posted (see :meth:`_first_read`).
         self._first_state: list[Loaded | Loading] | None = None
         self._first_came: Callable[[], object] = lambda: None
         self._first_wait = asyncio.Event()
@@ -447,9 +447,9 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         return self._file[1]
 
     def on_load(self) -> None:
-        # What a read builds lives until a reload replaces it: out of the collector's sight from
-        # the moment it is built, piece by piece (a first collection over a million messages
-        # read would stop every key for seconds).
+        # What a read builds lives until a reload replaces it: out of the collector's sight before
+        # the collector resumes after each read (a first collection over a million messages read
+        # would stop every key for seconds).
         self._keeping.enter_context(keeping_built())
         if self.has_file:
             self._begin_first_read()
