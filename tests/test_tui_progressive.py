@@ -263,3 +263,31 @@ async def test_what_the_app_reads_is_out_of_the_collectors_sight_once_read(
         assert not suture.io._keep_built, "the app leaves the collector as it found it"
     finally:
         gc.unfreeze()
+
+
+async def test_the_status_line_counts_what_is_shown_while_loading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # While a large file loads, the status line's counts are those of the panes and the changes
+    # list (what is shown so far), marked "…" as the pane headers are; once loaded, the whole.
+    path = tmp_path / "big.jsonl"
+    write(path, records(300))
+    go_on = hold_read(monkeypatch)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(lambda: app.model is not None, "a first screen")
+        await pilot.pause()
+        model = app.model
+        assert model is not None and model.partial
+        first = app.status.render().plain.splitlines()[0]
+        assert f"{model.inputs:,}… in → {model.outputs:,}… out" in first, first
+        n = len(model.changes)
+        assert (f"{n:,}… change" in first) if n else ("no changes needed…" in first), first
+        go_on.set()
+        await until(lambda: app.shown_version > 0, "the whole file shown")
+        await ready(pilot, app)
+        whole = app.model
+        assert whole is not None and not whole.partial
+        first = app.status.render().plain.splitlines()[0]
+        assert "… in" not in first and "… out" not in first and "… change" not in first, first
+        assert f"{whole.repair.input_count:,} in → {len(whole.repair.messages):,} out" in first, first

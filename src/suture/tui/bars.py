@@ -139,13 +139,24 @@ class StatusBar(_Bar):
             text.append(f"  {show.line(state.format_name)}", self.part("muted"))
         model = state.model
         if model is not None:
-            n_in, n_out = model.repair.input_count, len(model.repair.messages)
-            text.append(f"  {n_in:,}→{n_out:,}  " if short else f"  {n_in:,} in → {n_out:,} out  ", self.part("muted"))
-            changes = model.repair.changes
+            # While a large file loads: what the panes and lists show so far, marked "…".
+            n_in, n_out = (
+                (model.inputs, model.outputs)
+                if model.partial
+                else (model.repair.input_count, len(model.repair.messages))
+            )
+            more = "…" if model.partial else ""
+            text.append(
+                f"  {n_in:,}{more}→{n_out:,}{more}  " if short else f"  {n_in:,}{more} in → {n_out:,}{more} out  ",
+                self.part("muted"),
+            )
+            changes = model.changes if model.partial else model.repair.changes
             if not changes:
-                text.append("no changes" if short else "no changes needed", self.part("ok"))
+                text.append("no changes" + more if short else "no changes needed" + more, self.part("ok"))
             else:
-                text.append(f"{len(changes):,} change{'s' if len(changes) != 1 else ''}" + (" " if short else ": "))
+                text.append(
+                    f"{len(changes):,}{more} change{'s' if len(changes) != 1 else ''}" + (" " if short else ": ")
+                )
                 first = True
                 counts = model.counts()
                 for kind, shown in KINDS.items():
