@@ -19,7 +19,7 @@ from suture.tail import Tail
 from suture.tui.app import SutureApp
 from suture.tui.rows import RowModel
 from tests.helpers.app import ready
-from tests.helpers.progressive import SIZE, hold_read, records, until, write
+from tests.helpers.progressive import SIZE, hold_read, in_small_pieces, records, until, write
 from tests.helpers.same import same_rows
 
 
@@ -234,8 +234,7 @@ async def test_what_the_app_reads_is_out_of_the_collectors_sight_once_read(
 
     path = tmp_path / "big.jsonl"
     write(path, records(300))
-    monkeypatch.setattr(suture.tail, "FIRST_PIECE", 4000)
-    monkeypatch.setattr(suture.tail, "MAX_PIECE", 8000)
+    in_small_pieces(monkeypatch)
     frozen: list[bool] = []
     paused = suture.io.gc_paused
 
@@ -274,20 +273,23 @@ async def test_the_status_line_counts_what_is_shown_while_loading(
     write(path, records(300))
     go_on = hold_read(monkeypatch)
     app = SutureApp(path, watch=False)
-    async with app.run_test(size=SIZE) as pilot:
-        await until(lambda: app.model is not None, "a first screen")
-        await pilot.pause()
-        model = app.model
-        assert model is not None and model.partial
-        first = app.status.render().plain.splitlines()[0]
-        assert f"{model.inputs:,}… in → {model.outputs:,}… out" in first, first
-        n = len(model.changes)
-        assert (f"{n:,}… change" in first) if n else ("no changes needed…" in first), first
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(lambda: app.model is not None, "a first screen")
+            await pilot.pause()
+            model = app.model
+            assert model is not None and model.partial
+            first = app.status.render().plain.splitlines()[0]
+            assert f"{model.inputs:,}… in → {model.outputs:,}… out" in first, first
+            n = len(model.changes)
+            assert (f"{n:,}… change" in first) if n else ("no changes needed…" in first), first
+            go_on.set()
+            await until(lambda: app.shown_version > 0, "the whole file shown")
+            await ready(pilot, app)
+            whole = app.model
+            assert whole is not None and not whole.partial
+            first = app.status.render().plain.splitlines()[0]
+            assert "… in" not in first and "… out" not in first and "… change" not in first, first
+            assert f"{whole.repair.input_count:,} in → {len(whole.repair.messages):,} out" in first, first
+    finally:
         go_on.set()
-        await until(lambda: app.shown_version > 0, "the whole file shown")
-        await ready(pilot, app)
-        whole = app.model
-        assert whole is not None and not whole.partial
-        first = app.status.render().plain.splitlines()[0]
-        assert "… in" not in first and "… out" not in first and "… change" not in first, first
-        assert f"{whole.repair.input_count:,} in → {len(whole.repair.messages):,} out" in first, first

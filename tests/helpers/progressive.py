@@ -42,12 +42,17 @@ async def until(condition: Any, what: str) -> None:
     raise AssertionError(f"never: {what}")
 
 
+def in_small_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A large file's first read goes in pieces of a few KB, so a few hundred records make many."""
+    monkeypatch.setattr(suture.tail, "FIRST_PIECE", 4000)
+    monkeypatch.setattr(suture.tail, "MAX_PIECE", 8000)
+
+
 def hold_read(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
     """Read a large file in small pieces, and stop after its first screen until the returned event
     is set: the next piece of a JSONL file (an append), the next state of a JSON document (a
     preview; its first is the first screen)."""
-    monkeypatch.setattr(suture.tail, "FIRST_PIECE", 4000)
-    monkeypatch.setattr(suture.tail, "MAX_PIECE", 8000)
+    in_small_pieces(monkeypatch)
     monkeypatch.setattr(suture.tail, "PROGRESS_EVERY", 0.0)
     go_on = threading.Event()
     previews = {"n": 0}
