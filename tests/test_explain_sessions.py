@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from suture.checks import RULES, check
-from suture.checks.explain import explain_transcript, traced_whole
+from suture.checks.explain import explain_transcript
 from suture.formats import load_file
 from suture.io import Document
 from suture.sent import as_sent
@@ -415,7 +415,7 @@ def test_any_place_of_what_is_sent_maps_back_to_what_it_came_from(lines: list[di
     transcript = _load([{**r, "version": "2.1.328"} for r in lines] if known else lines)
     sent = as_sent(transcript)
     assert (sent.assumed is None) == known
-    request = traced_whole(transcript, modelled(transcript, sent))
+    request = modelled(transcript, sent)
     # Every sent message is at its place, and that place names the message it came from.
     for j, origin in enumerate(sent.origin):
         k = next(k for k, m in enumerate(request.messages) if m is sent.messages[j])
@@ -628,7 +628,7 @@ def test_each_message_sent_on_resume_is_traced_to_every_record_it_holds(folder: 
     for i, m in enumerate(transcript.messages):
         for key in _keys(m.raw):
             owners.setdefault(key, set()).add(i)
-    request = traced_whole(transcript, modelled(transcript))
+    request = modelled(transcript)
     for k, value in enumerate(_history(resume["body"])):
         # Only what one record holds tells which record it is (a repeated id names two).
         holds = {i for key in _keys(value) if len(owners.get(key, ())) == 1 for i in owners[key]}

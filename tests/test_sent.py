@@ -23,8 +23,10 @@ import pytest
 from suture.checks import check
 from suture.formats import load_file
 from suture.sent import as_sent
+from suture.sent.numbered import block_keys, message_keys
 from tests.conftest import REAL
 from tests.helpers.sent import FOLDERS, IDS, STRICT, compared, shape
+from tools.agents.record import CORPUS
 
 
 def test_the_corpus_has_every_agent() -> None:
@@ -92,3 +94,52 @@ def test_claude_code_sends_the_tool_heavy_message_thinking_first() -> None:
     assert [type(p).__name__ for p in sent.messages[k].content or []][:1] == ["ThinkingPart"]
     written_first = written.content[0] if isinstance(written.content, list) else None
     assert getattr(written_first, "text", None) == "\n\n"
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=IDS)
+def test_each_message_sent_names_every_record_it_was_joined_from(folder: Path) -> None:
+    """Every as-written message whose calls, results or texts a sent message holds is among the
+    records ``Sent.written`` names for it; the one ``origin`` names is always among them."""
+    transcript = load_file(folder / "session.jsonl")
+    sent = as_sent(transcript)
+    owners: dict[tuple[str, str], set[int]] = {}
+    for i, m in enumerate(transcript.messages):
+        for key in message_keys(m):
+            owners.setdefault(key, set()).add(i)
+    assert len(sent.written) == len(sent.wire)
+    for n, value in enumerate(sent.wire):
+        content = value.get("content") if isinstance(value, dict) else None
+        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content or []
+        holds = {i for b in blocks for key in block_keys(b) if len(owners.get(key, ())) == 1 for i in owners[key]}
+        if (
+            isinstance(value, dict)
+            and value.get("role") in ("user", "assistant")
+            and folder.parent.name.startswith("claude")
+        ):
+            # (A joined text gets a newline: the texts of Claude Code's joined user messages are
+            # found by their start.)
+            holds |= {
+                i
+                for b in blocks
+                if isinstance(b, dict) and isinstance(b.get("text"), str)
+                for (kind, text), owned in owners.items()
+                if kind == "text" and len(owned) == 1 and b["text"].strip() == text
+                for i in owned
+            }
+        assert holds <= set(sent.written[n]), (n, holds, sent.written[n])
+    for k, origin in enumerate(sent.origin):
+        if origin is not None:
+            assert origin in sent.written_of(k)
+
+
+def test_a_joined_message_names_every_record_the_agent_joined_into_it() -> None:
+    """Claude Code leaves out a call that never got a result and joins the prompts around it: the
+    one message it sends came from both prompts' records, the left-out call's not."""
+    transcript = load_file(CORPUS / "claude-code-2.1.328" / "dangling-call-then-later-turns" / "session.jsonl")
+    sent = as_sent(transcript)
+    assert sent.written[0] == (0, 2)
+    assert sent.origin[0] == 0 and sent.written_of(0) == (0, 2)
+    orphan = as_sent(load_file(CORPUS / "claude-code-2.1.328" / "orphan-result" / "session.jsonl"))
+    # The orphan result's record joins the result before it, and is then left out of it.
+    k = next(k for k, m in enumerate(orphan.messages) if m.role == "tool")
+    assert orphan.written_of(k) == (2, 3)

@@ -61,7 +61,6 @@ __all__ = [
     "repair_writes",
     "resolve",
     "summary",
-    "traced_whole",
 ]
 
 # Indices some providers give outside the sentence (OpenAI's "param": "messages.[57].role").
@@ -603,15 +602,15 @@ def explain_transcript(
     if not recognised:
         return Explanation(text, closest=closest(text))
     result = repaired if repaired is not None else repair(transcript.messages)
-    model = traced_whole(transcript, modelled(transcript, sent))
+    model = modelled(transcript, sent)
     behind = _behind(transcript, requests or (), recognised[0])
-    numberings = [traced_whole(transcript, recorded(transcript, behind, sent))] if behind is not None else [model]
+    numberings = [recorded(transcript, behind, sent)] if behind is not None else [model]
     if behind is None and sent.assumed and sent.added:
         # Another version wrote the file: what it adds when it sends is not known, so an index
         # is also read as counting the history alone.
         from dataclasses import replace
 
-        plain = traced_whole(transcript, modelled(transcript, replace(sent, added=())))
+        plain = modelled(transcript, replace(sent, added=()))
         who = agent_name(sent.agent or "")
         writer = f"{who} {sent.version}" if sent.version else "the version that wrote it"
         plain.label = (
@@ -646,49 +645,6 @@ def explain_transcript(
     best.others = [r for r in recognised if r is not best.recognition]
     best.writes = repair_writes(transcript)
     return best
-
-
-def traced_whole(transcript: Transcript, request: SentRequest) -> SentRequest:
-    """``request`` with each place traced to every as-written message it came from.
-
-    An agent that joins consecutive user records into one message (Claude Code, on resume: a
-    prompt and a later prompt whose turns between were left out, or a result, an orphan result it
-    then leaves out, and the next prompt) traces that message to the first of them only. The
-    others are no place's: they are found by what they hold (their texts, calls and results are in
-    the message), and a result the agent left out from the joined records (where a result is a
-    block of a user message: Anthropic's wire) by the fix that left it out. Each is taken only
-    where no message another place came from lies between it and the place's own."""
-    from dataclasses import replace
-
-    from suture.sent.numbered import block_keys, message_keys
-
-    messages = transcript.messages
-    placed = {i for w in request.written for i in w}
-    loose = [i for i in range(len(messages)) if i not in placed]
-    if not loose:
-        return request
-    # Only where a result is a block of a user message (Anthropic's wire) is it joined to its records.
-    left_out = _left_out(request) if request.provider == "anthropic" else set()
-    written = list(request.written)
-    for n, value in enumerate(request.wire):
-        own = written[n]
-        if not own or not isinstance(value, dict):
-            continue
-        content = value.get("content")
-        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
-        keys = {key for block in (blocks if isinstance(blocks, list) else []) for key in block_keys(block)}
-        first, last = min(own), max(own)
-        joined = set(own)
-        for i in loose:
-            between = range(i + 1, first) if i < first else range(last + 1, i)
-            if any(j in placed for j in between):
-                continue
-            if message_keys(messages[i]) & keys or (i in left_out and value.get("role") == "user"):
-                joined.add(i)
-        written[n] = tuple(sorted(joined))
-    if written == request.written:
-        return request
-    return replace(request, written=written)
 
 
 def _left_out(request: SentRequest) -> set[int]:

@@ -228,6 +228,7 @@ def _session_json(
                     {
                         **_violation_json(x, sent.messages),
                         "written_index": v.at(x),
+                        "written": list(v.written_of(x)),
                         "source": v.where(x, written),
                     }
                     for x in v.problems

@@ -19,6 +19,9 @@ The API (pure: no Textual, no I/O)::
     sent.wire_format                  # the suture format of that list: "messages", "responses", "chat", ...
     sent.messages                     # the same history as neutral messages (what the checks read)
     sent.origin[k]                    # the as-written message sent message k came from (None: inserted)
+    sent.written[n]                   # every as-written message wire[n] came from (several where the
+                                      # agent joins records into one message; () for what it makes up)
+    sent.written_of(k)                # every as-written message the wire values of sent message k came from
     sent.provider                     # the suture.checks provider whose rules apply ("" when unknown)
     sent.agent, sent.version          # "claude-code" and the version that wrote the file (None: unknown)
     sent.model                        # the version whose behaviour is modelled
@@ -36,7 +39,8 @@ The verdict on what is sent (what ``suture check`` prints, the app's header and 
 
     v = verdict(transcript)           # or verdict(transcript, "openai-chat")
     v.summary()                       # "anthropic: rejected, 1 problem in what Claude Code sends (...)"
-    v.problems                        # list[Violation] in what is sent; v.at(p): the as-written message
+    v.problems                        # list[Violation] in what is sent; v.at(p): the as-written message,
+                                      # v.written_of(p): every one the message it is in was joined from
     v.notes                           # the agent's own fixes: "the agent repairs this itself"
     v.contract                        # suture.checks.Verdict on the file as written and its repair
                                       # (the contract view, labelled as such)
@@ -74,6 +78,7 @@ __all__ = [
     "models",
     "raw_values",
     "verdict",
+    "wire_places",
 ]
 
 FIX_KINDS = {
@@ -139,6 +144,24 @@ class Sent:
     skipped: list[Skipped] = field(default_factory=list)
     origin: list[int | None] = field(default_factory=list)
     added: tuple[Added, ...] = ()
+    written: list[tuple[int, ...]] = field(default_factory=list)
+    """For each value of ``wire``, every as-written message it came from, in the file's order: several
+    where the agent joins records into one message (Claude Code joins consecutive user records,
+    and keeps a record's place in the message even where it leaves all of it out); ``()`` for what
+    the agent makes up from nothing."""
+    places: list[tuple[int, ...]] = field(default_factory=list)
+    """For each of ``messages``, the values of ``wire`` it was read from (an assistant message
+    read from several Responses items is in several)."""
+
+    def written_of(self, k: int) -> tuple[int, ...]:
+        """Every as-written message that what sent message ``k`` is sent in came from, in the
+        file's order (the one :attr:`origin` names among them); ``()`` for one the agent makes up."""
+        if not 0 <= k < len(self.messages):
+            return ()
+        if k < len(self.places) and self.places[k]:
+            return tuple(sorted({i for n in self.places[k] if n < len(self.written) for i in self.written[n]}))
+        found = self.origin[k] if k < len(self.origin) else None
+        return (found,) if found is not None else ()
 
     def position(self, k: int) -> int:
         """Where ``wire[k]`` is in the request the agent sends: ``k`` moved past what it adds
@@ -196,13 +219,18 @@ class Built:
     fixes: list[Fix]
     origin_of: dict[int, int | None]
     keep: list[Any] = field(default_factory=list)
-    """Objects ``origin_of`` refers to by id, kept alive while it is used."""
+    """Objects ``origin_of`` and ``joined`` refer to by id, kept alive while they are used."""
     added: tuple[Added, ...] = ()
     """What the agent puts into the request that the file does not hold (see :class:`Added`)."""
+    joined: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    """For a wire value the agent makes from several as-written messages (by ``id``), all of them."""
 
-    def mark(self, value: Any, index: int | None) -> Any:
-        """Note that ``value`` came from as-written message ``index``; returns it."""
+    def mark(self, value: Any, index: int | None, joined: Sequence[int] = ()) -> Any:
+        """Note that ``value`` came from as-written message ``index`` (and, where the agent joins
+        several into it, from every one of ``joined``); returns it."""
         self.origin_of[id(value)] = index
+        if joined:
+            self.joined[id(value)] = tuple(joined)
         self.keep.append(value)
         return value
 
@@ -225,6 +253,14 @@ def as_sent(transcript: Transcript) -> Sent:
         return _request(transcript)
     built = model(transcript)
     messages = _neutral(built.wire, built.wire_format)
+    origin = [_origin(m, built.origin_of) for m in messages]
+    places = wire_places(built.wire, messages)
+    written: list[set[int]] = [set(built.joined.get(id(value), ())) for value in built.wire]
+    for j, ks in enumerate(places):
+        found = origin[j]
+        if found is not None:
+            for k in ks:
+                written[k].add(found)
     version = transcript.meta.get("agent_version")
     return Sent(
         messages,
@@ -236,8 +272,10 @@ def as_sent(transcript: Transcript) -> Sent:
         model=built.model,
         fixes=built.fixes,
         skipped=list(transcript.skipped),
-        origin=[_origin(m, built.origin_of) for m in messages],
+        origin=origin,
         added=built.added,
+        written=[tuple(sorted(w)) for w in written],
+        places=[tuple(ks) for ks in places],
     )
 
 
@@ -257,6 +295,21 @@ def raw_values(m: Message) -> list[Any]:
         candidates.extend(p.raw for p in m.content)
     candidates.extend(c.raw for c in m.tool_calls)
     return candidates
+
+
+def wire_places(wire: Sequence[Any], messages: Sequence[Message]) -> list[list[int]]:
+    """The places in ``wire`` of each neutral message loaded from it, by the values it holds (an
+    assistant message read from several Responses items fills several places)."""
+    place: dict[int, int] = {}
+    for k, value in enumerate(wire):
+        place[id(value)] = k
+        if isinstance(value, dict):
+            for key in ("content", "tool_calls", "parts"):
+                inner = value.get(key)
+                if isinstance(inner, list):
+                    for block in inner:
+                        place.setdefault(id(block), k)
+    return [sorted({place[id(c)] for c in raw_values(m) if c is not None and id(c) in place}) for m in messages]
 
 
 def _origin(m: Message, origin_of: dict[int, int | None]) -> int | None:
@@ -344,13 +397,34 @@ class SentVerdict:
         """The as-written message a problem is about (``None``: one the agent made up)."""
         return self.sent.origin[v.index] if 0 <= v.index < len(self.sent.origin) else None
 
+    def written_of(self, v: Violation) -> tuple[int, ...]:
+        """Every as-written message a problem's message is sent from, in the file's order: several
+        where the agent joins records into the one message it sends (:meth:`at` names the one
+        the message itself came from); ``()`` for a message the agent makes up."""
+        return self.sent.written_of(v.index)
+
     def where(self, v: Violation, written: Sequence[Message]) -> str:
         """Where in the file a problem is (``written`` is the transcript's as-written messages):
-        its as-written message's source (``line 19``), or that the agent makes it on resume."""
+        its as-written message's source (``line 19``), and the lines of the records the agent
+        joins into the message it sends (``line 3; joined on resume with line 22``); or that the
+        agent makes it on resume."""
         index = self.at(v)
         if index is None:
             return "made by the agent on resume"
-        return str(written[index].source or f"message {index} as written")
+        source = written[index].source
+        here = str(source or f"message {index} as written")
+        own = set(source.lines) if source is not None else set()
+        others = [
+            line
+            for i in self.written_of(v)
+            if i != index and 0 <= i < len(written) and (other := written[i].source) is not None
+            for line in other.lines
+            if line not in own
+        ]
+        if not others:
+            return here
+        lines = sorted(set(others))
+        return f"{here}; joined on resume with line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}"
 
     def summary(self) -> str:
         """``anthropic: rejected, 1 problem in what Claude Code sends (it repairs 2 things itself)``."""

@@ -34,7 +34,8 @@ From the history as written (``suture.formats.claude_code``):
    "[Tool result missing due to internal error]" there.
 
 Each of these is a :class:`~suture.sent.Fix` (the agent repairs it itself), named at the message
-it is about in the as-written view.
+it is about in the as-written view. Each message sent names every record it was joined from
+(``Sent.written``), a record whose blocks it then left out among them.
 
 When it sends, Claude Code also puts a ``system`` message right after the first message of the
 request (:data:`ADDED`; its ``<system-reminder>`` text joins the first message and moves nothing),
@@ -509,7 +510,7 @@ class _Builder:
         units = self.pairing(units)
         for unit in units:
             record = {"role": unit.role, "content": unit.content}
-            self.built.wire.append(self.new(record, unit.index))
+            self.built.wire.append(self.built.mark(record, unit.index, unit.indices))
         return self.built
 
 

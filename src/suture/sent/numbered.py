@@ -37,7 +37,7 @@ from suture.checks import Violation, check
 from suture.checks._wire import contents, items, turns
 from suture.checks.rules import RULES
 from suture.model import Message, TextPart, ThinkingPart, Transcript, text_of
-from suture.sent import RESUME_PROMPT, Sent, agent_name, as_sent, raw_values
+from suture.sent import RESUME_PROMPT, Sent, agent_name, as_sent, wire_places
 from suture.written import lines_of
 
 if TYPE_CHECKING:
@@ -150,24 +150,6 @@ class SentRequest:
         return self.name(place) if place is not None else v.where
 
 
-def _places(wire: Sequence[Any], messages: Sequence[Message]) -> list[list[int]]:
-    """The places in ``wire`` of each neutral message loaded from it, by the values it holds (an
-    assistant message read from several Responses items fills several places)."""
-    place: dict[int, int] = {}
-    for k, value in enumerate(wire):
-        place[id(value)] = k
-        if isinstance(value, dict):
-            for key in ("content", "tool_calls", "parts"):
-                inner = value.get(key)
-                if isinstance(inner, list):
-                    for block in inner:
-                        place.setdefault(id(block), k)
-    out: list[list[int]] = []
-    for m in messages:
-        out.append(sorted({place[id(c)] for c in raw_values(m) if c is not None and id(c) in place}))
-    return out
-
-
 def _ordered(values: Iterable[int | None]) -> tuple[int, ...]:
     out: list[int] = []
     for v in values:
@@ -201,11 +183,11 @@ def modelled(transcript: Transcript, sent: Sent | None = None) -> SentRequest:
             roles[n] = a.role if a is not None else "system"
     wire.append(None)
     added[total] = _NEW_PROMPT
-    in_wire = _places(sent.wire, sent.messages)
-    written: list[list[int | None]] = [[] for _ in wire]
-    for j, ks in enumerate(in_wire):
-        for k in ks:
-            written[placed[k]].append(sent.origin[j] if j < len(sent.origin) else None)
+    in_wire = sent.places
+    written: list[tuple[int, ...]] = [() for _ in wire]
+    for k, n in enumerate(placed):
+        if n < total and k < len(sent.written):
+            written[n] = sent.written[k]
     # The history with a stand-in for each message the agent adds, so that the checks number the
     # request as the provider does (their texts then agree with the places named here).
     ordered: list[tuple[int, int, Message, bool]] = []
@@ -217,7 +199,7 @@ def modelled(transcript: Transcript, sent: Sent | None = None) -> SentRequest:
     messages, at, stand_ins = _with_stand_ins(ordered, sent.wire_format)
     who = agent_name(sent.agent)
     for n, value in enumerate(wire):
-        if value is not None and n not in added and not any(i is not None for i in written[n]):
+        if value is not None and n not in added and not written[n]:
             # A message the agent writes itself on resume (a reply after the last user message).
             added[n] = f"a message {who} writes itself when it resumes, from no record of this file"
     return SentRequest(
@@ -225,7 +207,7 @@ def modelled(transcript: Transcript, sent: Sent | None = None) -> SentRequest:
         wire_format=sent.wire_format,
         provider=sent.provider,
         wire=wire,
-        written=[_ordered(w) for w in written],
+        written=written,
         added=added,
         messages=messages,
         at=at,
@@ -389,7 +371,7 @@ def recorded(transcript: Transcript, request: RecordedRequest, sent: Sent | None
             )
     when = f", sent {request.timestamp}" if request.timestamp else ""
     who = agent_name(sent.agent) if sent.agent else "the agent"
-    places = _places(body, neutral)
+    places = wire_places(body, neutral)
     ordered = [(ks[0] if ks else len(body), j, m, False) for j, (ks, m) in enumerate(zip(places, neutral, strict=True))]
     messages, at, stand_ins = _with_stand_ins(ordered, "messages")
     return SentRequest(
