@@ -18,6 +18,7 @@ from suture.repair import repair
 from suture.tail import Tail
 from suture.tui.app import SutureApp
 from suture.tui.rows import RowModel
+from suture.tui.view import TranscriptView
 from tests.helpers.app import ready
 from tests.helpers.progressive import SIZE, hold_read, in_small_pieces, records, until, write
 from tests.helpers.same import same_rows
@@ -124,6 +125,33 @@ async def test_the_first_frame_already_holds_the_rows(
         await until(lambda: app.shown_version > 0, "the whole file shown")
         await ready(pilot, app)
         assert not app.model.partial
+
+
+@pytest.mark.parametrize("pieces", [True, False], ids=["large file", "small file"])
+async def test_the_panes_are_drawn_once_the_first_state_is_there_not_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pieces: bool
+) -> None:
+    # The app waits for the first state before it makes its widgets, so the screen is laid out
+    # and drawn once, with the rows: no frame of empty panes drawn (and thrown away) first.
+    path = tmp_path / "drawn.jsonl"
+    write(path, records(300))
+    if pieces:
+        monkeypatch.setattr(suture.tail, "FIRST_PIECE", 4000)
+    drawn_empty: list[int] = []
+    render_line = TranscriptView.render_line
+
+    def recorded(self: TranscriptView, y: int) -> Any:
+        if self.model is None:
+            drawn_empty.append(y)
+        return render_line(self, y)
+
+    monkeypatch.setattr(TranscriptView, "render_line", recorded)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(lambda: app.shown_version > 0, "the whole file shown")
+        await ready(pilot, app)
+        assert app.view.model is not None
+    assert drawn_empty == []
 
 
 async def test_a_first_read_slower_than_the_wait_says_reading_first(

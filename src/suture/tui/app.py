@@ -240,6 +240,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         self._first_state: list[Loaded | Loading] | None = None
         self._first_came: Callable[[], object] = lambda: None
         self._first_wait = asyncio.Event()
+        self._loaded_first: Loaded | Loading | None = None  # what :meth:`on_load` waited for
         self._keeping = contextlib.ExitStack()
         self._new_file(Path(path) if path is not None else None, format, title)
 
@@ -446,25 +447,30 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             raise RuntimeError("no file is open")
         return self._file[1]
 
-    def on_load(self) -> None:
+    async def on_load(self) -> None:
         # What a read builds lives until a reload replaces it: out of the collector's sight before
         # the collector resumes after each read (a first collection over a million messages read
         # would stop every key for seconds).
         self._keeping.enter_context(keeping_built())
         if self.has_file:
+            # The first state is waited for before the widgets are made: the reader has the
+            # interpreter to itself meanwhile, and the screen is laid out, styled and drawn once,
+            # with the rows, instead of once empty and again when they come.
             self._begin_first_read()
+            self._loaded_first = await self._first_read()
 
     def on_unmount(self) -> None:
         self._keeping.close()
 
     async def on_mount(self) -> None:
         if self.has_file:
-            await self._start_file()
+            first, self._loaded_first = self._loaded_first, None
+            await self._start_file(first)
 
-    async def _start_file(self) -> None:
+    async def _start_file(self, first: Loaded | Loading | None) -> None:
+        """Show the file's first state (None: it has not come yet; it is posted when it does)."""
         self.status.update_state(name_shown=self.shown_name)
         self._fit_width(self.size.width)
-        first = await self._first_read()
         if first is None:
             self._show_state(f"reading {self.shown_name}{_size_of(self.path)}…")
         else:
@@ -494,11 +500,11 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         self._new_file(Path(path), format)
         self._begin_first_read()
         await self.recompose()
-        await self._start_file()
+        await self._start_file(await self._first_read())
 
     def _begin_first_read(self) -> None:
         """Start the first read of the file, its first state to be handed to :meth:`_first_read`
-        (started as early as the app can: it reads while the app composes its widgets)."""
+        (started as early as the app can, before it makes its widgets)."""
         came = asyncio.Event()
         loop = asyncio.get_running_loop()
         with self._read_lock:
