@@ -677,7 +677,7 @@ async def test_search_marks_exactly_the_matches(tmp_path: Path) -> None:
     app = SutureApp(path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app)
-        app.run_search("the", jump=False)
+        await app.run_search("the", jump=False).wait()  # (its result is shown before it ends)
         await pilot.pause()
         assert app.matches == [0]
         assert _marked(app, 1) == []
@@ -776,7 +776,7 @@ async def test_rows_fill_the_view_exactly_at_any_width(tmp_path: Path) -> None:
     app = SutureApp(path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app)
-        app.run_search("ss", jump=False)
+        await app.run_search("ss", jump=False).wait()
         await ready(pilot, app)
         for width in (24, 37, 61, 100, 161, 230):
             await pilot.resize_terminal(width, 30)
