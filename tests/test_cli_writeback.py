@@ -57,6 +57,59 @@ def test_the_summary_says_what_changed_in_the_file(session: Path, tmp_path: Path
     ]
 
 
+ENTRY_LIKE = CORPUS / "claude-code-2.1.328" / "entry-like-id" / "session.jsonl"
+
+
+def test_a_session_the_repair_leaves_but_the_agent_would_misread_is_said_once(tmp_path: Path) -> None:
+    """The entry-like-id session: the repair changes no message, but the file is written with the
+    call Claude Code would take for a batch entry renamed. One line says both, and why, in words."""
+    out = tmp_path / "fixed.jsonl"
+    proc = run("repair", ENTRY_LIKE, "-o", out)
+    assert proc.returncode == 0, proc.stderr
+    first, second = (c.id for m in suture.load_file(ENTRY_LIKE).messages for c in m.tool_calls)
+    assert second == f"{first}_1"
+    assert proc.stderr.splitlines() == [
+        "suture: the history needs no repair (3 messages and 2 tool results), but the Claude Code session is "
+        f"written with 2 lines changed for how Claude Code reads it: call {second} is written {first}-1 in the "
+        f"call and its result, since Claude Code would read {second} (call {first}'s id and _1) as an entry of a "
+        f"batch call {first} and send '[Tool result missing due to internal error]' in place of its result"
+    ]
+    assert out.read_bytes().count(f'"{first}-1"'.encode()) == 2
+    # Replaced in place, the same line, then where the original is kept.
+    path = tmp_path / "session.jsonl"
+    shutil.copyfile(ENTRY_LIKE, path)
+    proc = run("repair", "--in-place", path)
+    assert proc.returncode == 0, proc.stderr
+    (line,) = proc.stderr.splitlines()
+    assert line.startswith("suture: the history needs no repair (3 messages and 2 tool results), but the Claude")
+    assert "no changes needed" not in line and "; the original is kept as " in line
+
+
+def test_a_codex_turn_written_with_its_output_after_the_call_says_so_without_a_change(tmp_path: Path) -> None:
+    """The item-between-call-and-output rollout: the repair changes no message, but the rollout
+    is written with the output moved up to its call (what strict servers require), as a Responses
+    export writes it; the line says that, not "no changes needed"."""
+    proc = run("repair", CODEX, "-o", tmp_path / "fixed.jsonl")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines() == [
+        "suture: the history needs no repair (4 messages and 1 tool result); 1 turn written with the outputs "
+        "right after the calls; Codex session: 1 line moved, 4 lines renumbered"
+    ]
+
+
+def test_a_repair_the_file_names_otherwise_says_why_on_a_line_of_its_own(tmp_path: Path) -> None:
+    """The repeated-id session: the repair renames the repeated call ``{id}_1``, which the file
+    writes ``{id}-1``: the summary counts the change, a note says why the file names it otherwise."""
+    path = CORPUS / "claude-code-2.1.328" / "repeated-id" / "session.jsonl"
+    proc = run("repair", path, "-o", tmp_path / "fixed.jsonl")
+    assert proc.returncode == 0, proc.stderr
+    summary, note = proc.stderr.splitlines()
+    assert summary == (
+        "suture: 1 change (1 renamed id); 3 messages and 2 tool results, in and out; Claude Code session: 2 lines changed"
+    )
+    assert note.startswith("suture: call ") and "-1 in the call and its result, since Claude Code would read" in note
+
+
 def test_what_the_agent_does_itself_is_named_not_written(tmp_path: Path) -> None:
     sample = ROOT / "sample_sessions" / "real" / "claude-code" / "tool_heavy.jsonl"
     out = tmp_path / "fixed.jsonl"

@@ -125,19 +125,22 @@ def _amount(messages: int, results: int) -> str:
     return f"{said} and {_plural(results, 'tool result')}" if results else said
 
 
-def summary_line(result: Repair, messages: Sequence[Message], reordered: int = 0) -> str:
+def summary_line(
+    result: Repair, messages: Sequence[Message], reordered: int = 0, unchanged: str = "no changes needed"
+) -> str:
     """One line a person reads after a repair: how many changes of each kind, and what went in
     and came out. Tool results are counted on their own: formats differ in how many of them one
     record holds (a Claude Code or Anthropic record can hold several), so "messages" alone
     would count different things in and out. ``reordered``: how many turns the output format
-    writes in another order (``suture.formats.reordered_turns``)."""
+    writes in another order (``suture.formats.reordered_turns``); ``unchanged``: what is said
+    where the repair changes nothing (a session written back may still change for its agent)."""
     n_in, r_in = _counted(messages)
     n_out, r_out = _counted(result.messages)
     moved = f"{_plural(reordered, 'turn')} written with the outputs right after the calls"
     if not result.changes and reordered:
-        return f"no changes needed ({_amount(n_in, r_in)}); {moved}"
+        return f"{unchanged} ({_amount(n_in, r_in)}); {moved}"
     if not result.changes:
-        return f"no changes needed ({_amount(n_in, r_in)})"
+        return f"{unchanged} ({_amount(n_in, r_in)})"
     parts = [counted(kind, count) for kind, count in result.counts().items() if count]
     went = (
         f"{_amount(n_in, r_in)}, in and out"

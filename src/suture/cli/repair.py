@@ -114,7 +114,7 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
     a report that cannot be written leaves no repaired file behind."""
     from suture.formats import dump, export_name, reordered_turns
     from suture.repair import repair
-    from suture.writeback import AGENTS, resume_command, write_back, writes_back, written_as
+    from suture.writeback import resume_command, write_back, writes_back, written_as
 
     warnings: list[str] = []
     before = _stat(job.input) if job.in_place else None
@@ -131,16 +131,19 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
         written = write_back(data, transcript, result)
         out, what = written.data, written_as(transcript.format)
         report["written"] = written.to_json()
-        reordered = 0
+        # (A Codex turn's outputs moved up to its last call: the same as a Responses export's.)
+        reordered = reordered_turns(result.messages, transcript)
     else:
         out, what = dump(result.messages, transcript, job.to), written_as(job.to or export_name(transcript))
         reordered = reordered_turns(result.messages, transcript, job.to)
-    summary = summary_line(result, transcript.messages, reordered)
+    # A session the repair leaves as it is may still be edited for its agent: not "no changes".
+    edited = written is not None and written.changed
+    unchanged = "the history needs no repair" if edited else "no changes needed"
+    summary = summary_line(result, transcript.messages, reordered, unchanged)
     notes: list[str] = []
     if written is not None:
-        summary += f"; {written.summary()}"
-        notes = [f"suture: left to {AGENTS[written.agent]}, which does it on resume: {note}" for note in written.left]
-        notes += [f"suture: {note}" for note in written.notes]
+        summary, said = written.report(summary, bool(result.changes or reordered))
+        notes = [f"suture: {note}" for note in said]
     if job.in_place:
         resume = resume_command(transcript, data, job.input) if written is not None else None
         return warnings, _in_place(job, data, out, before, report, summary, resume), notes

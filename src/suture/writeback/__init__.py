@@ -20,6 +20,7 @@ The API::
     written.notes                # why the file says something otherwise than the repair
     written.resume               # the command that resumes it ("claude --resume ID", ...)
     written.summary()            # "Claude Code session: 1 line changed, 1 line added"
+    written.report(said, changed)   # what suture repair prints of it, after the repair's own line
 
     for choice in export_choices(transcript, repaired, data):
         choice.label             # "Claude Code session, resumable with `claude --resume ID`"
@@ -142,11 +143,24 @@ class Written:
         who = AGENTS.get(self.agent, self.agent)
         if not self.edits:
             return f"{who} session written unchanged"
-        said = []
-        for kind, n in self.counts().items():
-            if n:
-                said.append(f"{n} line{'s' if n != 1 else ''} {kind}")
-        return f"{who} session: {', '.join(said)}"
+        return f"{who} session: {self.lines_said()}"
+
+    def lines_said(self) -> str:
+        """``1 line changed, 1 line added``: the edits, counted by kind (empty where none)."""
+        return ", ".join(f"{n} line{'s' if n != 1 else ''} {kind}" for kind, n in self.counts().items() if n)
+
+    def report(self, repair_summary: str, repaired: bool) -> tuple[str, list[str]]:
+        """What ``suture repair`` says of the session written: its summary line (after
+        ``repair_summary``, the repair's own; ``repaired``: whether the repair changed any
+        message) and a note a line. Where the repair changes nothing but the file is still edited
+        for the agent (a call renamed so the agent sends its result), the line says so, with why,
+        once."""
+        who = AGENTS.get(self.agent, self.agent)
+        left = [f"left to {who}, which does it on resume: {note}" for note in self.left]
+        if repaired or not self.edits:
+            return f"{repair_summary}; {self.summary()}", [*left, *self.notes]
+        why = f" for how {who} reads it: {'; '.join(self.notes)}" if self.notes else ""
+        return f"{repair_summary}, but the {who} session is written with {self.lines_said()}{why}", left
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -307,9 +307,9 @@ class _Writer(LogWriter):
         for final, to in self.ids.items():
             stem = to.rsplit("-", 1)[0]
             notes.append(
-                f"call {final} is written {to}: Claude Code takes a result for {final}, the id of call {stem} "
-                f"and {final[len(stem) :]}, for an entry of a batch call {stem}, and would send "
-                "'[Tool result missing due to internal error]' in its place"
+                f"call {final} is written {to} in the call and its result, since Claude Code would read {final} "
+                f"(call {stem}'s id and {final[len(stem) :]}) as an entry of a batch call {stem} and send "
+                "'[Tool result missing due to internal error]' in place of its result"
             )
         return replace(written, ids=dict(self.ids), notes=notes)
 
