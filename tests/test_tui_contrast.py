@@ -18,6 +18,7 @@ from suture.tui.app import SutureApp
 from suture.tui.contrast import MINIMUM, contrast, readable
 from suture.tui.screens import ExportScreen
 from tests.helpers.app import ROOT, WORKED, ready, settled
+from tests.helpers.explain import paste_error
 
 # ANSI themes are drawn in the terminal's own sixteen colours: only the terminal knows them.
 THEMES = [name for name, theme in BUILTIN_THEMES.items() if not theme.ansi]
@@ -99,12 +100,9 @@ async def _search_box(pilot: Any, app: SutureApp) -> None:
 
 
 async def _explain(pilot: Any, app: SutureApp) -> None:
-    await pilot.press("E")
-    await pilot.pause()
-    area = app.screen.query_one("TextArea")
-    area.insert("messages.2: `tool_use` ids were found without `tool_result` blocks immediately after: y.")  # type: ignore[attr-defined]
-    await pilot.pause(0.5)
-    await app.workers.wait_for_complete()
+    await paste_error(
+        pilot, app, "messages.2: `tool_use` ids were found without `tool_result` blocks immediately after: y."
+    )
 
 
 async def _goto(pilot: Any, app: SutureApp) -> None:

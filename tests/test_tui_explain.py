@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 from textual.widgets import OptionList, TextArea
@@ -14,6 +13,7 @@ from suture.tui.app import SutureApp
 from suture.tui.banner import Banner
 from suture.tui.explain import ExplainScreen
 from tests.helpers.app import WORKED, ready
+from tests.helpers.explain import explained, paste_error
 
 ROOT = Path(__file__).resolve().parent.parent
 API_ERROR = ROOT / "sample_sessions" / "claude-code" / "interrupted-then-api-error.jsonl"
@@ -39,15 +39,6 @@ def worked(tmp_path: Path) -> Path:
     path = tmp_path / "worked-example.json"
     shutil.copy(WORKED, path)
     return path
-
-
-async def explained(pilot: Any, app: SutureApp) -> None:
-    await ready(pilot, app)
-    for _ in range(100):  # a bound: the recorded error is read in a worker after the first frame
-        if app.recorded is None or app.recorded.explanation is not None:
-            break
-        await pilot.pause(0.05)
-    await pilot.pause()
 
 
 def banner(app: SutureApp) -> str:
@@ -90,16 +81,7 @@ async def test_E_explains_pasted_text_and_goes_to_a_message(worked: Path) -> Non
     app = SutureApp(worked, watch=False)
     async with app.run_test(size=SMALL) as pilot:
         await explained(pilot, app)
-        await pilot.press("E")
-        screen = app.screen
-        assert isinstance(screen, ExplainScreen)
-        area = screen.query_one(TextArea)
-        assert area.has_focus and area.text == ""
-        # A paste lands in the box as it is (q and : are text here, not keys).
-        area.insert(A1_TEXT)
-        await pilot.pause(0.5)
-        await ready(pilot, app)
-        await pilot.pause()
+        screen = await paste_error(pilot, app, A1_TEXT)
         said = str(screen.query_one("#explained").content)
         assert "A1" in said and "Repair: fixes it" in said
         assert "the error names: index 2; ids y" in said
@@ -136,15 +118,11 @@ async def test_E_lists_every_record_a_joined_message_came_from(
     app = SutureApp(path, watch=False)
     async with app.run_test(size=SMALL) as pilot:
         await explained(pilot, app)
-        await pilot.press("E")
-        screen = app.screen
-        assert isinstance(screen, ExplainScreen)
-        screen.query_one(TextArea).insert(
-            f"messages.{n}: all messages must have non-empty content except for the optional final assistant message"
+        screen = await paste_error(
+            pilot,
+            app,
+            f"messages.{n}: all messages must have non-empty content except for the optional final assistant message",
         )
-        await pilot.pause(0.5)
-        await ready(pilot, app)
-        await pilot.pause()
         options = screen.query_one(OptionList)
         labels = [str(options.get_option_at_index(k).prompt) for k in range(options.option_count)]
         assert [label[: len(want)] for label, want in zip(labels, listed, strict=True)] == listed
@@ -163,12 +141,7 @@ async def test_E_on_an_error_about_another_file_says_so(worked: Path) -> None:
     app = SutureApp(worked, watch=False)
     async with app.run_test(size=SMALL) as pilot:
         await explained(pilot, app)
-        await pilot.press("E")
-        screen = app.screen
-        screen.query_one(TextArea).insert(A1_TEXT.replace(": y.", ": toolu_nowhere."))
-        await pilot.pause(0.5)
-        await ready(pilot, app)
-        await pilot.pause()
+        screen = await paste_error(pilot, app, A1_TEXT.replace(": y.", ": toolu_nowhere."))
         said = str(screen.query_one("#explained").content)
         assert "not in this file: wrong file, or a different request?" in said
         assert screen.query_one(OptionList).option_count == 0

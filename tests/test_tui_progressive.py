@@ -20,7 +20,7 @@ from suture.tui.app import SutureApp
 from suture.tui.rows import RowModel
 from suture.tui.view import TranscriptView
 from tests.helpers.app import ready
-from tests.helpers.progressive import SIZE, hold_read, in_small_pieces, records, until, write
+from tests.helpers.progressive import SIZE, held_app, in_small_pieces, records, until, write
 from tests.helpers.same import same_rows
 
 
@@ -28,42 +28,30 @@ from tests.helpers.same import same_rows
 async def test_the_first_screen_shows_before_the_file_is_read_and_keys_act_on_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str
 ) -> None:
-    path = tmp_path / f"big{suffix}"
-    write(path, records(300))
-    go_on = hold_read(monkeypatch)
-
-    app = SutureApp(path, watch=False)
-    try:
-        async with app.run_test(size=SIZE) as pilot:
-            await until(lambda: app.model is not None, "a first screen")
-            await pilot.pause()
-            model = app.model
-            assert model is not None and model.partial
-            whole = load_file(path)
-            assert 0 < model.inputs < len(whole.messages)
-            assert app.shown_version == 0, "the file is not read whole yet"
-            assert "loading" in app.status.render().plain
-            assert "row " in str(app.query_one("#info").render())
-            # Keys act on the rows shown: moving down, and to the next change among them.
-            start = app.view.cursor
-            await pilot.press("down")
-            assert app.view.cursor == start + 1
-            await pilot.press("g")
-            assert app.view.cursor == 0
-            await pilot.press("n")
-            assert app.view.cursor == model.changed_rows[0]
-            on = model.left[app.view.cursor]
-            go_on.set()
-            await until(lambda: app.shown_version > 0, "the whole file shown")
-            await ready(pilot, app)
-            final = app.model
-            assert final is not None and not final.partial
-            same_rows(final, RowModel(whole, repair(whole.messages)))
-            # The cursor stays on the message it was on.
-            assert final.left[app.view.cursor] == on
-            assert "loading" not in app.status.render().plain
-    finally:
-        go_on.set()
+    async with held_app(tmp_path, monkeypatch, suffix) as held:
+        app, pilot, model = held.app, held.pilot, held.first
+        whole = load_file(held.path)
+        assert 0 < model.inputs < len(whole.messages)
+        assert app.shown_version == 0, "the file is not read whole yet"
+        assert "loading" in app.status.render().plain
+        assert "row " in str(app.query_one("#info").render())
+        # Keys act on the rows shown: moving down, and to the next change among them.
+        start = app.view.cursor
+        await pilot.press("down")
+        assert app.view.cursor == start + 1
+        await pilot.press("g")
+        assert app.view.cursor == 0
+        await pilot.press("n")
+        assert app.view.cursor == model.changed_rows[0]
+        on = model.left[app.view.cursor]
+        await held.let_go()
+        await ready(pilot, app)
+        final = app.model
+        assert final is not None and not final.partial
+        same_rows(final, RowModel(whole, repair(whole.messages)))
+        # The cursor stays on the message it was on.
+        assert final.left[app.view.cursor] == on
+        assert "loading" not in app.status.render().plain
 
 
 async def test_a_reload_after_an_append_grows_the_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -187,67 +175,48 @@ async def test_a_search_while_loading_says_it_searched_what_is_read_and_searches
 ) -> None:
     """Text not read yet is not "no match": the search says it looked only at what is read, and
     once the whole file is read it searches again and goes to the first match."""
-    path = tmp_path / f"big{suffix}"
-    write(path, records(300))
-    go_on = hold_read(monkeypatch)
-    app = SutureApp(path, watch=False)
-    try:
-        async with app.run_test(size=SIZE) as pilot:
-            await until(lambda: app.model is not None, "a first screen")
-            await pilot.pause()
-            model = app.model
-            assert model is not None and model.partial
-            read = model.inputs
-            # Found among what is read: it goes there, and says the count is of what is read.
-            await pilot.press("slash", *"question 1", "enter")
-            await until(lambda: bool(app.matches), "the matches among what is read")
-            at = model.left[app.view.cursor]
-            assert at is not None and "question 1" in str(model.transcript.messages[at].content)
-            assert f"in the {read:,} messages shown so far" in app.search_state
-            # Not read yet: not a "no match".
-            start = app.view.cursor
-            await pilot.press("slash", "ctrl+u", *"question 299", "enter")
-            await until(lambda: "question 299" in app.search_state, "the search among what is read")
-            said = app.search_state
-            assert f"“question 299” not found in the {read:,} messages shown so far; still loading" in said
-            assert "no match" not in said
-            assert "still loading" in str(app.query_one("#info").render())
-            assert app.view.cursor == start
-            go_on.set()
-            await until(lambda: app.shown_version > 0, "the whole file shown")
-            await until(lambda: app.search_state.startswith("/question 299"), "the search run again on the whole file")
-            await ready(pilot, app)
-            final = app.model
-            assert final is not None and not final.partial
-            on = final.left[app.view.cursor]
-            assert on is not None and "question 299 " in str(final.transcript.messages[on].content)
-            assert app.search_state.startswith("/question 299: 1/1")
-            assert "shown so far" not in app.search_state
-    finally:
-        go_on.set()
+    async with held_app(tmp_path, monkeypatch, suffix) as held:
+        app, pilot, model = held.app, held.pilot, held.first
+        read = model.inputs
+        # Found among what is read: it goes there, and says the count is of what is read.
+        await pilot.press("slash", *"question 1", "enter")
+        await until(lambda: bool(app.matches), "the matches among what is read")
+        at = model.left[app.view.cursor]
+        assert at is not None and "question 1" in str(model.transcript.messages[at].content)
+        assert f"in the {read:,} messages shown so far" in app.search_state
+        # Not read yet: not a "no match".
+        start = app.view.cursor
+        await pilot.press("slash", "ctrl+u", *"question 299", "enter")
+        await until(lambda: "question 299" in app.search_state, "the search among what is read")
+        said = app.search_state
+        assert f"“question 299” not found in the {read:,} messages shown so far; still loading" in said
+        assert "no match" not in said
+        assert "still loading" in str(app.query_one("#info").render())
+        assert app.view.cursor == start
+        await held.let_go()
+        await until(lambda: app.search_state.startswith("/question 299"), "the search run again on the whole file")
+        await ready(pilot, app)
+        final = app.model
+        assert final is not None and not final.partial
+        on = final.left[app.view.cursor]
+        assert on is not None and "question 299 " in str(final.transcript.messages[on].content)
+        assert app.search_state.startswith("/question 299: 1/1")
+        assert "shown so far" not in app.search_state
 
 
 async def test_a_search_that_finds_nothing_in_the_whole_file_says_so_once_loaded(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = tmp_path / "big.jsonl"
-    write(path, records(300))
-    go_on = hold_read(monkeypatch)
-    app = SutureApp(path, watch=False)
-    try:
-        async with app.run_test(size=SIZE) as pilot:
-            await until(lambda: app.model is not None, "a first screen")
-            await pilot.press("slash", *"nowhere in it", "enter")
-            await until(lambda: "nowhere in it" in app.search_state, "the search among what is read")
-            assert "not found in the" in app.search_state and "still loading" in app.search_state
-            go_on.set()
-            await until(lambda: app.shown_version > 0, "the whole file shown")
-            await until(lambda: "still loading" not in app.search_state, "the search run again on the whole file")
-            await ready(pilot, app)
-            assert app.search_state == "no match for “nowhere in it”"
-            assert any("no match for “nowhere in it” in the whole file" in str(n.message) for n in app._notifications)
-    finally:
-        go_on.set()
+    async with held_app(tmp_path, monkeypatch) as held:
+        app, pilot = held.app, held.pilot
+        await pilot.press("slash", *"nowhere in it", "enter")
+        await until(lambda: "nowhere in it" in app.search_state, "the search among what is read")
+        assert "not found in the" in app.search_state and "still loading" in app.search_state
+        await held.let_go()
+        await until(lambda: "still loading" not in app.search_state, "the search run again on the whole file")
+        await ready(pilot, app)
+        assert app.search_state == "no match for “nowhere in it”"
+        assert any("no match for “nowhere in it” in the whole file" in str(n.message) for n in app._notifications)
 
 
 async def test_what_the_app_reads_is_out_of_the_collectors_sight_once_read(
@@ -297,27 +266,16 @@ async def test_the_status_line_counts_what_is_shown_while_loading(
 ) -> None:
     # While a large file loads, the status line's counts are those of the panes and the changes
     # list (what is shown so far), marked "…" as the pane headers are; once loaded, the whole.
-    path = tmp_path / "big.jsonl"
-    write(path, records(300))
-    go_on = hold_read(monkeypatch)
-    app = SutureApp(path, watch=False)
-    try:
-        async with app.run_test(size=SIZE) as pilot:
-            await until(lambda: app.model is not None, "a first screen")
-            await pilot.pause()
-            model = app.model
-            assert model is not None and model.partial
-            first = app.status.render().plain.splitlines()[0]
-            assert f"{model.inputs:,}… in → {model.outputs:,}… out" in first, first
-            n = len(model.changes)
-            assert (f"{n:,}… change" in first) if n else ("no changes needed…" in first), first
-            go_on.set()
-            await until(lambda: app.shown_version > 0, "the whole file shown")
-            await ready(pilot, app)
-            whole = app.model
-            assert whole is not None and not whole.partial
-            first = app.status.render().plain.splitlines()[0]
-            assert "… in" not in first and "… out" not in first and "… change" not in first, first
-            assert f"{whole.repair.input_count:,} in → {len(whole.repair.messages):,} out" in first, first
-    finally:
-        go_on.set()
+    async with held_app(tmp_path, monkeypatch) as held:
+        app, pilot, model = held.app, held.pilot, held.first
+        first = app.status.render().plain.splitlines()[0]
+        assert f"{model.inputs:,}… in → {model.outputs:,}… out" in first, first
+        n = len(model.changes)
+        assert (f"{n:,}… change" in first) if n else ("no changes needed…" in first), first
+        await held.let_go()
+        await ready(pilot, app)
+        whole = app.model
+        assert whole is not None and not whole.partial
+        first = app.status.render().plain.splitlines()[0]
+        assert "… in" not in first and "… out" not in first and "… change" not in first, first
+        assert f"{whole.repair.input_count:,} in → {len(whole.repair.messages):,} out" in first, first

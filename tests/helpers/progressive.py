@@ -1,9 +1,13 @@
-"""A large file for the app to load in pieces, and waiting (a bounded while) for what it shows."""
+"""A large file for the app to load in pieces, the app on it with its read held after the first
+screen, and waiting (a bounded while) for what it shows."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +16,8 @@ import pytest
 
 import suture.tail
 from suture.tail import Tail
+from suture.tui.app import SutureApp
+from suture.tui.rows import RowModel
 
 SIZE = (150, 40)
 
@@ -75,3 +81,40 @@ def hold_read(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
     monkeypatch.setattr(Tail, "_append", held_append)
     monkeypatch.setattr(Tail, "_preview", held_preview)
     return go_on
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """The app on a large file whose read is held after its first screen (:func:`held_app`)."""
+
+    path: Path
+    app: SutureApp
+    pilot: Any
+    go_on: threading.Event
+    first: RowModel
+    """The rows of the first screen: a part of the file's."""
+
+    async def let_go(self) -> None:
+        """Let the held read go on, and wait until the whole file is shown."""
+        self.go_on.set()
+        await until(lambda: self.app.shown_version > 0, "the whole file shown")
+
+
+@contextlib.asynccontextmanager
+async def held_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str = ".jsonl") -> AsyncIterator[Held]:
+    """The app on a file of 300 records (``big{suffix}``) read in small pieces and held after its
+    first screen (:func:`hold_read`): yields once that screen is shown, its rows a part of the
+    file. The read is let go on when the block ends, however it ends."""
+    path = tmp_path / f"big{suffix}"
+    write(path, records(300))
+    go_on = hold_read(monkeypatch)
+    app = SutureApp(path, watch=False)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(lambda: app.model is not None, "a first screen")
+            await pilot.pause()
+            model = app.model
+            assert model is not None and model.partial
+            yield Held(path, app, pilot, go_on, model)
+    finally:
+        go_on.set()
