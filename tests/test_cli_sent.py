@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import REAL
 from tests.helpers.cli import run
-from tests.helpers.sent import FOLDERS, IDS, STRICT, compared, shape
+from tests.helpers.sent import FOLDERS, IDS, STRICT, blank_second_prompt, compared, shape
 from tools.agents.record import CORPUS
 
 
@@ -103,23 +103,8 @@ def test_sent_of_a_request_file_is_its_own_history(tmp_path: Path) -> None:
     assert json.loads(run("sent", "--body", "-q", path).stdout) == {"messages": history}
 
 
-def _blank_second_prompt(tmp_path: Path) -> Path:
-    """The recorded session where Claude Code leaves out a call that never got a result and joins
-    the prompts before and after it into one message, the second prompt given a whitespace-only
-    text block: Anthropic rejects the joined message for a block of the second prompt's record."""
-    source = CORPUS / "claude-code-2.1.328" / "dangling-call-then-later-turns" / "session.jsonl"
-    lines = source.read_text().splitlines()
-    record = json.loads(lines[21])
-    assert record["message"] == {"role": "user", "content": "What is the status?"}
-    record["message"]["content"] = [{"type": "text", "text": "What is the status?"}, {"type": "text", "text": "  "}]
-    lines[21] = json.dumps(record)
-    path = tmp_path / "session.jsonl"
-    path.write_text("\n".join(lines) + "\n")
-    return path
-
-
 def test_check_names_every_record_a_rejected_joined_message_came_from(tmp_path: Path) -> None:
-    path = _blank_second_prompt(tmp_path)
+    path = blank_second_prompt(tmp_path)
     proc = run("check", path)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "  [0] user (line 3; joined on resume with line 22) messages.0.content.2  A7:" in proc.stdout

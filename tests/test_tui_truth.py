@@ -25,6 +25,7 @@ from suture.tui.keys import KeyBar
 from suture.tui.screens import ExportScreen, ProviderScreen
 from tests.helpers.app import WORKED, ready
 from tests.helpers.checks import checks_done
+from tests.helpers.sent import blank_second_prompt
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDED = ROOT / "sample_sessions" / "recorded" / "claude-code-2.1.328"
@@ -106,6 +107,28 @@ async def test_a_session_log_is_judged_on_what_the_agent_sends(tmp_path: Path) -
         why = app.screen.query_one("#detail-why").render().plain  # type: ignore[attr-defined]
         assert "in what Claude Code sends" in why
         assert "contract view: anthropic" in why
+
+
+async def test_a_rejected_joined_message_is_a_problem_on_its_first_records_row(tmp_path: Path) -> None:
+    # Claude Code joins the prompts of lines 3 and 22 into one message, rejected for a block of
+    # line 22: the verdict the app gets from its checks process names both records, and X goes
+    # to the row of the first, where the message the agent sends starts.
+    path = blank_second_prompt(tmp_path)
+    expected = verdict(load_sent(str(path), None, False))
+    (problem,) = expected.problems
+    assert expected.at(problem) == 0 and expected.written_of(problem) == (0, 2)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await checked(pilot, app)
+        judged = app.verdicts["anthropic"] if app.verdicts else None
+        assert judged is not None and judged.sent is not None
+        (shown,) = judged.sent.problems
+        assert shown.rule == "A7" and judged.sent.written_of(shown) == (0, 2)
+        model = app.model
+        assert model is not None
+        assert sorted(app.problem_rows) == [model.row_of_input[0]]
+        await pilot.press("G", "X")
+        assert app.view.cursor == model.row_of_input[0]
 
 
 async def test_what_the_agent_repairs_itself_is_never_a_problem(tmp_path: Path) -> None:

@@ -102,3 +102,18 @@ STRICT = {"anthropic": "anthropic", "openai-responses": "openai-responses-strict
 """The suture provider whose rules are the strict mock's, for each provider the agents talk to: the
 mock's Responses endpoint is strict (R7: nothing between a call and its output; R9: one output per
 call), so Responses shapes are judged by suture's strict profile."""
+
+
+def blank_second_prompt(tmp_path: Path) -> Path:
+    """The recorded session where Claude Code leaves out a call that never got a result and joins
+    the prompts before and after it (lines 3 and 22) into one message, the second prompt given a
+    whitespace-only text block: Anthropic rejects the joined message for a block of line 22."""
+    source = CORPUS / "claude-code-2.1.328" / "dangling-call-then-later-turns" / "session.jsonl"
+    lines = source.read_text().splitlines()
+    record = json.loads(lines[21])
+    assert record["message"] == {"role": "user", "content": "What is the status?"}
+    record["message"]["content"] = [{"type": "text", "text": "What is the status?"}, {"type": "text", "text": "  "}]
+    lines[21] = json.dumps(record)
+    path = tmp_path / "session.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path

@@ -156,11 +156,11 @@ class Sent:
     def written_of(self, k: int) -> tuple[int, ...]:
         """Every as-written message that what sent message ``k`` is sent in came from, in the
         file's order (the one :attr:`origin` names among them); ``()`` for one the agent makes up."""
-        if not 0 <= k < len(self.messages):
-            return ()
-        if k < len(self.places) and self.places[k]:
+        # (Read from ``places``, ``written`` and ``origin`` alone: the app's copy of a Sent comes
+        # from its checks process without the messages and the wire.)
+        if 0 <= k < len(self.places) and self.places[k]:
             return tuple(sorted({i for n in self.places[k] if n < len(self.written) for i in self.written[n]}))
-        found = self.origin[k] if k < len(self.origin) else None
+        found = self.origin[k] if 0 <= k < len(self.origin) else None
         return (found,) if found is not None else ()
 
     def position(self, k: int) -> int:
