@@ -176,6 +176,12 @@ def check(messages: Sequence[Message], provider: str, *, repaired: bool = False)
         checker = _REPAIRED_CHECKERS.get(provider, checker)
     with _collector_paused():
         found = checker(messages)
+    return _fix_remedies(found)
+
+
+def _fix_remedies(found: list[Violation]) -> list[Violation]:
+    """``found`` with the remedy of each problem the repair is meant to remove saying what it
+    does (where the rule has such a sentence)."""
     for k, v in enumerate(found):
         rule = RULES[v.rule]
         if v.fixed and rule.fix and v.remedy == rule.remedy:
@@ -227,21 +233,33 @@ def _reconcile(before: list[Violation], after: list[Violation], result: Repair) 
     the repaired history has no problem of the same rule at the messages it is about (``index``
     and ``related``) as they are after repair."""
     remaining = {(v.rule, v.index) for v in after}
-    out = []
-    for v in before:
-        targets = [result.output_of(i) for i in (v.index, *v.related) if 0 <= i < result.input_count]
-        stays = any(t is not None and (v.rule, t) in remaining for t in targets)
-        if stays == v.fixed:
-            rule = RULES[v.rule]
-            if not stays:
-                remedy = rule.repair_does or _REMOVED
-            elif rule.fixed != "yes":
-                remedy = rule.remedy
-            else:
-                remedy = _STAYS
-            v = replace(v, fixed=not stays, remedy=remedy)
-        out.append(v)
-    return out
+    return [_reconciled(v, remaining.__contains__, result.output_of, result.input_count) for v in before]
+
+
+def _targets(v: Violation, output_of: Callable[[int], int | None], input_count: int) -> list[int | None]:
+    """The repaired messages a problem is about: those of its ``index`` and ``related``."""
+    return [output_of(i) for i in (v.index, *v.related) if 0 <= i < input_count]
+
+
+def _reconciled(
+    v: Violation,
+    remains: Callable[[tuple[str, int]], bool],
+    output_of: Callable[[int], int | None],
+    input_count: int,
+) -> Violation:
+    """``v`` (a problem before repair) with ``fixed`` saying what the repair did: whether
+    ``remains((rule, output index))`` holds at none of the messages it is about."""
+    stays = any(t is not None and remains((v.rule, t)) for t in _targets(v, output_of, input_count))
+    if stays == v.fixed:
+        rule = RULES[v.rule]
+        if not stays:
+            remedy = rule.repair_does or _REMOVED
+        elif rule.fixed != "yes":
+            remedy = rule.remedy
+        else:
+            remedy = _STAYS
+        v = replace(v, fixed=not stays, remedy=remedy)
+    return v
 
 
 _STAYS = "the repaired history still has this problem here: edit the message by hand"

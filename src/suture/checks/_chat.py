@@ -32,11 +32,14 @@ class Pairing:
     empty: list[int] = field(default_factory=list)
 
 
-def pairing(messages: Sequence[Message]) -> Pairing:
+def pairing(messages: Sequence[Message], start: int = 0, stop: int | None = None) -> Pairing:
+    """The pairing of ``messages[start:stop]``; ``start`` is 0 or a message that is not a tool
+    message (no run of results is open across it)."""
     out = Pairing()
     owner = -1  # assistant whose run of tool messages is open
     owner_ids: set[str] = set()  # its call ids
-    for i, m in enumerate(messages):
+    for i in range(start, len(messages) if stop is None else stop):
+        m = messages[i]
         if m.role == "tool":
             if not m.tool_call_id:
                 out.empty.append(i)

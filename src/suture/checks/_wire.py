@@ -142,11 +142,22 @@ def assistant_blocks(message: Message, index: int) -> list[Block]:
     return out
 
 
-def turns(messages: Sequence[Message], merge: bool = False) -> list[Turn]:
-    """Wire messages for Anthropic Messages (and, with ``merge``, Bedrock Converse); see the module docstring."""
+def turns(
+    messages: Sequence[Message],
+    merge: bool = False,
+    start: int = 0,
+    stop: int | None = None,
+    before: Turn | None = None,
+) -> list[Turn]:
+    """Wire messages for Anthropic Messages (and, with ``merge``, Bedrock Converse); see the module docstring.
+
+    Of ``messages[start:stop]`` only, where ``start`` is 0 or an assistant message (which starts
+    a wire message of its own): ``before`` is then the wire message before it, whose run the
+    numbering goes on from."""
     out: list[Turn] = []
     open_results = False  # the last wire message is a run of results that a user message may join
-    for i, m in enumerate(messages):
+    for i in range(start, len(messages) if stop is None else stop):
+        m = messages[i]
         if m.role in LIFTED_ROLES:
             continue
         if m.role == "assistant":
@@ -168,11 +179,13 @@ def turns(messages: Sequence[Message], merge: bool = False) -> list[Turn]:
         last.members.append(i)
         last.blocks.extend(content_blocks(m, i))
         open_results = False
-    run = 0
-    for n, turn in enumerate(out):
-        if n and out[n - 1].role != turn.role:
+    run = before.run if before is not None else 0
+    role = before.role if before is not None else None
+    for turn in out:
+        if role is not None and role != turn.role:
             run += 1
         turn.run = run
+        role = turn.role
     return out
 
 
@@ -201,10 +214,12 @@ def run_ends(wire: Sequence[Turn]) -> list[int]:
     return ends
 
 
-def contents(messages: Sequence[Message]) -> list[Turn]:
-    """Gemini ``contents`` (see the module docstring); roles are ``user`` and ``model``."""
+def contents(messages: Sequence[Message], start: int = 0, stop: int | None = None) -> list[Turn]:
+    """Gemini ``contents`` (see the module docstring); roles are ``user`` and ``model``. Of
+    ``messages[start:stop]`` only, where ``start`` is 0 or an assistant message."""
     out: list[Turn] = []
-    for i, m in enumerate(messages):
+    for i in range(start, len(messages) if stop is None else stop):
+        m = messages[i]
         if m.role in LIFTED_ROLES:
             continue
         if m.role == "assistant":
@@ -237,17 +252,20 @@ def _item_id(raw: Any, kind: str) -> str | None:
     return None
 
 
-def items(messages: Sequence[Message], repaired: bool = False) -> list[Item]:
+def items(messages: Sequence[Message], repaired: bool = False, start: int = 0, stop: int | None = None) -> list[Item]:
     """OpenAI Responses input items (see the module docstring).
 
     An item's own id (``fc_…``, ``rs_…``, ``msg_…``) is known only where the neutral record kept
     a Responses item as its ``raw``; elsewhere it is ``None`` (suture writes no item id then). An
     assistant message whose ``raw`` is the list of items it came from is laid out as that list:
     as it stands in the file, or with ``repaired`` as suture writes it (what follows the last call
-    comes after the outputs)."""
+    comes after the outputs). Of ``messages[start:stop]`` only, where ``start`` is 0 or a message
+    that is not a tool message: what an assistant message puts after the outputs that follow it
+    comes before the message at ``stop``, as in the items of the whole history."""
     out: list[Item] = []
     after_outputs: list[Item] = []
-    for i, m in enumerate(messages):
+    for i in range(start, len(messages) if stop is None else stop):
+        m = messages[i]
         if m.role == "tool":
             out.append(Item("function_call_output", i, call_id=m.tool_call_id))
             continue

@@ -9,7 +9,7 @@ the whole request (claude-code#20901).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from suture.checks._base import Violation, has_thinking, id_list, shown_id, violation
 from suture.checks._wire import Block, Turn, run_ends, run_of, turns
@@ -98,50 +98,81 @@ class _Out:
 def check(messages: Sequence[Message]) -> list[Violation]:
     """Every Anthropic rule the history breaks, in wire order."""
     wire = turns(messages)
-    out = _Out(messages)
     call_ids = {c.id for m in messages for c in m.tool_calls}
-    thinking_on = any(has_thinking(m) for m in messages if m.role == "assistant")
-    first_use: dict[str, tuple[int, int]] = {}
+    found, late = scan(messages, wire, 0, {}, call_ids.__contains__, True)
+    found += late
+    if wire:
+        found += at_the_end(messages, wire, 0, thinking(messages, 0, len(messages)), False)
+    return found
+
+
+def thinking(messages: Sequence[Message], start: int, stop: int) -> bool:
+    """Whether an assistant message of ``messages[start:stop]`` has a thinking block (thinking is on)."""
+    return any(messages[i].role == "assistant" and has_thinking(messages[i]) for i in range(start, stop))
+
+
+def scan(
+    messages: Sequence[Message],
+    wire: list[Turn],
+    base: int,
+    first_use: dict[str, tuple[int, int, int]],
+    has_call: Callable[[str], bool],
+    final: bool,
+) -> tuple[list[Violation], list[Violation]]:
+    """The problems of the wire messages ``wire``, numbered from ``base``: those of a whole
+    history, or of its messages from an assistant message on that follows no assistant message
+    (so no run of user messages and no call's answer crosses it), in wire order; then, apart,
+    the thinking problems of each assistant message (A12; those of the end of the request come
+    from :func:`at_the_end`). ``first_use`` maps a call id to its first ``tool_use`` block before
+    (wire message, block, neutral index) and gets those of ``wire``; ``has_call(id)``: whether a
+    call of the history has that id; ``final``: ``wire`` ends the request."""
+    out = _Out(messages)
     seen_in_run: dict[int, dict[str, int]] = {}
     ends = run_ends(wire)
     last = len(wire) - 1
     prev = -1  # the wire message before the current run of user messages
     uses: dict[str, int] = {}  # the tool_use ids of that message, with how often each occurs
-    for n, turn in enumerate(wire):
+    for k, turn in enumerate(wire):
         if turn.role == "assistant":
-            _assistant(out, wire, n, turn, first_use, ends)
+            _assistant(out, wire, base, k, turn, first_use, ends)
         else:
-            if n == 0 or wire[n - 1].role != "user":
-                prev = n - 1
+            if k == 0 or wire[k - 1].role != "user":
+                prev = k - 1
                 uses = _counts(wire[prev].ids("tool_use")) if prev >= 0 else {}
-            _user(out, wire[prev] if prev >= 0 else None, n, turn, call_ids, seen_in_run, uses)
-        _common(out, n, turn, n == last)
-    _thinking(out, wire, thinking_on)
-    return out.found
+            _user(out, wire[prev] if prev >= 0 else None, base + k, turn, has_call, seen_in_run, uses)
+        _common(out, base + k, turn, final and k == last)
+    late = _Out(messages)
+    _thinking(late, wire, base)
+    return out.found, late.found
 
 
 def _assistant(
-    out: _Out, wire: list[Turn], n: int, turn: Turn, first_use: dict[str, tuple[int, int]], ends: list[int]
+    out: _Out,
+    wire: list[Turn],
+    base: int,
+    k: int,
+    turn: Turn,
+    first_use: dict[str, tuple[int, int, int]],
+    ends: list[int],
 ) -> None:
-    """The rules of the assistant message ``n``: its call ids, then whether the next message answers its calls."""
+    """The rules of the assistant message ``wire[k]``: its call ids, then whether the next message answers its calls."""
     uses = [(m, b) for m, b in enumerate(turn.blocks) if b.kind == "tool_use"]
-    _call_ids(out, wire, n, turn.members[0], uses, first_use)
+    _call_ids(out, base + k, turn.members[0], uses, first_use)
     if uses:
-        _answered(out, wire, n, turn, uses, ends)
+        _answered(out, wire, base, k, turn, uses, ends)
 
 
 def _call_ids(
     out: _Out,
-    wire: list[Turn],
     n: int,
     index: int,
     uses: list[tuple[int, Block]],
-    first_use: dict[str, tuple[int, int]],
+    first_use: dict[str, tuple[int, int, int]],
 ) -> None:
     """A5 and A3: a call id Anthropic does not accept, or one an earlier call uses."""
     for m, b in uses:
         if b.id not in first_use and _ID.fullmatch(b.id):
-            first_use[b.id] = (n, m)  # the common case: a good id, not seen before
+            first_use[b.id] = (n, m, index)  # the common case: a good id, not seen before
             continue
         where = f"messages.{n}.content.{m}"
         if not _ID.fullmatch(b.id):
@@ -156,7 +187,7 @@ def _call_ids(
                 b.id,
             )
         elif b.id in first_use:
-            fn, fm = first_use[b.id]
+            fn, fm, first = first_use[b.id]
             out.add(
                 "A3",
                 index,
@@ -166,18 +197,21 @@ def _call_ids(
                 n,
                 m,
                 b.id,
-                (wire[fn].members[0],),
+                (first,),
             )
         else:
-            first_use[b.id] = (n, m)
+            first_use[b.id] = (n, m, index)
 
 
-def _answered(out: _Out, wire: list[Turn], n: int, turn: Turn, uses: list[tuple[int, Block]], ends: list[int]) -> None:
+def _answered(
+    out: _Out, wire: list[Turn], base: int, k: int, turn: Turn, uses: list[tuple[int, Block]], ends: list[int]
+) -> None:
     """A1b, A1 and A1a: text after a call in its own message; calls with no result leading the next message."""
     index = turn.members[0]
-    nxt = wire[n + 1] if n + 1 < len(wire) else None
+    n = base + k
+    nxt = wire[k + 1] if k + 1 < len(wire) else None
     target = n + 1 if nxt is not None else n
-    run = run_of(wire, n + 1, ends) if nxt is not None else []
+    run = run_of(wire, k + 1, ends) if nxt is not None else []
     related = tuple(i for t in run for i in t.members)
     # A1b: text written after a tool_use block of the same message (opencode recording).
     late = [m for m, b in enumerate(turn.blocks) if m > uses[0][0] and b.kind != "tool_use" and not _is_thinking(b)]
@@ -256,7 +290,7 @@ def _user(
     prev: Turn | None,
     n: int,
     turn: Turn,
-    call_ids: set[str],
+    has_call: Callable[[str], bool],
     seen_in_run: dict[int, dict[str, int]],
     uses: dict[str, int],
 ) -> None:
@@ -285,7 +319,7 @@ def _user(
                 "A5",
                 b.source,
                 f"result for {shown_id(b.id)} has an id Anthropic does not accept",
-                b.id == "" or b.id not in call_ids,
+                b.id == "" or not has_call(b.id),
                 where,
                 n,
                 m,
@@ -376,11 +410,12 @@ def _common(out: _Out, n: int, turn: Turn, final: bool) -> None:
             )
 
 
-def _thinking(out: _Out, wire: list[Turn], thinking_on: bool) -> None:
+def _thinking(out: _Out, wire: list[Turn], base: int) -> None:
     """A12: what can be seen without the original response (anthropic-sdk-python#1598 and others)."""
-    for n, turn in enumerate(wire):
+    for k, turn in enumerate(wire):
         if turn.role != "assistant" or not turn.blocks:
             continue
+        n = base + k
         index = turn.members[0]
         first = turn.blocks[0]
         thinking = [m for m, b in enumerate(turn.blocks) if _is_thinking(b)]
@@ -414,15 +449,31 @@ def _thinking(out: _Out, wire: list[Turn], thinking_on: bool) -> None:
                     remedy=_UNSIGNED,
                     text=6,
                 )
-    if wire:
-        _thinking_at_the_end(out, wire, thinking_on)
 
 
-def _thinking_at_the_end(out: _Out, wire: list[Turn], thinking_on: bool) -> None:
+def loop_thinks(wire: list[Turn], before: bool) -> bool:
+    """Whether an assistant message of the current tool loop at the end of ``wire`` (since its
+    last user message with more than results) has a thinking block; ``before``: whether one
+    before ``wire`` has, where the loop began before it."""
+    for turn in reversed(wire):
+        if turn.role == "user" and any(b.kind != "tool_result" for b in turn.blocks):
+            return False
+        if turn.role == "assistant" and any(_is_thinking(b) for b in turn.blocks):
+            return True
+    return before
+
+
+def at_the_end(
+    messages: Sequence[Message], wire: list[Turn], base: int, thinking_on: bool, loop_before: bool
+) -> list[Violation]:
     """A12 at the end of the request: a final assistant message that ends with thinking, and a
-    current tool loop with no thinking where earlier turns had it."""
+    current tool loop with no thinking where earlier turns had it. ``wire``: the last wire
+    messages of the request (from an assistant message on), numbered from ``base``;
+    ``thinking_on``: whether any assistant message has thinking; ``loop_before``: whether the
+    tool loop, where it began before ``wire``, has thinking there (:func:`loop_thinks`)."""
+    out = _Out(messages)
     last = wire[-1]
-    n = len(wire) - 1
+    n = base + len(wire) - 1
     if last.role == "assistant" and last.blocks and _is_thinking(last.blocks[-1]):
         # tailcallhq/forgecode#2107
         out.add(
@@ -434,16 +485,9 @@ def _thinking_at_the_end(out: _Out, wire: list[Turn], thinking_on: bool) -> None
             n,
             text=2,
         )
-    k = n
+    k = len(wire) - 1
     while k > 0 and wire[k].role == "user" and wire[k - 1].role == "user":
         k -= 1
-    # The current tool loop: the assistant messages since the last user message with text in it.
-    loop = []
-    for turn in reversed(wire[:k]):
-        if turn.role == "user" and any(b.kind != "tool_result" for b in turn.blocks):
-            break
-        if turn.role == "assistant":
-            loop.append(turn)
     final = [b for t in wire[k:] for b in t.blocks]
     if (
         thinking_on
@@ -452,12 +496,13 @@ def _thinking_at_the_end(out: _Out, wire: list[Turn], thinking_on: bool) -> None
         and all(b.kind == "tool_result" for b in final)
         and k > 0
         and wire[k - 1].blocks
-        and not any(_is_thinking(b) for t in loop for b in t.blocks)
+        # The current tool loop: the assistant messages since the last user message with text in it.
+        and not loop_thinks(wire[:k], loop_before)
     ):
         # Thinking was on (earlier turns have it), but this tool loop has none: it was removed.
-        n = k
         # opencode#3077; n8n-io/n8n#22550
-        prev = wire[n - 1]
+        prev = wire[k - 1]
+        n = base + k
         found = _type_of(prev.blocks[0])
         out.add(
             "A12",
@@ -470,3 +515,4 @@ def _thinking_at_the_end(out: _Out, wire: list[Turn], thinking_on: bool) -> None
             text=1,
             found=found,
         )
+    return out.found

@@ -10,7 +10,7 @@ a conversation that starts with an assistant message or has two assistant messag
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from suture.checks._base import Violation, id_list, shown_id, violation
 from suture.checks._wire import Turn, turns
@@ -48,22 +48,44 @@ def _placeholder_turn(messages: Sequence[Message], turn: Turn) -> bool:
 def check(messages: Sequence[Message]) -> list[Violation]:
     """Every Converse rule the history breaks, in wire order."""
     wire = turns(messages, merge=True)
-    found: list[Violation] = []
     call_ids = {c.id for m in messages for c in m.tool_calls}
+    found: list[Violation] = []
     if wire and wire[0].role == "assistant":
-        rest = [t for t in wire if not _placeholder_turn(messages, t)]
-        found.append(
-            _v(
-                "B3",
-                wire[0].members[0],
-                "the conversation starts with an assistant message",
-                not rest or rest[0].role == "user",
-                "messages.0",
-                0,
-            )
-        )
-    for n, turn in enumerate(wire):
-        prev = wire[n - 1] if n > 0 else None
+        found.append(opening(wire[0], first_kept(messages, wire)))
+    found.extend(scan(messages, wire, 0, None, call_ids.__contains__))
+    return found
+
+
+def opening(first: Turn, kept: Turn | None) -> Violation:
+    """B3 of a conversation whose first wire message ``first`` is an assistant message; ``kept``
+    its first wire message that is not an empty assistant message (``None``: none is)."""
+    return _v(
+        "B3",
+        first.members[0],
+        "the conversation starts with an assistant message",
+        kept is None or kept.role == "user",
+        "messages.0",
+        0,
+    )
+
+
+def first_kept(messages: Sequence[Message], wire: list[Turn]) -> Turn | None:
+    """The first of ``wire`` that is not an empty assistant message."""
+    return next((t for t in wire if not _placeholder_turn(messages, t)), None)
+
+
+def scan(
+    messages: Sequence[Message], wire: list[Turn], base: int, prev: Turn | None, has_call: Callable[[str], bool]
+) -> list[Violation]:
+    """B1, B2, B3 (two assistant messages in a row) and B6 of the wire messages ``wire``,
+    numbered from ``base``: all of a history's, or those of its messages from an assistant
+    message on (``prev`` the wire message before them). ``has_call(id)``: whether a call of the
+    history has that id. In wire order."""
+    found: list[Violation] = []
+    for k, turn in enumerate(wire):
+        n = base + k
+        if k:
+            prev = wire[k - 1]
         if turn.role == "assistant" and prev is not None and prev.role == "assistant":
             found.append(
                 _v(
@@ -80,12 +102,13 @@ def check(messages: Sequence[Message]) -> list[Violation]:
                     text=1,
                 )
             )
-        found.extend(_bad_ids(turn, n, call_ids))
-        found.extend(_results(wire, n) if turn.role == "user" else _calls(wire, n))
+        found.extend(_bad_ids(turn, n, has_call))
+        nxt = wire[k + 1] if k + 1 < len(wire) else None
+        found.extend(_results(turn, n, prev) if turn.role == "user" else _calls(turn, n, nxt))
     return found
 
 
-def _bad_ids(turn: Turn, n: int, call_ids: set[str]) -> list[Violation]:
+def _bad_ids(turn: Turn, n: int, has_call: Callable[[str], bool]) -> list[Violation]:
     """B6: the calls and results of wire message ``n`` whose id Bedrock does not accept."""
     found = []
     for m, b in enumerate(turn.blocks):
@@ -94,7 +117,7 @@ def _bad_ids(turn: Turn, n: int, call_ids: set[str]) -> list[Violation]:
         broken = _bad_id(b.id)
         if broken is None:
             continue
-        fixed = b.id == "" or (b.kind == "tool_result" and b.id not in call_ids)
+        fixed = b.id == "" or (b.kind == "tool_result" and not has_call(b.id))
         found.append(
             _v(
                 "B6",
@@ -116,10 +139,8 @@ def _bad_ids(turn: Turn, n: int, call_ids: set[str]) -> list[Violation]:
     return found
 
 
-def _results(wire: list[Turn], n: int) -> list[Violation]:
-    """B1: the user message ``n`` has more results than the message before it has calls."""
-    turn = wire[n]
-    prev = wire[n - 1] if n > 0 else None
+def _results(turn: Turn, n: int, prev: Turn | None) -> list[Violation]:
+    """B1: the user message ``n`` has more results than the message before it (``prev``) has calls."""
     results = turn.ids("tool_result")
     uses = prev.ids("tool_use") if prev is not None and prev.role == "assistant" else []
     if len(results) <= len(uses):
@@ -138,11 +159,9 @@ def _results(wire: list[Turn], n: int) -> list[Violation]:
     ]
 
 
-def _calls(wire: list[Turn], n: int) -> list[Violation]:
-    """B2: calls of the assistant message ``n`` with no result in the next message."""
-    turn = wire[n]
+def _calls(turn: Turn, n: int, nxt: Turn | None) -> list[Violation]:
+    """B2: calls of the assistant message ``n`` with no result in the next message (``nxt``)."""
     uses = turn.ids("tool_use")
-    nxt = wire[n + 1] if n + 1 < len(wire) else None
     answered = set(nxt.ids("tool_result")) if nxt is not None and nxt.role == "user" else set()
     missing = [u for u in uses if u and u not in answered]  # an empty id is B6's problem
     if not missing:

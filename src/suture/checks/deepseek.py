@@ -23,8 +23,28 @@ def _reasoning(m: Message) -> bool:
 
 
 def check(messages: Sequence[Message]) -> list[Violation]:
+    return scan(messages, 0, len(messages), thinking(messages, 0, len(messages)))
+
+
+def thinking(messages: Sequence[Message], start: int, stop: int) -> bool:
+    """Whether an assistant message of ``messages[start:stop]`` carries reasoning (thinking mode is on)."""
+    return any(messages[i].role == "assistant" and _reasoning(messages[i]) for i in range(start, stop))
+
+
+def unreasoned(messages: Sequence[Message], start: int, stop: int) -> bool:
+    """Whether ``messages[start:stop]`` has an assistant message with calls and no reasoning
+    (one D1 would name, were thinking mode on)."""
+    return any(
+        messages[i].role == "assistant" and messages[i].tool_calls and not _reasoning(messages[i])
+        for i in range(start, stop)
+    )
+
+
+def scan(messages: Sequence[Message], start: int, stop: int, thinking_on: bool) -> list[Violation]:
+    """The problems of ``messages[start:stop]`` (``start``: 0 or a message that is not a tool
+    message), ``thinking_on`` whether the whole history shows thinking mode."""
     found: list[Violation] = []
-    p = pairing(messages)
+    p = pairing(messages, start, stop)
     for a, ids in p.missing.items():
         # agno-agi/agno#3105
         found.append(
@@ -55,8 +75,9 @@ def check(messages: Sequence[Message]) -> list[Violation]:
                 text=2,
             )
         )
-    if any(m.role == "assistant" and _reasoning(m) for m in messages):
-        for i, m in enumerate(messages):
+    if thinking_on:
+        for i in range(start, stop):
+            m = messages[i]
             if m.role == "assistant" and m.tool_calls and not _reasoning(m):
                 # continuedev/continue#10193, #11285
                 found.append(

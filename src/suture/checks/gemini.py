@@ -38,14 +38,27 @@ def _v(
     return violation(NAME, rule, index, problem, fixed, f"contents[{n}]", n, call_id=call_id, fill={"N": n, **fields})
 
 
-def _placeholder(messages: Sequence[Message], turn: Turn) -> bool:
+def placeholder(messages: Sequence[Message], turn: Turn) -> bool:
     return turn.role == "model" and all(is_placeholder(messages[i]) for i in turn.members)
 
 
 def check(messages: Sequence[Message]) -> list[Violation]:
     wire = contents(messages)
+    found = scan(messages, wire, 0, None, None)
+    found.extend(_signatures(messages, wire))
+    found.sort(key=lambda v: v.index)
+    return found
+
+
+def scan(
+    messages: Sequence[Message], wire: list[Turn], base: int, prev: Turn | None, kept: Turn | None
+) -> list[Violation]:
+    """G1, G2, G3 and G5 of the contents ``wire``, numbered from ``base``: all of a history's, or
+    those of its messages from an assistant message on (``prev`` the content before them,
+    ``kept`` the last one before them that is not an empty model turn). In index order."""
     found: list[Violation] = []
-    for n, turn in enumerate(wire):
+    for k, turn in enumerate(wire):
+        n = base + k
         calls = [b for b in turn.blocks if b.kind == "tool_use"]
         index = turn.members[0]
         if not turn.blocks:
@@ -55,39 +68,37 @@ def check(messages: Sequence[Message]) -> list[Violation]:
                     "G5",
                     index,
                     f"an empty {turn.role} content",
-                    _placeholder(messages, turn),
+                    placeholder(messages, turn),
                     n,
                 )
             )
-        if turn.responses:
-            prev = wire[n - 1] if n > 0 else None
-            if prev is None or prev.role != "model" or not prev.ids("tool_use"):
-                found.append(
-                    _v(
-                        "G1",
-                        index,
-                        "function responses that do not follow a function call turn",
-                        True,
-                        n,
-                        turn.blocks[0].id,
-                    )
+        before = wire[k - 1] if k > 0 else prev
+        if turn.responses and (before is None or before.role != "model" or not before.ids("tool_use")):
+            found.append(
+                _v(
+                    "G1",
+                    index,
+                    "function responses that do not follow a function call turn",
+                    True,
+                    n,
+                    turn.blocks[0].id,
                 )
+            )
         if not calls:
             continue
-        prev = wire[n - 1] if n > 0 else None
-        if prev is None or prev.role != "user":
-            before = next((t for t in reversed(wire[:n]) if not _placeholder(messages, t)), None)
+        if before is None or before.role != "user":
+            last = next((t for t in reversed(wire[:k]) if not placeholder(messages, t)), kept)
             found.append(
                 _v(
                     "G2",
                     index,
-                    "a function call turn that follows " + ("nothing" if prev is None else "another model turn"),
-                    before is not None and (before.role == "user" or bool(before.ids("tool_use"))),
+                    "a function call turn that follows " + ("nothing" if before is None else "another model turn"),
+                    last is not None and (last.role == "user" or bool(last.ids("tool_use"))),
                     n,
                     calls[0].id,
                 )
             )
-        nxt = wire[n + 1] if n + 1 < len(wire) else None
+        nxt = wire[k + 1] if k + 1 < len(wire) else None
         if nxt is None or not nxt.responses:
             found.append(
                 _v(
@@ -110,32 +121,46 @@ def check(messages: Sequence[Message]) -> list[Violation]:
                     calls[0].id,
                 )
             )
-    found.extend(_signatures(messages, wire))
-    found.sort(key=lambda v: v.index)
     return found
 
 
 def _signatures(messages: Sequence[Message], wire: list[Turn]) -> list[Violation]:
     """G4 (csells/dartantic#86): in the current turn (after the last user text), the first call of
     each model step must carry its signature."""
-    every = [c for m in messages for c in m.tool_calls]
-    signed = any(_signature(c.raw) for c in every)
-    foreign = any(not (isinstance(c.raw, dict) and "functionCall" in c.raw) for c in every)
+    signed, foreign = signing(messages, 0, len(messages))
     if not (signed or foreign):
         return []  # a Gemini history without signatures: from a model that does not sign its calls
-    start = 0
-    for n, turn in enumerate(wire):
+    return unsigned(wire, 0)[1]
+
+
+def signing(messages: Sequence[Message], start: int, stop: int) -> tuple[bool, bool]:
+    """Whether a call of ``messages[start:stop]`` kept a signature, and whether one was not read
+    from Gemini: either makes G4 apply to the history."""
+    every = [c for i in range(start, stop) for c in messages[i].tool_calls]
+    signed = any(_signature(c.raw) for c in every)
+    foreign = any(not (isinstance(c.raw, dict) and "functionCall" in c.raw) for c in every)
+    return signed, foreign
+
+
+def unsigned(wire: list[Turn], base: int) -> tuple[bool, list[Violation]]:
+    """The G4 problems of the contents ``wire`` (numbered from ``base``) after the last user
+    content with text among them, and whether there is such a content (the current turn starts
+    after it)."""
+    found: list[Violation] = []
+    reset = False
+    for k, turn in enumerate(wire):
         if turn.role == "user" and not turn.responses:
-            start = n + 1
-    found = []
-    for n in range(start, len(wire)):
-        calls = [b for b in wire[n].blocks if b.kind == "tool_use"]
+            found = []
+            reset = True
+            continue
+        calls = [b for b in turn.blocks if b.kind == "tool_use"]
         if calls and not _signature(calls[0].raw):
+            n = base + k
             name = calls[0].name or "the tool"
             found.append(
                 _v(
                     "G4",
-                    wire[n].members[0],
+                    turn.members[0],
                     f"call {calls[0].id or '(no id)'} ({name}) in the current turn has no thought signature",
                     False,
                     n,
@@ -144,4 +169,4 @@ def _signatures(messages: Sequence[Message], wire: list[Turn]) -> list[Violation
                     P=n + 1,
                 )
             )
-    return found
+    return reset, found

@@ -27,8 +27,15 @@ def _empty(m: Message) -> bool:
 
 
 def check(messages: Sequence[Message]) -> list[Violation]:
+    return scan(messages, 0, len(messages), {})
+
+
+def scan(messages: Sequence[Message], start: int, stop: int, first: dict[str, int]) -> list[Violation]:
+    """The problems of ``messages[start:stop]`` (``start``: 0 or a message that is not a tool
+    message); ``first`` maps a call id to the first assistant message before ``start`` that uses
+    it, and gets those of the range."""
     found: list[Violation] = []
-    for a, ids in pairing(messages).missing.items():
+    for a, ids in pairing(messages, start, stop).missing.items():
         found.append(
             violation(
                 NAME,
@@ -42,8 +49,8 @@ def check(messages: Sequence[Message]) -> list[Violation]:
                 fill={"N": a, "ids": id_list(ids)},
             )
         )
-    first: dict[str, int] = {}
-    for i, m in enumerate(messages):
+    for i in range(start, stop):
+        m = messages[i]
         if m.role != "assistant":
             continue
         if _empty(m):

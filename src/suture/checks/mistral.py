@@ -68,9 +68,16 @@ def _v(
 
 
 def check(messages: Sequence[Message]) -> list[Violation]:
+    return scan(messages, 0, len(messages))
+
+
+def scan(messages: Sequence[Message], start: int, stop: int) -> list[Violation]:
+    """The problems of ``messages[start:stop]`` (``start``: 0 or an assistant message), by
+    message index; the rule of the last message only when ``stop`` is the end."""
     found: list[Violation] = []
     n = len(messages)
-    for i, m in enumerate(messages):
+    for i in range(start, stop):
+        m = messages[i]
         ids = [c.id for c in m.tool_calls] if m.role == "assistant" else [m.tool_call_id] if m.role == "tool" else []
         for call_id in ids:
             if call_id != "null" and not _ID.fullmatch(call_id):
@@ -84,7 +91,7 @@ def check(messages: Sequence[Message]) -> list[Violation]:
                         id=call_id,
                     )
                 )
-    for i in range(1, n):
+    for i in range(max(start, 1), stop):
         prev, cur = _role(messages[i - 1]), _role(messages[i])
         if cur not in _AFTER[prev]:
             found.append(
@@ -98,13 +105,13 @@ def check(messages: Sequence[Message]) -> list[Violation]:
                     previous=prev,
                 )
             )
-    if n > 1:
+    if n > 1 and stop == n:
         last = messages[-1]
         role = _role(last)
         prefix = isinstance(last.raw, dict) and last.raw.get("prefix") is True
         if role not in ("user", "tool") and not (role == "assistant" and prefix):
-            kept = [m for m in messages if not is_placeholder(m)]
-            fixed = bool(kept) and (_role(kept[-1]) in ("user", "tool") or bool(kept[-1].tool_calls))
+            kept = next((m for m in reversed(messages) if not is_placeholder(m)), None)
+            fixed = kept is not None and (_role(kept) in ("user", "tool") or bool(kept.tool_calls))
             found.append(
                 _v(
                     "M4",
@@ -115,14 +122,15 @@ def check(messages: Sequence[Message]) -> list[Violation]:
                     role=role,
                 )
             )
-    found.extend(_pairs(messages))
+    found.extend(_pairs(messages, start, stop))
     found.sort(key=lambda v: v.index)
     return found
 
 
-def _pairs(messages: Sequence[Message]) -> list[Violation]:
+def _pairs(messages: Sequence[Message], start: int, stop: int) -> list[Violation]:
     """MistralRequestValidatorV13._validate_tool_calls_followed_by_tool_messages, reporting every
-    problem instead of the first."""
+    problem instead of the first (over ``messages[start:stop]``; ``stop`` is the end or an
+    assistant message, which ends the pairing of the one before it)."""
     found: list[Violation] = []
     expected: set[str] = set()
     observed: set[str] = set()
@@ -140,9 +148,8 @@ def _pairs(messages: Sequence[Message]) -> list[Violation]:
                 )
             )
 
-    for i, m in enumerate(messages):
-        if i == 0:
-            continue
+    for i in range(max(start, 1), stop):
+        m = messages[i]
         if m.role == "tool":
             tid = m.tool_call_id
             if tid in observed:

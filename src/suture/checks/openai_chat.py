@@ -38,15 +38,22 @@ def _v(
 
 def check(messages: Sequence[Message]) -> list[Violation]:
     """Every OpenAI Chat rule the history breaks, by message index."""
-    found = _pairing(messages) + _ids(messages)
+    return scan(messages, 0, len(messages), {})
+
+
+def scan(messages: Sequence[Message], start: int, stop: int, first_result: dict[str, int]) -> list[Violation]:
+    """The problems of ``messages[start:stop]`` (``start``: 0 or a message that is not a tool
+    message), by message index; ``first_result`` maps a tool_call_id to its first tool message
+    before ``start`` and gets those of the range (``suture.checks.resume`` resumes a check so)."""
+    found = _pairing(messages, start, stop) + _ids(messages, start, stop, first_result)
     found.sort(key=lambda v: v.index)
     return found
 
 
-def _pairing(messages: Sequence[Message]) -> list[Violation]:
+def _pairing(messages: Sequence[Message], start: int, stop: int) -> list[Violation]:
     """O1 to O3: calls with no tool message right after them, tool messages that answer no call."""
     found: list[Violation] = []
-    p = pairing(messages)
+    p = pairing(messages, start, stop)
     for a, ids in p.missing.items():
         found.append(
             _v(
@@ -99,11 +106,11 @@ def _pairing(messages: Sequence[Message]) -> list[Violation]:
     return found
 
 
-def _ids(messages: Sequence[Message]) -> list[Violation]:
+def _ids(messages: Sequence[Message], start: int, stop: int, first_result: dict[str, int]) -> list[Violation]:
     """O4 and O3, O5 of ids: a second tool message for one id, a call with no id or too long a one."""
     found: list[Violation] = []
-    first_result: dict[str, int] = {}
-    for i, m in enumerate(messages):
+    for i in range(start, stop):
+        m = messages[i]
         if m.role == "tool" and m.tool_call_id:
             earlier = first_result.get(m.tool_call_id)
             if earlier is None:

@@ -13,7 +13,8 @@ its last call, what the model wrote after its calls after them.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from suture.checks._base import Violation, violation
 from suture.checks._wire import Item, items
@@ -73,24 +74,81 @@ def check(messages: Sequence[Message], repaired: bool = False) -> list[Violation
 def check_as(provider: str, messages: Sequence[Message], strict: bool, repaired: bool) -> list[Violation]:
     """The Responses rules as ``provider`` enforces them; ``strict`` adds R7 and R9."""
     wire = items(messages, repaired)
-    out = _Out(provider)
-    _pairing(out, wire)
-    _item_ids(out, wire)
-    _reasoning(out, wire, messages)
-    if strict:
-        _adjacent(out, wire)
-        _single_output(out, wire)
-    out.found.sort(key=lambda v: (v.index, v.wire_index or 0))
-    return out.found
-
-
-def _pairing(out: _Out, wire: list[Item]) -> None:
-    """R8, R4, R1 and R2: every call and output has a call_id of at most 64 characters, and a partner."""
     calls = {it.call_id for it in wire if it.type == "function_call"}
     outputs = {it.call_id for it in wire if it.type == "function_call_output"}
-    for n, it in enumerate(wire):
+    found, _ = scan(
+        provider,
+        messages,
+        wire,
+        Facts(0, len(wire), calls.__contains__, outputs.__contains__, reasoning_ids(wire)),
+        strict,
+    )
+    found.sort(key=order)
+    return found
+
+
+def order(v: Violation) -> tuple[int, int]:
+    """The order of a Responses check's problems: by message, then by item."""
+    return (v.index, v.wire_index or 0)
+
+
+def reasoning_ids(wire: Sequence[Item]) -> bool:
+    """Whether a reasoning item of ``wire`` carries its own id (R6 then asks every call with an id
+    for the reasoning item that came with it)."""
+    return any(it.type == "reasoning" and it.item_id for it in wire)
+
+
+@dataclass(slots=True)
+class Facts:
+    """What the Responses rules of some items need to know of the rest of the input.
+
+    The items checked are ``wire[:limit]`` of the ``wire`` a scan is given, numbered from
+    ``base``; the rest of ``wire`` is what follows them (R7 looks there for outputs).
+    ``has_call(id)`` and ``has_output(id)``: whether the input has a call, an output, with that
+    call_id; ``reasoning``: whether a reasoning item of the input has an id (:func:`reasoning_ids`).
+    ``seen_ids`` (item ids) and ``first_output`` (call_id to the first output's position and
+    neutral index) hold
+    those of the items before ``base`` and get those checked; ``earlier_outputs``: the outputs
+    before ``base`` by call_id, each a (position, neutral index). ``unsettled`` gets the
+    call_ids whose R7 verdict on a call checked here depends on items after ``wire[:limit]``
+    (``None``: not asked)."""
+
+    base: int
+    limit: int
+    has_call: Callable[[str], bool]
+    has_output: Callable[[str], bool]
+    reasoning: bool
+    seen_ids: set[str] = field(default_factory=set)
+    first_output: dict[str, tuple[int, int]] = field(default_factory=dict)
+    earlier_outputs: Mapping[str, list[tuple[int, int]]] = field(default_factory=dict)
+    unsettled: set[str] | None = None
+
+
+def scan(
+    provider: str, messages: Sequence[Message], wire: list[Item], facts: Facts, strict: bool
+) -> tuple[list[Violation], bool]:
+    """The problems of the items ``wire[:facts.limit]`` (all of a history's, or those of its
+    messages from one that is not a tool message on), rule by rule, not yet in :func:`order`;
+    and whether an assistant message among them would have R6 were a reasoning item with an id
+    anywhere in the input."""
+    out = _Out(provider)
+    checked = wire[: facts.limit] if facts.limit < len(wire) else wire
+    _pairing(out, checked, facts)
+    _item_ids(out, checked, facts)
+    candidate = _reasoning(out, checked, facts, messages)
+    if strict:
+        _adjacent(out, wire, facts)
+        _single_output(out, checked, facts)
+    return out.found, candidate
+
+
+def _pairing(out: _Out, wire: list[Item], facts: Facts) -> None:
+    """R8, R4, R1 and R2: every call and output has a call_id of at most 64 characters, and a partner."""
+    base = facts.base
+    for k, it in enumerate(wire):
         if it.type not in _PAIRED:
             continue
+        n = base + k
         what = "call" if it.type == "function_call" else "output"
         if not it.call_id:
             out.add("R8", it.source, n, f"a function {what} without call_id", True)
@@ -104,18 +162,19 @@ def _pairing(out: _Out, wire: list[Item]) -> None:
                 it.call_id,
                 L=len(it.call_id),
             )
-        elif it.type == "function_call" and it.call_id not in outputs:
+        elif it.type == "function_call" and not facts.has_output(it.call_id):
             out.add("R1", it.source, n, f"call {it.call_id} has no function_call_output", True, it.call_id)
-        elif it.type == "function_call_output" and it.call_id not in calls:
+        elif it.type == "function_call_output" and not facts.has_call(it.call_id):
             out.add("R2", it.source, n, f"output for {it.call_id} answers no function_call", True, it.call_id)
 
 
-def _item_ids(out: _Out, wire: list[Item]) -> None:
+def _item_ids(out: _Out, wire: list[Item], facts: Facts) -> None:
     """R3 and R5: item ids are unique and carry the prefix of their type."""
-    seen_ids: set[str] = set()
-    for n, it in enumerate(wire):
+    seen_ids = facts.seen_ids
+    for k, it in enumerate(wire):
         if it.item_id is None:
             continue
+        n = facts.base + k
         if it.item_id in seen_ids:
             out.add("R3", it.source, n, f"item id {it.item_id} is used twice", False, id=it.item_id)
         seen_ids.add(it.item_id)
@@ -124,12 +183,16 @@ def _item_ids(out: _Out, wire: list[Item]) -> None:
             out.add("R5", it.source, n, f"a {it.type} item with id {it.item_id}", False, id=it.item_id, prefix=prefix)
 
 
-def _reasoning(out: _Out, wire: list[Item], messages: Sequence[Message]) -> None:
-    """R6 (continuedev/continue#10018, #8933): reasoning items and the item that follows them."""
-    reasoning_elsewhere = any(it.type == "reasoning" and it.item_id for it in wire)
+def _reasoning(out: _Out, wire: list[Item], facts: Facts, messages: Sequence[Message]) -> bool:
+    """R6 (continuedev/continue#10018, #8933): reasoning items and the item that follows them.
+    Returns whether a call with an id but no reasoning item is among them (R6 were
+    ``facts.reasoning`` true)."""
+    reasoning_elsewhere = facts.reasoning
+    candidate = False
     by_message: dict[int, list[int]] = {}
-    for n, it in enumerate(wire):
-        by_message.setdefault(it.source, []).append(n)
+    for k, it in enumerate(wire):
+        by_message.setdefault(it.source, []).append(k)
+    base = facts.base
     for source, positions in by_message.items():
         kinds = [wire[n].type for n in positions]
         if messages[source].role != "assistant":
@@ -140,26 +203,30 @@ def _reasoning(out: _Out, wire: list[Item], messages: Sequence[Message]) -> None
                 out.add(
                     "R6",
                     source,
-                    positions[-1],
+                    base + positions[-1],
                     "a reasoning item with nothing after it from the same response",
                     False,
                     text=1,
                     id=last.item_id,
                 )
-        elif reasoning_elsewhere and "reasoning" not in kinds:
-            for n in positions:
-                it = wire[n]
+        elif "reasoning" not in kinds:
+            for k in positions:
+                it = wire[k]
                 if it.type == "function_call" and it.item_id:
+                    candidate = True
+                    if not reasoning_elsewhere:
+                        break
                     out.add(
                         "R6",
                         source,
-                        n,
+                        base + k,
                         f"function_call {it.item_id} came with a reasoning item that is not in this input",
                         False,
                         it.call_id,
                         id=it.item_id,
                     )
                     break
+    return candidate
 
 
 def _describe(it: Item) -> str:
@@ -170,42 +237,51 @@ def _describe(it: Item) -> str:
     return "an item"
 
 
-def _adjacent(out: _Out, wire: list[Item]) -> None:
+def _adjacent(out: _Out, wire: list[Item], facts: Facts) -> None:
     """R7 (deepseek-ai/awesome-deepseek-integration#740; kolega-ai/kolega-code#403): nothing but
     calls and outputs between a call and its output. One problem per turn, at its first call
-    that has one; a call with no output at all is R1's."""
-    outputs: dict[str, list[int]] = {}
-    for n, it in enumerate(wire):
+    that has one; a call with no output at all is R1's. The calls are those of
+    ``wire[:facts.limit]``; their outputs may come later in ``wire`` or before it."""
+    base, limit, unsettled = facts.base, facts.limit, facts.unsettled
+    outputs: dict[str, list[tuple[int, int]]] = {}
+    for k, it in enumerate(wire):
         if it.type == "function_call_output" and it.call_id:
-            outputs.setdefault(it.call_id, []).append(n)
-    # others[k]: how many items before position k are neither a call nor an output.
+            found = outputs.get(it.call_id)
+            if found is None:
+                found = outputs[it.call_id] = list(facts.earlier_outputs.get(it.call_id, ()))
+            found.append((base + k, it.source))
+    # others[k]: how many items before position base + k are neither a call nor an output.
     others = [0] * (len(wire) + 1)
     last_call: dict[int, int] = {}
-    for n, it in enumerate(wire):
-        others[n + 1] = others[n] + (it.type not in _PAIRED)
+    for k, it in enumerate(wire):
+        others[k + 1] = others[k] + (it.type not in _PAIRED)
         if it.type == "function_call":
-            last_call[it.source] = n
+            last_call[it.source] = k
     reported: set[int] = set()
-    for c, it in enumerate(wire):
+    for k in range(min(limit, len(wire))):
+        it = wire[k]
         if it.type != "function_call" or not it.call_id or it.source in reported:
             continue
-        found = outputs.get(it.call_id)
+        c = base + k
+        found = outputs.get(it.call_id) or list(facts.earlier_outputs.get(it.call_id, ()))
+        after = bisect_right(found, c, key=_position)
+        if unsettled is not None and (after == len(found) or found[after][0] >= base + limit):
+            unsettled.add(it.call_id)  # an output still to come, or one after these items, decides
         if not found:
             continue
-        k = bisect_right(found, c)
-        if k == len(found):
+        if after == len(found):
             problem = f"the output for {it.call_id} comes before its call"
             fixed = True
-            related: tuple[int, ...] = (wire[found[-1]].source,)
+            related: tuple[int, ...] = (found[-1][1],)
         else:
-            o = found[k]
-            if others[o] == others[c + 1]:
+            o = found[after][0] - base
+            if others[o] == others[k + 1]:
                 continue
-            between = [j for j in range(c + 1, o) if wire[j].type not in _PAIRED]
+            between = [j for j in range(k + 1, o) if wire[j].type not in _PAIRED]
             first = wire[between[0]]
             problem = (
-                f"{_describe(first)} (input[{between[0]}]) stands between call {it.call_id} (input[{c}]) "
-                f"and its output (input[{o}])"
+                f"{_describe(first)} (input[{base + between[0]}]) stands between call {it.call_id} (input[{c}]) "
+                f"and its output (input[{base + o}])"
             )
             # The repair moves outputs up to their turn's last call; items between two calls stay.
             fixed = not any(wire[j].source == it.source and j < last_call[it.source] for j in between)
@@ -214,22 +290,27 @@ def _adjacent(out: _Out, wire: list[Item]) -> None:
         reported.add(it.source)
 
 
-def _single_output(out: _Out, wire: list[Item]) -> None:
+def _position(output: tuple[int, int]) -> int:
+    return output[0]
+
+
+def _single_output(out: _Out, wire: list[Item], facts: Facts) -> None:
     """R9 (NousResearch/hermes-agent#102629): one output per call_id in the whole input."""
-    first: dict[str, int] = {}
-    for n, it in enumerate(wire):
+    first = facts.first_output
+    for k, it in enumerate(wire):
         if it.type != "function_call_output" or not it.call_id:
             continue
-        if it.call_id not in first:
-            first[it.call_id] = n
+        n = facts.base + k
+        earlier = first.get(it.call_id)
+        if earlier is None:
+            first[it.call_id] = (n, it.source)
             continue
-        earlier = wire[first[it.call_id]].source
         out.add(
             "R9",
             it.source,
             n,
-            f"a second output for call_id {it.call_id} (the first is input[{first[it.call_id]}])",
+            f"a second output for call_id {it.call_id} (the first is input[{earlier[0]}])",
             True,
             it.call_id,
-            (earlier,),
+            (earlier[1],),
         )

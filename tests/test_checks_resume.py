@@ -1,0 +1,225 @@
+"""Resumed provider checks (``suture.checks.resume``) equal full checks, problem for problem.
+
+A history is cut at random points into a first part and appends; after each, the resumed verdicts
+of every provider (before repair, after it, the fixed flags) must equal what
+:func:`suture.checks.verdicts` gives for the same messages. The generated histories of
+``tests.strategies`` carry no records, so here some messages are given the records the checks
+read (Responses item ids and item lists, Gemini signatures, DeepSeek reasoning, Mistral's prefix,
+Anthropic signatures) to reach every rule.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, overload
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from suture.checks import PROVIDERS, check, verdicts
+from suture.checks.resume import Checks, resumable
+from suture.formats import load_file
+from suture.model import Message, TextPart, ThinkingPart, ToolCall
+from suture.repair import Repair, repair, repair_from, reused
+from tests.strategies import histories
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _transcripts() -> list[Path]:
+    found = []
+    for path in sorted((ROOT / "sample_sessions").rglob("*")):
+        if path.suffix in (".json", ".jsonl"):
+            try:
+                load_file(path)
+            except Exception:
+                continue  # a recording's notes, not a transcript
+            found.append(path)
+    return found
+
+
+SAMPLES = _transcripts()
+
+_ITEM_IDS = ("fc_1", "fc_2", "rs_1", "msg_1", "x_1", "")
+
+
+@st.composite
+def _dressed_call(draw: st.DrawFn, call: ToolCall) -> ToolCall:
+    kind = draw(st.sampled_from(("none", "responses", "gemini", "gemini-signed")))
+    if kind == "responses":
+        raw: Any = {"type": "function_call", "id": draw(st.sampled_from(_ITEM_IDS)), "call_id": call.id}
+    elif kind == "gemini":
+        raw = {"functionCall": {"name": call.name or "f"}}
+    elif kind == "gemini-signed":
+        raw = {"functionCall": {"name": call.name or "f"}, "thoughtSignature": "sig"}
+    else:
+        return call
+    return ToolCall(call.id, call.name, call.arguments, raw)
+
+
+@st.composite
+def _dressed(draw: st.DrawFn, m: Message) -> Message:
+    """``m``, perhaps with a record of the kind some checker reads."""
+    if m.role == "assistant":
+        calls = tuple(draw(_dressed_call(c)) for c in m.tool_calls)
+        content = m.content
+        if isinstance(content, list) and draw(st.booleans()):
+            content = [
+                ThinkingPart(p.text, {"type": "reasoning", "id": draw(st.sampled_from(_ITEM_IDS))}, signature="s")
+                if isinstance(p, ThinkingPart)
+                else p
+                for p in content
+            ]
+        raw: Any = draw(st.sampled_from((None, "reasoning", "prefix", "items", "items-after")) if calls else st.none())
+        if raw == "reasoning":
+            raw = {"reasoning_content": "thought"}
+        elif raw == "prefix":
+            raw = {"prefix": True}
+        elif raw in ("items", "items-after") and all(isinstance(c.raw, dict) for c in calls):
+            listed: list[Any] = []
+            if draw(st.booleans()):
+                listed.append({"type": "reasoning", "id": draw(st.sampled_from(_ITEM_IDS))})
+            listed += [c.raw for c in calls]
+            if raw == "items-after":
+                listed.append({"type": "message", "id": draw(st.sampled_from(_ITEM_IDS))})
+            raw = listed
+        elif not isinstance(raw, dict):
+            raw = None
+        return Message("assistant", content, calls, raw=raw)
+    if m.role == "user" and draw(st.booleans()):
+        return Message("user", m.content, raw={"type": "message", "id": draw(st.sampled_from(_ITEM_IDS))})
+    return m
+
+
+@st.composite
+def dressed_histories(draw: st.DrawFn) -> list[Message]:
+    return [draw(_dressed(m)) for m in draw(histories(max_turns=7))]
+
+
+def _assert_same(got: dict[str, Any], messages: Sequence[Message], result: Repair) -> None:
+    want = verdicts(messages, repaired=result)
+    for p in PROVIDERS:
+        assert got[p].before == want[p].before, p
+        assert got[p].after == want[p].after, p
+
+
+def _grow(messages: list[Message], cuts: list[int]) -> Iterator[tuple[list[Message], Repair, int]]:
+    """Each state of ``messages`` read in parts ending at ``cuts``, its repair made from the one
+    before (as the app makes it), and how many messages it keeps of the state before."""
+    before: Repair | None = None
+    kept = 0
+    for n in [*sorted(cuts), len(messages)]:
+        part = messages[:n]
+        result = repair(part) if before is None else repair_from(before, part, kept)
+        yield part, result, kept
+        before, kept = result, n
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(dressed_histories(), st.data())
+def test_resumed_verdicts_equal_full_verdicts_after_appends(messages: list[Message], data: st.DataObject) -> None:
+    cuts = data.draw(st.lists(st.integers(0, len(messages)), max_size=4))
+    checks = Checks()
+    for part, result, kept in _grow(messages, cuts):
+        _assert_same(checks.verdicts(part, result, same=kept), part, result)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(dressed_histories(), dressed_histories(), st.data())
+def test_a_resumed_check_of_a_changed_end_equals_a_full_check(
+    first: list[Message], other: list[Message], data: st.DataObject
+) -> None:
+    """The messages after ``same`` may be others than last time (a repair's last span is
+    written again): what was kept of them must not show."""
+    keep = data.draw(st.integers(0, len(first)))
+    final = data.draw(st.integers(0, len(first)))
+    second = first[:keep] + other
+    for provider in PROVIDERS:
+        for repaired in (False, True):
+            r = resumable(provider, repaired)
+            assert r.check(first, 0, final) == check(first, provider, repaired=repaired)
+            assert r.check(second, min(keep, final)) == check(second, provider, repaired=repaired), provider
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_resumed_verdicts_of_sample_sessions_equal_full_verdicts(path: Path) -> None:
+    messages = list(load_file(path).messages)
+    rng = random.Random(path.name)
+    cuts = [rng.randrange(len(messages) + 1) for _ in range(3)] + [max(len(messages) - 1, 0)]
+    checks = Checks()
+    for part, result, kept in _grow(messages, cuts):
+        _assert_same(checks.verdicts(part, result, same=kept), part, result)
+
+
+class _Counted(Sequence[Message]):
+    """A list of messages that counts how many times one is read."""
+
+    def __init__(self, items: list[Message]) -> None:
+        self.items = items
+        self.reads = 0
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    @overload
+    def __getitem__(self, index: int) -> Message: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Message]: ...
+
+    def __getitem__(self, index: int | slice) -> Message | Sequence[Message]:
+        if isinstance(index, slice):
+            found = self.items[index]
+            self.reads += len(found)
+            return found
+        self.reads += 1
+        return self.items[index]
+
+    def __iter__(self) -> Iterator[Message]:
+        for m in self.items:
+            self.reads += 1
+            yield m
+
+
+def _session(turns: int) -> list[Message]:
+    """An agent's session: a user message, then turns of reasoning (signed), text and calls (one,
+    or three at once) answered by their results; now and then a steer."""
+    messages: list[Message] = [Message("user", "fix the build")]
+    for t in range(turns):
+        calls = tuple(ToolCall(f"toolu_{t}_{c}", "bash", {"cmd": "ls"}) for c in range(1 + 2 * (t % 3 == 0)))
+        thinking = ThinkingPart(f"step {t}", signature=f"sig{t}")
+        messages.append(Message("assistant", [thinking, TextPart(f"running step {t}")], calls))
+        messages += [Message("tool", f"out {t}", tool_call_id=c.id, name="bash") for c in calls]
+        if t % 7 == 6:
+            messages.append(Message("user", "also check the lint"))
+    messages.append(Message("assistant", "done"))
+    return messages
+
+
+def test_a_check_after_an_append_reads_what_was_appended_not_the_history() -> None:
+    """After the first check, one message appended at a time: each provider's check, before
+    repair and after it, reads a few dozen messages, not the thousands before them."""
+    messages = _session(800)
+    n = len(messages) - 25
+    for provider in PROVIDERS:
+        before, after = resumable(provider), resumable(provider, repaired=True)
+        before.check(messages[:n])
+        result = repair(messages[:n])
+        first = reused(result, messages[:n], n)
+        after.check(result.messages, 0, first[1] if first is not None else 0)
+        for k in range(n + 1, len(messages) + 1):
+            part = messages[:k]
+            counted = _Counted(part)
+            assert before.check(counted, same=k - 1) == check(part, provider)
+            assert counted.reads < 200, (provider, k, counted.reads)
+            stable = reused(result, part, k - 1)
+            result = repair_from(result, part, k - 1)
+            final = reused(result, part, k)
+            counted = _Counted(list(result.messages))
+            same = stable[1] if stable is not None else 0
+            found = after.check(counted, same, final[1] if final is not None else 0)
+            assert found == check(result.messages, provider, repaired=True)
+            assert counted.reads < 200, (provider, k, counted.reads)
