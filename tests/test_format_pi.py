@@ -71,7 +71,7 @@ def test_aborted_and_failed_turns_are_skipped_as_pi_skips_them() -> None:
     lines = [m.source.line for m in t.messages if m.source]
     assert 10 not in lines and 13 not in lines
     assert [(s.source.line, s.kind) for s in t.skipped] == [(10, "errored_turn"), (13, "errored_turn")]
-    assert "stopReason 'error'" in t.skipped[1].reason and "2 call(s)" in t.skipped[1].reason
+    assert "stopReason 'error'" in t.skipped[1].reason and "2 calls" in t.skipped[1].reason
     # The result written for one of the failed turn's calls answers nothing pi sends.
     result = repair(t.messages)
     assert [(c.kind, t.messages[c.input_index].source.line) for c in result.changes] == [  # type: ignore[union-attr]

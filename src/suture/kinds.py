@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from suture.repair import ChangeKind
+from suture.words import count
 
 __all__ = ["KINDS", "Shown", "badge_classes", "badge_rules", "badge_variable", "counted"]
 
@@ -102,7 +103,7 @@ KINDS: dict[ChangeKind, Shown] = {
 def counted(kind: ChangeKind, n: int) -> str:
     """``1 moved result``, ``2 moved results``."""
     shown = KINDS[kind]
-    return f"{n} {shown.word if n == 1 else shown.plural}"
+    return count(n, shown.word, shown.plural)
 
 
 def badge_classes(prefix: str) -> set[str]:

@@ -58,6 +58,7 @@ from suture.model import (
     ToolCall,
     Transcript,
 )
+from suture.words import count
 
 __all__ = ["ADAPTER", "branch"]
 
@@ -282,7 +283,7 @@ class PiAdapter:
                 error = raw.get("errorMessage")
                 evidence.append((Source(line=line), f"error: {error}" if error else "error"))
             if stop in ("error", "aborted"):
-                calls = f" and its {len(message.tool_calls)} call(s)" if message.tool_calls else ""
+                calls = f" and its {count(len(message.tool_calls), 'call')}" if message.tool_calls else ""
                 skipped.append(
                     Skipped(
                         Source(line=line),

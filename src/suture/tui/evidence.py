@@ -30,6 +30,7 @@ from suture.tui.keys import PickList, Scroll
 from suture.tui.records import pretty, shorten_payloads
 from suture.tui.rows import human_size
 from suture.tui.screens import Overlay, Styled
+from suture.words import count
 
 __all__ = ["KIND_WORDS", "NotSentScreen", "not_sent_line"]
 
@@ -44,7 +45,7 @@ KIND_WORDS: dict[str, tuple[str, str]] = {
 
 def _kind_words(kind: str, n: int) -> str:
     one, many = KIND_WORDS.get(kind, (kind.replace("_", " "), kind.replace("_", " ")))
-    return f"{n:,} {one if n == 1 else many}"
+    return count(n, one, many)
 
 
 def not_sent_line(transcript: Transcript, agent: str) -> str:

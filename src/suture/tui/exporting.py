@@ -23,6 +23,7 @@ from suture._deferred import deferred
 from suture.io import InputError, backup_name, output_target, same_file, write_atomic, write_files
 from suture.live import LiveFile, Update
 from suture.model import Transcript
+from suture.words import count
 
 if TYPE_CHECKING:
     from suture.tui.rows import RowModel
@@ -141,7 +142,7 @@ class ExportFlow(App[None]):
     def _ask_export(self, problems: int, options: list[ExportOption], version: int, stale: str | None) -> None:
         note = stale or ""
         if problems:
-            note += f" {problems} unreadable line(s) are left out, as with --skip-bad-lines."
+            note += f" {count(problems, 'unreadable line')} {'is' if problems == 1 else 'are'} left out, as with --skip-bad-lines."
         self.push_screen(
             ExportScreen(options, note.strip()),
             lambda answer: self._export_to(answer, options, version),

@@ -44,6 +44,7 @@ from suture.scan_pool import Progress
 from suture.sessions import Found, Place
 from suture.tui.app import SutureApp
 from suture.tui.keys import KeyBar
+from suture.words import count
 
 __all__ = ["SessionList", "SessionsApp", "SessionsScreen", "matches"]
 
@@ -781,7 +782,7 @@ class SessionsScreen(Screen[None]):
                 else "no API error recorded"
             )
             if row.skipped:
-                second += f"  ·  {row.skipped} unreadable line(s) skipped"
+                second += f"  ·  {count(row.skipped, 'unreadable line')} skipped"
             third = show.path(_home_short(row.path))
             if row.session:
                 third += f"  ·  session {show.line(row.session)}"

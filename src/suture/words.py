@@ -1,0 +1,19 @@
+"""How suture words a count: ``1 call``, ``16 calls``, ``1,204 messages``, never ``call(s)``.
+
+The one place the command line, the app and the formats' notes turn a number and a noun into
+words. Pure: no I/O, no Textual.
+"""
+
+from __future__ import annotations
+
+__all__ = ["count"]
+
+
+def count(n: int, one: str, many: str | None = None) -> str:
+    """``n`` and the noun that goes with it: ``one`` for exactly one, else ``many`` (``one`` with
+    an ``s`` when not given), the number with thousands separators.
+
+    >>> count(1, "call"), count(16, "call"), count(0, "reply", "replies"), count(1204, "message")
+    ('1 call', '16 calls', '0 replies', '1,204 messages')
+    """
+    return f"{n:,} {one if n == 1 else (many if many is not None else one + 's')}"
