@@ -666,6 +666,10 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             )
         if len(model):
             self._show_state(None)
+        if self.search_waiting:  # a search that found nothing yet looks again in what is read now
+            self.run_search(self.search_waiting, jump=True)
+        elif self.match_query:  # the rows read since hold more matches
+            self.run_search(self.match_query, jump=False)
         self.refresh_bindings()
         if message.drawn is not None:
             self.call_after_refresh(message.drawn.set)

@@ -19,6 +19,7 @@ from textual.widgets import Input
 
 from suture import show
 from suture.tui.bars import InfoBar
+from suture.words import count
 
 if TYPE_CHECKING:
     from suture.tui.rows import RowModel
@@ -85,7 +86,9 @@ class SearchFlow(App[None]):
             if self.model is not None and model.partial and query in (self.match_query, self.search_waiting):
                 self.run_search(query, jump)
             return
-        waited = self.search_waiting == query and not model.partial
+        was_waiting = self.search_waiting == query
+        # A search that found nothing in what was read, found now (in more of the file or all of it).
+        waited = was_waiting and (bool(rows) or not model.partial)
         if waited or self.search_waiting != query:
             self.search_waiting = ""
         jump = jump or waited
@@ -98,9 +101,9 @@ class SearchFlow(App[None]):
         if not rows and model.partial:
             self.search_waiting = query
             said = f"“{show.line(query)}” not found in the {model.inputs:,} messages shown so far; still loading"
-            self._set_search(f"{said}: searched again when loaded")
-            if jump:
-                self.notify(f"{said}: searched again when the whole file is read", markup=False)
+            self._set_search(f"{said}: searched again as more is read")
+            if jump and not was_waiting:  # said once, not again at each piece read
+                self.notify(f"{said}: searched again as more of the file is read", markup=False)
             return
         if not rows:
             self._set_search(f"no match for “{query}”")
@@ -113,7 +116,8 @@ class SearchFlow(App[None]):
             self.view.select(after[0] if after else rows[0], center=True)
             if waited:
                 n = len(rows)
-                self.notify(f"“{show.line(query)}” found once the file was read: {n:,} match{'es' * (n != 1)}")
+                where = f"in the first {model.inputs:,} messages read" if model.partial else "once the file was read"
+                self.notify(f"“{show.line(query)}” found {where}: {count(n, 'match', 'matches')}", markup=False)
         self._say_match()
 
     def _say_match(self) -> None:
