@@ -244,6 +244,70 @@ def test_rows_grown_step_by_step_equal_rows_built_whole(history, cuts):
         previous, previous_in = result, now
 
 
+def _grown_states(history: list[Any], cuts: list[int]) -> list[tuple[RowModel, RowModel]]:
+    """Each state of ``history`` read up to each cut, grown from the state before, with the same
+    state built whole."""
+    from suture.model import Transcript
+    from suture.repair import repair_from, reused
+
+    out: list[tuple[RowModel, RowModel]] = []
+    previous = None
+    previous_in: list[Any] = []
+    for cut in [*sorted(cuts), len(history)]:
+        now = history[:cut]
+        transcript = Transcript(messages=now, format="chat")
+        if previous is None:
+            result, stable = repair(now), (0, 0)
+        else:
+            result = repair_from(previous, now, len(previous_in))
+            stable = reused(previous, now, len(previous_in)) or (0, 0)
+        whole = RowModel(transcript, result)
+        out.append((whole if not out else out[-1][0].grown(transcript, result, stable), whole))
+        previous, previous_in = result, now
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(histories(max_turns=8), st.lists(st.integers(0, 60), max_size=5), st.randoms(use_true_random=False))
+def test_a_state_searched_in_any_order_finds_what_the_whole_state_finds(history, cuts, rnd):
+    # A large file loads faster than it is searched: states are made before the states they grow
+    # from are searched, and each state's search text grows from whichever was searched by then.
+    states = _grown_states(history, cuts)
+    order = list(range(len(states)))
+    rnd.shuffle(order)
+    for k in order:
+        grown, whole = states[k]
+        for needle in ("a", "call", "\x00"):
+            assert grown.search(needle) == whole.search(needle)
+
+
+def test_the_search_text_grows_from_a_state_searched_after_later_states_were_made(monkeypatch):
+    import suture.tui.rows as rows_module
+    from suture.formats import load_bytes
+    from tests.helpers.progressive import records
+
+    data = b"".join(orjson.dumps(r) + b"\n" for r in records(150))
+    messages = load_bytes(data, "chat").messages
+    first, second, last = (state for state, _ in _grown_states(list(messages), [200, 300]))
+    made = {"n": 0}
+    text_of = rows_module.search_text
+
+    def counted(message: Any) -> str:
+        made["n"] += 1
+        return text_of(message)
+
+    monkeypatch.setattr(rows_module, "search_text", counted)
+    first.search("call")  # searched once the later states exist (its search was under way)
+    built_first = made["n"]
+    last.search("call")
+    grown = made["n"] - built_first
+    RowModel(last.transcript, last.repair).search("call")
+    from_scratch = made["n"] - built_first - grown
+    # Only the rows after those the first state holds: not every row of the last.
+    assert 0 < grown <= from_scratch - built_first // 2
+    assert second.search("call") == RowModel(second.transcript, second.repair).search("call")
+
+
 @settings(max_examples=100, deadline=None)
 @given(histories(max_turns=8))
 def test_rows_up_to_a_point_are_the_prefix_of_the_whole(history):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 from pathlib import Path
 
 import orjson
@@ -15,6 +16,7 @@ from suture.repair import ChangeKind
 from suture.tui.app import SutureApp, default_export_path
 from suture.tui.changes import ChangeList
 from suture.tui.details import DetailScreen
+from suture.tui.rows import RowModel
 from suture.tui.screens import ConfirmScreen, ExportScreen, HelpScreen
 from suture.tui.view import TranscriptView
 from tests.helpers.app import ROOT, SIZE, USER, WORKED, export, line, ready, screen_text, suture_repair
@@ -683,6 +685,36 @@ async def test_search_marks_exactly_the_matches(tmp_path: Path) -> None:
         assert _marked(app, 1) == []
         # Row 0's index number is marked too; in each pane the summary's "THE" is.
         assert [t for t in _marked(app, 0) if not t.strip().isdigit()] == ["THE", "THE"]
+
+
+async def test_a_search_says_it_is_searching_until_its_result_comes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "s.json"
+    path.write_text('[{"role": "user", "content": "the one"}, {"role": "user", "content": "no"}]')
+    go_on = threading.Event()
+    search = RowModel.search
+
+    def held(self: RowModel, query: str) -> list[int]:
+        if not go_on.wait(20):
+            raise TimeoutError("the test never let the search go on")
+        return search(self, query)
+
+    monkeypatch.setattr(RowModel, "search", held)
+    app = SutureApp(path, watch=False)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await ready(pilot, app)
+            await pilot.press("slash", *"the", "enter")
+            assert app.search_state == "searching for “the”…"
+            go_on.set()
+            for _ in range(500):
+                if app.search_state.startswith("/the: 1/1"):
+                    break
+                await pilot.pause(0.01)
+            assert app.search_state.startswith("/the: 1/1")
+    finally:
+        go_on.set()
 
 
 async def test_first_screen_shows_the_first_change(tmp_path: Path) -> None:

@@ -666,10 +666,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             )
         if len(model):
             self._show_state(None)
-        if self.search_waiting:  # a search that found nothing yet looks again in what is read now
-            self.run_search(self.search_waiting, jump=True)
-        elif self.match_query:  # the rows read since hold more matches
-            self.run_search(self.match_query, jump=False)
+        self.search_more_shown()
         self.refresh_bindings()
         if message.drawn is not None:
             self.call_after_refresh(message.drawn.set)
@@ -826,7 +823,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
                 model, cursor=cursor, scroll_y=view.scroll_y, shown=self._filter_rows(self.row_filter, model)
             )
         if self.match_query:
-            self.run_search(self.match_query, jump=False)
+            self.search(self.match_query, jump=False)
         freeze_heap()
         if quiet:  # only a line still being written grew: nothing new to show
             return

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import bisect
 import threading
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeAlias
 
 import orjson
 
@@ -190,8 +191,8 @@ class RowModel:
         if previous is not None:
             self._summaries = {k: v for k, v in previous._summaries.items() if k[1] < r0}
         self._stable_rows = r0
-        self._hay_from = previous._haystack if previous is not None else None
         self._haystack: Grown[str] | None = None
+        self._hay_bases = _hay_bases(previous, r0)
 
     def _keep_rows(self, previous: RowModel | None, cut: tuple[int, int, int], new: _NewRows) -> None:
         """The rows of ``previous`` before the ``cut`` (input, output, row), shared, then ``new``."""
@@ -300,7 +301,7 @@ class RowModel:
             return []
         hay = self._haystack
         if hay is None:
-            start = self._stable_rows if self._hay_from is not None else 0
+            base, start = next(((h, rows) for b, rows in self._hay_bases if (h := _built(b)) is not None), (None, 0))
             originals, repaired = self.transcript.messages, self.repair.messages
             made = [
                 (search_text(originals[i]) if i is not None else "")
@@ -308,13 +309,47 @@ class RowModel:
                 + (search_text(repaired[j]) if j is not None else "")
                 for i, j in zip(self.left[start:], self.right[start:], strict=True)
             ]
-            hay = self._hay_from.grown(start, made) if self._hay_from is not None else Grown(made)
-            self._haystack, self._hay_from = hay, None
+            hay = base.grown(start, made) if base is not None else Grown(made)
+            self._haystack, self._hay_bases = hay, ()
         return [row for row, text in enumerate(hay) if needle in text]
 
     def next_changed(self, row: int, step: int) -> int | None:
         """The next row with a change after ``row`` (``step`` 1) or before it (``step`` -1)."""
         return next_in(self.changed_rows, row, step)
+
+
+_HAY_BASES = 3
+"""How many earlier states a state's search text may be grown from (the nearest whose text is
+built by the time it is searched)."""
+
+_HayBase: TypeAlias = "Grown[str] | weakref.ref[RowModel]"
+
+
+def _hay_bases(previous: RowModel | None, stable: int) -> tuple[tuple[_HayBase, int], ...]:
+    """Where the search text of a state grown from ``previous`` (its first ``stable`` rows the
+    same) can be grown from, nearest first, each with the rows of it that still hold: the
+    previous state's text, and where that is not built yet (a search of it may be under way,
+    while a large file loads faster than it is searched), the texts the previous state was to
+    grow from. An earlier state is held weakly (one no search holds is not kept for this, and
+    is left out once gone)."""
+    if previous is None:
+        return ()
+    if previous._haystack is not None:
+        return ((previous._haystack, stable),)
+    inherited = (
+        (base, min(rows, stable))
+        for base, rows in previous._hay_bases
+        if not isinstance(base, weakref.ref) or base() is not None
+    )
+    return ((weakref.ref(previous), stable), *inherited)[:_HAY_BASES]
+
+
+def _built(base: _HayBase) -> Grown[str] | None:
+    """The search text of a base: itself, or the text of the state it refers to once built."""
+    if isinstance(base, weakref.ref):
+        state = base()
+        return state._haystack if state is not None else None
+    return base
 
 
 class RowBuilder:

@@ -11,6 +11,7 @@ read, and goes to the first match then.
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING
 
 from textual import on, work
@@ -22,10 +23,15 @@ from suture.tui.bars import InfoBar
 from suture.words import count
 
 if TYPE_CHECKING:
+    from textual.worker import Worker
+
     from suture.tui.rows import RowModel
     from suture.tui.view import TranscriptView
 
 __all__ = ["SearchFlow"]
+
+_RUNNING = threading.Lock()
+"""Held to count the searches running (:attr:`SearchFlow.searches_running`)."""
 
 
 class SearchFlow(App[None]):
@@ -38,8 +44,12 @@ class SearchFlow(App[None]):
     search_state: str
     """What the info bar says of the search (its position among the matches)."""
     search_waiting: str = ""
-    """A search that found nothing in what was read of a file still loading: searched again, and
-    gone to, once the whole file is read ("" for none)."""
+    """A search that found nothing in what was read of a file still loading: searched again as
+    more is shown, and gone to once found ("" for none)."""
+    searches_running: int = 0
+    """Searches under way in their threads (one cancelled still runs to its end)."""
+    _search_worker: Worker[None] | None = None
+    """The search asked for last (by :meth:`search`)."""
 
     if TYPE_CHECKING:  # what the search uses of the app
         model: RowModel | None
@@ -70,21 +80,45 @@ class SearchFlow(App[None]):
         if not query:
             self.action_clear_search()
             return
-        self.run_search(query, jump=True)
+        self._set_search(f"searching for “{show.line(query)}”…")  # (a million rows take seconds)
+        self.search(query, jump=True)
+
+    def search(self, query: str, jump: bool = True) -> None:
+        """Search the rows shown for ``query`` in a worker (in place of a search under way), and
+        go to the first match at or after the cursor (``jump``)."""
+        self._search_worker = self.run_search(query, jump)
 
     @work(thread=True, exclusive=True, group="search", exit_on_error=False)
     def run_search(self, query: str, jump: bool = True) -> None:
         model = self.model
         if model is None:
             return
-        rows = model.search(query)
-        self.call_from_thread(self._searched, query, rows, jump, model)
+        with _RUNNING:
+            self.searches_running += 1
+        try:
+            rows = model.search(query)
+            self.call_from_thread(self._searched, query, rows, jump, model)
+        finally:
+            with _RUNNING:
+                self.searches_running -= 1
+
+    def search_more_shown(self) -> None:
+        """More of a loading file is shown: search it too, unless a search is under way (it
+        searches again what is shown when it ends), so searches never pile up while a large file
+        loads (one cancelled still runs to its end in its thread)."""
+        asked = self._search_worker
+        if self.searches_running or (asked is not None and not asked.is_finished):
+            return
+        if self.search_waiting:  # one that found nothing yet: gone to as soon as it is found
+            self.search(self.search_waiting, jump=True)
+        elif self.match_query:  # the rows read since hold more matches
+            self.search(self.match_query, jump=False)
 
     def _searched(self, query: str, rows: list[int], jump: bool, model: RowModel) -> None:
         if model is not self.model:
             # More of a loading file was read meanwhile: search what is shown now.
             if self.model is not None and model.partial and query in (self.match_query, self.search_waiting):
-                self.run_search(query, jump)
+                self.search(query, jump)
             return
         was_waiting = self.search_waiting == query
         # A search that found nothing in what was read, found now (in more of the file or all of it).
