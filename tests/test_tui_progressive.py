@@ -209,33 +209,27 @@ async def test_a_search_that_found_nothing_yet_finds_its_text_as_soon_as_it_is_r
 ) -> None:
     """Not at the end of the load: the piece read that holds the text is searched as it is shown,
     and the search goes there while the rest is still being read."""
-    path = tmp_path / "big.jsonl"
-    items = records(300)
-    write(path, items)
-    go_on = hold_read(monkeypatch)
     rest = threading.Event()
-    held, pieces = Tail._append, {"n": 0}
-
-    def one_piece_then_hold(self: Tail, *args: Any) -> Any:
-        pieces["n"] += 1
-        if pieces["n"] > 1 and not rest.wait(20):
-            raise TimeoutError("the test never let the rest of the read go on")
-        return held(self, *args)
-
-    monkeypatch.setattr(Tail, "_append", one_piece_then_hold)
-    app = SutureApp(path, watch=False)
     try:
-        async with app.run_test(size=SIZE) as pilot:
-            await until(lambda: app.model is not None, "a first screen")
-            first = app.model
-            assert first is not None and first.partial
+        async with held_app(tmp_path, monkeypatch) as held:
+            app, pilot, first = held.app, held.pilot, held.first
+            # The read waits in the next piece; the pieces after it wait for ``rest``.
+            held_piece = Tail._append
+
+            def then_hold(self: Tail, *args: Any) -> Any:
+                if not rest.wait(20):
+                    raise TimeoutError("the test never let the rest of the read go on")
+                return held_piece(self, *args)
+
+            monkeypatch.setattr(Tail, "_append", then_hold)
             # A question in the next piece: not among what the first screen read.
+            items = records(300)
             wanted = next(m["content"] for m in items[first.inputs + 20 :] if m["role"] == "user")
             query = " ".join(wanted.split()[:3])  # "question 21 question": no other question starts so
             assert not first.search(query)
             await pilot.press("slash", *query, "enter")
             await until(lambda: "still loading" in app.search_state, "the search among what is read")
-            go_on.set()  # one more piece, then the read waits again
+            held.go_on.set()  # one more piece, then the read waits again
             await until(lambda: bool(app.matches), "the search found in the piece read since")
             model = app.model
             assert model is not None and model.partial
@@ -251,7 +245,6 @@ async def test_a_search_that_found_nothing_yet_finds_its_text_as_soon_as_it_is_r
             await ready(pilot, app)
             assert app.search_state.startswith(f"/{query}: 1/1  ") and "shown so far" not in app.search_state
     finally:
-        go_on.set()
         rest.set()
 
 
