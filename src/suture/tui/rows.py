@@ -124,6 +124,16 @@ def search_text(message: Message) -> str:
     return "\n".join(bits).casefold()
 
 
+def _row_text(original: Message | None, repaired: Message | None) -> str:
+    """What search looks at in a row: both sides' :func:`search_text`, apart; a message the
+    repair left as it is (the same message on both sides, most rows) once."""
+    if original is repaired:
+        return search_text(original) if original is not None else ""
+    return (search_text(original) if original is not None else "") + "\x00" + (
+        search_text(repaired) if repaired is not None else ""
+    )
+
+
 def arguments_text(arguments: Any) -> str:
     """A call's arguments as one searchable text: a JSON string as it is, a value as JSON."""
     if arguments is None:
@@ -304,9 +314,7 @@ class RowModel:
             base, start = next(((h, rows) for b, rows in self._hay_bases if (h := _built(b)) is not None), (None, 0))
             originals, repaired = self.transcript.messages, self.repair.messages
             made = [
-                (search_text(originals[i]) if i is not None else "")
-                + "\x00"
-                + (search_text(repaired[j]) if j is not None else "")
+                _row_text(originals[i] if i is not None else None, repaired[j] if j is not None else None)
                 for i, j in zip(self.left[start:], self.right[start:], strict=True)
             ]
             hay = base.grown(start, made) if base is not None else Grown(made)
