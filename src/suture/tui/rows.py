@@ -129,8 +129,10 @@ def _row_text(original: Message | None, repaired: Message | None) -> str:
     repair left as it is (the same message on both sides, most rows) once."""
     if original is repaired:
         return search_text(original) if original is not None else ""
-    return (search_text(original) if original is not None else "") + "\x00" + (
-        search_text(repaired) if repaired is not None else ""
+    return (
+        (search_text(original) if original is not None else "")
+        + "\x00"
+        + (search_text(repaired) if repaired is not None else "")
     )
 
 
