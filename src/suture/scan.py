@@ -302,7 +302,8 @@ def warm() -> None:
     agents' resume models, every provider's checks). The scan pool's fork server calls it (by
     importing ``suture._warm``) before it forks any process, so each scans its first file as
     fast as its last."""
-    import suture.checks  # noqa: F401  (every provider's checks, imported with it)
+    import suture.checks  # (every provider's checks, imported with it)
+    import suture.sent.numbered  # noqa: F401  (what the agent sends, numbered as its provider numbers it)
     from suture.formats import adapters
     from suture.sent import models
 

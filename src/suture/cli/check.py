@@ -28,6 +28,7 @@ from suture.validity import violations
 
 if TYPE_CHECKING:
     from suture.sent import Sent, SentVerdict
+    from suture.sent.numbered import SentRequest
 
 NAMES = ("check",)
 ORDER = 30
@@ -169,13 +170,17 @@ def _more(found: list[Violation], limit: int | None) -> list[str]:
     return [f"  … and {len(rest)} more ({', '.join(rules)}); --all lists them, --json gives every field"]
 
 
-def _lines(x: Violation, messages: Sequence[Message], source: str | None = None) -> list[str]:
+def _lines(x: Violation, messages: Sequence[Message], source: str | None = None, place: int | None = None) -> list[str]:
+    """A problem in two lines: ``[n] role (source) pointer  rule: problem``, then the provider's
+    text. ``n`` is ``place`` where given (a session log's message in the request its agent
+    sends), else the message's index in ``messages``."""
     role = messages[x.index].role if 0 <= x.index < len(messages) else "?"
     source = _source(messages, x.index) if source is None else source
     where = f" {x.where}" if x.where else ""
     at = f" ({source})" if source else ""
+    n = x.index if place is None else place
     return [
-        f"  [{x.index}] {role}{at}{where}  {x.rule}: {x.problem}",
+        f"  [{n}] {role}{at}{where}  {x.rule}: {x.problem}",
         f"      {x.provider} would say: {x.error}",
     ]
 
@@ -187,6 +192,7 @@ CONTRACT = "contract view (suture's repair of the file as written, what suture r
 
 def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tuple[str, ...]) -> int:
     from suture.sent import as_sent, verdict
+    from suture.sent.numbered import modelled
 
     sent = as_sent(transcript)
     repaired = None
@@ -195,15 +201,27 @@ def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tu
         results[name] = verdict(transcript, name, repaired, sent)
         repaired = results[name].contract.repair
     rejected = any(v.rejected for v in results.values())
+    request = modelled(transcript, sent)
     if args.json:
-        out_json(_session_json(args, transcript, sent, results, rejected))
+        out_json(_session_json(args, transcript, sent, request, results, rejected))
     else:
-        out(*_session_lines(args, transcript, sent, results))
+        out(*_session_lines(args, transcript, sent, request, results))
     return EXIT_FOUND if rejected else EXIT_OK
 
 
+def _history(sent: Sent) -> int:
+    """How many places of the request the agent sends the history fills, with what the agent adds
+    among them (``Sent.added``); the new prompt follows."""
+    return len(sent.wire) + len(sent.added)
+
+
 def _session_json(
-    args: argparse.Namespace, transcript: Transcript, sent: Sent, results: dict[str, SentVerdict], rejected: bool
+    args: argparse.Namespace,
+    transcript: Transcript,
+    sent: Sent,
+    request: SentRequest,
+    results: dict[str, SentVerdict],
+    rejected: bool,
 ) -> dict[str, Any]:
     """``suture check --json`` on a session log: the verdicts on what the agent sends."""
     written = transcript.messages
@@ -216,6 +234,11 @@ def _session_json(
         "assumed": sent.assumed,
         "messages": len(written),
         "sent_messages": len(sent.messages),
+        "request": {
+            "key": request.key,
+            "history": _history(sent),
+            "added": [{"place": a.position, "role": a.role, "what": a.what} for a in sent.added],
+        },
         "clean": not rejected,
         "skipped": [{"source": str(s.source), "kind": s.kind, "reason": s.reason} for s in sent.skipped],
         "providers": {
@@ -227,6 +250,7 @@ def _session_json(
                 "sent": [
                     {
                         **_violation_json(x, sent.messages),
+                        "place": v.place(x),
                         "written_index": v.at(x),
                         "written": list(v.written_of(x)),
                         "source": v.where(x, written),
@@ -249,26 +273,40 @@ def _session_json(
 
 
 def _session_lines(
-    args: argparse.Namespace, transcript: Transcript, sent: Sent, results: dict[str, SentVerdict]
+    args: argparse.Namespace,
+    transcript: Transcript,
+    sent: Sent,
+    request: SentRequest,
+    results: dict[str, SentVerdict],
 ) -> list[str]:
-    """``suture check`` on a session log, as text."""
+    """``suture check`` on a session log, as text. A problem's ``[n]`` and the provider's own
+    pointer count the request the agent sends, as the provider does: what the agent adds to the
+    history is in it (the head says where), so they are the indices of the provider's 400."""
     from suture.sent import agent_name
 
     written = transcript.messages
     who = agent_name(sent.agent or transcript.format)
     version = f" {sent.version}" if sent.version else ""
+    unit = {"input": "items", "contents": "contents"}.get(request.key, "messages")
     head = (
         f"{show.path(args.input)}: {who}{version} session, {len(written)} messages as written, "
-        f"{len(sent.messages)} as {who} sends them on resume"
+        f"{_history(sent)} {unit} in the request {who} sends on resume, before the new prompt"
     )
     lines = [head]
+    # A provider's index counts what the agent adds to the history as well (agents-resume.md:
+    # Claude Code 2.1.328 sends a `role: "system"` message inside `messages` right after the first
+    # message; pi sends its system prompt first, Codex its instructions): say where, so that the
+    # indices below read as the provider's 400 does.
+    pointer = request.name(0).replace("0", "N")
+    added = "".join(f"; [{a.position}] is {a.what}" for a in sent.added)
+    lines.append(f"  ([n] and {pointer} count that request, as the provider's errors do{added})")
     if sent.assumed:
         lines.append(f"  ({sent.assumed})")
     limit = None if args.all else SHOWN
     for name, v in results.items():
         lines.extend(["", f"{v.summary()}  ({TITLES[name]})"])
         for x in v.problems[:limit]:
-            lines.extend(_lines(x, sent.messages, v.where(x, written)))
+            lines.extend(_lines(x, sent.messages, v.where(x, written), v.place(x)))
             lines.append(f"      to do: {x.remedy}")
         lines.extend(_more(v.problems, limit))
         if v.notes:

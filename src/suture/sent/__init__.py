@@ -50,7 +50,9 @@ request: ``wire`` is the file's own history, ``agent`` is None and there are no 
 
 The new prompt the agent adds when it resumes, and the context it injects at send time (Claude
 Code's ``<system-reminder>`` text, Codex's instructions), are not part of ``wire``: they are not
-in the file, and they do not decide whether the history is accepted.
+in the file, and they do not decide whether the history is accepted; but a provider's index
+(``messages.3``, ``input[7]``) counts them, so a problem's place is named in the request
+(``Sent.added``, ``Sent.position``; :mod:`suture.sent.numbered`).
 """
 
 from __future__ import annotations
@@ -374,10 +376,12 @@ class SentVerdict:
 
     ``problems`` are the provider's rules the sent history breaks (``Violation.index`` counts
     ``sent.messages``; :meth:`at` gives the as-written message, where the app's original pane
-    can jump). ``notes`` are what the agent repairs itself: never problems. ``contract`` is
-    suture's repair contract on the file as written (problems before and after suture's repair
-    of it: what ``suture repair`` and the side-by-side view change), labelled as such. For a
-    request file what is sent is the file, so ``problems`` are ``contract.before``.
+    can jump; ``Violation.where`` and ``error`` count the request the agent sends, with what it
+    adds to the history, as the provider's own error does; :meth:`place` gives the place there of
+    a problem's own message). ``notes`` are what the agent repairs itself: never problems.
+    ``contract`` is suture's repair contract on the file as written (problems before and after
+    suture's repair of it: what ``suture repair`` and the side-by-side view change), labelled as
+    such. For a request file what is sent is the file, so ``problems`` are ``contract.before``.
     """
 
     provider: str
@@ -396,6 +400,13 @@ class SentVerdict:
     def at(self, v: Violation) -> int | None:
         """The as-written message a problem is about (``None``: one the agent made up)."""
         return self.sent.origin[v.index] if 0 <= v.index < len(self.sent.origin) else None
+
+    def place(self, v: Violation) -> int | None:
+        """Where a problem's own message is in the request the agent sends, counted as the
+        provider counts it (what it adds to the history before it included: ``Sent.position``);
+        ``None`` for the new prompt."""
+        ks = self.sent.places[v.index] if 0 <= v.index < len(self.sent.places) else ()
+        return self.sent.position(ks[0]) if ks else None
 
     def written_of(self, v: Violation) -> tuple[int, ...]:
         """Every as-written message a problem's message is sent from, in the file's order: several
@@ -451,7 +462,6 @@ def verdict(
 ) -> SentVerdict:
     """The verdict of ``provider`` (the one the agent talks to, by default) on what is sent from
     ``transcript``; pass ``repaired`` or ``sent`` to reuse what you already have."""
-    from suture.checks import check
     from suture.checks import verdict as contract_verdict
 
     sent = sent if sent is not None else as_sent(transcript)
@@ -461,6 +471,15 @@ def verdict(
     contract = contract_verdict(transcript.messages, name, repaired)
     if sent.agent is None:
         return SentVerdict(name, sent, list(contract.before), contract)
-    last = len(sent.messages)
-    found = [v for v in check([*sent.messages, RESUME_PROMPT], name) if v.index < last]
+    # The provider numbers the request the agent sends, which holds what the agent adds besides the
+    # history (agents-resume.md, measured: Claude Code 2.1.328 puts a `role: "system"` message
+    # inside `messages` right after the first one, so a 400 for its resumed history names
+    # `messages.3` where the history alone counts 2; pi sends its system prompt first, Codex its
+    # instructions). So the history is checked as numbered in that request (suture.sent.numbered,
+    # what `suture explain` reads an error's index in), and each problem then counts
+    # ``sent.messages`` again: its ``where`` and ``error`` keep the request's numbering.
+    from suture.sent.numbered import modelled
+
+    request = modelled(transcript, sent)
+    found = [v for v in map(request.to_sent, request.check(name)) if v is not None]
     return SentVerdict(name, sent, found, contract)

@@ -72,6 +72,10 @@ class SentRequest:
     stand_ins: frozenset[int] = frozenset()
     """Neutral messages that stand for what the agent adds (not from the file): they keep the
     checks' numbering the provider's, and no problem is about them."""
+    in_sent: list[int | None] = field(default_factory=list)
+    """For the request :func:`modelled` numbers, the message of ``sent.messages`` each of
+    :attr:`messages` is (``None``: a stand-in); empty for a recorded request, whose messages are
+    the ones it recorded."""
     _checked: dict[str, list[Violation]] = field(default_factory=dict)
 
     @property
@@ -97,6 +101,24 @@ class SentRequest:
             found = [v for v in check(history, provider) if v.index < last and v.index not in self.stand_ins]
             self._checked[provider] = found
         return self._checked[provider]
+
+    def to_sent(self, v: Violation) -> Violation | None:
+        """``v`` (a violation of :meth:`check`, numbered as the provider numbers the request) with
+        its ``index`` and ``related`` counting ``sent.messages`` instead, as
+        :class:`suture.sent.SentVerdict` counts them; its ``where``, ``wire_index`` and ``error``
+        keep the request's numbering. ``None`` for a stand-in, or a request that is not modelled."""
+        from dataclasses import replace
+
+        def of(j: int) -> int | None:
+            if j == len(self.messages):
+                return len(self.sent.messages)  # the new prompt after the history
+            return self.in_sent[j] if 0 <= j < len(self.in_sent) else None
+
+        index = of(v.index)
+        if index is None:
+            return None
+        related = tuple(r for r in map(of, v.related) if r is not None)
+        return replace(v, index=index, related=related)
 
     def pointer(self, v: Violation) -> int | None:
         """The place ``v``'s own pointer (``Violation.where``) names, in this request's numbering."""
@@ -196,7 +218,7 @@ def modelled(transcript: Transcript, sent: Sent | None = None) -> SentRequest:
     for n, role in roles.items():
         ordered.append((n, -1, Message(role, f"({added[n]})"), True))
     ordered.sort(key=lambda t: (t[0], t[1]))
-    messages, at, stand_ins = _with_stand_ins(ordered, sent.wire_format)
+    messages, at, stand_ins, in_sent = _with_stand_ins(ordered, sent.wire_format)
     who = agent_name(sent.agent)
     for n, value in enumerate(wire):
         if value is not None and n not in added and not written[n]:
@@ -215,28 +237,34 @@ def modelled(transcript: Transcript, sent: Sent | None = None) -> SentRequest:
         label=f"what {who} {sent.model} sends when it resumes this file",
         sent=sent,
         stand_ins=stand_ins,
+        in_sent=in_sent,
     )
 
 
 def _with_stand_ins(
     ordered: Sequence[tuple[int, int, Message, bool]], wire_format: str
-) -> tuple[list[Message], list[int | None], frozenset[int]]:
-    """Neutral messages in request order, their places, and which are stand-ins. Anthropic
-    counts a ``system`` message inside ``messages`` where suture's wire model lifts it out, so
-    there a stand-in right after a user message is a user message of its own (Anthropic reads
-    consecutive user messages as one: it changes no pairing); elsewhere it keeps its role."""
+) -> tuple[list[Message], list[int | None], frozenset[int], list[int | None]]:
+    """Neutral messages in request order, their places, which are stand-ins, and the index each
+    had in ``ordered``'s own numbering (``None`` for a stand-in). Anthropic counts a ``system``
+    message inside ``messages`` where suture's wire model lifts it out, so there a stand-in right
+    after a user message is a user message of its own (Anthropic reads consecutive user messages
+    as one: it changes no pairing); elsewhere it keeps its role."""
     messages: list[Message] = []
     at: list[int | None] = []
     stand_ins: set[int] = set()
-    for place, _, m, stand_in in ordered:
-        anthropic = _anthropic_wire(wire_format)
+    sources: list[int | None] = []
+    anthropic = _anthropic_wire(wire_format)
+    for place, j, m, stand_in in ordered:
         if stand_in or (anthropic and m.role in ("system", "developer")):
             if anthropic and messages and messages[-1].role == "user":
                 m = Message("user", text_of(m.content) or f"({m.role})")
             stand_ins.add(len(messages))
+            sources.append(None)
+        else:
+            sources.append(j)
         messages.append(m)
         at.append(place)
-    return messages, at, frozenset(stand_ins)
+    return messages, at, frozenset(stand_ins), sources
 
 
 def _anthropic_wire(wire_format: str) -> bool:
@@ -373,7 +401,7 @@ def recorded(transcript: Transcript, request: RecordedRequest, sent: Sent | None
     who = agent_name(sent.agent) if sent.agent else "the agent"
     places = wire_places(body, neutral)
     ordered = [(ks[0] if ks else len(body), j, m, False) for j, (ks, m) in enumerate(zip(places, neutral, strict=True))]
-    messages, at, stand_ins = _with_stand_ins(ordered, "messages")
+    messages, at, stand_ins, _ = _with_stand_ins(ordered, "messages")
     return SentRequest(
         key="messages",
         wire_format="messages",
