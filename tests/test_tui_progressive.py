@@ -88,20 +88,28 @@ async def test_a_reload_after_an_append_grows_the_rows(tmp_path: Path, monkeypat
 async def test_the_first_frame_already_holds_the_rows(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pieces: bool
 ) -> None:
-    # The app waits (briefly) for the reader's first state before it draws anything: its first
-    # frame shows the transcript, not a "reading…" line that a second full redraw replaces.
+    # The app waits (briefly) for the reader's first state before it makes its widgets: its
+    # first frame shows the transcript, not a "reading…" line that a second full redraw
+    # replaces, and no frame of empty panes is laid out and drawn first.
     path = tmp_path / "first.jsonl"
     write(path, records(300))
     if pieces:
         monkeypatch.setattr(suture.tail, "FIRST_PIECE", 4000)
     shown: list[str] = []
-    state = SutureApp._show_state
+    drawn_empty: list[int] = []
+    state, render_line = SutureApp._show_state, TranscriptView.render_line
 
     def recorded(self: SutureApp, message: str | None) -> None:
         shown.append(message or "")
         state(self, message)
 
+    def drawn(self: TranscriptView, y: int) -> Any:
+        if self.model is None:
+            drawn_empty.append(y)
+        return render_line(self, y)
+
     monkeypatch.setattr(SutureApp, "_show_state", recorded)
+    monkeypatch.setattr(TranscriptView, "render_line", drawn)
     app = SutureApp(path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         # As soon as the app runs (its mount done, before any pause): rows, focus on them.
@@ -113,32 +121,6 @@ async def test_the_first_frame_already_holds_the_rows(
         await until(lambda: app.shown_version > 0, "the whole file shown")
         await ready(pilot, app)
         assert not app.model.partial
-
-
-@pytest.mark.parametrize("pieces", [True, False], ids=["large file", "small file"])
-async def test_the_panes_are_drawn_once_the_first_state_is_there_not_before(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pieces: bool
-) -> None:
-    # The app waits for the first state before it makes its widgets, so the screen is laid out
-    # and drawn once, with the rows: no frame of empty panes drawn (and thrown away) first.
-    path = tmp_path / "drawn.jsonl"
-    write(path, records(300))
-    if pieces:
-        monkeypatch.setattr(suture.tail, "FIRST_PIECE", 4000)
-    drawn_empty: list[int] = []
-    render_line = TranscriptView.render_line
-
-    def recorded(self: TranscriptView, y: int) -> Any:
-        if self.model is None:
-            drawn_empty.append(y)
-        return render_line(self, y)
-
-    monkeypatch.setattr(TranscriptView, "render_line", recorded)
-    app = SutureApp(path, watch=False)
-    async with app.run_test(size=SIZE) as pilot:
-        await until(lambda: app.shown_version > 0, "the whole file shown")
-        await ready(pilot, app)
-        assert app.view.model is not None
     assert drawn_empty == []
 
 

@@ -12,6 +12,7 @@ from suture.io import InputError
 from suture.kinds import counted
 from suture.model import Message, Transcript
 from suture.repair import Repair
+from suture.words import count
 
 __all__ = ["err", "load_sent", "load_strict", "out", "out_json", "read_strict", "summary_line"]
 
@@ -111,18 +112,14 @@ def load_sent(
     return transcript
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def _counted(messages: Sequence[Message]) -> tuple[int, int]:
     results = sum(1 for m in messages if m.role == "tool")
     return len(messages) - results, results
 
 
 def _amount(messages: int, results: int) -> str:
-    said = _plural(messages, "message")
-    return f"{said} and {_plural(results, 'tool result')}" if results else said
+    said = count(messages, "message")
+    return f"{said} and {count(results, 'tool result')}" if results else said
 
 
 def summary_line(
@@ -136,7 +133,7 @@ def summary_line(
     where the repair changes nothing (a session written back may still change for its agent)."""
     n_in, r_in = _counted(messages)
     n_out, r_out = _counted(result.messages)
-    moved = f"{_plural(reordered, 'turn')} written with the outputs right after the calls"
+    moved = f"{count(reordered, 'turn')} written with the outputs right after the calls"
     if not result.changes and reordered:
         return f"{unchanged} ({_amount(n_in, r_in)}); {moved}"
     if not result.changes:
@@ -147,7 +144,7 @@ def summary_line(
         if (n_in, r_in) == (n_out, r_out)
         else f"{_amount(n_in, r_in)} in, {_amount(n_out, r_out)} out"
     )
-    line = f"{_plural(len(result.changes), 'change')} ({', '.join(parts)}); {went}"
+    line = f"{count(len(result.changes), 'change')} ({', '.join(parts)}); {went}"
     if result.interrupted:
         ids = ", ".join(show.line(c.id) for c in result.interrupted[:5])
         more = f" and {len(result.interrupted) - 5} more" if len(result.interrupted) > 5 else ""

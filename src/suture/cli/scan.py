@@ -28,6 +28,7 @@ from suture.cli import EXIT_BAD_INPUT, EXIT_FOUND, EXIT_OK
 from suture.io import InputError, open_atomic, same_file
 from suture.scan import COLUMNS, OK, OTHER, REJECTED, UNREADABLE, Row, self_repairs
 from suture.sessions import Found, is_url
+from suture.words import count
 
 NAMES = ("scan",)
 ORDER = 35
@@ -120,7 +121,7 @@ def _note(row: Row) -> str:
     if row.last_error:
         bits.append(f"last API error: {row.last_error}")
     if row.skipped:
-        bits.append(f"{row.skipped} unreadable line{'s' if row.skipped > 1 else ''} skipped")
+        bits.append(f"{count(row.skipped, 'unreadable line')} skipped")
     return "  — " + show.line("; ".join(bits)) if bits else ""
 
 
@@ -237,10 +238,6 @@ class _Ticker:
             sys.stderr.flush()
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
-
-
 def run(args: argparse.Namespace) -> int:
     from suture.scan_cache import ScanCache
     from suture.scan_pool import Progress, require_fleet, scan_all
@@ -297,9 +294,9 @@ def run(args: argparse.Namespace) -> int:
     if counts[REJECTED]:
         rejected += f" ({fixed:,} fixed by repair)"
     wrote = f"; rows in {show.path(args.out)}" if args.out else ""
-    other = f", {_plural(counts[OTHER], 'other file')} (not transcripts)" if counts[OTHER] else ""
+    other = f", {count(counts[OTHER], 'other file')} (not transcripts)" if counts[OTHER] else ""
     sys.stderr.write(
-        f"suture: scanned {_plural(total, 'file')} in {seconds:.1f} s{cached}: {rejected}, "
+        f"suture: scanned {count(total, 'file')} in {seconds:.1f} s{cached}: {rejected}, "
         f"{counts[OK]:,} ok, {counts[UNREADABLE]:,} unreadable{other}{wrote}\n"
     )
     if counts[UNREADABLE] + counts[OTHER] == total:

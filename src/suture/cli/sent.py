@@ -16,6 +16,7 @@ from typing import Any
 from suture import show
 from suture.cli import EXIT_OK
 from suture.cli._common import err, load_sent, out_json
+from suture.words import count
 
 NAMES = ("sent",)
 ORDER = 32
@@ -65,15 +66,15 @@ def summary(sent: Any, path: str) -> str:
 
     n = len(sent.wire)
     noun = _NOUNS.get(sent.wire_format, "message")
-    what = f"{n} {noun}{'s' if n != 1 else ''}"
+    what = count(n, noun)
     if sent.agent is None:
         return f"suture: {show.path(path)}: {sent.wire_format}: the file's own history, {what}"
     who = agent_name(sent.agent)
     line = f"suture: {show.path(path)}: {who} {sent.model} sends {what} to {sent.provider or 'its provider'}"
     if sent.fixes:
-        line += f"; it repairs {len(sent.fixes)} thing{'s' if len(sent.fixes) != 1 else ''} itself (suture check lists them)"
+        line += f"; it repairs {count(len(sent.fixes), 'thing')} itself (suture check lists them)"
     if sent.skipped:
-        line += f"; {len(sent.skipped)} record{'s' if len(sent.skipped) != 1 else ''} it does not send"
+        line += f"; {count(len(sent.skipped), 'record')} it does not send"
     if sent.assumed:
         line += f" ({sent.assumed})"
     return line

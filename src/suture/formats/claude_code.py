@@ -80,7 +80,7 @@ class _Turn:
         if not more:
             pointer = None
         elif len(more) <= 3:
-            pointer = f"merged with line{'s' if len(more) > 1 else ''} {', '.join(map(str, more))}"
+            pointer = f"merged with {'line' if len(more) == 1 else 'lines'} {', '.join(map(str, more))}"
         else:
             pointer = f"merged with {len(more)} more lines through line {more[-1]}"
         pieces = tuple(self.pieces) if len(self.lines) > 1 else ()

@@ -51,6 +51,7 @@ from suture.tui.palette import BadgePalette
 from suture.tui.rows import RowBuilder, RowModel, human_size, next_in
 from suture.tui.searching import SearchFlow
 from suture.tui.view import SIDES, PaneHeader, TranscriptView
+from suture.words import count
 
 if TYPE_CHECKING:
     from suture.tui.details import DetailScreen
@@ -828,9 +829,9 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         if quiet:  # only a line still being written grew: nothing new to show
             return
         if added > 0:
-            said = f"+{added:,} message{'s' if added != 1 else ''}"
+            said = "+" + count(added, "message")
         elif added < 0:
-            said = f"{added:,} message{'s' if added != -1 else ''}".replace("-", "−")
+            said = "−" + count(-added, "message")
         else:
             said = "reloaded"
         self._note_reload(f"reads again, {said}" if recovered else said)

@@ -16,6 +16,7 @@ from textual.message import Message as TextualMessage
 from suture import show
 from suture.model import Source
 from suture.tui.bars import _BAR_CSS, _Bar
+from suture.words import count
 
 if TYPE_CHECKING:
     from suture.checks.explain import Explanation
@@ -54,7 +55,7 @@ def request_words(request: RecordedRequest, error: str) -> str:
 
     n = len(request.messages)
     rebuilt = "all rebuilt from the file" if not request.unresolved else f"{len(request.unresolved)} not rebuilt"
-    said = f"the request behind it (line {request.line}, {n} message{'s' if n != 1 else ''}, {rebuilt})"
+    said = f"the request behind it (line {request.line}, {count(n, 'message')}, {rebuilt})"
     named = request.named(error)
     if named is not None:
         said += f": messages.{named[0]} is {message_words(named[1])}"

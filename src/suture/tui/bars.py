@@ -155,7 +155,7 @@ class StatusBar(_Bar):
                 text.append("no changes" + more if short else "no changes needed" + more, self.part("ok"))
             else:
                 text.append(
-                    f"{len(changes):,}{more} change{'s' if len(changes) != 1 else ''}" + (" " if short else ": ")
+                    f"{len(changes):,}{more} {'change' if len(changes) == 1 else 'changes'}" + (" " if short else ": ")
                 )
                 first = True
                 counts = model.counts()

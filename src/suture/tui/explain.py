@@ -27,6 +27,7 @@ from suture.sent.recorded import RecordedRequest, recorded_in
 from suture.tui.keys import PickList, Scroll
 from suture.tui.rows import RowModel
 from suture.tui.screens import Overlay, Styled
+from suture.words import count
 
 __all__ = ["ExplainScreen"]
 
@@ -148,7 +149,9 @@ class ExplainScreen(Overlay[int | None]):
         out.append("\n")
         out.append(show.line(found.verdict()), styled.part("key" if found.found else "empty"))
         if found.changes:
-            out.append(f"\nthe repair makes {len(found.changes)} change(s) to these messages", styled.part("muted"))
+            out.append(
+                f"\nthe repair makes {count(len(found.changes), 'change')} to these messages", styled.part("muted")
+            )
         self._say(out)
         if model is None:
             return

@@ -808,7 +808,7 @@ class SessionsScreen(Screen[None]):
         if counts[UNREADABLE]:
             parts.append(f"{counts[UNREADABLE]:,} unreadable")
         if counts[OTHER]:
-            parts.append(f"{counts[OTHER]:,} other file{'s' if counts[OTHER] > 1 else ''}")
+            parts.append(count(counts[OTHER], "other file"))
         shown = len(self.table.rows)
         if self.words or self.verdict:
             what = " ".join(self.words)

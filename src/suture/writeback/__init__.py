@@ -56,6 +56,7 @@ from suture import codec, show
 from suture.io import InputError
 from suture.model import Message, Transcript
 from suture.repair import ChangeKind, Repair
+from suture.words import count
 
 __all__ = [
     "AGENTS",
@@ -147,7 +148,7 @@ class Written:
 
     def lines_said(self) -> str:
         """``1 line changed, 1 line added``: the edits, counted by kind (empty where none)."""
-        return ", ".join(f"{n} line{'s' if n != 1 else ''} {kind}" for kind, n in self.counts().items() if n)
+        return ", ".join(f"{count(n, 'line')} {kind}" for kind, n in self.counts().items() if n)
 
     def report(self, repair_summary: str, repaired: bool) -> tuple[str, list[str]]:
         """What ``suture repair`` says of the session written: its summary line (after
@@ -212,7 +213,7 @@ def left_notes(transcript: Transcript, repaired: Repair, agent: str, written: se
     if order:
         notes.insert(
             0,
-            f"{order} result{'s' if order != 1 else ''} left where written among the results of "
+            f"{count(order, 'result')} left where written among the results of "
             f"{'their turns' if order != 1 else 'its turn'}: {who} sends them together, and providers accept "
             "results in any order",
         )
