@@ -9,6 +9,7 @@
     SUTURE_BENCH_REALTIME=1 python bench/run.py --only first   # on a shared machine: the programs
                                              # compared are run under chrt -r 1, as if it were idle
     python bench/run.py --only checks        # keys in the app while its provider checks run
+    python bench/run.py --only recheck       # provider checks after a one-line append, resumed
     python bench/run.py --only append --size 1m --runs 1   # the app shows a line appended to 1M messages
 
 Each benchmark runs in a fresh Python process (so one's heap does not slow the next) and times
@@ -40,7 +41,7 @@ sys.path.insert(0, str(BENCH))
 
 import generate  # noqa: E402
 
-SECTIONS = ("repair", "load", "cli", "tail", "multi", "first", "app", "append", "checks", "scan", "browser")
+SECTIONS = ("repair", "load", "cli", "tail", "multi", "first", "app", "append", "checks", "recheck", "scan", "browser")
 
 
 def best(fn: Callable[[], Any], runs: int, clock: Callable[[], float] = time.process_time) -> float:
@@ -464,6 +465,53 @@ async def _app(app_class: Any, path: Path, launched: float, imported: float) -> 
 
 CHECK_PRESSES = 150
 """Keys pressed while the checks run, at most (a 100k history's checks take several seconds)."""
+
+
+def section_recheck(size: str, runs: int) -> list[dict[str, Any]]:
+    """The provider checks after a one-line append: resumed (``suture.checks.resume.Checks``,
+    what the app runs after an append) against checking the whole history again (what it ran
+    before, in a child process), both in CPU time, every provider before and after repair."""
+    from suture.checks import verdicts
+    from suture.checks.resume import Checks
+    from suture.formats import load_file
+    from suture.model import Message
+    from suture.repair import Repair, repair, repair_from
+
+    out = []
+    for source in (f"chat-{size}.jsonl", f"claude-code-{size}.jsonl"):
+        messages = list(load_file(generate.ensure(source)).messages)
+        n = len(messages)
+        result = repair(messages)
+
+        def whole(m: list[Message] = messages, r: Repair = result) -> object:
+            return verdicts(m, repaired=r)
+
+        floor = best(whole, max(1, min(runs, 2)))
+        checks = Checks()
+        checks.verdicts(messages, result)
+        times = []
+        for i in range(runs * 3):
+            before = len(messages)
+            messages.append(Message("user", f"one more thing ({i})"))
+            result = repair_from(result, messages, before)
+            gc.collect()
+            t = time.process_time()
+            checks.verdicts(messages, result, same=before)
+            times.append(time.process_time() - t)
+        note = f"slowest {max(times) * 1000:.1f} ms; the whole check {floor:.1f} s"
+        if source.startswith("claude-code"):
+            note += "; the app still checks what Claude Code sends on resume whole, apart"
+        out.append(
+            row(
+                f"provider checks after a one-line append to {source} ({n:,} messages), resumed",
+                min(times),
+                floor,
+                "all providers checked again whole (CPU time)",
+                0.01,
+                note=note,
+            )
+        )
+    return out
 
 
 def section_checks(size: str, runs: int) -> list[dict[str, Any]]:

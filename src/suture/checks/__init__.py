@@ -48,7 +48,9 @@ v.problem``, then ``v.error`` and ``v.remedy``), jumping to ``v.index`` in the o
 ``v.index`` of ``after`` problems in the repaired pane). Checking is linear in the history:
 all nine providers, before and after repair, take about a third of a second on a 7,000-message
 session and a few seconds on 100,000 messages, so a worker thread can redo it on every reload.
-The cyclic garbage collector is paused while a check runs (see ``_collector_paused``).
+The cyclic garbage collector is paused while a check runs (see ``_collector_paused``). After an
+append, ``suture.checks.resume.Checks`` gives the same verdicts checking only what was appended
+and the last few messages.
 
 ``suture.checks.explain`` has the pure part of ``suture explain``: ``recognise(text)`` (the rules
 a pasted error matches, with the ids and indices it names), ``locate(messages, recognition)``

@@ -7,6 +7,12 @@ come (:class:`Checked`), the provider shown (``p``) and the rows it would reject
 problem filter). The rest of the app calls :meth:`CheckFlow.check_model` for each model it
 shows and :meth:`CheckFlow.stop_checks` when it stops; the child process never outlives the
 model it checks, the file, or the app.
+
+A model that extends the one checked last (the file grew: each model shown since was grown from
+the one before) is checked from where those checks stopped (:mod:`suture.checks.resume`): what
+was appended and the last few messages, in milliseconds, on the checks' worker thread, with no
+child process. A first load, a file changed otherwise, and a session log (what its agent sends
+on resume is still worked out whole) are checked whole in the child.
 """
 
 from __future__ import annotations
@@ -31,13 +37,14 @@ from suture.tui.judged import Finding, Judged, judge_all
 
 if TYPE_CHECKING:
     from suture.checks.apart import Apart
+    from suture.checks.resume import Checks
     from suture.tui.rows import RowModel
     from suture.tui.screens import ProviderScreen
     from suture.tui.view import TranscriptView
 else:  # opened by a key: the first screen does not wait for it
     ProviderScreen = deferred("suture.tui.screens", "ProviderScreen")
 
-__all__ = ["CHECKS_SETTLE", "CheckFlow", "Checked"]
+__all__ = ["CHECKS_SETTLE", "CheckFlow", "Checked", "ChecksKept"]
 
 CHECKS_SETTLE = 1.0
 """Seconds with no reload before the provider checks run again."""
@@ -51,6 +58,14 @@ class Checked(Message):
     verdicts: dict[str, Judged] | None
     error: str | None = None
     pending: int = 0
+
+
+@dataclass
+class ChecksKept(Message):
+    """The checks of ``model``, done, to resume from after the file's next append."""
+
+    model: RowModel
+    checks: Checks
 
 
 class CheckFlow(App[None]):
@@ -85,6 +100,12 @@ class CheckFlow(App[None]):
         self._checked: weakref.ref[RowModel] | None = None
         self.checks_error: str | None = None
         """Why the checks of the model shown could not be done (``None`` while they can)."""
+        self._kept_checks: Checks | None = None
+        """The checks of the last model checked whole, to resume from after an append."""
+        self._kept_same: int | None = None
+        """How many messages at the start of the file shown are those of the model checked
+        (``None``: not known, or not the same file)."""
+        self._shown_last: RowModel | None = None
 
     @property
     def checks_settling(self) -> bool:
@@ -107,13 +128,19 @@ class CheckFlow(App[None]):
         restarted on every line would slow every reload). ``also(ref)`` is called at the same
         time, with the model by weak reference."""
         self.stop_checks()
+        self._follow(model)
         ref = weakref.ref(model)
         self._checks_wanted = True
 
         def start() -> None:
             self._checks_wanted = False
             self._checks_timer = None
-            self.run_checks(ref)
+            resume = None
+            if not at_once and self._kept_checks is not None and self._kept_same is not None:
+                # Handed to the checks, which change it: it is kept again when they are done.
+                resume = (self._kept_checks, self._kept_same)
+            self._kept_checks = None
+            self.run_checks(ref, resume)
             if also is not None:
                 also(ref)
 
@@ -121,6 +148,18 @@ class CheckFlow(App[None]):
             self.call_after_refresh(start)
         else:
             self._checks_timer = self.set_timer(CHECKS_SETTLE, start)
+
+    def _follow(self, model: RowModel) -> None:
+        """Keep count of how many messages at the start of ``model``'s file are those of the
+        model last checked: the least of what each model shown since kept of the one before."""
+        grown = getattr(model, "grown_from", None)
+        shown, self._shown_last = self._shown_last, model
+        if model is shown:
+            return
+        if self._kept_same is not None and grown is not None and shown is not None and grown[0]() is shown:
+            self._kept_same = min(self._kept_same, grown[1])
+        else:
+            self._kept_same = None
 
     def stop_checks(self) -> None:
         """End the checks under way, their child process with them, and any about to start."""
@@ -136,10 +175,11 @@ class CheckFlow(App[None]):
         self.stop_checks()
 
     @work(thread=True, exclusive=True, group="checks", exit_on_error=False)
-    def run_checks(self, ref: weakref.ref[RowModel]) -> None:
+    def run_checks(self, ref: weakref.ref[RowModel], resume: tuple[Checks, int] | None = None) -> None:
         """One provider at a time, each reported when done: the first shows while the rest run.
         For a session log the provider the agent talks to goes first, as its verdict is the one
-        the header shows.
+        the header shows. ``resume``: the checks of the model last checked and how many messages
+        at the start of this one's file are its (:func:`~suture.tui.judged.judge_all`).
 
         The model comes by weak reference: a finished worker lives on in a reference cycle (with
         its context), and with the heap frozen that cycle is never collected."""
@@ -170,9 +210,17 @@ class CheckFlow(App[None]):
                 self._checks_child = child
 
         try:
-            judge_all(model, tuple(order), each, lambda: worker.is_cancelled, started)
+            kept = judge_all(model, tuple(order), each, lambda: worker.is_cancelled, started, resume)
         except Exception as e:  # a check that breaks, or its process that dies, must not take the app down
             self.post_message(Checked(model, None, f"provider checks failed: {e}"))
+            return
+        if kept is not None and not worker.is_cancelled:
+            self.post_message(ChecksKept(model, kept))
+
+    def on_checks_kept(self, message: ChecksKept) -> None:
+        if message.model is self.model and message.model is self._shown_last:
+            self._kept_checks = message.checks
+            self._kept_same = len(message.model.transcript.messages)
 
     @staticmethod
     def _agent_provider(model: RowModel) -> str:

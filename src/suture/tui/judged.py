@@ -21,12 +21,13 @@ if TYPE_CHECKING:
 
     from suture.checks import Verdict, Violation
     from suture.checks.apart import Apart
+    from suture.checks.resume import Checks
     from suture.model import Transcript
     from suture.repair import Repair
     from suture.sent import Fix, Sent, SentVerdict
     from suture.tui.rows import RowModel
 
-__all__ = ["CONTRACT", "Finding", "Judged", "Part", "Section", "judge_all", "verdict_parts", "without_agent"]
+__all__ = ["CONTRACT", "Finding", "Judged", "Part", "Section", "Shared", "judge_all", "verdict_parts", "without_agent"]
 
 SENT = "sent"
 """A problem in what the agent sends on resume: the provider would reject it."""
@@ -196,29 +197,44 @@ class Part:
     before: list[Violation]
     after: list[Violation]
     sent: list[Violation] | None = None
+    kept: object = None
+    """(A file that is not a session log.) What the provider's checks keep, to check the file
+    again after an append from where they stopped (:meth:`suture.checks.resume.Checks.state`);
+    sent with the verdict, whose problems it shares."""
 
 
-def verdict_parts(transcript: Transcript, repaired: Repair, providers: Sequence[str]) -> Iterator[Sent | Part]:
+@dataclass(frozen=True, slots=True)
+class Shared:
+    """What the checks of every provider share (:meth:`suture.checks.resume.Checks.common`),
+    sent after the last :class:`Part`."""
+
+    common: object
+
+
+def verdict_parts(transcript: Transcript, repaired: Repair, providers: Sequence[str]) -> Iterator[Sent | Part | Shared]:
     """(Pure: the checks' child runs it.) For a session log, first what its agent sends on resume
     without the messages and their wire form (the app has the file's; the provider's problems
     with them come in each :class:`Part`); then each provider's :class:`Part` in turn. The
-    library's verdicts, as ``suture check`` gets them: the sent view is built once for all."""
+    library's verdicts, as ``suture check`` gets them: the sent view is built once for all. For
+    any other file the checks are those of :class:`suture.checks.resume.Checks`, whose state comes
+    with each part (and, last, :class:`Shared`), so that the next check after an append resumes."""
     from dataclasses import replace
 
-    from suture.checks import verdict as contract_verdict
+    from suture.checks.resume import Checks
     from suture.sent import as_sent, models
     from suture.sent import verdict as sent_verdict
 
     sent: Sent | None = as_sent(transcript) if transcript.format in models() else None
     if sent is not None:
         yield replace(sent, messages=[], wire=[])
-    for name in providers:
-        if sent is not None:
+        for name in providers:
             found = sent_verdict(transcript, name, repaired, sent)
             yield Part(name, found.contract.before, found.contract.after, found.problems)
-        else:
-            contract = contract_verdict(transcript.messages, name, repaired=repaired)
-            yield Part(name, contract.before, contract.after)
+        return
+    checks = Checks(providers)
+    for name, contract in checks.each(transcript.messages, repaired):
+        yield Part(name, contract.before, contract.after, kept=checks.state(name))
+    yield Shared(checks.common())
 
 
 def judge_all(
@@ -227,27 +243,49 @@ def judge_all(
     on_each: Callable[[str, Judged], None],
     cancelled: Callable[[], bool] = lambda: False,
     started: Callable[[Apart[Any]], None] = lambda _: None,
-) -> None:
-    """(For a worker.) Judge ``model`` for each provider in turn, in a child process
-    (:class:`suture.checks.apart.Apart`, handed to ``started`` so another thread can end it),
-    calling ``on_each(name, judged)`` here as each is done; ``cancelled()`` true stops it.
-    Raises :class:`~suture.checks.apart.ChecksFailed` where the checks broke or their process
-    died."""
+    resume: tuple[Checks, int] | None = None,
+) -> Checks | None:
+    """(For a worker.) Judge ``model`` for each provider in turn, calling ``on_each(name,
+    judged)`` here as each is done; ``cancelled()`` true stops it. Returns the checks to resume
+    from after the next append (``None`` for a session log, or when stopped).
+
+    ``resume``: the checks of a model this one extends, and how many messages at the start of its
+    file are those of that one. Then, for a file that is not a session log, only what follows
+    the checks' cut is checked, here (an append costs milliseconds: a process would cost more
+    to start than the work). Otherwise the checks run in a child process
+    (:class:`suture.checks.apart.Apart`, handed to ``started`` so another thread can end it), which
+    keeps keys responsive during a long check. Raises :class:`~suture.checks.apart.ChecksFailed`
+    where the checks broke or their process died."""
     from functools import partial
 
     from suture.checks import Verdict
     from suture.checks.apart import Apart
+    from suture.checks.resume import Checks
     from suture.sent import SentVerdict, models
 
-    models()  # imported here, before the child is forked (see suture.checks.apart)
     transcript, repaired = model.transcript, model.repair
+    session = transcript.format in models()  # imported here, before the child is forked (suture.checks.apart)
+    if resume is not None and not session and resume[0].providers == providers:
+        checks, same = resume
+        for name, contract in checks.each(transcript.messages, repaired, same):
+            if cancelled():
+                return None
+            on_each(name, place(model, name, contract))
+        return checks
     sent: Sent | None = None
+    states: dict[str, object] = {}
+    common: object = None
     with Apart(partial(verdict_parts, transcript, repaired, providers)) as apart:
         started(apart)
         for item in apart.results(cancelled):
+            if isinstance(item, Shared):
+                common = item.common
+                continue
             if not isinstance(item, Part):
                 sent = item
                 continue
+            if item.kept is not None:
+                states[item.provider] = item.kept
             contract = Verdict(item.provider, item.before, item.after, repaired)
             found = (
                 SentVerdict(item.provider, sent, item.sent, contract)
@@ -255,6 +293,9 @@ def judge_all(
                 else None
             )
             on_each(item.provider, place(model, item.provider, contract, found))
+    if common is None or cancelled() or set(states) != set(providers):
+        return None
+    return Checks.joined(common, states, repaired)
 
 
 def place(model: RowModel, provider: str, contract: Verdict, sent: SentVerdict | None = None) -> Judged:

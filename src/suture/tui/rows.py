@@ -187,6 +187,11 @@ class RowModel:
         self.partial = upto is not None
         self.changes = all_changes if n_changes == len(all_changes) else all_changes[:n_changes]
 
+        self.grown_from: tuple[weakref.ref[RowModel], int] | None = (
+            (weakref.ref(previous), stable[0]) if previous is not None else None
+        )
+        """The state this one was grown from (by weak reference), and how many input messages at
+        the start are that one's."""
         # Where the rows of ``previous`` still hold: input c_in and output c_out start row r0.
         cut = _cut(previous, result, stable, in_limit, out_limit) if previous is not None else None
         if cut is None or cut[2] == 0:

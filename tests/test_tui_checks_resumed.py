@@ -1,0 +1,86 @@
+"""The app's provider checks after an append resume from the last check, on the checks' worker
+thread (no child process), and say what checking the whole file again says: the same verdicts,
+the same rows marked, the same lists and status line as the app opened afresh on the file."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+import suture.checks.apart
+import suture.tui.checking
+from suture.checks import verdicts
+from suture.checks.apart import Apart
+from suture.tui.app import SutureApp
+from tests.helpers.app import ROOT, SIZE, line, settle, settled
+from tests.helpers.checks import checks_done
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here: every check runs in the app's process")
+
+SESSION = ROOT / "sample_sessions" / "chat" / "worked-example.json"
+
+
+async def _kept(pilot: Any, app: SutureApp) -> None:
+    for _ in range(250):  # a bound: 5 s for the checks' state to be handed back
+        if app._kept_checks is not None:
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("the checks were not kept to resume from")
+
+
+def _said(app: SutureApp) -> dict[str, Any]:
+    assert app.verdicts is not None
+    return {p: (j.findings, j.summary(), j.title(), j.listed(), sorted(j.by_row)) for p, j in app.verdicts.items()} | {
+        "rows": sorted(app.problem_rows),
+        "provider": app.provider,
+        "status": tuple(t.plain for t in app.status.state.checks or ()),
+    }
+
+
+async def test_checks_after_an_append_resume_and_say_what_a_whole_check_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(suture.tui.checking, "CHECKS_SETTLE", 0.05)
+    doc = orjson.loads(SESSION.read_bytes())
+    lines = [line(m) for m in (doc if isinstance(doc, list) else doc["messages"])]
+    assert len(lines) > 6
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(b"".join(lines[:3]))
+    children: list[int] = []
+
+    class Counted(Apart[Any]):
+        def __init__(self, work: Callable[[], Iterable[Any]]) -> None:
+            children.append(1)
+            super().__init__(work)
+
+    monkeypatch.setattr(suture.checks.apart, "Apart", Counted)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot, app)
+        await _kept(pilot, app)
+        assert children == [1]
+        for k in range(3, len(lines)):
+            with path.open("ab") as f:
+                f.write(lines[k])
+            app.read_file()  # as the file's watcher asks when it grows
+            await settle(app)
+            assert app.model is not None and len(app.model.transcript.messages) == k + 1
+            await checks_done(pilot, app)
+            await _kept(pilot, app)
+            model = app.model
+            whole = verdicts(model.transcript.messages, repaired=model.repair)
+            assert app.verdicts is not None
+            for p, judged in app.verdicts.items():
+                assert judged.contract.before == whole[p].before, p
+                assert judged.contract.after == whole[p].after, p
+        assert children == [1]  # every check after the first resumed, in the app's process
+        resumed = _said(app)
+    fresh = SutureApp(path, watch=False)
+    async with fresh.run_test(size=SIZE) as pilot:
+        await settled(pilot, fresh)
+        assert _said(fresh) == resumed
