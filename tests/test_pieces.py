@@ -4,6 +4,7 @@ pieces, and the row model grown from the rows it keeps."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -219,34 +220,11 @@ def test_a_jsonl_file_with_a_first_line_longer_than_the_look_is_read_as_lines(tm
 # -- the row model, grown ----------------------------------------------------------------------
 
 
-@settings(max_examples=200, deadline=None)
-@given(histories(max_turns=8), st.lists(st.integers(0, 60), max_size=5))
-def test_rows_grown_step_by_step_equal_rows_built_whole(history, cuts):
-    from suture.model import Transcript
-    from suture.repair import repair_from, reused
-
-    model: RowModel | None = None
-    previous = None
-    previous_in: list[Any] = []
-    for cut in [*sorted(cuts), len(history)]:
-        now = history[:cut]
-        transcript = Transcript(messages=now, format="chat")
-        if previous is None:
-            result = repair(now)
-            stable = (0, 0)
-        else:
-            result = repair_from(previous, now, len(previous_in))
-            stable = reused(previous, now, len(previous_in)) or (0, 0)
-        whole = RowModel(transcript, result)
-        model = whole if model is None else model.grown(transcript, result, stable)
-        same_rows(model, whole)
-        assert model.search("a") == whole.search("a")
-        previous, previous_in = result, now
-
-
-def _grown_states(history: list[Any], cuts: list[int]) -> list[tuple[RowModel, RowModel]]:
+def _grown_states(
+    history: list[Any], cuts: list[int], each: Callable[[RowModel, RowModel], object] = lambda grown, whole: None
+) -> list[tuple[RowModel, RowModel]]:
     """Each state of ``history`` read up to each cut, grown from the state before, with the same
-    state built whole."""
+    state built whole; ``each(grown, whole)`` is called as each is made."""
     from suture.model import Transcript
     from suture.repair import repair_from, reused
 
@@ -263,8 +241,19 @@ def _grown_states(history: list[Any], cuts: list[int]) -> list[tuple[RowModel, R
             stable = reused(previous, now, len(previous_in)) or (0, 0)
         whole = RowModel(transcript, result)
         out.append((whole if not out else out[-1][0].grown(transcript, result, stable), whole))
+        each(*out[-1])
         previous, previous_in = result, now
     return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(histories(max_turns=8), st.lists(st.integers(0, 60), max_size=5))
+def test_rows_grown_step_by_step_equal_rows_built_whole(history, cuts):
+    def same(grown: RowModel, whole: RowModel) -> None:  # (each searched as it is made)
+        same_rows(grown, whole)
+        assert grown.search("a") == whole.search("a")
+
+    _grown_states(history, cuts, same)
 
 
 @settings(max_examples=200, deadline=None)
