@@ -38,6 +38,7 @@ from suture.checks._wire import contents, items, turns
 from suture.checks.rules import RULES, Rule, normalise
 from suture.model import ImagePart, Message, TextPart, Transcript, text_of
 from suture.repair import Change, Repair, repair
+from suture.words import count
 from suture.written import lines_of
 
 if TYPE_CHECKING:
@@ -868,7 +869,7 @@ def summary(m: Message, limit: int = 70) -> str:
         bits.append(f"“{show.prose(text if len(text) <= limit else text[: limit - 1] + '…')}”")
     images = [p for p in (m.content if isinstance(m.content, list) else []) if isinstance(p, ImagePart)]
     if images:
-        bits.append(f"{len(images)} image{'s' if len(images) > 1 else ''}")
+        bits.append(count(len(images), "image"))
     return "  ".join(bits) or "(empty)"
 
 

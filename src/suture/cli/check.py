@@ -25,6 +25,7 @@ from suture.cli import EXIT_FOUND, EXIT_OK
 from suture.cli._common import load_sent, out, out_json
 from suture.model import Message, Transcript
 from suture.validity import violations
+from suture.words import count
 
 if TYPE_CHECKING:
     from suture.sent import Sent, SentVerdict
@@ -93,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         if not found:
             out(f"{name}: valid ({n} messages, {transcript.format})")
         else:
-            out(f"{name}: {len(found)} problem{'s' if len(found) > 1 else ''} ({n} messages, {transcript.format})")
+            out(f"{name}: {count(len(found), 'problem')} ({n} messages, {transcript.format})")
             for v in found:
                 source = transcript.messages[v.index].source
                 where = f" ({source})" if source else ""

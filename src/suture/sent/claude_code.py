@@ -50,6 +50,7 @@ from typing import Any
 
 from suture.model import Transcript
 from suture.sent import Added, Built, Fix
+from suture.words import count
 
 __all__ = ["ADDED", "ENTRY", "INTERRUPTED", "MODEL", "NO_RESPONSE", "batch_stem", "build", "merges"]
 
@@ -237,7 +238,7 @@ class _Builder:
             if len(kept) != len(unit.content):
                 self.fix(
                     "dropped_block",
-                    f"Claude Code leaves out {len(unit.content) - len(kept)} whitespace-only text block(s) of the "
+                    f"Claude Code leaves out {count(len(unit.content) - len(kept), 'whitespace-only text block')} of the "
                     f"assistant message{self.where(unit.index)}",
                     unit.index,
                 )
@@ -261,10 +262,11 @@ class _Builder:
                 continue
             unit.content = [b for b in unit.content if not any(b is g for g in gone)]
             ids = ", ".join(str(b.get("id") or "(no id)") for b in gone)
-            what = "the whole message" if not unit.content else "the call"
+            calls = "call" if len(gone) == 1 else "calls"
+            what = "the whole message" if not unit.content else f"the {calls}"
             self.fix(
                 "dropped_call",
-                f"Claude Code leaves out call(s) {ids}{self.where(unit.index)}, which never got a result "
+                f"Claude Code leaves out {calls} {ids}{self.where(unit.index)}, which never got a result "
                 f"({what}; later turns follow it)",
                 unit.index,
                 str(gone[0].get("id")) if gone[0].get("id") is not None else None,
