@@ -141,7 +141,10 @@ async def test_enter_opens_the_session_side_by_side_and_esc_comes_back(home: Pat
         assert app.path is not None and app.path.name == "interrupted-then-api-error.jsonl"
         assert app.model is not None and app.model.repair.changes
         await pilot.press("escape")
-        await pilot.pause()
+        for _ in range(200):  # (a bound: the browser comes back once the escape is handled)
+            if app.screen is app.browser:
+                break
+            await pilot.pause(0.05)
         assert app.screen is app.browser
         assert app.browser.table.cursor == target
         # Another session opens in the same view, built anew.
