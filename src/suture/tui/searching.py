@@ -3,8 +3,8 @@
 filter.
 
 While a large file is still loading, a search looks through the messages shown so far and says
-so. One that finds nothing there is not a "no match": it is searched again when the whole file is
-read, and goes to the first match then.
+so. One that finds nothing there is not a "no match": it is searched again as each further piece
+is shown (one search at a time), and goes to the first match as soon as it is read.
 
 :class:`SearchFlow` is a part of the app (the app inherits it) and keeps the search's state.
 """
