@@ -416,6 +416,15 @@ class MessagesAdapter:
                 messages.extend(self._message(record, None, where, where))
         return Transcript(messages, self.name, meta=meta, problems=list(doc.problems))
 
+    def history(self, records: Sequence[Any], first: int = 0) -> list[Message]:
+        """The messages of the message records that sit from place ``first`` on in a list, as
+        :meth:`load` reads them from that list (each named ``$[n]`` by its place in it)."""
+        out: list[Message] = []
+        for k, record in enumerate(records):
+            where = f"$[{first + k}]"
+            out.extend(self._message(record, None, where, where))
+        return out
+
     def _system(self, value: Any) -> Message:
         source = Source(pointer="system")
         if isinstance(value, str) or value is None:

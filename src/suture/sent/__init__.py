@@ -254,7 +254,24 @@ def as_sent(transcript: Transcript) -> Sent:
     if model is None:
         return _request(transcript)
     built = model(transcript)
-    messages = _neutral(built.wire, built.wire_format)
+    return _sent(transcript, built, pieces(built))
+
+
+@dataclass(slots=True)
+class Pieces:
+    """What :class:`Sent` says of some consecutive values of a request's ``wire`` (from its
+    place ``first`` on): the neutral messages read from them, and their :attr:`Sent.origin`,
+    :attr:`Sent.places` and :attr:`Sent.written` (places count the whole ``wire``)."""
+
+    messages: list[Message]
+    origin: list[int | None]
+    places: list[tuple[int, ...]]
+    written: list[tuple[int, ...]]
+
+
+def pieces(built: Built, first: int = 0) -> Pieces:
+    """The :class:`Pieces` of ``built.wire``, which sits at place ``first`` of the request."""
+    messages = _neutral(built.wire, built.wire_format, first)
     origin = [_origin(m, built.origin_of) for m in messages]
     places = wire_places(built.wire, messages)
     written: list[set[int]] = [set(built.joined.get(id(value), ())) for value in built.wire]
@@ -263,10 +280,21 @@ def as_sent(transcript: Transcript) -> Sent:
         if found is not None:
             for k in ks:
                 written[k].add(found)
+    return Pieces(
+        messages,
+        origin,
+        [tuple(first + k for k in ks) for ks in places],
+        [tuple(sorted(w)) for w in written],
+    )
+
+
+def _sent(transcript: Transcript, built: Built, found: Pieces, wire: list[Any] | None = None) -> Sent:
+    """The :class:`Sent` of an agent's ``built`` history whose pieces are ``found`` (``wire``:
+    the whole of it, where ``built`` holds its end)."""
     version = transcript.meta.get("agent_version")
     return Sent(
-        messages,
-        built.wire,
+        found.messages,
+        built.wire if wire is None else wire,
         built.wire_format,
         built.provider,
         agent=transcript.format,
@@ -274,16 +302,25 @@ def as_sent(transcript: Transcript) -> Sent:
         model=built.model,
         fixes=built.fixes,
         skipped=list(transcript.skipped),
-        origin=origin,
+        origin=found.origin,
         added=built.added,
-        written=[tuple(sorted(w)) for w in written],
-        places=[tuple(ks) for ks in places],
+        written=found.written,
+        places=found.places,
     )
 
 
-def _neutral(wire: list[Any], wire_format: str) -> list[Message]:
+def _neutral(wire: list[Any], wire_format: str, first: int = 0) -> list[Message]:
+    """The neutral messages of a wire list that sits at place ``first`` of a request's (each
+    named by its place in the whole list)."""
     from suture.formats import get
 
+    if first:
+        from suture.formats.messages import MessagesAdapter
+
+        adapter = get(wire_format)
+        if not isinstance(adapter, MessagesAdapter):
+            raise ValueError(f"a {wire_format} history is read whole")
+        return adapter.history(wire, first)
     return list(get(wire_format).load(Document("json", value=wire)).messages)
 
 

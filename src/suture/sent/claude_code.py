@@ -49,10 +49,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from suture.model import Transcript
-from suture.sent import Added, Built, Fix
+from suture.sent import Added, Built, Fix, Pieces, Sent, _sent, pieces
 from suture.words import count
 
-__all__ = ["ADDED", "ENTRY", "INTERRUPTED", "MODEL", "NO_RESPONSE", "batch_stem", "build", "merges"]
+__all__ = ["ADDED", "ENTRY", "INTERRUPTED", "MODEL", "NO_RESPONSE", "Grown", "batch_stem", "build", "merges"]
 
 MODEL = "2.1.328"
 """The Claude Code version whose resume step this module models."""
@@ -114,11 +114,53 @@ def batch_stem(call_id: Any, calls: set[Any] | frozenset[Any]) -> str | None:
     return stem if stem in calls else None
 
 
+@dataclass(slots=True)
+class Before:
+    """What the build of the records after a cut needs of those before it (an assistant message
+    at the cut, which the build keeps: no user records are joined across it)."""
+
+    answered: set[Any]
+    """The ids of the results before the cut."""
+    calls: set[Any]
+    """The ids of the calls before the cut that the request keeps (the pairing's calls seen)."""
+    end: int | None
+    """The greatest line of the records before the cut (``None``: none has a line)."""
+    stems: set[str]
+    """For each result before the cut whose id reads as a batch entry (``{stem}_{n}``), its stem."""
+
+
+class _Seen(set[Any]):
+    """The calls seen in the pairing: those before the cut, and those found after it here."""
+
+    def __init__(self, base: set[Any]) -> None:
+        super().__init__()
+        self.base = base
+
+    def __contains__(self, key: object) -> bool:
+        return set.__contains__(self, key) or key in self.base
+
+
+class Whole(Exception):
+    """The records after a cut cannot be built apart from those before it: build them all."""
+
+
 class _Builder:
-    def __init__(self, transcript: Transcript) -> None:
+    def __init__(self, transcript: Transcript, start: int = 0, before: Before | None = None) -> None:
         self.transcript = transcript
         self.messages = transcript.messages
+        self.start = start
+        self.before = before
         self.built = Built([], "messages", "anthropic", MODEL, [], {}, added=ADDED)
+        self.passes: list[int] = []
+        """How many fixes there are after each step of the build (see :meth:`build`)."""
+        self.results: set[Any] = set()
+        self.folded = False
+        self.read: list[_Unit] = []
+        self.read_calls: list[list[Any]] = []
+        """The calls of each of :attr:`read` as read (before those no result answers leave)."""
+        self.kept: list[_Unit] = []
+        self.merged: list[_Unit] = []
+        self.sent: list[_Unit] = []
 
     # -- helpers ---------------------------------------------------------------------------------
 
@@ -142,7 +184,8 @@ class _Builder:
         loader splits ``[text, tool_result]`` into a user message and a result) joined again."""
         units: list[_Unit] = []
         last_line: int | None = None
-        for i, m in enumerate(self.messages):
+        for i in range(self.start, len(self.messages)):
+            m = self.messages[i]
             raw = m.raw
             if m.role == "assistant":
                 content = raw.get("content") if isinstance(raw, dict) else m.content
@@ -222,7 +265,9 @@ class _Builder:
         """Whether the session's last record is an API error (Claude Code wrote it, the turn ended)."""
         if not self.messages:
             return False
-        lines = [line for m in self.messages if m.source is not None for line in m.source.lines]
+        lines = [line for m in self.messages[self.start :] if m.source is not None for line in m.source.lines]
+        if self.before is not None and self.before.end is not None:
+            lines.append(self.before.end)
         end = max(lines) if lines else 0
         return any(s.kind == "api_error" and (s.source.line or 0) > end for s in self.transcript.skipped)
 
@@ -251,12 +296,18 @@ class _Builder:
         answered = {
             b.get("tool_use_id") for u in units if u.role == "user" for b in u.blocks() if _kind(b) == "tool_result"
         }
+        self.results = answered
+        earlier = self.before.answered if self.before is not None else set()
         out = []
         for unit in units:
             if unit.role != "assistant" or not isinstance(unit.content, list):
                 out.append(unit)
                 continue
-            gone = [b for b in unit.content if _kind(b) == "tool_use" and b.get("id") not in answered]
+            gone = [
+                b
+                for b in unit.content
+                if _kind(b) == "tool_use" and b.get("id") not in answered and b.get("id") not in earlier
+            ]
             if not gone:
                 out.append(unit)
                 continue
@@ -311,7 +362,15 @@ class _Builder:
     def batch_entries(self, units: list[_Unit]) -> list[_Unit]:
         """Results whose id reads as a batch entry of another call become one result of that
         call (see the module docstring): where the first of them was, the others leave."""
-        calls = {b.get("id") for u in units if u.role == "assistant" for b in u.blocks() if _kind(b) == "tool_use"}
+        calls: set[Any] = {
+            b.get("id") for u in units if u.role == "assistant" for b in u.blocks() if _kind(b) == "tool_use"
+        }
+        if self.before is not None:
+            if not self.before.stems.isdisjoint(calls):
+                raise Whole  # a result before the cut reads as an entry of a call after it
+            both = _Seen(self.before.calls)
+            both.update(calls)
+            calls = both
         entries: dict[str, dict[str, Any]] = {}
         for unit in units:
             if unit.role != "user" or not isinstance(unit.content, list):
@@ -322,6 +381,9 @@ class _Builder:
                     entries.setdefault(stem, {}).setdefault(b["tool_use_id"], b)
         if not entries:
             return units
+        self.folded = True
+        if self.before is not None:
+            raise Whole  # an entry's result joins every entry's, wherever they are
         out: list[_Unit] = []
         done: set[str] = set()
         for unit in units:
@@ -361,7 +423,7 @@ class _Builder:
         assistant message become notes, repeated or unanswered calls leave, missing results are
         made, and results that answer nothing leave the next message."""
         out: list[_Unit] = []
-        seen: set[Any] = set()
+        seen: set[Any] = _Seen(self.before.calls) if self.before is not None else set()
         y = 0
         while y < len(units):
             unit = units[y]
@@ -503,13 +565,32 @@ class _Builder:
     # -- all of it -------------------------------------------------------------------------------
 
     def build(self) -> Built:
+        """The request history; :attr:`passes` says where each step's fixes end in
+        ``built.fixes``, :attr:`kept` holds the messages the request keeps before they are joined,
+        :attr:`merged` after, and :attr:`sent` those it sends."""
+        fixes = self.built.fixes
         units = self.records()
         prompt_joins = self.resume(units)
+        self.passes.append(len(fixes))
         units = self.blank_text(units)
+        self.passes.append(len(fixes))
+        self.read = units
+        self.read_calls = [
+            [b.get("id") for b in u.blocks() if _kind(b) == "tool_use"] if u.role == "assistant" else [] for u in units
+        ]
         units = self.unresolved(units)
+        self.passes.append(len(fixes))
+        self.kept = units
+        if self.before is not None and (not units or units[0].role != "assistant" or units[0].indices != [self.start]):
+            raise Whole  # the message at the cut is left out: the records around it may join
         units = self.merge(units, prompt_joins)
+        self.passes.append(len(fixes))
+        self.merged = units
         units = self.batch_entries(units)
+        self.passes.append(len(fixes))
         units = self.pairing(units)
+        self.passes.append(len(fixes))
+        self.sent = units
         for unit in units:
             record = {"role": unit.role, "content": unit.content}
             self.built.wire.append(self.built.mark(record, unit.index, unit.indices))
@@ -595,3 +676,141 @@ def merges(transcript: Transcript) -> list[dict[str, Any]]:
         found.append({"role": "user", "content": run})
     found.extend(_Builder(transcript).build().wire)
     return found
+
+
+class Grown:
+    """What Claude Code sends on resume, for a session that grows: after an append, the records
+    from a *cut* near the end are built again and those before it are kept.
+
+    The cut is an assistant message the request keeps, before the last one: no user records are
+    joined across it, and the pairing starts there afresh but for the calls seen before it. What
+    the build reads of the whole history is carried over the cut (the results and calls before
+    it, its greatest line) or checked: a call before the cut that no result before it answers is
+    left out, or kept, as a result after it says, so the build starts again from the first
+    record wherever the results after the cut answer other such calls than before; and where
+    results are taken for batch entries (:func:`batch_stem`), which join across the history.
+    ``tests/test_sent_resume.py`` proves the history, its provenance and the fixes equal
+    :func:`suture.sent.as_sent`'s."""
+
+    def __init__(self) -> None:
+        self._fresh()
+
+    def _fresh(self) -> None:
+        self.cut = 0
+        self.before: Before | None = None
+        self.pending: set[Any] = set()
+        """Calls before the cut that no result before it answers."""
+        self.answered_after: set[Any] = set()
+        """Those of them a result after the cut answered at the last build."""
+        self.wire: list[Any] = []
+        self.found = Pieces([], [], [], [])
+        self.fixes: list[list[Fix]] = [[] for _ in range(_STEPS)]
+
+    def sent(self, transcript: Transcript, same: int) -> tuple[Sent, int]:
+        """What Claude Code sends on resume of ``transcript``, whose first ``same`` messages are
+        those of the last call's; and how many messages at the start of it are the last call's."""
+        builder: _Builder | None = None
+        if self.cut and same > self.cut and self.before is not None:
+            builder = _Builder(transcript, self.cut, self.before)
+            try:
+                builder.build()
+                if {key for key in builder.results if key in self.pending} != self.answered_after:
+                    raise Whole  # a call before the cut is now answered after it, or no longer
+            except Whole:
+                builder = None
+        if builder is None:
+            self._fresh()
+            builder = _Builder(transcript)
+            builder.build()
+        kept = len(self.found.messages)
+        built = builder.built
+        first = len(self.wire)
+        found = pieces(built, first)
+        steps = [0, *builder.passes]
+        fixes = [
+            fix for step in range(_STEPS) for fix in (*self.fixes[step], *built.fixes[steps[step] : steps[step + 1]])
+        ]
+        whole = Pieces(
+            self.found.messages + found.messages,
+            self.found.origin + found.origin,
+            self.found.places + found.places,
+            self.found.written + found.written,
+        )
+        sent = _sent(
+            transcript,
+            Built([], built.wire_format, built.provider, built.model, fixes, {}, added=built.added),
+            whole,
+            self.wire + built.wire,
+        )
+        self._move(transcript, builder, found, first)
+        return sent, kept
+
+    def _move(self, transcript: Transcript, builder: _Builder, found: Pieces, first: int) -> None:
+        """Move the cut to the last assistant message but one that the request keeps, keeping
+        what the build made of the records before it."""
+        if builder.folded:
+            self._fresh()  # results are taken for batch entries: the next build is whole too
+            return
+        kept = [u.indices[0] for u in builder.kept if u.role == "assistant" and u.indices]
+        if len(kept) < 2 or kept[-2] <= self.cut:
+            return
+        cut = kept[-2]
+        at = next(k for k, u in enumerate(builder.sent) if u.role == "assistant" and u.indices == [cut])
+        steps = [0, *builder.passes]
+        moved: list[list[Fix]] = []
+        for step in range(_STEPS):
+            mine = builder.built.fixes[steps[step] : steps[step + 1]]
+            n = sum(1 for f in mine if f.index is not None and f.index < cut)
+            if any(f.index is None or f.index >= cut for f in mine[:n]):
+                return  # (each step's fixes come in the order of the records)
+            moved.append(mine[:n])
+        place = first + at
+        m = next((j for j, ks in enumerate(found.places) if ks and ks[0] >= place), len(found.messages))
+        self.wire += builder.built.wire[:at]
+        self.found = Pieces(
+            self.found.messages + found.messages[:m],
+            self.found.origin + found.origin[:m],
+            self.found.places + found.places[:m],
+            self.found.written + found.written[:at],
+        )
+        for step in range(_STEPS):
+            self.fixes[step] += moved[step]
+        before = self.before if self.before is not None else Before(set(), set(), None, set())
+        read_at = next(k for k, u in enumerate(builder.read) if u.role == "assistant" and u.indices == [cut])
+        results = {
+            b.get("tool_use_id")
+            for u in builder.read[:read_at]
+            if u.role == "user"
+            for b in u.blocks()
+            if _kind(b) == "tool_result"
+        }
+        later = {
+            b.get("tool_use_id")
+            for u in builder.read[read_at:]
+            if u.role == "user"
+            for b in u.blocks()
+            if _kind(b) == "tool_result"
+        }
+        calls = {key for ids in builder.read_calls[:read_at] for key in ids}
+        merged_at = next(k for k, u in enumerate(builder.merged) if u.role == "assistant" and u.indices == [cut])
+        kept_calls = {
+            b.get("id")
+            for u in builder.merged[:merged_at]
+            if u.role == "assistant"
+            for b in u.blocks()
+            if _kind(b) == "tool_use"
+        }
+        before.answered |= results
+        before.calls |= kept_calls
+        before.stems |= {key[: e.start()] for key in results if isinstance(key, str) and (e := ENTRY.search(key))}
+        lines = [line for m in transcript.messages[self.cut : cut] if m.source is not None for line in m.source.lines]
+        if lines:
+            before.end = max(lines) if before.end is None else max(before.end, *lines)
+        self.pending = {key for key in self.pending | calls if key not in before.answered}
+        self.answered_after = {key for key in later if key in self.pending}
+        self.before = before
+        self.cut = cut
+
+
+_STEPS = 6
+"""The steps of :meth:`_Builder.build` whose fixes are listed in turn."""
