@@ -8,6 +8,8 @@
     python bench/run.py --only browser       # the sessions browser on 300 sessions, cold: first rows
     SUTURE_BENCH_REALTIME=1 python bench/run.py --only first   # on a shared machine: the programs
                                              # compared are run under chrt -r 1, as if it were idle
+    python bench/run.py --only firstwork --size 10k   # the same first screens counted in machine
+                                             # instructions (valgrind): the same figure on every run
     python bench/run.py --only checks        # keys in the app while its provider checks run
     python bench/run.py --only recheck       # provider checks after a one-line append, resumed
     python bench/run.py --only append --size 1m --runs 1   # the app shows a line appended to 1M messages
@@ -41,7 +43,21 @@ sys.path.insert(0, str(BENCH))
 
 import generate  # noqa: E402
 
-SECTIONS = ("repair", "load", "cli", "tail", "multi", "first", "app", "append", "checks", "recheck", "scan", "browser")
+SECTIONS = (
+    "repair",
+    "load",
+    "cli",
+    "tail",
+    "multi",
+    "first",
+    "firstwork",
+    "app",
+    "append",
+    "checks",
+    "recheck",
+    "scan",
+    "browser",
+)
 
 
 def best(fn: Callable[[], Any], runs: int, clock: Callable[[], float] = time.process_time) -> float:
@@ -772,6 +788,115 @@ def section_first(size: str, runs: int) -> list[dict[str, Any]]:
     return out
 
 
+FIRST_WORK_RUNNER = """
+import os, re, sys
+from textual.drivers.linux_driver import LinuxDriver
+
+shown = re.compile(sys.argv[2])
+ansi = re.compile(r"\\x1b\\[[0-9;?]*[a-zA-Z]")
+write = LinuxDriver.write
+
+
+def written(self, data):
+    write(self, data)
+    if shown.search(ansi.sub("", data)):
+        os._exit(0)  # the first screen is out: the count stops here
+
+
+LinuxDriver.write = written
+if sys.argv[1] == "bare":
+    exec(compile(open(sys.argv[3]).read(), sys.argv[3], "exec"))
+else:
+    import suture.tui.app
+
+    # Under valgrind the program runs some fifty times slower: the app waits for the first state
+    # as long as it takes, so that it does the same work as at full speed.
+    suture.tui.app.FIRST_STATE_WAIT = suture.tui.app.FIRST_SCREEN_WAIT = 3600.0
+    sys.argv = ["suture", sys.argv[3]]
+    from suture.cli import entry
+
+    entry()
+"""
+"""Runs a program in the terminal until its first screen is written (``argv``: ``bare`` or
+``suture``, the pattern the first screen matches, the bare app's script or the file to open)."""
+FIRST_WORK_WAIT = 600.0
+"""Seconds one counted run is waited for."""
+
+
+def section_firstwork(size: str, runs: int) -> list[dict[str, Any]]:
+    """The first screens of :func:`section_first`, counted in machine instructions instead of
+    timed: ``valgrind --tool=callgrind`` counts every instruction the process runs from its
+    start until the first screen with rows is written to a real terminal (tmux, 160x45). The
+    count is the same on every run, whatever else the machine does, so a change to the first
+    screen's cost shows even where wall times on a shared machine spread by tens of percent.
+    One run per program is enough (``runs`` is not used)."""
+    import re
+    import shlex
+
+    if shutil.which("tmux") is None or shutil.which("valgrind") is None:
+        return [row("first screen, counted", float("nan"), None, "", None, note="needs tmux and valgrind")]
+    _compiled()
+    CACHE.mkdir(parents=True, exist_ok=True)
+    runner = CACHE / "first_work.py"
+    runner.write_text(FIRST_WORK_RUNNER)
+    bare_script = CACHE / "bare_app.py"
+    bare_script.write_text(BARE_APP)
+    files = [f"chat-{size}.json", f"chat-{size}.jsonl", f"chat-short-{size}.jsonl", f"claude-code-{size}.jsonl"]
+    paths = [generate.ensure(name) for name in files]
+    terminal = _Terminal()
+    # The counted program ends itself: its pane stays (with the session) for the next one.
+    subprocess.run(["tmux", "set-option", "-w", "-t", terminal.name, "remain-on-exit", "on"], check=True)
+    work = Path(tempfile.mkdtemp(prefix="suture-firstwork-"))
+
+    def counted(mode: str, shown: str, target: Path) -> float:
+        log = work / f"{mode}-{target.name}.log"
+        argv = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", f"--log-file={log}"]
+        argv += [sys.executable, str(runner), mode, shown, str(target)]
+        subprocess.run(
+            ["tmux", "respawn-pane", "-k", "-t", terminal.name, "exec " + " ".join(map(shlex.quote, argv))], check=True
+        )
+        t = time.monotonic()
+        while time.monotonic() - t < FIRST_WORK_WAIT:
+            found = re.search(r"Collected : (\d+)", log.read_text() if log.exists() else "")
+            if found:
+                return float(found.group(1))
+            time.sleep(0.5)
+        subprocess.run(["tmux", "respawn-pane", "-k", "-t", terminal.name, "sleep 3600"], check=True)
+        return float("nan")
+
+    try:
+        bare = counted("bare", "a bare Textual app is on screen", bare_script)
+        mine = {path: counted("suture", r"\d (user|assistant|system|tool) ", path) for path in paths}
+    finally:
+        terminal.close()
+        shutil.rmtree(work, ignore_errors=True)
+    out = [
+        row(
+            "first screen of a bare Textual app (one Static), machine instructions",
+            bare / 1e6,
+            None,
+            "",
+            None,
+            unit="M",
+            kind="max",
+            note="valgrind --tool=callgrind, from the process's start to the first screen, tmux 160x45",
+        )
+    ]
+    for path in paths:
+        out.append(
+            row(
+                f"suture first screen of {path.name}, machine instructions vs a bare app",
+                mine[path] / 1e6,
+                bare / 1e6,
+                "a bare Textual app, counted the same way",
+                1.2,
+                unit="M",
+                note="the budget of the timed first screen; counted, the tmux launch both share is left out",
+            )
+        )
+    return out
+
+
 def section_browser(size: str, runs: int) -> list[dict[str, Any]]:
     """The sessions browser (``SessionsApp`` under ``App.run_test``, 160×45) on 300 Claude Code
     sessions with an empty cache: from process start until the first rows are in the list, the
@@ -1030,6 +1155,8 @@ def fmt(value: float | None, unit: str) -> str:
         return f"{value:.1f} ms"
     if unit == "MB":
         return f"{value:.0f} MB"
+    if unit == "M":  # millions (of machine instructions)
+        return f"{value:,.0f} M"
     return f"{value:.2f}{unit}"
 
 
