@@ -4,6 +4,7 @@ the load ends equal to a whole load, and a reload after an append grows the rows
 from __future__ import annotations
 
 import contextlib
+import gc
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -122,6 +123,54 @@ async def test_the_first_frame_already_holds_the_rows(
         await ready(pilot, app)
         assert not app.model.partial
     assert drawn_empty == []
+
+
+async def test_a_collector_paused_for_the_start_resumes_once_the_first_screen_is_drawn(tmp_path: Path) -> None:
+    # ``suture FILE`` pauses the cycle collector before it imports the app; the app resumes it
+    # once its first frame is out, with what the start made frozen out of the collector's sight.
+    path = tmp_path / "first.jsonl"
+    write(path, records(50))
+    frozen = gc.get_freeze_count()
+    gc.disable()
+    try:
+        app = SutureApp(path, watch=False, collector_paused=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await ready(pilot, app)
+            assert gc.isenabled()
+            assert gc.get_freeze_count() > frozen
+    finally:
+        gc.enable()
+
+
+async def test_an_app_not_told_of_a_paused_collector_leaves_it_as_it_is(tmp_path: Path) -> None:
+    path = tmp_path / "first.jsonl"
+    write(path, records(50))
+    gc.disable()
+    try:
+        app = SutureApp(path, watch=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await ready(pilot, app)
+            assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_the_command_line_resumes_the_collector_when_the_app_ends_before_its_first_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from suture.cli import main
+
+    path = tmp_path / "first.jsonl"
+    write(path, records(5))
+    seen: list[bool] = []
+
+    def ended(self: SutureApp, **_: object) -> None:
+        seen.append(gc.isenabled())
+
+    monkeypatch.setattr(SutureApp, "run", ended)
+    assert main([str(path)]) == 0
+    assert seen == [False]  # paused while the app starts
+    assert gc.isenabled()
 
 
 async def test_a_first_read_slower_than_the_wait_says_reading_first(

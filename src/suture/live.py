@@ -20,7 +20,6 @@ read, so a caller can tell whether what it shows is still the file's latest.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import threading
@@ -72,6 +71,10 @@ class Update:
 
 
 def _digest(data: bytes) -> bytes:
+    # Imported when first used (an export over the input): hashlib sets up OpenSSL as it is
+    # imported, a few milliseconds the first screen does not wait for.
+    import hashlib
+
     return hashlib.blake2b(data, digest_size=16).digest()
 
 

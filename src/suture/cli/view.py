@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import sys
 import threading
@@ -75,21 +76,31 @@ def run(args: argparse.Namespace) -> int:
         open_file(path).close()  # a folder, a FIFO, a device: said here, in one line
         export_dir = None
         title = None
-    from suture.tui.app import SutureApp
-
-    app = SutureApp(
-        path,
-        format=args.format,
-        read_only=names,
-        watch=not args.no_watch,
-        export_dir=export_dir,
-        title=title,
-    )
-    loop = asyncio.new_event_loop()
+    # The cycle collector waits while Textual and the app are imported and the first screen is
+    # drawn: nothing made meanwhile is garbage, and each collection would walk it all again. The
+    # app resumes the collector once that screen is out.
+    paused = gc.isenabled()
+    gc.disable()
     try:
-        app.run(loop=loop)
+        from suture.tui.app import SutureApp
+
+        app = SutureApp(
+            path,
+            format=args.format,
+            read_only=names,
+            watch=not args.no_watch,
+            export_dir=export_dir,
+            title=title,
+            collector_paused=paused,
+        )
+        loop = asyncio.new_event_loop()
+        try:
+            app.run(loop=loop)
+        finally:
+            _leave(loop)
     finally:
-        _leave(loop)
+        if paused:  # (an app that ended before its first screen)
+            gc.enable()
     return EXIT_OK
 
 

@@ -220,10 +220,15 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         export_dir: Path | None = None,
         title: str | None = None,
         debounce_ms: int = 200,
+        collector_paused: bool = False,
     ) -> None:
         """``path`` None starts with no file: a subclass shows something else first and calls
-        :meth:`open_file` (the sessions browser does)."""
+        :meth:`open_file` (the sessions browser does). ``collector_paused``: the caller paused
+        the cycle collector for the app's start (``suture FILE`` does, before it imports the
+        app); once the first screen is drawn, the app takes everything made so far out of the
+        collector's sight and resumes it."""
         super().__init__()
+        self._collector_paused = collector_paused
         # Every text at 4.5:1 contrast or more, in every theme (after ANSI colours are resolved).
         self._filters.append(ContrastFilter())
         self.read_only = read_only
@@ -463,7 +468,17 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
     def on_unmount(self) -> None:
         self._keeping.close()
 
+    def _resume_collector(self) -> None:
+        """The first screen is drawn: what the start made (modules, widgets, the first state read)
+        lives as long as the app, so it is frozen out of the collector's sight, which resumes."""
+        if self._collector_paused:
+            self._collector_paused = False
+            freeze_heap()
+            gc.enable()
+
     async def on_mount(self) -> None:
+        if self._collector_paused:
+            self.call_after_refresh(self._resume_collector)
         if self.has_file:
             first, self._loaded_first = self._loaded_first, None
             await self._start_file(first)
