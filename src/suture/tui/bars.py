@@ -10,6 +10,7 @@ from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
+from textual.geometry import Size
 from textual.widget import Widget
 
 from suture import show
@@ -38,6 +39,15 @@ _BAR_CSS = """
 
 class _Bar(Widget):
     COMPONENT_CLASSES: ClassVar[set[str]] = _BAR_CLASSES
+
+    _laid_width = 0
+    """The width the layout last gave the bar's text (its height follows from it)."""
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        # Kept for render: asked for its own region before the first frame is drawn, the bar
+        # would make Textual lay out the whole screen a second time (a fifth of a first frame).
+        self._laid_width = width
+        return super().get_content_height(container, viewport, width)
 
     def part(self, name: str) -> Style:
         return self.get_component_rich_style(f"bar--{name}", partial=True)
@@ -107,7 +117,7 @@ class StatusBar(_Bar):
         """The whole first line where it fits the width, else a short one (``13→13``, a badge
         and count per kind), so a narrow window keeps every figure."""
         state = self.state
-        width = self.content_region.width or self.size.width
+        width = self._laid_width or self.size.width
         text = self._first_line(short=False)
         if text.cell_len > width:  # short figures, the verdict in a sentence
             text = self._first_line(short=True, short_checks=False)
