@@ -97,3 +97,19 @@ async def test_a_new_model_ends_the_checks_of_the_old(tmp_path: Path, monkeypatc
         assert old.ended and old._reaped and gone(old.pid)
         await checks_done(pilot, app, limit=60)
         assert app.verdicts is not None
+
+
+async def test_a_verdict_that_lands_while_the_app_closes_is_dropped(tmp_path: Path) -> None:
+    # The app's close removes its widgets one by one while messages still arrive: a verdict that
+    # comes in then must not take the app down looking for the status bar (as the lists go too).
+    from suture.tui.checking import Checked
+
+    app = SutureApp(WORKED, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await checks_done(pilot, app)
+        assert app.model is not None and app.verdicts is not None
+        model, verdicts = app.model, app.verdicts
+        await app.screen_stack[0].query_one("#status").remove()
+        app.on_checked(Checked(model, dict(verdicts)))
+        app.on_checked(Checked(model, None, "provider checks failed: gone"))
+        assert app.verdicts is verdicts

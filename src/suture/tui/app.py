@@ -40,7 +40,7 @@ from suture.live import LiveFile, Update
 from suture.model import Source
 from suture.tail import Partial
 from suture.tui.banner import Banner, Recorded, request_words
-from suture.tui.bars import InfoBar, StatusBar
+from suture.tui.bars import InfoBar, StatusBar, panes_gone
 from suture.tui.changes import ChangeList, ProblemList
 from suture.tui.checking import CheckFlow
 from suture.tui.contrast import ContrastFilter
@@ -643,7 +643,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         return told
 
     def on_loading(self, message: Loading) -> None:
-        if not self.is_running or not self.screen_stack or not self.screen_stack[0].query("#status"):
+        if panes_gone(self):
             return
         if self.shown_version:
             if message.drawn is not None:
@@ -731,7 +731,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             )
 
     def on_loaded(self, message: Loaded) -> None:
-        if not self.is_running or not self.screen_stack or not self.screen_stack[0].query("#status"):
+        if panes_gone(self):
             return  # a read that lands while the app is closing
         update = message.update
         asked, self._reload_asked = self._reload_asked, False
@@ -991,7 +991,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         self.call_from_thread(self._explained, model, recorded)
 
     def _explained(self, model: RowModel, recorded: Recorded) -> None:
-        if model is not self.model or not self.screen_stack:
+        if model is not self.model or panes_gone(self):
             return
         self.recorded = recorded
         self.screen_stack[0].query_one("#banner", Banner).show_state(recorded, self._not_sent(model))

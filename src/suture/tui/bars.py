@@ -6,10 +6,11 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
+from textual.app import App
 from textual.geometry import Size
 from textual.widget import Widget
 
@@ -18,7 +19,7 @@ from suture.kinds import KINDS, badge_classes, badge_rules
 from suture.tui.judged import Finding
 from suture.tui.rows import RowModel
 
-__all__ = ["InfoBar", "StatusBar", "StatusState"]
+__all__ = ["InfoBar", "StatusBar", "StatusState", "panes_gone"]
 
 _BAR_CLASSES = {
     "bar--title",
@@ -188,6 +189,13 @@ class StatusBar(_Bar):
             said, at = state.reloaded
             text.append(f"  ↻ {said}, {_ago(time.monotonic() - at)}", self.part("muted"))
         return text
+
+
+def panes_gone(app: App[Any]) -> bool:
+    """Whether ``app`` is closing or its main screen's status bar (with the panes around it) is
+    gone: what a worker hands over then (a read, the checks, a search) is dropped. While the app
+    closes, its widgets are removed one by one and messages still arrive."""
+    return not app.is_running or not app.screen_stack or not app.screen_stack[0].query("#status")
 
 
 def _ago(seconds: float) -> str:

@@ -31,7 +31,7 @@ from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from suture._deferred import deferred
-from suture.tui.bars import InfoBar, StatusBar
+from suture.tui.bars import InfoBar, StatusBar, panes_gone
 from suture.tui.changes import ProblemList
 from suture.tui.judged import Finding, Judged, judge_all
 
@@ -230,10 +230,9 @@ class CheckFlow(App[None]):
         return str(getattr(get(export_name(model.transcript)), "provider", "") or "")
 
     def on_checked(self, message: Checked) -> None:
-        lists = self.screen_stack[0].query("#problems") if self.screen_stack else None
-        if message.model is not self.model or not lists:
+        if message.model is not self.model or panes_gone(self):
             return  # a stale result, or one that lands while the app is closing
-        problems = lists.first(ProblemList)
+        problems = self.screen_stack[0].query_one("#problems", ProblemList)
         if message.verdicts is None:
             self.verdicts = None
             self.checks_pending = 0

@@ -19,7 +19,7 @@ from textual.app import App
 from textual.widgets import Input
 
 from suture import show
-from suture.tui.bars import InfoBar
+from suture.tui.bars import InfoBar, panes_gone
 from suture.words import count
 
 if TYPE_CHECKING:
@@ -115,6 +115,8 @@ class SearchFlow(App[None]):
             self.search(self.match_query, jump=False)
 
     def _searched(self, query: str, rows: list[int], jump: bool, model: RowModel) -> None:
+        if panes_gone(self):
+            return  # (the app is closing)
         if model is not self.model:
             # More of a loading file was read meanwhile: search what is shown now.
             if self.model is not None and model.partial and query in (self.match_query, self.search_waiting):
