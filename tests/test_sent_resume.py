@@ -13,7 +13,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -23,6 +22,7 @@ from suture.model import Message, Transcript
 from suture.repair import Repair, repair, repair_from
 from suture.sent import as_sent, verdict
 from suture.sent.resume import SentChecks
+from tests.helpers.sent import session_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted(
@@ -33,18 +33,6 @@ SAMPLES = sorted(
 )
 
 _IDS = ("t1", "t2", "t1_0", "t1_1", "t3")
-
-
-def _line(kind: str, message: dict[str, Any], n: int, **extra: Any) -> dict[str, Any]:
-    return {
-        "type": kind,
-        "uuid": f"u{n}",
-        "parentUuid": f"u{n - 1}" if n else None,
-        "sessionId": "s",
-        "isSidechain": False,
-        "message": message,
-        **extra,
-    }
 
 
 @st.composite
@@ -94,27 +82,6 @@ def _events(draw: st.DrawFn) -> list[tuple[str, Any]]:
                 if draw(st.integers(0, 3)):
                     out.append(("user", [{"type": "tool_result", "tool_use_id": call, "content": "done"}]))
     return out
-
-
-def _lines(events: list[tuple[str, Any]]) -> list[bytes]:
-    lines = []
-    for n, (kind, what) in enumerate(events):
-        if kind == "user":
-            record = _line("user", {"role": "user", "content": what}, n)
-        elif kind == "assistant":
-            mid, block = what
-            record = _line("assistant", {"id": mid, "role": "assistant", "content": [block]}, n)
-        else:
-            record = {
-                "type": "system",
-                "subtype": "api_error",
-                "level": "error",
-                "uuid": f"u{n}",
-                "parentUuid": f"u{n - 1}",
-                "sessionId": "s",
-            }
-        lines.append(orjson.dumps(record) + b"\n")
-    return lines
 
 
 def _same(a: list[Message], b: list[Message]) -> int:
@@ -171,7 +138,7 @@ def test_resumed_sent_verdicts_equal_whole_ones_after_appends(
     turns: list[list[tuple[str, Any]]], data: st.DataObject
 ) -> None:
     events = [e for t in turns for e in t]
-    lines = _lines([("user", "start"), *events])
+    lines = session_lines([("user", "start"), *events])
     cuts = [*sorted(set(data.draw(st.lists(st.integers(1, len(lines)), min_size=1, max_size=6)))), len(lines)]
     _grow([b"".join(lines[:k]) for k in dict.fromkeys(cuts)])
 
@@ -200,7 +167,7 @@ def test_a_resumed_check_builds_what_was_appended_not_the_history() -> None:
             ("assistant", (f"msg_{turn}", {"type": "tool_use", "id": f"c{turn}", "name": "Bash", "input": {}}))
         )
         events.append(("user", [{"type": "tool_result", "tool_use_id": f"c{turn}", "content": "ok"}]))
-    lines = _lines(events)
+    lines = session_lines(events)
     checks = SentChecks()
     first = load_bytes(b"".join(lines[:-4]))
     list(checks.each(first, repair(first.messages)))

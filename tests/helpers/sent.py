@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from suture.formats import load_file
 from suture.sent import as_sent
 from tools.agents.corpus import first_resume, read_requests, shape_folders
@@ -117,3 +119,39 @@ def blank_second_prompt(tmp_path: Path) -> Path:
     path = tmp_path / "session.jsonl"
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+def _line(kind: str, message: dict[str, Any], n: int, **extra: Any) -> dict[str, Any]:
+    return {
+        "type": kind,
+        "uuid": f"u{n}",
+        "parentUuid": f"u{n - 1}" if n else None,
+        "sessionId": "s",
+        "isSidechain": False,
+        "message": message,
+        **extra,
+    }
+
+
+def session_lines(events: list[tuple[str, Any]]) -> list[bytes]:
+    """The lines of a Claude Code session, one for each of ``events``: ``("user", content)``, a
+    user record; ``("assistant", (message id, block))``, a line of a response (the lines of one id
+    are one response); ``("error", None)``, an API error record."""
+    lines = []
+    for n, (kind, what) in enumerate(events):
+        if kind == "user":
+            record = _line("user", {"role": "user", "content": what}, n)
+        elif kind == "assistant":
+            mid, block = what
+            record = _line("assistant", {"id": mid, "role": "assistant", "content": [block]}, n)
+        else:
+            record = {
+                "type": "system",
+                "subtype": "api_error",
+                "level": "error",
+                "uuid": f"u{n}",
+                "parentUuid": f"u{n - 1}",
+                "sessionId": "s",
+            }
+        lines.append(orjson.dumps(record) + b"\n")
+    return lines

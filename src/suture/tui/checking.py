@@ -9,10 +9,12 @@ shows and :meth:`CheckFlow.stop_checks` when it stops; the child process never o
 model it checks, the file, or the app.
 
 A model that extends the one checked last (the file grew: each model shown since was grown from
-the one before) is checked from where those checks stopped (:mod:`suture.checks.resume`): what
-was appended and the last few messages, in milliseconds, on the checks' worker thread, with no
-child process. A first load, a file changed otherwise, and a session log (what its agent sends
-on resume is still worked out whole) are checked whole in the child.
+the one before) is checked from where those checks stopped (:mod:`suture.checks.resume`; for a
+Claude Code session log, what it sends on resume too: :mod:`suture.sent.resume`): what was
+appended and the last few messages, in milliseconds, on the checks' worker thread, with no
+child process. A first load, a file changed otherwise, and a Codex or pi session log are checked
+whole in the child; a Claude Code session log's first check after an append is worked out whole
+on the worker thread (the child hands back no state of what is sent), and the next ones resume.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from suture.tui.judged import Finding, Judged, judge_all
 if TYPE_CHECKING:
     from suture.checks.apart import Apart
     from suture.checks.resume import Checks
+    from suture.sent.resume import SentChecks
     from suture.tui.rows import RowModel
     from suture.tui.screens import ProviderScreen
     from suture.tui.view import TranscriptView
@@ -65,7 +68,7 @@ class ChecksKept(Message):
     """The checks of ``model``, done, to resume from after the file's next append."""
 
     model: RowModel
-    checks: Checks
+    checks: Checks | SentChecks
 
 
 class CheckFlow(App[None]):
@@ -100,7 +103,7 @@ class CheckFlow(App[None]):
         self._checked: weakref.ref[RowModel] | None = None
         self.checks_error: str | None = None
         """Why the checks of the model shown could not be done (``None`` while they can)."""
-        self._kept_checks: Checks | None = None
+        self._kept_checks: Checks | SentChecks | None = None
         """The checks of the last model checked whole, to resume from after an append."""
         self._kept_same: int | None = None
         """How many messages at the start of the file shown are those of the model checked
@@ -175,7 +178,7 @@ class CheckFlow(App[None]):
         self.stop_checks()
 
     @work(thread=True, exclusive=True, group="checks", exit_on_error=False)
-    def run_checks(self, ref: weakref.ref[RowModel], resume: tuple[Checks, int] | None = None) -> None:
+    def run_checks(self, ref: weakref.ref[RowModel], resume: tuple[Checks | SentChecks, int] | None = None) -> None:
         """One provider at a time, each reported when done: the first shows while the rest run.
         For a session log the provider the agent talks to goes first, as its verdict is the one
         the header shows. ``resume``: the checks of the model last checked and how many messages

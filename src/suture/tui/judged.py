@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from suture.model import Transcript
     from suture.repair import Repair
     from suture.sent import Fix, Sent, SentVerdict
+    from suture.sent.resume import SentChecks
     from suture.tui.rows import RowModel
 
 __all__ = ["CONTRACT", "Finding", "Judged", "Part", "Section", "Shared", "judge_all", "verdict_parts", "without_agent"]
@@ -243,16 +244,18 @@ def judge_all(
     on_each: Callable[[str, Judged], None],
     cancelled: Callable[[], bool] = lambda: False,
     started: Callable[[Apart[Any]], None] = lambda _: None,
-    resume: tuple[Checks, int] | None = None,
-) -> Checks | None:
+    resume: tuple[Checks | SentChecks, int] | None = None,
+) -> Checks | SentChecks | None:
     """(For a worker.) Judge ``model`` for each provider in turn, calling ``on_each(name,
     judged)`` here as each is done; ``cancelled()`` true stops it. Returns the checks to resume
-    from after the next append (``None`` for a session log, or when stopped).
+    from after the next append (``None`` for a Codex or pi session log, or when stopped).
 
     ``resume``: the checks of a model this one extends, and how many messages at the start of its
-    file are those of that one. Then, for a file that is not a session log, only what follows
-    the checks' cut is checked, here (an append costs milliseconds: a process would cost more
-    to start than the work). Otherwise the checks run in a child process
+    file are those of that one. Then only what follows the checks' cut is checked, here (an
+    append costs milliseconds: a process would cost more to start than the work). For a Claude
+    Code session log (:class:`suture.sent.resume.SentChecks`) the first check after the one in
+    the child is worked out whole, here, as the child hands back no state of what is sent; the
+    checks after it resume. Otherwise the checks run in a child process
     (:class:`suture.checks.apart.Apart`, handed to ``started`` so another thread can end it), which
     keeps keys responsive during a long check. Raises :class:`~suture.checks.apart.ChecksFailed`
     where the checks broke or their process died."""
@@ -262,16 +265,25 @@ def judge_all(
     from suture.checks.apart import Apart
     from suture.checks.resume import Checks
     from suture.sent import SentVerdict, models
+    from suture.sent.resume import SentChecks
 
     transcript, repaired = model.transcript, model.repair
     session = transcript.format in models()  # imported here, before the child is forked (suture.checks.apart)
-    if resume is not None and not session and resume[0].providers == providers:
-        checks, same = resume
-        for name, contract in checks.each(transcript.messages, repaired, same):
-            if cancelled():
-                return None
-            on_each(name, place(model, name, contract))
-        return checks
+    resumes = session and SentChecks.resumes(transcript.format)
+    if resume is not None and resume[0].providers == providers:
+        kept, same = resume
+        if isinstance(kept, SentChecks) and resumes:
+            for name, contract, judged in kept.each(transcript, repaired, same):
+                if cancelled():
+                    return None
+                on_each(name, place(model, name, contract, judged))
+            return kept
+        if isinstance(kept, Checks) and not session:
+            for name, contract in kept.each(transcript.messages, repaired, same):
+                if cancelled():
+                    return None
+                on_each(name, place(model, name, contract))
+            return kept
     sent: Sent | None = None
     states: dict[str, object] = {}
     common: object = None
@@ -293,6 +305,8 @@ def judge_all(
                 else None
             )
             on_each(item.provider, place(model, item.provider, contract, found))
+    if resumes and not cancelled():
+        return SentChecks(providers)  # (no state: the next check is whole, here, and keeps it)
     if common is None or cancelled() or set(states) != set(providers):
         return None
     return Checks.joined(common, states, repaired)
