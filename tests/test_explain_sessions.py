@@ -31,7 +31,7 @@ from suture.sent.numbered import modelled
 from suture.sent.recorded import read
 from tests.conftest import REAL, SAMPLES
 from tests.helpers.cli import run
-from tests.helpers.sent import anthropic_blocks, codex_items, without_prompt
+from tests.helpers.sent import anthropic_blocks, codex_items, session_record, without_prompt
 from tools.agents.corpus import first_resume, read_requests, shape_folders
 from tools.agents.corpus import verdict as mock_verdict
 from tools.agents.record import CORPUS
@@ -365,15 +365,7 @@ def test_request_files_explain_each_error_their_check_writes(path: Path) -> None
 
 
 def _record(kind: str, n: int, message: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "type": kind,
-        "uuid": f"u{n}",
-        "parentUuid": f"u{n - 1}" if n else None,
-        "sessionId": "s",
-        "isSidechain": False,
-        "timestamp": f"2026-01-01T00:00:{n:02d}.000Z",
-        "message": message,
-    }
+    return session_record(kind, n, message, timestamp=f"2026-01-01T00:00:{n:02d}.000Z")
 
 
 @st.composite

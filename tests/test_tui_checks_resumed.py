@@ -6,7 +6,8 @@ Claude Code session log too (what it sends on resume, and the verdicts on that).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,39 @@ async def _kept(pilot: Any, app: SutureApp) -> None:
     raise AssertionError("the checks were not kept to resume from")
 
 
+@asynccontextmanager
+async def _opened(
+    path: Path, data: bytes, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[tuple[Any, SutureApp, list[int]]]:
+    """The app on ``path`` (``data`` written to it), its first checks done in a child process; and a
+    list that gets an item for each child process the checks start."""
+    path.write_bytes(data)
+    children: list[int] = []
+
+    class Counted(Apart[Any]):
+        def __init__(self, work: Callable[[], Iterable[Any]]) -> None:
+            children.append(1)
+            super().__init__(work)
+
+    monkeypatch.setattr(suture.checks.apart, "Apart", Counted)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot, app)
+        await _kept(pilot, app)
+        assert children == [1]
+        yield pilot, app, children
+
+
+async def _appended(pilot: Any, app: SutureApp, path: Path, data: bytes) -> None:
+    """Append ``data`` to the file shown, and wait for the app to read it and check it again."""
+    with path.open("ab") as f:
+        f.write(data)
+    app.read_file()  # as the file's watcher asks when it grows
+    await settle(app)
+    await checks_done(pilot, app)
+    await _kept(pilot, app)
+
+
 def _said(app: SutureApp) -> dict[str, Any]:
     assert app.verdicts is not None
     return {p: (j.findings, j.summary(), j.title(), j.listed(), sorted(j.by_row)) for p, j in app.verdicts.items()} | {
@@ -55,28 +89,10 @@ async def test_checks_after_an_append_resume_and_say_what_a_whole_check_says(
     lines = [line(m) for m in (doc if isinstance(doc, list) else doc["messages"])]
     assert len(lines) > 6
     path = tmp_path / "session.jsonl"
-    path.write_bytes(b"".join(lines[:3]))
-    children: list[int] = []
-
-    class Counted(Apart[Any]):
-        def __init__(self, work: Callable[[], Iterable[Any]]) -> None:
-            children.append(1)
-            super().__init__(work)
-
-    monkeypatch.setattr(suture.checks.apart, "Apart", Counted)
-    app = SutureApp(path, watch=False)
-    async with app.run_test(size=SIZE) as pilot:
-        await settled(pilot, app)
-        await _kept(pilot, app)
-        assert children == [1]
+    async with _opened(path, b"".join(lines[:3]), monkeypatch) as (pilot, app, children):
         for k in range(3, len(lines)):
-            with path.open("ab") as f:
-                f.write(lines[k])
-            app.read_file()  # as the file's watcher asks when it grows
-            await settle(app)
+            await _appended(pilot, app, path, lines[k])
             assert app.model is not None and len(app.model.transcript.messages) == k + 1
-            await checks_done(pilot, app)
-            await _kept(pilot, app)
             model = app.model
             whole = verdicts(model.transcript.messages, repaired=model.repair)
             assert app.verdicts is not None
@@ -122,27 +138,9 @@ async def test_checks_of_a_claude_code_session_after_appends_resume_and_say_what
     monkeypatch.setattr(suture.tui.checking, "CHECKS_SETTLE", 0.05)
     lines = _claude_code_session()
     path = tmp_path / "session.jsonl"
-    path.write_bytes(b"".join(lines[:12]))
-    children: list[int] = []
-
-    class Counted(Apart[Any]):
-        def __init__(self, work: Callable[[], Iterable[Any]]) -> None:
-            children.append(1)
-            super().__init__(work)
-
-    monkeypatch.setattr(suture.checks.apart, "Apart", Counted)
-    app = SutureApp(path, watch=False)
-    async with app.run_test(size=SIZE) as pilot:
-        await settled(pilot, app)
-        await _kept(pilot, app)
-        assert children == [1]
+    async with _opened(path, b"".join(lines[:12]), monkeypatch) as (pilot, app, children):
         for k in range(12, len(lines), 3):
-            with path.open("ab") as f:
-                f.write(b"".join(lines[k : k + 3]))
-            app.read_file()  # as the file's watcher asks when it grows
-            await settle(app)
-            await checks_done(pilot, app)
-            await _kept(pilot, app)
+            await _appended(pilot, app, path, b"".join(lines[k : k + 3]))
             model = app.model
             assert model is not None and model.transcript.format == "claude-code"
             sent = as_sent(model.transcript)

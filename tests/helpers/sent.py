@@ -121,7 +121,8 @@ def blank_second_prompt(tmp_path: Path) -> Path:
     return path
 
 
-def _line(kind: str, message: dict[str, Any], n: int, **extra: Any) -> dict[str, Any]:
+def session_record(kind: str, n: int, message: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    """Record ``n`` of a Claude Code session, chained to the one before it."""
     return {
         "type": kind,
         "uuid": f"u{n}",
@@ -140,10 +141,10 @@ def session_lines(events: list[tuple[str, Any]]) -> list[bytes]:
     lines = []
     for n, (kind, what) in enumerate(events):
         if kind == "user":
-            record = _line("user", {"role": "user", "content": what}, n)
+            record = session_record("user", n, {"role": "user", "content": what})
         elif kind == "assistant":
             mid, block = what
-            record = _line("assistant", {"id": mid, "role": "assistant", "content": [block]}, n)
+            record = session_record("assistant", n, {"id": mid, "role": "assistant", "content": [block]})
         else:
             record = {
                 "type": "system",

@@ -81,7 +81,7 @@ from suture.io import InputError
 from suture.model import Message
 from suture.repair import Repair, reused
 
-__all__ = ["Checks", "Resumable", "resumable"]
+__all__ = ["Checks", "LayerSet", "Resumable", "resumable"]
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -109,7 +109,7 @@ class _Layer(dict[K, V]):
         return self.base.get(key, default)
 
 
-class _LayerSet(set[K]):
+class LayerSet(set[K]):
     """A set over ``base``: membership sees both, additions stay here."""
 
     def __init__(self, base: set[K]) -> None:
@@ -536,7 +536,7 @@ class _Responses(Resumable):
             self.calls.has,
             self.outputs.has,
             on,
-            _LayerSet(self.seen_ids),
+            LayerSet(self.seen_ids),
             _Layer(self.first_output),
             self.earlier_outputs,
         )

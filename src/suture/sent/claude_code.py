@@ -129,17 +129,6 @@ class Before:
     """For each result before the cut whose id reads as a batch entry (``{stem}_{n}``), its stem."""
 
 
-class _Seen(set[Any]):
-    """The calls seen in the pairing: those before the cut, and those found after it here."""
-
-    def __init__(self, base: set[Any]) -> None:
-        super().__init__()
-        self.base = base
-
-    def __contains__(self, key: object) -> bool:
-        return set.__contains__(self, key) or key in self.base
-
-
 class Whole(Exception):
     """The records after a cut cannot be built apart from those before it: build them all."""
 
@@ -368,7 +357,9 @@ class _Builder:
         if self.before is not None:
             if not self.before.stems.isdisjoint(calls):
                 raise Whole  # a result before the cut reads as an entry of a call after it
-            both = _Seen(self.before.calls)
+            from suture.checks.resume import LayerSet
+
+            both = LayerSet(self.before.calls)
             both.update(calls)
             calls = both
         entries: dict[str, dict[str, Any]] = {}
@@ -423,7 +414,11 @@ class _Builder:
         assistant message become notes, repeated or unanswered calls leave, missing results are
         made, and results that answer nothing leave the next message."""
         out: list[_Unit] = []
-        seen: set[Any] = _Seen(self.before.calls) if self.before is not None else set()
+        seen: set[Any] = set()
+        if self.before is not None:
+            from suture.checks.resume import LayerSet
+
+            seen = LayerSet(self.before.calls)  # (the calls before the cut, and those found here)
         y = 0
         while y < len(units):
             unit = units[y]
@@ -777,20 +772,8 @@ class Grown:
             self.fixes[step] += moved[step]
         before = self.before if self.before is not None else Before(set(), set(), None, set())
         read_at = next(k for k, u in enumerate(builder.read) if u.role == "assistant" and u.indices == [cut])
-        results = {
-            b.get("tool_use_id")
-            for u in builder.read[:read_at]
-            if u.role == "user"
-            for b in u.blocks()
-            if _kind(b) == "tool_result"
-        }
-        later = {
-            b.get("tool_use_id")
-            for u in builder.read[read_at:]
-            if u.role == "user"
-            for b in u.blocks()
-            if _kind(b) == "tool_result"
-        }
+        results = _results(builder.read[:read_at])
+        later = _results(builder.read[read_at:])
         calls = {key for ids in builder.read_calls[:read_at] for key in ids}
         merged_at = next(k for k, u in enumerate(builder.merged) if u.role == "assistant" and u.indices == [cut])
         kept_calls = {
@@ -814,3 +797,8 @@ class Grown:
 
 _STEPS = 6
 """The steps of :meth:`_Builder.build` whose fixes are listed in turn."""
+
+
+def _results(units: list[_Unit]) -> set[Any]:
+    """The ids of the results of some user messages."""
+    return {b.get("tool_use_id") for u in units if u.role == "user" for b in u.blocks() if _kind(b) == "tool_result"}
