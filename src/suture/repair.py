@@ -118,6 +118,22 @@ class Repair:
             self._by_input.extend(by_input)
         return self._by_input[input_index]
 
+    def renamed_results(self, change: Change) -> list[int]:
+        """The output results whose ``tool_call_id`` a ``renamed_id`` change rewrote: the
+        file's results paired with the renamed call, now under its final id (the record names
+        the assistant message only; its paired result changes only its ``tool_call_id``). Empty
+        for any other kind of change, and where the call's result is a synthetic one (its own
+        record says so)."""
+        if change.kind is not ChangeKind.RENAMED_ID or change.span is None or change.output_index is None:
+            return []
+        stop = self.spans[change.span].output_stop if change.span < len(self.spans) else len(self.messages)
+        messages, origin = self.messages, self.origin
+        return [
+            j
+            for j in range(change.output_index + 1, min(stop, len(messages)))
+            if origin[j] is not None and messages[j].role == "tool" and messages[j].tool_call_id == change.new_id
+        ]
+
     def counts(self) -> dict[ChangeKind, int]:
         """How many changes of each kind, every kind present (zero where none)."""
         counts = dict.fromkeys(ChangeKind, 0)

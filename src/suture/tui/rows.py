@@ -232,7 +232,8 @@ class RowModel:
     def _place_changes(self, previous: RowModel | None, numbers: range, r0: int) -> None:
         """The row of each change: those of ``previous`` before row ``r0``, then the changes
         ``numbers`` of the repair, each on the row of its output message (of its input message,
-        for a dropped one)."""
+        for a dropped one); a renamed call's change also on the rows of the results it renamed
+        (:meth:`~suture.repair.Repair.renamed_results`)."""
         changed: list[int]
         if previous is None:
             self.change_rows: list[int] = []
@@ -254,6 +255,12 @@ class RowModel:
             self.change_rows.append(row)
             self.row_changes.setdefault(row, []).append(change)
             self.first_change.setdefault(row, number)
+            # A renamed call's result is sent under the new id too: its row shows the change.
+            for j in self.repair.renamed_results(change):
+                if j < self.outputs:
+                    result_row = self.row_of_output[j]
+                    self.row_changes.setdefault(result_row, []).append(change)
+                    self.first_change.setdefault(result_row, number)
         changed.extend(sorted(r for r in self.row_changes if r >= r0))
         self.changed_rows: list[int] = changed
 
