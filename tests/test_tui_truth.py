@@ -323,12 +323,24 @@ def _check_json(path: Path, provider: str | None, capsys: pytest.CaptureFixture[
     return code, json.loads(capsys.readouterr().out)
 
 
+def _scan_json(path: Path, capsys: pytest.CaptureFixture[str]) -> Any:
+    """The row ``suture scan --json FILE`` prints for the file."""
+    import json
+
+    from suture.cli import main
+
+    capsys.readouterr()
+    main(["scan", "--json", str(path)])
+    return json.loads(capsys.readouterr().out.splitlines()[0])
+
+
 @pytest.mark.parametrize("source", _samples(), ids=lambda p: str(p.relative_to(ROOT / "sample_sessions")))
 async def test_every_sample_header_agrees_with_suture_check(
     tmp_path: Path, source: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # At 80x24, where the header has room only for its short form: the provider the app shows,
-    # its verdict and problem count are what `suture check` says of the same file.
+    # At 80x24, where the header often has room only for its short form: the provider the app
+    # shows is the file's own, the one `suture scan` judges it for, and its verdict and problem
+    # count are what `suture check` says of the same file.
     from suture.sent import models
 
     path = tmp_path / source.name
@@ -336,10 +348,27 @@ async def test_every_sample_header_agrees_with_suture_check(
     app = SutureApp(path, watch=False)
     async with app.run_test(size=SMALL) as pilot:
         await checked(pilot, app)
-        assert app.model is not None and app.provider is not None and app.verdicts is not None
+        assert app.model is not None and app.verdicts is not None
         header = app.status.render().plain.splitlines()[0]
         full = app.status.state.checks[0].plain if app.status.state.checks is not None else ""
         session = app.model.transcript.format in models()
+    scanned = _scan_json(path, capsys)
+    if not scanned["provider"]:
+        # Written for no single provider (the AI SDK): judged, as scan and check judge it, by the
+        # Valid property every provider shares.
+        assert app.provider is None and not session
+        code, said = _check_json(path, None, capsys)
+        n, left = scanned["problems"], scanned["after_repair"]
+        assert n == len(said["problems"]) and code == (1 if n else 0)
+        assert full == (
+            f"every provider: {n} problem{'s' if n != 1 else ''} → {left} after repair"
+            if n or left
+            else "every provider: no problems"
+        )
+        assert header.endswith((full, f"all {n}→{left}"))
+        return
+    assert app.provider == scanned["provider"]
+    assert (scanned["verdict"] == "rejected") == app.verdicts[app.provider].rejected
     if session:
         # A session log: suture check with no provider judges what the agent sends, to the
         # provider it talks to: the one the app shows first.
@@ -355,7 +384,8 @@ async def test_every_sample_header_agrees_with_suture_check(
         assert header.endswith(f"{app.provider} rejects ({n})" if n else f"{app.provider} accepts")
         assert code == (1 if n else 0)
     else:
-        assert header.endswith(f"{app.provider} {verdict['problems']}→{verdict['after_repair']}")
+        assert scanned["problems"] == verdict["problems"] and scanned["after_repair"] == verdict["after_repair"]
+        assert header.endswith((verdict["summary"], f"{app.provider} {verdict['problems']}→{verdict['after_repair']}"))
 
 
 async def test_a_reload_that_changes_nothing_is_quiet(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from typing import Any
 
-from suture.formats import NotTranscript, about, detect, export_name, get
+from suture.formats import NotTranscript, about, detect, own_provider
 from suture.io import InputError, parse_document
 from suture.model import Transcript
 from suture.repair import Repair, repair
@@ -143,7 +143,7 @@ def judge(transcript: Transcript, repaired: Repair) -> Judgement:
         return Judgement(v.provider, len(v.problems), len(v.contract.after), first, len(v.notes))
     # A request file's history is what is sent: ``suture.sent.verdict`` is its provider's checks
     # on it, called here without building the wire copy it does not need.
-    provider = str(getattr(get(export_name(transcript)), "provider", "") or "")
+    provider = own_provider(transcript)
     messages = transcript.messages
     if not provider:
         from suture.validity import violations

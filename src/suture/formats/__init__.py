@@ -55,6 +55,7 @@ __all__ = [
     "get",
     "load_bytes",
     "load_file",
+    "own_provider",
     "read_file",
     "reordered_turns",
     "skipped",
@@ -269,6 +270,15 @@ def skipped(transcript: Transcript) -> list[str]:
 def export_name(transcript: Transcript) -> str:
     """The format a transcript's repaired history is written in when no other is asked for."""
     return transcript.export_format or get(transcript.format).export_format
+
+
+def own_provider(transcript: Transcript) -> str:
+    """The provider whose verdict is the file's own (a ``suture.checks`` name): the one its
+    history is sent to, as ``suture scan``, the sessions browser and the app's headline judge it
+    (a session log: its agent's provider). ``""`` for a format written for many providers (the
+    AI SDK), judged by the Valid property every provider shares, as ``suture check`` judges any
+    request file without ``--provider``."""
+    return str(getattr(get(export_name(transcript)), "provider", "") or "")
 
 
 def dump(messages: Sequence[Message], transcript: Transcript, to: str | None = None) -> bytes:

@@ -51,6 +51,7 @@ from suture.tui.palette import BadgePalette
 from suture.tui.rows import RowBuilder, RowModel, human_size, next_in
 from suture.tui.searching import SearchFlow
 from suture.tui.view import SIDES, PaneHeader, TranscriptView
+from suture.validity import Breach
 from suture.words import count
 
 if TYPE_CHECKING:
@@ -870,9 +871,13 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         if self.model is None or not problems.items:
             return
         item = problems.items[message.index]
-        if not isinstance(item, Finding):
+        if isinstance(item, Breach):  # the Valid property's (a file written for no single provider)
+            row = self.model.row_of_input[item.index] if item.index < self.model.inputs else None
+        else:
+            row = item.row if isinstance(item, Finding) else None
+        if row is None:
             return  # a heading
-        self.view.select(item.row, center=True)
+        self.view.select(row, center=True)
         if message.picked:
             self.view.focus()
 

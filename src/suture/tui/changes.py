@@ -25,6 +25,7 @@ from suture import show
 from suture.kinds import KINDS, badge_classes, badge_rules
 from suture.repair import Change
 from suture.tui.judged import AFTER, AGENT, SENT, Finding, Section, without_agent
+from suture.validity import Breach
 
 __all__ = ["ChangeList", "ItemList", "ProblemList"]
 
@@ -213,11 +214,13 @@ class ChangeList(ItemList[Change]):
         return self._strip(text, width, base)
 
 
-class ProblemList(ItemList[Finding | Section]):
+class ProblemList(ItemList[Finding | Section | Breach]):
     """A provider's verdict, item by item (:meth:`suture.tui.judged.Judged.listed`): for a
     session log, the problems in what the agent sends, what it repairs itself and the contract
     view under their headings; for any other file, the problems before repair (what the provider
-    would reject now), then any that remain after it. Items are ``Finding`` or ``Section``."""
+    would reject now), then any that remain after it; for a file written for no single provider,
+    headed by the Valid property every provider shares, its breaches of it. Items are
+    ``Finding``, ``Section`` or ``Breach``."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "problems--rule",
@@ -239,16 +242,20 @@ class ProblemList(ItemList[Finding | Section]):
     agent = ""
     """The agent's name, where the list is about a session log."""
 
-    def index_of(self, item: Finding | Section) -> int:
-        index = item.index if isinstance(item, Finding) else None
+    def index_of(self, item: Finding | Section | Breach) -> int:
+        index = item.index if isinstance(item, Finding | Breach) else None
         return index if index is not None else 0
 
     def _draw(self, index: int, width: int, base: Style) -> Strip:
         item = self.items[index]
         text = Text(no_wrap=True, overflow="ellipsis", end="", style=base + self._cursor_style(index))
         part = self.get_component_rich_style
-        if not isinstance(item, Finding):
+        if isinstance(item, Section):
             text.append(f" {show.line(item.title)}", part("problems--section", partial=True))
+        elif isinstance(item, Breach):
+            text.append(f" {'Valid':<6}", part("problems--rule", partial=True))
+            text.append(f"#{item.index}".rjust(self.digits + 1) + " ", part("changes--index", partial=True))
+            text.append(show.line(item.problem))
         else:
             number = f"#{item.index}" if item.index is not None else "new"
             if item.kind == AGENT:

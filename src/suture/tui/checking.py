@@ -44,12 +44,16 @@ if TYPE_CHECKING:
     from suture.tui.rows import RowModel
     from suture.tui.screens import ProviderScreen
     from suture.tui.view import TranscriptView
+    from suture.validity import Breach
 else:  # opened by a key: the first screen does not wait for it
     ProviderScreen = deferred("suture.tui.screens", "ProviderScreen")
 
-__all__ = ["CHECKS_SETTLE", "CheckFlow", "Checked", "ChecksKept"]
+__all__ = ["CHECKS_SETTLE", "SHARED", "CheckFlow", "Checked", "ChecksKept"]
 
 CHECKS_SETTLE = 1.0
+SHARED = "every provider"
+"""What the headline of a file written for no single provider (the AI SDK's) names: the Valid
+property every provider's rules share, as ``suture scan`` and the sessions browser say it."""
 """Seconds with no reload before the provider checks run again."""
 
 
@@ -61,6 +65,9 @@ class Checked(Message):
     verdicts: dict[str, Judged] | None
     error: str | None = None
     pending: int = 0
+    shared: tuple[list[Breach], list[Breach]] | None = None
+    """For a file written for no single provider: its breaches of the Valid property every
+    provider shares, before and after repair (the verdict its headline shows)."""
 
 
 @dataclass
@@ -94,6 +101,8 @@ class CheckFlow(App[None]):
         self.verdicts: dict[str, Judged] | None = None
         self.provider: str | None = None
         self.provider_picked = False
+        self.shared: tuple[list[Breach], list[Breach]] | None = None
+        """(A file written for no single provider.) Its Valid property verdict: see :class:`Checked`."""
         self.problem_rows: dict[int, list[Finding]] = {}
         """The rows the provider would reject (``x``, the problem filter), with what it says."""
         self.checks_pending = 0
@@ -180,13 +189,16 @@ class CheckFlow(App[None]):
     @work(thread=True, exclusive=True, group="checks", exit_on_error=False)
     def run_checks(self, ref: weakref.ref[RowModel], resume: tuple[Checks | SentChecks, int] | None = None) -> None:
         """One provider at a time, each reported when done: the first shows while the rest run.
-        For a session log the provider the agent talks to goes first, as its verdict is the one
-        the header shows. ``resume``: the checks of the model last checked and how many messages
-        at the start of this one's file are its (:func:`~suture.tui.judged.judge_all`).
+        The file's own provider goes first (a session log's: the one its agent talks to), as its
+        verdict is the one the header shows; a file written for no single provider is headed by
+        the Valid property every provider shares, worked out first. ``resume``: the checks of the
+        model last checked and how many messages at the start of this one's file are its
+        (:func:`~suture.tui.judged.judge_all`).
 
         The model comes by weak reference: a finished worker lives on in a reference cycle (with
         its context), and with the heap frozen that cycle is never collected."""
         from suture.checks import PROVIDERS
+        from suture.formats import own_provider
         from suture.sent import models
 
         model = ref()
@@ -194,17 +206,21 @@ class CheckFlow(App[None]):
             return
         worker = get_current_worker()
         order = list(PROVIDERS)
-        if model.transcript.format in models():
-            own = self._agent_provider(model)
-            if own in order:
-                order.remove(own)
-                order.insert(0, own)
+        own = own_provider(model.transcript)
+        if own in order:
+            order.remove(own)
+            order.insert(0, own)
+        shared = None
+        if not own and model.transcript.format not in models():
+            from suture.validity import violations
+
+            shared = (violations(model.transcript.messages), violations(model.repair.messages))
         found: dict[str, Judged] = {}
 
         def each(name: str, judged: Judged) -> None:
             found[name] = judged
             shown = {p: found[p] for p in PROVIDERS if p in found}
-            self.post_message(Checked(model, shown, pending=len(order) - len(found)))
+            self.post_message(Checked(model, shown, pending=len(order) - len(found), shared=shared))
 
         def started(child: Apart[Any]) -> None:
             if worker.is_cancelled:
@@ -224,13 +240,6 @@ class CheckFlow(App[None]):
         if message.model is self.model and message.model is self._shown_last:
             self._kept_checks = message.checks
             self._kept_same = len(message.model.transcript.messages)
-
-    @staticmethod
-    def _agent_provider(model: RowModel) -> str:
-        """The provider the agent that wrote a session log talks to (``""`` where not known)."""
-        from suture.formats import export_name, get
-
-        return str(getattr(get(export_name(model.transcript)), "provider", "") or "")
 
     def on_checked(self, message: Checked) -> None:
         if message.model is not self.model or panes_gone(self):
@@ -257,25 +266,69 @@ class CheckFlow(App[None]):
             from suture.tui.app import freeze_heap
 
             freeze_heap()
+        self.shared = message.shared
         if not self.provider_picked:
-            self.provider = self._provider_to_show(message.verdicts)
+            self.provider = self._provider_to_show(message.model, message.verdicts)
         if self.provider in message.verdicts:
             self._show_provider()
-            model = message.model
-            if not model.changed_rows and self.problem_rows and self.view.cursor == 0 and not self.provider_picked:
-                # Nothing to repair but a provider would still say no: start where it would.
-                self.view.select(min(self.problem_rows), center=True)
+        elif self.provider is None and self.shared is not None:
+            self._show_shared(self.shared)
+        else:
+            return  # the file's own provider's verdict is still to come
+        model = message.model
+        if not model.changed_rows and self.problem_rows and self.view.cursor == 0 and not self.provider_picked:
+            # Nothing to repair but a provider would still say no: start where it would.
+            self.view.select(min(self.problem_rows), center=True)
 
-    def _provider_to_show(self, found: dict[str, Judged]) -> str | None:
-        """For a session log, the provider its agent talks to, whose verdict is the truth; else
-        the first provider, in display order, that would reject the file."""
+    @staticmethod
+    def _provider_to_show(model: RowModel, found: dict[str, Judged]) -> str | None:
+        """The provider whose verdict heads the app: the file's own, as ``suture scan`` and the
+        sessions browser judge it (:func:`suture.formats.own_provider`; for a session log, the
+        provider its agent talks to, as the library's verdict names it). ``None`` for a file
+        written for no single provider (the Valid property every provider shares heads it) and
+        while the own provider's verdict has not come."""
         own = next((j.sent.sent.provider for j in found.values() if j.sent is not None), None)
         if own in found:
             return own
-        rejecting = next((p for p, v in found.items() if v.rejected), None)
-        if rejecting is not None:
-            return rejecting
-        return self.provider if self.provider in found else next(iter(found))
+        from suture.formats import own_provider
+
+        own = own_provider(model.transcript)
+        return own if own in found else None
+
+    def _show_shared(self, shared: tuple[list[Breach], list[Breach]]) -> None:
+        """The headline of a file written for no single provider: its Valid property verdict,
+        as ``suture check`` and ``suture scan`` give it (``p`` shows one provider's own rules)."""
+        from suture.words import count
+
+        model = self.model
+        if model is None:
+            return
+        before, after = shared
+        rows: dict[int, list[Finding]] = {model.row_of_input[b.index]: [] for b in before if b.index < model.inputs}
+        if bool(rows) != bool(self.problem_rows):
+            self.call_after_refresh(self.refresh_bindings)
+        self.problem_rows = rows
+        if self.row_filter == "problems":
+            self._apply_filter()
+        said = SHARED + (
+            f": {count(len(before), 'problem')} → {len(after)} after repair" if before or after else ": no problems"
+        )
+        problems = self.query_one("#problems", ProblemList)
+        problems.empty = f"{said} in the rules all providers share (p: one provider's own rules)"
+        problems.agent = ""
+        problems.set_items(list(before))
+        self.query_one("#problems-title", Static).update(f"Problems: {SHARED} {len(before)} → {len(after)}")
+        status = self.status
+        style = status.part("error" if after else ("ok" if before else "muted"))
+        summary = Text(said, style, end="")
+        short = Text(f"all {len(before)}→{len(after)}", style, end="")
+        if self.checks_pending:
+            short.append(" …", status.part("muted"))
+        status.update_state(checks=(summary, short))
+        info = self.query_one("#info", InfoBar)
+        info.findings = {}
+        info.agent = ""
+        info.refresh()
 
     def _show_provider(self) -> None:
         model = self.model

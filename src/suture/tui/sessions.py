@@ -43,6 +43,7 @@ from suture.scan import LISTED, OK, OTHER, REJECTED, UNREADABLE, Row, listed, se
 from suture.scan_pool import Progress
 from suture.sessions import Found, Place
 from suture.tui.app import SutureApp
+from suture.tui.checking import SHARED
 from suture.tui.keys import KeyBar
 from suture.words import count
 
@@ -81,7 +82,7 @@ def _note(row: Row) -> str:
         return "scanning…"
     bits = []
     if row.verdict == REJECTED:
-        who = row.provider or "every provider"
+        who = row.provider or SHARED
         left = "repair fixes it" if not row.after_repair else f"{row.after_repair} left after repair"
         bits.append(f"{who} {row.problem}; {left}")
     if row.fixes and row.verdict == OK:
@@ -769,9 +770,9 @@ class SessionsScreen(Screen[None]):
             elif row.verdict == REJECTED:
                 more = f" (and {row.problems - 1} more)" if row.problems > 1 else ""
                 left = "repair fixes it" if not row.after_repair else f"{row.after_repair} left after repair"
-                first = f"{row.provider or 'every provider'} would reject it: {show.prose(row.problem)}{more}; {left}"
+                first = f"{row.provider or SHARED} would reject it: {show.prose(row.problem)}{more}; {left}"
             else:
-                first = f"{row.provider or 'every provider'}: no problem"
+                first = f"{row.provider or SHARED}: no problem"
                 if row.fixes:
                     first += f" ({self_repairs(row)})"
             second = (
