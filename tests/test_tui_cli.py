@@ -42,3 +42,24 @@ def test_demo_file_ships_inside_the_package() -> None:
     path = demo_path()
     assert path.is_file()
     assert "suture" in path.parts and "tui" in path.parts
+
+
+def test_the_app_without_a_terminal_says_so_instead_of_drawing_into_a_file(tmp_path: Path) -> None:
+    # `suture FILE > out.txt`: the app would write its screens into the file and wait for keys.
+    path = tmp_path / "t.json"
+    path.write_text('[{"role": "user", "content": "hi"}]')
+    for args in ((str(path),), ("view", str(path)), ("demo",), ("sessions", "--only", str(tmp_path))):
+        done = subprocess.run(
+            [sys.executable, "-m", "suture", *args], capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60
+        )
+        assert done.returncode == 2, args
+        assert done.stderr.count("\n") == 1 and "needs a terminal" in done.stderr, done.stderr
+        assert done.stdout == ""
+
+
+def test_an_unknown_format_for_the_app_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    path = tmp_path / "t.json"
+    path.write_text('[{"role": "user", "content": "hi"}]')
+    done = suture("view", "--format", "nope", str(path))
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "unknown format 'nope'" in done.stderr

@@ -458,7 +458,8 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
     "args", [["repair"], ["check"], ["check", "--json"], ["check", "--provider", "all", "--all"]], ids=" ".join
 )
 def test_a_reader_that_goes_away_is_no_error(big: Path, args: list[str]) -> None:
-    """``suture … | head -c 1``: the pipe breaks; suture ends quietly."""
+    """``suture … | head -c 1``: the pipe breaks; suture ends quietly, with 141 (as a process a
+    broken pipe ends), not 0: under ``set -o pipefail`` an unfinished check is not a clean file."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "suture", args[0], str(big), *args[1:]],
         stdout=subprocess.PIPE,
@@ -472,3 +473,4 @@ def test_a_reader_that_goes_away_is_no_error(big: Path, args: list[str]) -> None
     proc.wait(timeout=120)
     assert b"Traceback" not in stderr and b"Exception ignored" not in stderr, stderr
     assert b"error" not in stderr, stderr
+    assert proc.returncode == 141

@@ -65,6 +65,10 @@ EXIT_FOUND = 1
 """Done, and something to report: a problem, a rejected session, an error not explained."""
 EXIT_BAD_INPUT = 2
 """Bad input: one line on stderr says what (an unreadable file, an unknown option)."""
+EXIT_PIPE = 141
+"""The reader of stdout went away before suture had written everything (``| head``): as a
+process that a broken pipe ends (128 + SIGPIPE), never 0, so ``set -o pipefail`` does not take
+an unfinished ``suture check`` for a clean file. Nothing is said on stderr."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -155,9 +159,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        # The reader of our stdout went away (| head): not an error of ours.
+        # The reader of our stdout went away (| head) before the command was done: not an error
+        # of ours to report, but not a result either.
         drop_stdout()
-        return EXIT_OK
+        return EXIT_PIPE
 
 
 def _error(message: str) -> None:
@@ -169,7 +174,7 @@ def _error(message: str) -> None:
 def _flushed(code: int, text: str = "") -> int:
     """``code``, once ``text`` and what is left for stdout are written; a stdout that cannot take
     it (a full disk) is one line and exit code 2, a reader that went away (a broken pipe) is no
-    error."""
+    error (the command was done: its code stands)."""
     try:
         if text:
             sys.stdout.write(text)

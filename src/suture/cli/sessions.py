@@ -11,6 +11,7 @@ import argparse
 from typing import Any
 
 from suture.cli import EXIT_OK
+from suture.cli.view import need_terminal
 from suture.io import InputError
 
 NAMES = ("sessions",)
@@ -44,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"{path}: no such file or folder")
     if args.only and not args.paths:
         raise InputError("--only needs folders to look in")
+    need_terminal()
     from suture.tui.sessions import SessionsApp, SessionsScreen
 
     places = [] if args.only else agent_places()

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from suture.cli import EXIT_OK
-from suture.io import open_file
+from suture.io import InputError, open_file
 
 NAMES = ("view", "demo")
 ORDER = 10
@@ -65,8 +65,26 @@ def demo_path() -> Path:
     return Path(__file__).resolve().parent.parent / "tui" / "demo.json"
 
 
+def need_terminal() -> None:
+    """InputError unless stdin and stdout are a terminal the app can run in (or Textual is told
+    to draw elsewhere: ``suture serve`` runs each page's app with its web driver). Run with its
+    output going to a file, the app would write its screens into the file and wait for keys
+    that never come."""
+    if os.environ.get("TEXTUAL_DRIVER"):
+        return
+    for name, stream in (("stdout", sys.stdout), ("stdin", sys.stdin)):
+        if stream is None or not stream.isatty():
+            raise InputError(
+                f"the app needs a terminal, and {name} is not one; in a script, use 'suture check' or 'suture repair'"
+            )
+
+
 def run(args: argparse.Namespace) -> int:
     names = frozenset(n.strip() for n in (args.read_only or "").split(",") if n.strip())
+    if args.format is not None:
+        from suture.formats import get
+
+        get(args.format)  # an unknown format: said here, in one line, as every command says it
     if args.demo:
         path = demo_path()
         export_dir: Path | None = Path.cwd()
@@ -76,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
         open_file(path).close()  # a folder, a FIFO, a device: said here, in one line
         export_dir = None
         title = None
+    need_terminal()
     # The cycle collector waits while Textual and the app are imported and the first screen is
     # drawn: nothing made meanwhile is garbage, and each collection would walk it all again. The
     # app resumes the collector once that screen is out.
