@@ -471,7 +471,9 @@ def test_json_carries_what_is_sent() -> None:
     assert (sent["agent"], sent["model"], sent["exact"]) == ("pi", "0.73.1", False)
     assert sent["index"] == 5 and sent["at"] == "messages[5]" and sent["written"] == [4]
     assert [p["rule"] for p in sent["problems"]] == ["O4"]
-    assert "not a session pi resumes" in sent["suture_repair_writes"]
+    # What explain says repair writes is what `suture repair` writes: the session, back.
+    assert sent["suture_repair_writes"] == "a pi session with the fix, which pi resumes"
+    assert "pi session" in run("repair", folder / "resumed.jsonl", "-o", "-").stderr
 
 
 # -- the command line: what it says agrees with itself, and its exit codes ---------------------------
@@ -496,7 +498,7 @@ def test_ids_the_agent_leaves_out_outweigh_an_index_that_counts_another_request(
     assert "[3] tool (line 27, message.content[0])  result for call_orphanResultWithNoCall01" in proc.stdout
     assert "there is written as:" not in proc.stdout
     assert "Claude Code 2.1.328 repairs this itself when it resumes this file" in proc.stdout
-    assert "not a session Claude Code resumes" in proc.stdout
+    assert "`suture repair` writes a Claude Code session with the fix, which Claude Code resumes" in proc.stdout
     report = json.loads(run("explain", "--json", _ORPHAN, text).stdout)
     assert [m["index"] for m in report["messages"]] == [3]
     assert report["sent"]["index"] is None and report["sent"]["sends_again"] is False

@@ -560,14 +560,18 @@ def explain(messages: Sequence[Message], text: str, repaired: Repair | None = No
 
 def repair_writes(transcript: Transcript) -> str:
     """What ``suture repair`` writes for ``transcript``, in a few words: a session the agent
-    resumes, or the repaired history as a request body."""
+    resumes (a session log is written back, :mod:`suture.writeback`), or the repaired history as
+    a request body."""
     from suture.formats import export_name, get
     from suture.sent import agent_name
+    from suture.writeback import writes_back
 
-    name = export_name(transcript)
     who = agent_name(transcript.format)
+    if writes_back(transcript.format):
+        return f"a {who} session with the fix, which {who} resumes"
+    name = export_name(transcript)
     if name == transcript.format:
-        return f"a {who} session with the fix, which {who} resumes" if name in _SESSION_FORMATS else "the repaired file"
+        return "the repaired file"
     what = _REQUESTS.get(name) or get(name).title.split(" (")[0]
     return f"the repaired history as {what}, not a session {who} resumes"
 
@@ -578,9 +582,6 @@ _REQUESTS = {
     "responses": "OpenAI Responses input items",
     "gemini": "Gemini contents",
 }
-_SESSION_FORMATS = frozenset({"claude-code", "codex", "pi"})
-
-
 def explain_transcript(
     transcript: Transcript,
     text: str,
