@@ -660,3 +660,21 @@ def test_explain_names_the_orphan_result_joined_then_left_out() -> None:
     assert orphan.endswith("(left out when sent)") and "call_orphanResultWithNoCall01" in orphan
     report = json.loads(run("explain", "--json", path, A8_TEXT.format(n=3)).stdout)
     assert report["sent"]["written"] == [2, 3]
+
+
+def test_explain_reads_a_session_cut_off_in_a_crash_as_check_does(tmp_path: Path) -> None:
+    """A crash leaves the last line half written: the agent skips it when it resumes, check
+    skips it (and says so), and explain, made for that case, does the same instead of refusing."""
+    path = tmp_path / "crash.jsonl"
+    intact = tmp_path / "intact" / "crash.jsonl"
+    intact.parent.mkdir()
+    intact.write_bytes((SAMPLES / "claude-code" / "interrupted-then-api-error.jsonl").read_bytes())
+    path.write_bytes(intact.read_bytes() + (SAMPLES / "claude-code" / "parallel-calls.jsonl").read_bytes()[:150])
+    checked = run("check", path)
+    explained = run("explain", path)
+    for proc in (checked, explained):
+        assert proc.returncode in (0, 1), proc.stderr
+        assert "skipped line 9: cut off" in proc.stderr and "(the agent skips it too)" in proc.stderr
+    assert "The API error recorded at line 8" in explained.stdout
+    # The same explanation as for the file before the crash.
+    assert explained.stdout == run("explain", intact).stdout.replace(str(intact), str(path))

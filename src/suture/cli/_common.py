@@ -87,7 +87,7 @@ def _strict(transcript: Transcript, path: str, skip_bad_lines: bool, warn: Calla
         if not skip_bad_lines:
             shown = "; ".join(str(p) for p in problems[:3])
             more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
-            raise InputError(f"{show.path(path)}: {shown}{more}; pass --skip-bad-lines to repair the rest")
+            raise InputError(f"{show.path(path)}: {shown}{more}; pass --skip-bad-lines to leave them out")
         for problem in problems:
             warn(f"suture: warning: {show.path(path)}: skipped {problem}")
     return transcript

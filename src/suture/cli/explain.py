@@ -25,7 +25,7 @@ from suture import show
 from suture.checks import TITLES
 from suture.checks.explain import Explanation, closest, explain_transcript, summary
 from suture.cli import EXIT_FOUND, EXIT_OK
-from suture.cli._common import load_strict, out, out_json
+from suture.cli._common import load_sent, out, out_json
 from suture.io import InputError
 from suture.model import Message, Transcript
 
@@ -87,7 +87,9 @@ def run(args: argparse.Namespace) -> int:
         if args.error is not None:
             raise InputError("give the error text once: as ERROR or with --error, not both")
         args.error = args.error_option
-    transcript = load_strict(args.input, args.format, args.skip_bad_lines)
+    # As check reads it: the lines of a session log its agent skips (a last line cut off in a
+    # crash) are skipped here too, each named on stderr.
+    transcript = load_sent(args.input, args.format, args.skip_bad_lines)
     requests = recorded_in(args.input, transcript)  # a Claude Code session's own requests
     if args.error is None:
         if not transcript.evidence:
