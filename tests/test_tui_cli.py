@@ -50,7 +50,11 @@ def test_the_app_without_a_terminal_says_so_instead_of_drawing_into_a_file(tmp_p
     path.write_text('[{"role": "user", "content": "hi"}]')
     for args in ((str(path),), ("view", str(path)), ("demo",), ("sessions", "--only", str(tmp_path))):
         done = subprocess.run(
-            [sys.executable, "-m", "suture", *args], capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60
+            [sys.executable, "-m", "suture", *args],
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            timeout=60,
         )
         assert done.returncode == 2, args
         assert done.stderr.count("\n") == 1 and "needs a terminal" in done.stderr, done.stderr
@@ -63,3 +67,9 @@ def test_an_unknown_format_for_the_app_is_one_line_and_exit_2(tmp_path: Path) ->
     done = suture("view", "--format", "nope", str(path))
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "unknown format 'nope'" in done.stderr
+
+
+def test_check_counts_one_message_in_words(tmp_path: Path) -> None:
+    path = tmp_path / "one.json"
+    path.write_text('[{"role": "user", "content": "hi"}]')
+    assert suture("check", str(path)).stdout == f"{path}: valid (1 message, chat)\n"

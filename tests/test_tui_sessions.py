@@ -188,6 +188,18 @@ async def test_no_sessions_says_where_it_looked(tmp_path: Path, monkeypatch: pyt
         assert "no sessions found in ~/.claude/projects" in list_text(app.browser.table)
 
 
+async def test_no_agent_folder_at_all_is_said_in_words(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A machine where no agent ran yet: not "no sessions found in nowhere".
+    monkeypatch.setenv("SUTURE_CACHE_DIR", str(tmp_path / "cache"))
+    app = browser(tmp_path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await scanned(pilot, app.browser)
+        shown = list_text(app.browser.table)
+        assert "no sessions found: no agent's folder is on this machine" in shown
+        status = str(app.browser.query_one("#sessions-status").render())
+        assert "nowhere" not in shown + status and not status.rstrip().endswith(" in")
+
+
 def test_matches_every_word_in_any_field() -> None:
     from suture.scan import Row
 

@@ -582,6 +582,8 @@ _REQUESTS = {
     "responses": "OpenAI Responses input items",
     "gemini": "Gemini contents",
 }
+
+
 def explain_transcript(
     transcript: Transcript,
     text: str,

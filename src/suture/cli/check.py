@@ -92,9 +92,9 @@ def run(args: argparse.Namespace) -> int:
         n = len(transcript.messages)
         name = show.path(args.input)
         if not found:
-            out(f"{name}: valid ({n} messages, {transcript.format})")
+            out(f"{name}: valid ({count(n, 'message')}, {transcript.format})")
         else:
-            out(f"{name}: {count(len(found), 'problem')} ({n} messages, {transcript.format})")
+            out(f"{name}: {count(len(found), 'problem')} ({count(n, 'message')}, {transcript.format})")
             for v in found:
                 source = transcript.messages[v.index].source
                 where = f" ({source})" if source else ""

@@ -536,9 +536,9 @@ class SessionsScreen(Screen[None]):
     # -- scanning ------------------------------------------------------------------------------
 
     def where(self) -> str:
-        """The folders looked in, as a person would write them."""
+        """The folders looked in, as a person would write them ("" while there are none)."""
         shown = [p.origin for p in self.places if p.root.is_dir()] + [show.path(_home_short(p)) for p in self.paths]
-        return ", ".join(shown) or "nowhere"
+        return ", ".join(shown)
 
     @work(thread=True, exclusive=True, group="sessions-scan", exit_on_error=False)
     def scan(self) -> None:
@@ -719,7 +719,8 @@ class SessionsScreen(Screen[None]):
             return "no session passes the filter (esc clears it)"
         if not self.finished:
             return ""
-        text = f"no sessions found in {self.where()}"
+        where = self.where()
+        text = f"no sessions found in {where}" if where else "no sessions found: no agent's folder is on this machine"
         if self.absent and self.watching:
             text += f"\nthey will show here once the agents make {', '.join(p.origin for p in self.absent)}"
         return text + "\npass folders to look in: suture sessions DIR..."
@@ -772,7 +773,7 @@ class SessionsScreen(Screen[None]):
                 left = "repair fixes it" if not row.after_repair else f"{row.after_repair} left after repair"
                 first = f"{row.provider or SHARED} would reject it: {show.prose(row.problem)}{more}; {left}"
             else:
-                first = f"{row.provider or SHARED}: no problem"
+                first = f"{row.provider or SHARED}: no problems"
                 if row.fixes:
                     first += f" ({self_repairs(row)})"
             second = (
@@ -815,7 +816,9 @@ class SessionsScreen(Screen[None]):
             what = " ".join(self.words)
             verdict = f"{self.verdict} only" if self.verdict else ""
             parts.append(f"showing {shown:,} ({', '.join(x for x in (verdict, what and repr(what)) if x)})")
-        parts.append(f"in {self.where()}")
+        where = self.where()
+        if where:
+            parts.append(f"in {where}")
         self.query_one("#sessions-status", Static).update(show.line("  ·  ".join(parts)))
         table = self.table
         if not table.rows and table.empty != self.empty_text():
