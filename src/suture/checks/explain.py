@@ -897,6 +897,8 @@ class Pointer:
 
     indices: list[int]
     said: str
+    understood: bool = True
+    """False where ``typed`` is no pointer at all (``said`` is then the whole answer)."""
 
 
 def resolve(messages: Sequence[Message], typed: str, provider: str | None = None) -> Pointer:
@@ -906,7 +908,9 @@ def resolve(messages: Sequence[Message], typed: str, provider: str | None = None
     own message index). No indices where nothing matches; ``said`` says what was looked for."""
     m = _POINTER.match(typed)
     if m is None:
-        return Pointer([], f"not a pointer suture reads: {typed.strip()!r} (try messages.3, input[5], line 760, #12)")
+        return Pointer(
+            [], f"not a pointer suture reads: {typed.strip()!r} (try messages.3, input[5], line 760, #12)", False
+        )
     if m.group("message") is not None:
         n = int(m.group("message"))
         ok = 0 <= n < len(messages)
@@ -943,4 +947,11 @@ def _line(messages: Sequence[Message], line: int) -> Pointer:
             after = (lines[0], i)
     if after is not None:
         return Pointer([after[1]], f"line {line} holds no message; the next one read is on line {after[0]}")
+    if messages and not any(m.source is not None and m.source.line is not None for m in messages):
+        return Pointer(
+            [],
+            f"line {line}: the file is one JSON document, whose messages are gone to by their place "
+            "(#12, messages.3, contents[2], input[5]), not by line",
+            False,
+        )
     return Pointer([], f"line {line}: no message was read from it or after it")

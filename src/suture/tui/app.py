@@ -1101,7 +1101,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         if notes and "holds no message" in said:
             said += f" ({notes[0]})"
         if not found.indices:
-            self.notify(f"nothing at {show.line(said)}", severity="warning", markup=False)
+            self.notify(show.line(f"nothing at {said}" if found.understood else said), severity="warning", markup=False)
             return
         self._go_to_input(found.indices[0])
         if "holds no message" in said:
