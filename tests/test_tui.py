@@ -511,6 +511,8 @@ async def test_follow_moves_to_the_end_on_reload(jsonl: Path) -> None:
         await ready(pilot, app)
         await pilot.press("g", "f")
         assert app.following and app.view.cursor == 2
+        # Not watched, it does not claim to follow on its own.
+        assert app.status.state.live == "● following the end as r reads the file again (not watched)"
         with open(jsonl, "ab") as f:
             f.write(line(USER) + line(USER))
         app.read_file()

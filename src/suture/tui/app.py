@@ -1192,7 +1192,9 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             self._moving = True
             self.view.select(len(self.model) - 1)
             self._moving = False
-        self.status.update_state(live="● following the end" if self.following else "")
+        # Not watched (--no-watch, the demo), the end moves only when r reads the file again.
+        said = "● following the end" if self.watching else "● following the end as r reads the file again (not watched)"
+        self.status.update_state(live=said if self.following else "")
 
     def action_help_quit(self) -> None:
         """Ctrl+C (with no text selected to copy) quits, as in any command line program."""
