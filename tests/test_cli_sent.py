@@ -121,3 +121,16 @@ def test_check_names_one_record_where_the_message_is_one_record() -> None:
     )
     (problem,) = report["providers"]["anthropic"]["sent"]
     assert problem["written"] == [1] and problem["source"] == "line 19"
+
+
+def test_suture_sent_names_the_places_of_what_the_agent_adds() -> None:
+    """The list is what the file gives; the message the agent adds (Claude Code's system message,
+    the second of its recorded request) is not in it, and the summary says where the request
+    holds it, as the provider's index counts it."""
+    folder = CORPUS / "claude-code-2.1.328" / "text-before-result"
+    last = orjson.loads((folder / "requests.jsonl").read_bytes().splitlines()[-1])
+    body = last.get("body", last)
+    assert body["messages"][1]["role"] == "system"
+    proc = run("sent", folder / "session.jsonl")
+    assert "which this list leaves out (messages.1: the system message Claude Code adds" in proc.stderr
+    assert all(m["role"] != "system" for m in json.loads(proc.stdout))

@@ -75,6 +75,16 @@ def summary(sent: Any, path: str) -> str:
         line += f"; it repairs {count(len(sent.fixes), 'thing')} itself (suture check lists them)"
     if sent.skipped:
         line += f"; {count(len(sent.skipped), 'record')} it does not send"
+    if sent.added:
+        # Not in the list (the file does not hold them), but counted by the provider's indices.
+        from suture.sent.numbered import place_name
+
+        places = "; ".join(f"{place_name(sent.wire_format, a.position)}: {a.what}" for a in sent.added)
+        one = len(sent.added) == 1
+        line += (
+            f"; the request also holds what {who} adds, which this list leaves out ({places}): "
+            f"the provider's indices count {'it' if one else 'them'}"
+        )
     if sent.assumed:
         line += f" ({sent.assumed})"
     return line

@@ -88,9 +88,7 @@ class SentRequest:
 
     def name(self, n: int) -> str:
         """Place ``n`` as the provider writes it."""
-        if _anthropic_wire(self.wire_format):
-            return f"messages.{n}"
-        return f"{self.key}[{n}]"
+        return place_name(self.wire_format, n)
 
     def check(self, provider: str) -> list[Violation]:
         """``provider``'s violations in what is sent (``Violation.index`` counts :attr:`messages`).
@@ -265,6 +263,14 @@ def _with_stand_ins(
         messages.append(m)
         at.append(place)
     return messages, at, frozenset(stand_ins), sources
+
+
+def place_name(wire_format: str, n: int) -> str:
+    """Place ``n`` of a request in ``wire_format`` as its provider's errors write it:
+    ``messages.3`` (Anthropic), ``input[5]`` (Responses), ``contents[2]``, ``messages[3]``."""
+    if _anthropic_wire(wire_format):
+        return f"messages.{n}"
+    return f"{_KEYS.get(wire_format, 'messages')}[{n}]"
 
 
 def _anthropic_wire(wire_format: str) -> bool:
