@@ -376,10 +376,16 @@ async def test_export_over_the_input_needs_a_yes(worked: Path) -> None:
         assert worked.read_bytes() == expected
         # A copy of the original is kept beside it, as suture repair --in-place keeps one.
         assert worked.with_name(worked.name + ".bak").read_bytes() == before
-        # Our own write is not a change to show: the view keeps the original it read.
+        # Our own write is not a change to show: the view keeps the original it read, and the
+        # status line says the file holds the export now (the header's figures are the original's).
         app.read_file()
         await ready(pilot, app)
         assert app.model is not None and app.model.repair.changes
+        said = "the file now holds the repaired transcript, exported over it here; r shows it as it is now"
+        assert said in app.status.state.notes
+        await pilot.press("r")  # read as it is now: nothing to repair, and the note goes
+        await ready(pilot, app)
+        assert not app.model.repair.changes and said not in app.status.state.notes
 
 
 async def test_export_cancel(worked: Path) -> None:

@@ -114,6 +114,12 @@ class LiveFile:
         return self._shown[1] if self._shown else None
 
     @property
+    def holds_own_write(self) -> bool:
+        """Whether the last poll found the file holding exactly bytes this process wrote into it
+        (:meth:`ignore`: an export over the input), so what is shown is the state before."""
+        return self._ignoring
+
+    @property
     def unchecked(self) -> bool:
         """Whether an append was taken without checking the bytes before it (a file larger than
         :data:`suture.tail.VERIFY_EVERY_APPEND`): ``poll(verify=True)`` checks them."""

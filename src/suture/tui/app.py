@@ -768,6 +768,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             notes[-1] += f" (and {len(update.problems) - 2} more unreadable lines)"
         if update.pending_line is not None:
             notes.append(f"line {update.pending_line} is still being written; shown when complete")
+        if self.live.holds_own_write:  # (the view stays on the original and its repair)
+            notes.append("the file now holds the repaired transcript, exported over it here; r shows it as it is now")
         self.status.update_state(error="", notes=notes)
         if message.model is None:
             self._verify_later()  # (a check of the whole file given up for this read: asked again)

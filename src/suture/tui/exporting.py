@@ -74,6 +74,11 @@ class ExportFlow(App[None]):
 
         def _post_loaded(self, update: Update, initial: bool = False) -> None: ...
 
+        @property
+        def has_file(self) -> bool: ...
+
+        def read_file(self, initial: bool = False, *, whole: bool = False, verify: bool = False) -> None: ...
+
     def action_export(self) -> None:
         if self.model is None:
             self.notify("nothing to export yet", markup=False)
@@ -235,6 +240,8 @@ class ExportFlow(App[None]):
         )
 
     def on_exported(self, message: Exported) -> None:
+        if message.path is not None and self.has_file and same_file(message.path, self.path):
+            self.read_file()  # finds the file holding the export (the status line says so)
         if message.error:
             self.notify(show.line(message.error), title="export failed", severity="error", markup=False)
         else:
