@@ -417,3 +417,12 @@ async def test_files_that_are_no_transcript_come_after_every_session(tmp_path: P
             await pilot.press("v")
         assert app.browser.verdict == OTHER
         assert shown(app) == ["settings.json"]
+
+
+def test_a_narrow_list_keeps_the_year_of_each_session() -> None:
+    # Narrow, the time goes and the year stays: 2025-11-20 is not taken for a day after 2026-01-08.
+    from suture.tui.sessions import Columns
+
+    assert Columns(80).when_shown("2025-11-20T12:00:00Z") == "2025-11-20"
+    assert Columns(80).when == len("2025-11-20") + 1
+    assert Columns(160).when_shown("2025-11-20T12:00:00Z").startswith("2025-11-20 ")

@@ -128,8 +128,13 @@ class Columns:
 
     @property
     def when(self) -> int:
-        """``2026-02-10 22:16``, or ``02-10 22:16`` when narrow."""
+        """``2026-02-10 22:16``, or the day alone (``2026-02-10``) when narrow: sessions of
+        several years stay in an order a person can read."""
         return self.WHEN if self.width >= self.NARROW else self.WHEN - 5
+
+    def when_shown(self, iso: str) -> str:
+        shown = _local_time(iso)
+        return shown if self.width >= self.NARROW else shown[:10]
 
     @property
     def fixed(self) -> list[int]:
@@ -389,7 +394,7 @@ class SessionList(ScrollView, can_focus=True):
         values = [
             ("…" if pending else row.verdict, False),
             (row.agent or row.format, False),
-            (_local_time(row.when)[-columns.when :], False),
+            (columns.when_shown(row.when), False),
             ("" if pending else "-" if unreadable else f"{row.messages:,}", True),
             ("" if pending else "-" if unreadable else f"{row.changes:,}", True),
             (_cut_left(show.path(_home_short(row.project)), columns.project), False),
