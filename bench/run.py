@@ -840,29 +840,61 @@ def section_first(size: str, runs: int) -> list[dict[str, Any]]:
 
 
 FIRST_WORK_RUNNER = """
-import os, re, sys
-from textual.drivers.linux_driver import LinuxDriver
+import importlib.abc
+import importlib.util
+import os
+import re
+import sys
 
 shown = re.compile(sys.argv[2])
 ansi = re.compile(r"\\x1b\\[[0-9;?]*[a-zA-Z]")
-write = LinuxDriver.write
 
 
-def written(self, data):
-    write(self, data)
-    if shown.search(ansi.sub("", data)):
-        os._exit(0)  # the first screen is out: the count stops here
+def driver(module):
+    write = module.LinuxDriver.write
+
+    def written(self, data):
+        write(self, data)
+        if shown.search(ansi.sub("", data)):
+            os._exit(0)  # the first screen is out: the count stops here
+
+    module.LinuxDriver.write = written
 
 
-LinuxDriver.write = written
+def app(module):
+    # Under valgrind the program runs some fifty times slower: the app waits for its first state
+    # as long as that takes, so that it does the same work as at full speed.
+    module.FIRST_STATE_WAIT = module.FIRST_SCREEN_WAIT = 3600.0
+
+
+class Patched(importlib.abc.MetaPathFinder):
+    # Each module is changed as it is imported, so that everything is imported when and in the
+    # order a launch imports it.
+    patches = {"textual.drivers.linux_driver": driver, "suture.tui.app": app}
+
+    def find_spec(self, name, path, target=None):
+        patch = self.patches.get(name)
+        if patch is None:
+            return None
+        sys.meta_path.remove(self)
+        try:
+            spec = importlib.util.find_spec(name)
+        finally:
+            sys.meta_path.insert(0, self)
+        run = spec.loader.exec_module
+
+        def exec_module(module):
+            run(module)
+            patch(module)
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+sys.meta_path.insert(0, Patched())
 if sys.argv[1] == "bare":
     exec(compile(open(sys.argv[3]).read(), sys.argv[3], "exec"))
 else:
-    import suture.tui.app
-
-    # Under valgrind the program runs some fifty times slower: the app waits for the first state
-    # as long as it takes, so that it does the same work as at full speed.
-    suture.tui.app.FIRST_STATE_WAIT = suture.tui.app.FIRST_SCREEN_WAIT = 3600.0
     sys.argv = ["suture", sys.argv[3]]
     from suture.cli import entry
 

@@ -168,6 +168,7 @@ def test_the_command_line_resumes_the_collector_when_the_app_ends_before_its_fir
         seen.append(gc.isenabled())
 
     monkeypatch.setattr(SutureApp, "run", ended)
+    monkeypatch.setattr("suture.cli.view.need_terminal", lambda: None)  # (no terminal here)
     assert main([str(path)]) == 0
     assert seen == [False]  # paused while the app starts
     assert gc.isenabled()
