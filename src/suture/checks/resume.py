@@ -139,9 +139,15 @@ class _Ids:
     def settle(self, piece: Iterable[str], window: Iterable[str]) -> None:
         """Add the ids of the messages that join the kept part, and take the window's; raise
         :class:`_Redo` where a kept verdict's lookup would now answer otherwise."""
-        self.window = set(window)
+        before, self.window = self.window, set(window)
         joining = set(piece)
-        if self.unsettled and not (self.unsettled.isdisjoint(joining) and self.unsettled.isdisjoint(self.window)):
+        # An id a kept verdict waits for, now come (or come again); or one it found in the last
+        # window (R7: the output after a kept call), which may have gone from it since.
+        if self.unsettled and not (
+            self.unsettled.isdisjoint(joining)
+            and self.unsettled.isdisjoint(self.window)
+            and self.unsettled.isdisjoint(before)
+        ):
             raise _Redo
         self.kept |= joining
         if self.via_window:
