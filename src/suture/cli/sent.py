@@ -45,16 +45,16 @@ def add_arguments(sub: Any, name: str) -> None:
     p.set_defaults(run=run)
 
 
-_KEYS = {"responses": "input", "gemini": "contents"}
 _NOUNS = {"responses": "item"}
 
 
 def run(args: argparse.Namespace) -> int:
     from suture.sent import as_sent
+    from suture.sent.numbered import list_key
 
     transcript = load_sent(args.input, args.format, args.skip_bad_lines)
     sent = as_sent(transcript)
-    out_json({_KEYS.get(sent.wire_format, "messages"): sent.wire} if args.body else sent.wire)
+    out_json({list_key(sent.wire_format): sent.wire} if args.body else sent.wire)
     if not args.quiet:
         err(summary(sent, args.input))
     return EXIT_OK

@@ -223,7 +223,7 @@ def modelled(transcript: Transcript, sent: Sent | None = None) -> SentRequest:
             # A message the agent writes itself on resume (a reply after the last user message).
             added[n] = f"a message {who} writes itself when it resumes, from no record of this file"
     return SentRequest(
-        key=_KEYS.get(sent.wire_format, "messages"),
+        key=list_key(sent.wire_format),
         wire_format=sent.wire_format,
         provider=sent.provider,
         wire=wire,
@@ -265,12 +265,18 @@ def _with_stand_ins(
     return messages, at, frozenset(stand_ins), sources
 
 
+def list_key(wire_format: str) -> str:
+    """The list of a request in ``wire_format`` that a provider's index counts: ``messages``,
+    ``input`` or ``contents``."""
+    return _KEYS.get(wire_format, "messages")
+
+
 def place_name(wire_format: str, n: int) -> str:
     """Place ``n`` of a request in ``wire_format`` as its provider's errors write it:
     ``messages.3`` (Anthropic), ``input[5]`` (Responses), ``contents[2]``, ``messages[3]``."""
     if _anthropic_wire(wire_format):
         return f"messages.{n}"
-    return f"{_KEYS.get(wire_format, 'messages')}[{n}]"
+    return f"{list_key(wire_format)}[{n}]"
 
 
 def _anthropic_wire(wire_format: str) -> bool:
@@ -284,7 +290,7 @@ def _anthropic_wire(wire_format: str) -> bool:
 def _request_file(transcript: Transcript, sent: Sent) -> SentRequest:
     """A request file: the history is the request, numbered as its provider groups the messages."""
     messages = list(transcript.messages)
-    key = _KEYS.get(transcript.format, "messages")
+    key = list_key(transcript.format)
     groups: list[list[int]]
     if key == "input":
         groups = [[it.source] for it in items(messages)]

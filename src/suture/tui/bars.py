@@ -41,15 +41,6 @@ _BAR_CSS = """
 class _Bar(Widget):
     COMPONENT_CLASSES: ClassVar[set[str]] = _BAR_CLASSES
 
-    _laid_width = 0
-    """The width the layout last gave the bar's text (its height follows from it)."""
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        # Kept for render: asked for its own region before the first frame is drawn, the bar
-        # would make Textual lay out the whole screen a second time (a fifth of a first frame).
-        self._laid_width = width
-        return super().get_content_height(container, viewport, width)
-
     def part(self, name: str) -> Style:
         return self.get_component_rich_style(f"bar--{name}", partial=True)
 
@@ -86,6 +77,15 @@ class StatusBar(_Bar):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.state = StatusState()
+
+    _laid_width = 0
+    """The width the layout last gave the bar's text (its height follows from it)."""
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        # Kept for render: asked for its own region before the first frame is drawn, the bar
+        # would make Textual lay out the whole screen a second time (a fifth of a first frame).
+        self._laid_width = width
+        return super().get_content_height(container, viewport, width)
 
     def update_state(
         self,

@@ -53,6 +53,8 @@ class Exported(Message):
     path: Path | None
     error: str | None
     notes: tuple[str, ...] = ()
+    over_input: bool = False
+    """The file written is the one shown (the view stays on the original it read)."""
 
 
 class ExportFlow(App[None]):
@@ -223,7 +225,7 @@ class ExportFlow(App[None]):
             said = str(e) if isinstance(e, InputError) else f"{show.path(target)}: {getattr(e, 'strerror', None) or e}"
             self.post_message(Exported(None, said))
             return
-        self.post_message(Exported(target, None, tuple(notes)))
+        self.post_message(Exported(target, None, tuple(notes), replace))
 
     def _replace_input(self, target: Path, data: bytes) -> list[str]:
         """(In a worker.) Replace the opened file with ``data`` after keeping a copy of it beside
@@ -240,7 +242,7 @@ class ExportFlow(App[None]):
         )
 
     def on_exported(self, message: Exported) -> None:
-        if message.path is not None and self.has_file and same_file(message.path, self.path):
+        if message.over_input and self.has_file:
             self.read_file()  # finds the file holding the export (the status line says so)
         if message.error:
             self.notify(show.line(message.error), title="export failed", severity="error", markup=False)
