@@ -51,10 +51,10 @@ else:  # opened by a key: the first screen does not wait for it
 __all__ = ["CHECKS_SETTLE", "SHARED", "CheckFlow", "Checked", "ChecksKept"]
 
 CHECKS_SETTLE = 1.0
+"""Seconds with no reload before the provider checks run again."""
 SHARED = "every provider"
 """What the headline of a file written for no single provider (the AI SDK's) names: the Valid
 property every provider's rules share, as ``suture scan`` and the sessions browser say it."""
-"""Seconds with no reload before the provider checks run again."""
 
 
 @dataclass
