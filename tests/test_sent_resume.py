@@ -156,11 +156,22 @@ def test_resumed_sent_verdicts_of_sample_sessions_equal_whole_ones(path: Path) -
                 parts.append(data)
         except Exception:
             continue  # a first part that is not yet a session
+    assert parts and parts[-1] == path.read_bytes()  # the whole file is among what is checked
     _grow(parts)
 
 
-def test_a_resumed_check_builds_what_was_appended_not_the_history() -> None:
+def test_a_resumed_check_builds_what_was_appended_not_the_history(monkeypatch: pytest.MonkeyPatch) -> None:
     """After an append, the records before the cut are not built again: the request keeps them."""
+    import suture.sent.claude_code as built_here
+
+    starts: list[int] = []  # where each build of what Claude Code sends began
+    make = built_here._Builder.__init__
+
+    def spied(self: Any, transcript: Any, start: int = 0, before: Any = None) -> None:
+        starts.append(start)
+        make(self, transcript, start, before)
+
+    monkeypatch.setattr(built_here._Builder, "__init__", spied)
     events: list[tuple[str, Any]] = [("user", "start")]
     for turn in range(40):
         events.append(
@@ -174,7 +185,10 @@ def test_a_resumed_check_builds_what_was_appended_not_the_history() -> None:
     grown = load_bytes(b"".join(lines))
     same = _same(list(first.messages), grown.messages)
     result = repair(grown.messages)
+    starts.clear()
     got = list(checks.each(grown, result, same))
+    # One build, from a cut near the end: not the whole history again (a start of 0).
+    assert len(starts) == 1 and starts[0] > len(first.messages) - 8, starts
     kept = got[0][2].sent.messages
     assert kept[: len(kept) - 8] == as_sent(first).messages[: len(kept) - 8]
     assert checks._grown is not None and checks._grown.cut > len(first.messages) - 6

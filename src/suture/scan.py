@@ -23,6 +23,7 @@ from suture.io import InputError, parse_document
 from suture.model import Transcript
 from suture.repair import Repair, repair
 from suture.sessions import Found, is_url
+from suture.words import count
 
 __all__ = [
     "LISTED",
@@ -165,8 +166,7 @@ def self_repairs(row: Row) -> str:
         return ""
     from suture.sent import agent_name
 
-    things = "thing" if row.fixes == 1 else "things"
-    return f"{agent_name(row.agent or row.format)} repairs {row.fixes} {things} itself on resume"
+    return f"{agent_name(row.agent or row.format)} repairs {count(row.fixes, 'thing')} itself on resume"
 
 
 def _one_line(text: str, limit: int = _ERROR_CHARS) -> str:

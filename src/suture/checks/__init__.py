@@ -84,6 +84,7 @@ from suture.checks.rules import RULES, Rule
 from suture.io import InputError
 from suture.model import Message
 from suture.repair import Repair, repair
+from suture.words import count
 
 __all__ = [
     "PROVIDERS",
@@ -213,8 +214,7 @@ class Verdict:
         before, after = self.counts
         if not before and not after:
             return f"{self.provider}: no problems"
-        word = "problem" if before == 1 else "problems"
-        return f"{self.provider}: {before} {word} → {after} after repair"
+        return f"{self.provider}: {count(before, 'problem')} → {after} after repair"
 
 
 def verdict(

@@ -64,6 +64,7 @@ from typing import TYPE_CHECKING, Any
 from suture.io import Document, InputError, parse_document
 from suture.model import Message, Skipped, Source, Transcript
 from suture.repair import Repair
+from suture.words import count
 
 if TYPE_CHECKING:  # (the checks load when a verdict is asked for: naming an agent needs none)
     from suture.checks import Verdict, Violation
@@ -480,14 +481,10 @@ class SentVerdict:
         who = agent_name(self.sent.agent) if self.sent.agent else None
         what = f"in what {who} sends" if who else "in the history"
         head = (
-            f"{self.provider}: rejected, {n} problem{'s' if n != 1 else ''} {what}"
-            if n
-            else f"{self.provider}: no problems {what}"
+            f"{self.provider}: rejected, {count(n, 'problem')} {what}" if n else f"{self.provider}: no problems {what}"
         )
         if self.notes:
-            head += (
-                f" ({who or 'the agent'} repairs {len(self.notes)} thing{'s' if len(self.notes) != 1 else ''} itself)"
-            )
+            head += f" ({who or 'the agent'} repairs {count(len(self.notes), 'thing')} itself)"
         return head
 
 

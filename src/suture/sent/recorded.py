@@ -53,6 +53,7 @@ from typing import Any
 import orjson
 
 from suture.model import Message, Source, Transcript
+from suture.words import count
 
 __all__ = [
     "RecordedRequest",
@@ -141,7 +142,7 @@ class RecordedRequest:
         tools = len(self.tools) if isinstance(self.tools, list) else 0
         when = f", sent {self.timestamp}" if self.timestamp else ""
         n = len(self.messages)
-        return f"recorded at line {self.line}{when}: {n} message{'s' if n != 1 else ''}, {tools} tools; {self.rebuilt}"
+        return f"recorded at line {self.line}{when}: {count(n, 'message')}, {count(tools, 'tool')}; {self.rebuilt}"
 
     def named(self, error: str) -> tuple[int, Any] | None:
         """The message of this request that ``error`` (a provider's error text) names by its

@@ -101,8 +101,6 @@ class CheckFlow(App[None]):
         self.verdicts: dict[str, Judged] | None = None
         self.provider: str | None = None
         self.provider_picked = False
-        self.shared: tuple[list[Breach], list[Breach]] | None = None
-        """(A file written for no single provider.) Its Valid property verdict: see :class:`Checked`."""
         self.problem_rows: dict[int, list[Finding]] = {}
         """The rows the provider would reject (``x``, the problem filter), with what it says."""
         self.checks_pending = 0
@@ -266,13 +264,12 @@ class CheckFlow(App[None]):
             from suture.tui.app import freeze_heap
 
             freeze_heap()
-        self.shared = message.shared
         if not self.provider_picked:
             self.provider = self._provider_to_show(message.model, message.verdicts)
         if self.provider in message.verdicts:
             self._show_provider()
-        elif self.provider is None and self.shared is not None:
-            self._show_shared(self.shared)
+        elif self.provider is None and message.shared is not None:
+            self._show_shared(message.shared)
         else:
             return  # the file's own provider's verdict is still to come
         model = message.model
