@@ -300,11 +300,14 @@ def _human(args: argparse.Namespace, transcript: Transcript, found: Explanation)
 def _repair_command(path: str, transcript: Transcript) -> str:
     """The command that writes the repair of ``path`` beside it, named for what it writes."""
     from suture.formats import export_name
+    from suture.writeback import writes_back
 
     stem, dot, ext = path.rpartition(".")
     if not dot or "/" in ext:
         stem, ext = path, ""
-    if export_name(transcript) != transcript.format:
+    if writes_back(transcript.format):
+        ext = "jsonl"  # the session log itself, written back for its agent to resume: JSONL
+    elif export_name(transcript) != transcript.format:
         ext = "json"  # the repaired history as a request body: one JSON document
     target = f"{stem}.repaired.{ext}" if ext else f"{stem}.repaired"
     return f"$ suture repair {shlex.quote(show.path(path))} -o {shlex.quote(show.path(target))}"
