@@ -4,7 +4,7 @@ putting lines on the terminal (every line through :func:`suture.show.line`)."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from suture import show
 from suture.formats import load_file, read_file
@@ -123,14 +123,20 @@ def _amount(messages: int, results: int) -> str:
 
 
 def summary_line(
-    result: Repair, messages: Sequence[Message], reordered: int = 0, unchanged: str = "no changes needed"
+    result: Repair,
+    messages: Sequence[Message],
+    reordered: int = 0,
+    unchanged: str = "no changes needed",
+    ids: Mapping[str, str] | None = None,
 ) -> str:
     """One line a person reads after a repair: how many changes of each kind, and what went in
     and came out. Tool results are counted on their own: formats differ in how many of them one
     record holds (a Claude Code or Anthropic record can hold several), so "messages" alone
     would count different things in and out. ``reordered``: how many turns the output format
     writes in another order (``suture.formats.reordered_turns``); ``unchanged``: what is said
-    where the repair changes nothing (a session written back may still change for its agent)."""
+    where the repair changes nothing (a session written back may still change for its agent);
+    ``ids``: the calls the file written names otherwise than the repair (``Written.ids``), named
+    so among the interrupted calls."""
     n_in, r_in = _counted(messages)
     n_out, r_out = _counted(result.messages)
     moved = f"{count(reordered, 'turn')} written with the outputs right after the calls"
@@ -146,9 +152,10 @@ def summary_line(
     )
     line = f"{count(len(result.changes), 'change')} ({', '.join(parts)}); {went}"
     if result.interrupted:
-        ids = ", ".join(show.line(c.id) for c in result.interrupted[:5])
+        named = ids or {}
+        shown = ", ".join(show.line(named.get(c.id, c.id)) for c in result.interrupted[:5])
         more = f" and {len(result.interrupted) - 5} more" if len(result.interrupted) > 5 else ""
-        line += f"; interrupted: {ids}{more}"
+        line += f"; interrupted: {shown}{more}"
     if reordered:
         line += f"; {moved}"
     return line

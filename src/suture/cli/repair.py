@@ -7,7 +7,11 @@ stderr in input order. A bad input is named on its own line and makes the exit c
 other files are still written.
 
 A session log (Claude Code, Codex, pi) is written back as a session log of its agent, a minimal
-edit the agent resumes (``suture.writeback``); ``--to FORMAT`` writes a request body instead.
+edit the agent resumes (``suture.writeback``); ``--to FORMAT`` writes a request body instead. A
+request body is checked by the rules of the provider it is written for (on a thread, while it is
+written): what that provider would still reject is one warning line, the exit code stays 0.
+Where the input was already valid (``suture check``) and the contract still changed it, the
+summary says which rules did.
 No input file is ever written, except with ``--in-place``: the input is then replaced
 atomically, after a copy of it is kept beside it (its name is printed).
 """
@@ -17,15 +21,21 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from suture import show
 from suture.cli import EXIT_BAD_INPUT, EXIT_OK
 from suture.cli._common import err, read_strict, summary_line
 from suture.io import InputError, Target, backup_name, file_key, output_target, write_files
+from suture.repair import Change, ChangeKind, Repair
+from suture.words import count
+
+if TYPE_CHECKING:
+    from suture.checks import Violation
+    from suture.model import Message, Transcript
 
 NAMES = ("repair",)
 ORDER = 20
@@ -127,33 +137,148 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
     result = repair(transcript.messages, names.__contains__ if names else None)
     report = result.report()
     written = None
+    checking: Callable[[], list[Violation]] | None = None
     if writes_back(transcript.format) and job.to in (None, transcript.format):
         written = write_back(data, transcript, result)
         out, what = written.data, written_as(transcript.format)
+        if written.ids:
+            # The report is of the file written: a call written under another id is named by it.
+            report["changes"] = [_as_written(c, transcript, written.ids) for c in result.changes]
+            report["interrupted"] = [written.ids.get(i, i) for i in report["interrupted"]]
         report["written"] = written.to_json()
         # (A Codex turn's outputs moved up to its last call: the same as a Responses export's.)
         reordered = reordered_turns(result.messages, transcript)
     else:
-        out, what = dump(result.messages, transcript, job.to), written_as(job.to or export_name(transcript))
+        body = job.to or export_name(transcript)
+        out, what = dump(result.messages, transcript, job.to, data), written_as(body)
         reordered = reordered_turns(result.messages, transcript, job.to)
+        checking = _check_body(result, body)
     # A session the repair leaves as it is may still be edited for its agent: not "no changes".
     edited = written is not None and written.changed
     unchanged = "the history needs no repair" if edited else "no changes needed"
-    summary = summary_line(result, transcript.messages, reordered, unchanged)
+    summary = summary_line(result, transcript.messages, reordered, unchanged, written.ids if written else {})
+    if not writes_back(transcript.format):
+        summary += _valid_before(result, transcript.messages)
     notes: list[str] = []
     if written is not None:
         summary, said = written.report(summary, bool(result.changes or reordered))
         notes = [f"suture: {note}" for note in said]
+    if checking is not None and job.report:
+        report["provider_check"] = [v.to_json() for v in _rejected(checking, job, warnings)]
+        checking = None
     if job.in_place:
         resume = resume_command(transcript, data, job.input) if written is not None else None
-        return warnings, _in_place(job, data, out, before, report, summary, resume), notes
-    target = output_target(job.output)
-    _check_suffix(target, out, what, transcript.format, job.to)
-    writes = [(target, out)]
-    if job.report:
-        writes.append((output_target(job.report), _report_bytes(report)))
-    warnings.extend(f"suture: warning: {note}" for note in write_files(writes))
+        summary = _in_place(job, data, out, before, report, summary, resume)
+    else:
+        target = output_target(job.output)
+        _check_suffix(target, out, what, transcript.format, job.to)
+        writes = [(target, out)]
+        if job.report:
+            writes.append((output_target(job.report), _report_bytes(report)))
+        warnings.extend(f"suture: warning: {note}" for note in write_files(writes))
+    if checking is not None:
+        _rejected(checking, job, warnings)
     return warnings, summary, notes
+
+
+def _check_body(result: Repair, body: str) -> Callable[[], list[Violation]] | None:
+    """Start checking the repaired history by the rules of the provider a request body in the
+    format ``body`` is written for (``suture.checks.check``, as suture writes it), on a thread
+    of its own: the check runs while the files are written (a write lets go of the interpreter).
+    Returns what waits for its problems; ``None`` for a format written for no one provider."""
+    from suture.formats import get
+
+    provider = str(getattr(get(body), "provider", "") or "")
+    if not provider:
+        return None
+    import threading
+
+    from suture.checks import check
+
+    done: list[list[Violation]] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            done.append(check(result.messages, provider, repaired=True))
+        except BaseException as e:  # raised again where the problems are waited for
+            failed.append(e)
+
+    thread = threading.Thread(target=run, name="suture-check", daemon=True)
+    thread.start()
+
+    def wait() -> list[Violation]:
+        thread.join()
+        if failed:
+            raise failed[0]
+        return done[0]
+
+    return wait
+
+
+def _rejected(checking: Callable[[], list[Violation]], job: _Job, warnings: list[str]) -> list[Violation]:
+    """The problems the provider would find in the request body written (``checking``: from
+    :func:`_check_body`), said in one warning (the exit code stays 0: the repair did its work)."""
+    from suture.checks import TITLES
+
+    found = checking()
+    if found:
+        first = found[0]
+        target = output_target(job.input if job.in_place else job.output)
+        shown = "the request body on stdout" if target.is_stdout else target.shown
+        rules = ", ".join(dict.fromkeys(v.rule for v in found))
+        warnings.append(
+            f"suture: warning: {shown}: {TITLES[first.provider]} would reject it: {count(len(found), 'problem')} "
+            f"the repair does not fix ({rules}); the first, {first.where} {first.rule}: {first.problem}; "
+            f"suture check --provider {first.provider} on the written file lists them"
+        )
+    return found
+
+
+# Changes the contract makes to a history that keeps its Valid property (docs/contract.md): a
+# call without an id (rule 3), an empty assistant placeholder (rule 1). Any other change mends a
+# breach of it.
+_KEEP_VALID = frozenset({ChangeKind.RENAMED_ID, ChangeKind.DROPPED_PLACEHOLDER})
+
+
+def _valid_before(result: Repair, messages: Sequence[Message]) -> str:
+    """Where the input already had the Valid property (``suture check`` says "valid") and the
+    repair changed it anyway, what the summary adds to say why: the rules that change a valid
+    history too. ``""`` otherwise. (The property is checked only when every change is of a kind
+    a valid history can get.)"""
+    if not result.changes or any(c.kind not in _KEEP_VALID for c in result.changes):
+        return ""
+    from suture.validity import violations
+
+    if violations(messages):
+        return ""
+    said: list[str] = []
+    placeholders = sum(1 for c in result.changes if c.kind is ChangeKind.DROPPED_PLACEHOLDER)
+    given = [c.new_id or "" for c in result.changes if c.kind is ChangeKind.RENAMED_ID and not c.call_id]
+    renamed = sum(1 for c in result.changes if c.kind is ChangeKind.RENAMED_ID and c.call_id)
+    if placeholders:
+        said.append(f"rule 1 drops {count(placeholders, 'empty assistant message')}")
+    if given:
+        ids = ", ".join(show.line(i) for i in given[:3]) + (f" and {len(given) - 3} more" if len(given) > 3 else "")
+        said.append(
+            f"rule 3 gives {count(len(given), 'call')} without an id {'the id' if len(given) == 1 else 'ids'} {ids}"
+        )
+    if renamed:
+        said.append(f"rule 3 renames {count(renamed, 'call')} whose id a call without one was given")
+    return f"; the input was already valid (suture check says so), and the contract still changes it: {'; '.join(said)}"
+
+
+def _as_written(change: Change, transcript: Transcript, ids: Mapping[str, str]) -> dict[str, Any]:
+    """A change record of the report of a session written back, as the file has it: where the
+    file gives its call another id than the final one, ``written_id`` is that id and the summary
+    names it (``suture.writeback.as_written``)."""
+    from suture.writeback import as_written, written_id
+
+    found = as_written(change, transcript, ids).to_json()
+    written = written_id(change, ids)
+    if written is not None:
+        found["written_id"] = written
+    return found
 
 
 def _check_suffix(target: Target, data: bytes, what: str, source: str, to: str | None) -> None:

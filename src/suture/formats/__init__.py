@@ -281,8 +281,14 @@ def own_provider(transcript: Transcript) -> str:
     return str(getattr(get(export_name(transcript)), "provider", "") or "")
 
 
-def dump(messages: Sequence[Message], transcript: Transcript, to: str | None = None) -> bytes:
+def dump(
+    messages: Sequence[Message], transcript: Transcript, to: str | None = None, data: bytes | None = None
+) -> bytes:
     """Bytes of ``messages`` in ``to``, or in the transcript's export format.
+
+    ``data``: the bytes the transcript was read from. Written in its own format, an adapter with
+    an ``edit(data, messages, transcript)`` method writes over them (chat JSONL keeps the lines
+    the repair left alone byte for byte).
 
     Converting (``to`` names a format other than the one the records are in), the result is read
     back with ``to``'s own loader and must give the same history; where it does not, the target
@@ -292,10 +298,11 @@ def dump(messages: Sequence[Message], transcript: Transcript, to: str | None = N
     """
     name = to or export_name(transcript)
     target = get(name)
-    data = target.dump(messages, transcript)
+    edit = getattr(target, "edit", None) if data is not None and name == transcript.format else None
+    out: bytes = edit(data, messages, transcript) if edit is not None else target.dump(messages, transcript)
     if to and not transcript.raw_is(name) and not transcript.raw_is(getattr(target, "raw_format", name)):
-        _check_expressed(messages, target, data)
-    return data
+        _check_expressed(messages, target, out)
+    return out
 
 
 def reordered_turns(messages: Sequence[Message], transcript: Transcript, to: str | None = None) -> int:

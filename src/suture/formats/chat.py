@@ -2,7 +2,8 @@
 
 Three shapes, all written back in the shape they came in: a JSON array of messages, a request
 body (an object with ``messages``; ``model``, ``tools`` and every other key pass through), or JSONL
-with one message a line. Calls are ``tool_calls[].function.{name, arguments}`` with ``arguments``
+with one message a line (written over the file's own bytes, :meth:`ChatAdapter.edit`: a line the
+repair left alone is written byte for byte as it was). Calls are ``tool_calls[].function.{name, arguments}`` with ``arguments``
 kept exactly as given (a JSON string that may not even parse); results are ``role: tool`` with
 ``tool_call_id``. Shapes from openai/openai-python ``src/openai/types/chat/``.
 """
@@ -209,6 +210,34 @@ class ChatAdapter:
         pretty = transcript.meta.get("pretty", True) if own else True
         option = orjson.OPT_APPEND_NEWLINE | (orjson.OPT_INDENT_2 if pretty else 0)
         return codec.dumps(value, option=option)
+
+    def edit(self, data: bytes, messages: Sequence[Message], transcript: Transcript) -> bytes:
+        """Bytes of ``messages`` written over ``data``, the bytes ``transcript`` was read from. In
+        JSONL, the line of a record the repair left alone is written as it was, byte for byte, and
+        a record the repair changed keeps every byte outside the values it changed
+        (``suture.writeback.rewrite``): a diff of the two files shows the lines the repair changed,
+        moved or added, and no other. Other shapes are written as :meth:`dump` writes them."""
+        if transcript.meta.get("shape") != "jsonl" or not transcript.raw_is(self.name):
+            return self.dump(messages, transcript)
+        from suture.writeback import rewrite
+
+        lines = data.split(b"\n")
+        crlf = lines[0].endswith(b"\r")
+        out: list[bytes] = []
+        for m in messages:
+            record = self._record(m, True)
+            n = m.source.line if m.source is not None else None
+            if n is None or not isinstance(m.raw, dict) or not 1 <= n <= len(lines):
+                out.append(codec.dumps(record) + (b"\r" if crlf else b""))
+                continue
+            line = lines[n - 1]
+            if record is not m.raw:
+                cr = line.endswith(b"\r")
+                line = rewrite(line.removesuffix(b"\r"), m.raw, record) + (b"\r" if cr else b"")
+            out.append(line)
+        written = b"\n".join(out)
+        # The last line ends as the file's did: with a newline, or (a file cut short) without.
+        return written + b"\n" if out and data.endswith(b"\n") else written
 
     def _record(self, m: Message, own: bool) -> dict[str, Any]:
         raw = m.raw

@@ -32,6 +32,7 @@ from textual.containers import Horizontal, VerticalScroll
 from suture import show
 from suture.kinds import KINDS
 from suture.model import Message, ToolCall
+from suture.repair import Change
 from suture.tui.judged import Finding
 from suture.tui.keys import Scroll
 from suture.tui.records import HUGE, neutral_record, pretty, shorten_payloads
@@ -158,6 +159,7 @@ class DetailScreen(Overlay[None]):
         self.as_written = False
         self.whole = False
         self.file_text: _FileText | None = None
+        self._ids: dict[str, str] | None = None
 
     def compose_body(self) -> ComposeResult:
         yield Styled(id="detail-why", classes="intro")
@@ -201,8 +203,28 @@ class DetailScreen(Overlay[None]):
 
     # -- the row -----------------------------------------------------------------------------
 
+    def written_ids(self) -> dict[str, str]:
+        """The calls the session written back (the default export) names otherwise than the
+        repair: final id -> the id written (``suture.writeback.written_ids``)."""
+        if self._ids is None:
+            from suture.writeback import written_ids
+
+            self._ids = written_ids(self.model.transcript, self.model.repair)
+        return self._ids
+
+    def change_said(self, change: Change) -> str:
+        """A change's summary as the session written back has it (``suture.writeback.as_written``)."""
+        from suture.writeback import as_written
+
+        return as_written(change, self.model.transcript, self.written_ids()).summary
+
+    def _shown_id(self, call_id: str, side: int) -> str:
+        """A call id as a side shows it: on the Repaired side, the id the session written back gives it."""
+        return show.line(self.written_ids().get(call_id, call_id) if side == 1 else call_id) or "(no id)"
+
     def changed_ids(self, row: int) -> tuple[set[str], set[str]]:
-        """The ids the repair changed on a row: as the Original has them, and as the Repaired."""
+        """The ids the repair changed on a row: as the Original has them, and as the Repaired
+        (each with the id the session written back gives it, where that differs)."""
         before, after = self.model.original(row), self.model.repaired(row)
         old: set[str] = set()
         new: set[str] = set()
@@ -216,6 +238,8 @@ class DetailScreen(Overlay[None]):
                 new.add(after.tool_call_id)
         elif after is not None and after.role == "tool":  # made by repair: its id is new here
             new.add(after.tool_call_id)
+        ids = self.written_ids()
+        new |= {ids[i] for i in new if i in ids}
         return {i for i in old if i}, {i for i in new if i}
 
     def show_row(self, row: int) -> None:
@@ -236,7 +260,7 @@ class DetailScreen(Overlay[None]):
             why.append("\n")
             shown = KINDS[change.kind]
             why.append(f"{shown.badge[0]} {shown.word}: ", self._class_style("detail-key"))
-            why.append(show.line(change.summary))
+            why.append(show.line(self.change_said(change)))
         if row not in model.row_changes:
             why.append("\nunchanged: the same record is sent as it was read", self._class_style("detail-empty"))
         findings, agent = self.findings(row) if self.findings else ([], "")
@@ -303,7 +327,7 @@ class DetailScreen(Overlay[None]):
         text.append("\n\nanswers the call\n", self._class_style("detail-heading"))
         line = Text(end="")
         line.append(f"{show.line(call.name or '?')} ", self._class_style("detail-key"))
-        line.append(show.line(call.id) or "(no id)")
+        line.append(self._shown_id(call.id, side))
         old, new = self.changed_ids(row)
         self._mark(line, old if side == 0 else new)
         text.append_text(line)
@@ -334,7 +358,7 @@ class DetailScreen(Overlay[None]):
             for call in message.tool_calls:
                 line = Text(end="")
                 line.append(f"{show.line(call.name or '?')} ", self._class_style("detail-key"))
-                line.append(show.line(call.id) or "(no id)")
+                line.append(self._shown_id(call.id, side))
                 self._mark(line, changed)
                 text.append_text(line)
                 text.append("\n")

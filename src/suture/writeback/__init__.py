@@ -18,6 +18,8 @@ The API::
     written.left                 # what the repair changes that the agent does itself on resume
     written.ids                  # final id -> the id the file gives that call, where they differ
     written.notes                # why the file says something otherwise than the repair
+    written_ids(transcript, repaired)   # written.ids, known without writing (what the app shows)
+    as_written(change, transcript, ids) # a change record as the session written back has it
     written.resume               # the command that resumes it ("claude --resume ID", ...)
     written.summary()            # "Claude Code session: 1 line changed, 1 line added"
     written.report(said, changed)   # what suture repair prints of it, after the repair's own line
@@ -45,9 +47,10 @@ out, or sends them harmlessly). Writing never makes resuming worse.
 
 from __future__ import annotations
 
+import re
 import uuid as _uuid
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import orjson
@@ -55,7 +58,7 @@ import orjson
 from suture import codec, show
 from suture.io import InputError
 from suture.model import Message, Transcript
-from suture.repair import ChangeKind, Repair
+from suture.repair import Change, ChangeKind, Repair
 from suture.words import count
 
 __all__ = [
@@ -63,6 +66,7 @@ __all__ = [
     "Edit",
     "ExportChoice",
     "Written",
+    "as_written",
     "export_choices",
     "layout",
     "resume_command",
@@ -70,6 +74,8 @@ __all__ = [
     "writers",
     "writes_back",
     "written_as",
+    "written_id",
+    "written_ids",
 ]
 
 AGENTS = {"claude-code": "Claude Code", "codex": "Codex", "pi": "pi"}
@@ -191,6 +197,48 @@ def write_back(
 
         repaired = repair(transcript.messages, is_read_only)
     return writers()[transcript.format].write(data, transcript, repaired)
+
+
+def written_ids(transcript: Transcript, repaired: Repair) -> dict[str, str]:
+    """The calls a session written back names otherwise than the repair, final id -> the id
+    written (what :attr:`Written.ids` will hold), known without writing the file: what the app
+    and ``suture repair --report`` show of such a call. Empty for a format suture does not write
+    back, and for an agent whose sessions take every final id as it is."""
+    if not writes_back(transcript.format):
+        return {}
+    found = getattr(writers()[transcript.format], "written_ids", None)
+    return found(transcript, repaired) if found is not None else {}
+
+
+def as_written(change: Change, transcript: Transcript, ids: Mapping[str, str]) -> Change:
+    """``change`` as the session written back has it: where the final id of its call is written
+    otherwise (``ids``: :func:`written_ids`), its summary names the id written, and why."""
+    final = _final_id(change)
+    to = ids.get(final) if final else None
+    if final is None or to is None:
+        return change
+    shown, written = show.line(final), show.line(to)
+    summary = re.sub(rf"(?<![\w-]){re.escape(shown)}(?![\w-])", lambda _: written, change.summary)
+    why = writers()[transcript.format].why_written(final, to)  # type: ignore[attr-defined]
+    return replace(change, summary=f"{summary} (not {shown}: {show.line(why)})")
+
+
+def _final_id(change: Change) -> str | None:
+    """The final id of the call a change is about: a renamed call's new id, the call a made-up
+    or moved result answers (``None`` for a dropped placeholder, and for a note, whose id is the
+    stray result's own)."""
+    if change.kind is ChangeKind.RENAMED_ID:
+        return change.new_id
+    if change.kind in (ChangeKind.SYNTHETIC_INTERRUPT, ChangeKind.MOVED_RESULT):
+        return change.call_id
+    return None
+
+
+def written_id(change: Change, ids: Mapping[str, str]) -> str | None:
+    """The id the session written back gives the call ``change`` is about, where it is not its
+    final id (``ids``: :func:`written_ids`); else ``None``."""
+    final = _final_id(change)
+    return ids.get(final) if final else None
 
 
 def left_notes(transcript: Transcript, repaired: Repair, agent: str, written: set[int]) -> list[str]:
@@ -679,7 +727,7 @@ def export_choices(
             label[:1].upper() + label[1:],
             body,
             ".json",
-            lambda: dump(repaired.messages, transcript),
+            lambda: dump(repaired.messages, transcript, data=data),
             default=not choices,
         )
     )

@@ -43,7 +43,7 @@ from suture.repair import ChangeKind, Repair
 from suture.sent.claude_code import ENTRY, batch_stem
 from suture.writeback import LogWriter, Written, changed_file, first_values, new_id
 
-__all__ = ["resume", "write"]
+__all__ = ["resume", "why_written", "write", "written_ids"]
 
 _CONTEXT = ("userType", "entrypoint", "cwd", "sessionId", "version", "gitBranch", "agentId", "slug")
 """Keys a Claude Code line carries about where and by what it was written: an added line has
@@ -54,36 +54,39 @@ def _kind(block: Any) -> str | None:
     return block.get("type") if isinstance(block, dict) and isinstance(block.get("type"), str) else None
 
 
+def written_ids(transcript: Transcript, repaired: Repair) -> dict[str, str]:
+    """The final ids Claude Code would read as a batch entry of another call (``{id}_{k}``,
+    ``{id}`` a call of the history: the contract's rename of a repeated id, or an id the file
+    already had), each with the id the session written back gives it in their place:
+    ``{id}-{k}``, the first such ``k`` on that no call or result of the file has. Pure: what the
+    app and ``suture repair --report`` show of a call is this, without writing the file."""
+    messages = transcript.messages
+    finals = [c.id for m in repaired.messages for c in m.tool_calls]
+    written = {c.id for m in messages for c in m.tool_calls}
+    written |= {m.tool_call_id for m in messages if m.role == "tool"}
+    calls = frozenset(finals) | {c.id for m in messages for c in m.tool_calls}
+    taken = set(finals) | written
+    out: dict[str, str] = {}
+    for final in finals:
+        stem = batch_stem(final, calls)
+        found = ENTRY.search(final) if stem is not None else None
+        if stem is None or found is None:
+            continue
+        k = int(found.group(1))
+        while f"{stem}-{k}" in taken:
+            k += 1
+        out[final] = f"{stem}-{k}"
+        taken.add(out[final])
+    return out
+
+
 class _Writer(LogWriter):
     def __init__(self, data: bytes, transcript: Transcript, repaired: Repair) -> None:
         super().__init__(data, transcript, repaired)
         # Block replacements per line: block index -> the blocks written in its place.
         self.replaced: dict[int, dict[int, list[Any]]] = {}
         self.reordered: set[int] = set()
-        self.ids = self.file_ids()
-
-    def file_ids(self) -> dict[str, str]:
-        """The final ids Claude Code would read as a batch entry of another call (``{id}_{k}``,
-        ``{id}`` a call of the history: the contract's rename of a repeated id, or an id the
-        file already had), each with the id written in their place: ``{id}-{k}``, the first
-        such ``k`` on that no call or result of the file has."""
-        finals = [c.id for m in self.repaired.messages for c in m.tool_calls]
-        written = {c.id for m in self.messages for c in m.tool_calls}
-        written |= {m.tool_call_id for m in self.messages if m.role == "tool"}
-        calls = frozenset(finals) | {c.id for m in self.messages for c in m.tool_calls}
-        taken = set(finals) | written
-        out: dict[str, str] = {}
-        for final in finals:
-            stem = batch_stem(final, calls)
-            found = ENTRY.search(final) if stem is not None else None
-            if stem is None or found is None:
-                continue
-            k = int(found.group(1))
-            while f"{stem}-{k}" in taken:
-                k += 1
-            out[final] = f"{stem}-{k}"
-            taken.add(out[final])
-        return out
+        self.ids = written_ids(transcript, repaired)
 
     def file_id(self, final: str) -> str:
         """The id the file gives the call whose final id is ``final``."""
@@ -303,15 +306,20 @@ class _Writer(LogWriter):
         written = self.written(data, edits, "claude-code", moved_written & moved, resume)
         if not self.ids:
             return written
-        notes = []
-        for final, to in self.ids.items():
-            stem = to.rsplit("-", 1)[0]
-            notes.append(
-                f"call {final} is written {to} in the call and its result, since Claude Code would read {final} "
-                f"(call {stem}'s id and {final[len(stem) :]}) as an entry of a batch call {stem} and send "
-                "'[Tool result missing due to internal error]' in place of its result"
-            )
+        notes = [
+            f"call {final} is written {to} in the call and its result, since {why_written(final, to)} and send "
+            "'[Tool result missing due to internal error]' in place of its result"
+            for final, to in self.ids.items()
+        ]
         return replace(written, ids=dict(self.ids), notes=notes)
+
+
+def why_written(final: str, to: str) -> str:
+    """Why the call whose final id is ``final`` is written ``to`` (:func:`written_ids`)."""
+    stem = to.rsplit("-", 1)[0]
+    return (
+        f"Claude Code would read {final} (call {stem}'s id and {final[len(stem) :]}) as an entry of a batch call {stem}"
+    )
 
 
 def write(data: bytes, transcript: Transcript, repaired: Repair) -> Written:
