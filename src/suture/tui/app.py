@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, ClassVar
 import orjson
 from textual import events, on, work
 from textual.app import ComposeResult, SystemCommand
-from textual.binding import Binding, BindingType
+from textual.binding import Binding, BindingsMap, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
@@ -302,6 +302,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             "explain",
             "goto",
             "not_sent",
+            "details",
         }
     )
 
@@ -321,6 +322,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             "pick_provider",
             "filter",
             "goto",
+            "details",
         }
     )
 
@@ -345,24 +347,71 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             return False  # a "/", ":", "?" or "q" typed into a box (the search, an export path) is text
         if action in self.MAIN_ONLY and self.screen is not self.screen_stack[0]:
             return False
+        return self.why_not(action) is None
+
+    def why_not(self, action: str) -> str | None:
+        """Why ``action`` of the main screen cannot act now, in a few words (``None`` where it
+        can). Its key is left out of the footer meanwhile, and pressed, says this (:meth:`refuse`)."""
         model = self.model
         if action in self.NEEDS_ROWS and (model is None or not len(model)):
-            return False
-        assert action not in self.NEEDS_ROWS or model is not None
-        if action in ("next_change", "previous_change"):
-            return bool(model and model.changed_rows)
-        if action == "problem":
-            return bool(self.problem_rows)
-        if action == "pick_provider":
-            return self.verdicts is not None
-        if action == "search_step":
-            return bool(self.matches)
-        if action == "not_sent":  # only where the file holds history or records the agent does not send
-            return model is not None and bool(model.transcript.skipped or self.history_not_sent)
+            if model is not None:
+                return "the file holds no messages"
+            if self.error is not None:
+                return "the file cannot be read"
+            return "the file is still being read" if self.has_file else "no file is open"
+        if action in ("next_change", "previous_change") and not (model and model.changed_rows):
+            return "the repair changes nothing here"
+        if action == "problem" and not self.problem_rows:
+            return "no provider problems" if self.verdicts is not None else "provider checks are not ready"
+        if action == "pick_provider" and self.verdicts is None:
+            return self.checks_error or "provider checks are not ready"
+        if action == "search_step" and not self.matches:
+            return "no search: press / to search"
+        if action == "not_sent" and not (model is not None and (model.transcript.skipped or self.history_not_sent)):
+            return "the file holds nothing that is left out of what is sent"
         if action == "go_error":  # only where the error points at a message of this file
             recorded = self.recorded
-            return recorded is not None and recorded.explanation is not None and recorded.explanation.found
-        return True
+            if recorded is None:
+                return "the file records no API error (E explains one you paste)"
+            if recorded.explanation is None:
+                return "the recorded error is still being read"
+            if not recorded.explanation.found:
+                return "the recorded error names no message of this file (E explains it)"
+        return None
+
+    def refuse(self, action: str) -> bool:
+        """Say why ``action`` cannot act now, if it cannot (:meth:`why_not`)."""
+        why = self.why_not(action)
+        if why is not None:
+            self.notify(why, timeout=3, markup=False)
+        return why is not None
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key == "escape":
+            for name in ("#search", "#goto"):
+                box = self.query_one(name, Input)
+                if box.display and box.has_focus:
+                    box.display = False
+                    self.view.focus()
+                    event.stop()
+            return
+        # A key of the main screen that cannot act now (left out of the footer, so no binding
+        # took it) says why rather than doing nothing.
+        if self.screen is not self.screen_stack[0] or event.key in self.screen.active_bindings:
+            return
+        for binding in self._main_keys.get(event.key, ()):
+            action = binding.action.split("(")[0]
+            if action in self.MAIN_ONLY and self.refuse(action):
+                event.stop()
+                return
+
+    @property
+    def _main_keys(self) -> dict[str, list[Binding]]:
+        """The app's own bindings by key, and the panes' key that shows a message whole."""
+        opens = [
+            Binding(b.key, "details") for b in TranscriptView.BINDINGS if isinstance(b, Binding) and b.action == "open"
+        ]
+        return BindingsMap([*self.BINDINGS, *opens]).key_to_bindings
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -920,11 +969,11 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         self.view.select(row, center=True)
 
     def action_next_change(self) -> None:
-        if self.model is not None:
+        if not self.refuse("next_change") and self.model is not None:
             self._jump(self._next_of(self.model.changed_rows, 1), "more changes below")
 
     def action_previous_change(self) -> None:
-        if self.model is not None:
+        if not self.refuse("previous_change") and self.model is not None:
             self._jump(self._next_of(self.model.changed_rows, -1), "more changes above")
 
     def _next_of(self, rows: list[int], step: int, wrap: bool = False) -> int | None:
@@ -936,7 +985,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         return next_in(rows, view.cursor, step, wrap)
 
     def action_details(self, row: int | None = None, side: int | None = None) -> None:
-        if self.model is None or not len(self.model):
+        if self.refuse("details") or self.model is None:
             return
         view = self.view
         screen = DetailScreen(
@@ -951,6 +1000,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         self.push_screen(screen)
 
     def action_toggle_changes(self) -> None:
+        if self.refuse("toggle_changes"):
+            return
         self.lists_wanted = not self.query_one("#sidebar").display
         self._fit_width(self.size.width)
         self.view.refresh()
@@ -1029,7 +1080,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         from suture.tui.evidence import NotSentScreen
 
         model = self.model
-        if model is None:
+        if self.refuse("not_sent") or model is None:
             return
         self.push_screen(NotSentScreen(self.path, model.transcript, self._agent_name(model), self.history_not_sent))
 
@@ -1049,11 +1100,9 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
 
     def action_go_error(self) -> None:
         recorded = self.recorded
-        if recorded is None:
-            return
-        found = recorded.explanation
+        found = recorded.explanation if recorded is not None else None
         if found is None:
-            self.notify("the recorded error is still being read", markup=False)
+            self.refuse("go_error")
         elif found.found:
             self._go_to_input(found.indices[0])
         else:
@@ -1069,18 +1118,9 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         if index is not None:
             self._go_to_input(index)
 
-    def on_key(self, event: object) -> None:
-        from textual.events import Key
-
-        if isinstance(event, Key) and event.key == "escape":
-            for name in ("#search", "#goto"):
-                box = self.query_one(name, Input)
-                if box.display and box.has_focus:
-                    box.display = False
-                    self.view.focus()
-                    event.stop()
-
     def action_goto(self) -> None:
+        if self.refuse("goto"):
+            return
         box = self.query_one("#goto", Input)
         box.display = True
         box.value = ""
@@ -1167,7 +1207,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
 
     def action_copy(self) -> None:
         model = self.model
-        if model is None or not len(model):
+        if self.refuse("copy") or model is None:
             return
         view = self.view
         side = view.side
@@ -1189,6 +1229,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
     # -- follow and reload -------------------------------------------------------------------
 
     def action_follow(self) -> None:
+        if self.refuse("follow"):
+            return
         self.following = not self.following
         if self.following and self.model is not None and len(self.model):
             self._moving = True

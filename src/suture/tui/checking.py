@@ -57,6 +57,16 @@ SHARED = "every provider"
 property every provider's rules share, as ``suture scan`` and the sessions browser say it."""
 
 
+def shared_summary(shared: tuple[list[Breach], list[Breach]]) -> str:
+    """The verdict of the Valid property every provider shares, before and after repair."""
+    from suture.words import count
+
+    before, after = shared
+    if not before and not after:
+        return f"{SHARED}: no problems"
+    return f"{SHARED}: {count(len(before), 'problem')} → {len(after)} after repair"
+
+
 @dataclass
 class Checked(Message):
     """Provider verdicts for a model (``None`` where the checks could not run)."""
@@ -93,6 +103,7 @@ class CheckFlow(App[None]):
         def _apply_filter(self) -> None: ...
         def _jump(self, row: int | None, what: str) -> None: ...
         def _next_of(self, rows: list[int], step: int, wrap: bool = False) -> int | None: ...
+        def refuse(self, action: str) -> bool: ...
 
     CHECKS_GROUP: ClassVar[str] = "checks"
 
@@ -101,6 +112,9 @@ class CheckFlow(App[None]):
         self.verdicts: dict[str, Judged] | None = None
         self.provider: str | None = None
         self.provider_picked = False
+        self.shared: tuple[list[Breach], list[Breach]] | None = None
+        """For a file written for no single provider: its breaches of the Valid property every
+        provider shares, before and after repair (the headline unless ``p`` picks a provider)."""
         self.problem_rows: dict[int, list[Finding]] = {}
         """The rows the provider would reject (``x``, the problem filter), with what it says."""
         self.checks_pending = 0
@@ -266,12 +280,10 @@ class CheckFlow(App[None]):
             freeze_heap()
         if not self.provider_picked:
             self.provider = self._provider_to_show(message.model, message.verdicts)
-        if self.provider in message.verdicts:
-            self._show_provider()
-        elif self.provider is None and message.shared is not None:
-            self._show_shared(message.shared)
-        else:
+        self.shared = message.shared
+        if not (self.provider in message.verdicts or (self.provider is None and self.shared is not None)):
             return  # the file's own provider's verdict is still to come
+        self._show_verdict()
         model = message.model
         if not model.changed_rows and self.problem_rows and self.view.cursor == 0 and not self.provider_picked:
             # Nothing to repair but a provider would still say no: start where it would.
@@ -292,75 +304,56 @@ class CheckFlow(App[None]):
         own = own_provider(model.transcript)
         return own if own in found else None
 
-    def _show_shared(self, shared: tuple[list[Breach], list[Breach]]) -> None:
-        """The headline of a file written for no single provider: its Valid property verdict,
-        as ``suture check`` and ``suture scan`` give it (``p`` shows one provider's own rules)."""
-        from suture.words import count
-
+    def _show_verdict(self) -> None:
+        """The verdict that heads the app: the provider's shown (:attr:`provider`), or for a file
+        written for no single provider with none picked, the Valid property every provider's
+        rules share, as ``suture check`` and ``suture scan`` give it (``p`` picks either): in the
+        status line, the problems list and its title, the info bar, and the rows ``x`` visits."""
         model = self.model
         if model is None:
             return
-        before, after = shared
-        rows: dict[int, list[Finding]] = {model.row_of_input[b.index]: [] for b in before if b.index < model.inputs}
-        if bool(rows) != bool(self.problem_rows):
-            self.call_after_refresh(self.refresh_bindings)
-        self.problem_rows = rows
-        if self.row_filter == "problems":
-            self._apply_filter()
-        said = SHARED + (
-            f": {count(len(before), 'problem')} → {len(after)} after repair" if before or after else ": no problems"
-        )
-        problems = self.query_one("#problems", ProblemList)
-        problems.empty = f"{said} in the rules all providers share (p: one provider's own rules)"
-        problems.agent = ""
-        problems.set_items(list(before))
-        self.query_one("#problems-title", Static).update(f"Problems: {SHARED} {len(before)} → {len(after)}")
         status = self.status
-        style = status.part("error" if after else ("ok" if before else "muted"))
-        summary = Text(said, style, end="")
-        short = Text(f"all {len(before)}→{len(after)}", style, end="")
-        if self.checks_pending:
-            short.append(" …", status.part("muted"))
-        status.update_state(checks=(summary, short))
-        info = self.query_one("#info", InfoBar)
-        info.findings = {}
-        info.agent = ""
-        info.refresh()
-
-    def _show_provider(self) -> None:
-        model = self.model
-        if model is None or self.verdicts is None or self.provider is None:
-            return
-        judged = self.verdicts[self.provider]
-        rows: dict[int, list[Finding]] = {}
-        for finding in judged.problems:
-            rows.setdefault(finding.row, []).append(finding)
-        if bool(rows) != bool(self.problem_rows):
-            self.call_after_refresh(self.refresh_bindings)
-        self.problem_rows = rows
-        if self.row_filter == "problems":
-            self._apply_filter()
-        problems = self.query_one("#problems", ProblemList)
-        problems.empty = f"{self.provider}: no problems"
-        problems.agent = judged.agent
-        problems.set_items(judged.listed())
-        self.query_one("#problems-title", Static).update(judged.title())
-        summary = Text(end="")
-        short = Text(end="")
-        status = self.status
-        if judged.session:
-            style = status.part("error" if judged.rejected else "ok")
+        items: list[Any]
+        if self.provider is not None and self.verdicts is not None and self.provider in self.verdicts:
+            judged = self.verdicts[self.provider]
+            rows: dict[int, list[Finding]] = {}
+            for finding in judged.problems:
+                rows.setdefault(finding.row, []).append(finding)
+            empty, agent, items, title = f"{self.provider}: no problems", judged.agent, judged.listed(), judged.title()
+            said, short, by_row = judged.summary(), judged.short(), judged.by_row
+            if judged.session:
+                style = "error" if judged.rejected else "ok"
+            else:
+                style = "error" if judged.broken_after else ("ok" if judged.rejected else "muted")
+        elif self.provider is None and self.shared is not None:
+            before, after = self.shared
+            rows = {model.row_of_input[b.index]: [] for b in before if b.index < model.inputs}
+            said = shared_summary(self.shared)
+            empty = f"{said} in the rules all providers share (p: one provider's own rules)"
+            agent, items, title = "", list(before), f"Problems: {SHARED} {len(before)} → {len(after)}"
+            short, by_row = f"all {len(before)}→{len(after)}", {}
+            style = "error" if after else ("ok" if before else "muted")
         else:
-            style = status.part("error" if judged.broken_after else ("ok" if judged.rejected else "muted"))
-        summary.append(judged.summary(), style)
-        short.append(judged.short(), style)
+            return
+        if bool(rows) != bool(self.problem_rows):
+            self.call_after_refresh(self.refresh_bindings)
+        self.problem_rows = rows
+        if self.row_filter == "problems":
+            self._apply_filter()
+        problems = self.query_one("#problems", ProblemList)
+        problems.empty = empty
+        problems.agent = agent
+        problems.set_items(items)
+        self.query_one("#problems-title", Static).update(title)
+        summary = Text(said, status.part(style), end="")
+        shortened = Text(short, status.part(style), end="")
         if self.checks_pending:
             summary.append(f"  (checking {self.checks_pending} more providers…)", status.part("muted"))
-            short.append(" …", status.part("muted"))
-        status.update_state(checks=(summary, short))
+            shortened.append(" …", status.part("muted"))
+        status.update_state(checks=(summary, shortened))
         info = self.query_one("#info", InfoBar)
-        info.findings = judged.by_row
-        info.agent = judged.agent
+        info.findings = by_row
+        info.agent = agent
         info.refresh()
 
     def _findings_at(self, row: int) -> tuple[list[Finding], str]:
@@ -371,23 +364,27 @@ class CheckFlow(App[None]):
         return judged.by_row.get(row, []), judged.agent
 
     def action_pick_provider(self) -> None:
-        if self.verdicts is None:
-            self.notify("provider checks are not ready", markup=False)
+        if self.refuse("pick_provider") or self.verdicts is None:
             return
         choices = [(name, verdict.summary()) for name, verdict in self.verdicts.items()]
+        if self.shared is not None:  # a file written for no single provider: its headline, first
+            choices.insert(0, (SHARED, f"{shared_summary(self.shared)} (shared rules)"))
         if self.checks_pending:
             self.notify(f"{self.checks_pending} providers are still being checked", markup=False)
-        self.push_screen(ProviderScreen(choices, self.provider), self._picked)
+        self.push_screen(ProviderScreen(choices, self.provider or SHARED), self._picked)
 
     def _picked(self, provider: str | None) -> None:
-        if provider and self.verdicts and provider in self.verdicts:
+        if provider == SHARED and self.shared is not None:
+            self.provider = None
+        elif provider and self.verdicts and provider in self.verdicts:
             self.provider = provider
-            self.provider_picked = True
-            self._show_provider()
+        else:
+            return
+        self.provider_picked = True
+        self._show_verdict()
 
     def action_problem(self, step: int) -> None:
-        if not self.problem_rows:
-            self.notify("no provider problems", markup=False)
+        if self.refuse("problem"):
             return
         self._jump(
             self._next_of(sorted(self.problem_rows), step), "more problems " + ("below" if step > 0 else "above")

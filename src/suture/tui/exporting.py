@@ -81,10 +81,13 @@ class ExportFlow(App[None]):
 
         def read_file(self, initial: bool = False, *, whole: bool = False, verify: bool = False) -> None: ...
 
+        def refuse(self, action: str) -> bool: ...
+
     def action_export(self) -> None:
-        if self.model is None:
-            self.notify("nothing to export yet", markup=False)
+        if self.refuse("export") or self.model is None:
             return
+        if self.model.partial:
+            self.notify("the file is still being read: the export opens once it is read whole", markup=False)
         self.prepare_export(self.shown_version)
 
     def _latest(self) -> Update:

@@ -208,7 +208,7 @@ class RowModel:
         if previous is not None:
             self._summaries = {k: v for k, v in previous._summaries.items() if k[1] < r0}
         self._stable_rows = r0
-        self._haystack: Grown[str] | None = None
+        self._haystack: _Hay | None = None
         self._hay_bases = _hay_bases(previous, r0)
 
     def _keep_rows(self, previous: RowModel | None, cut: tuple[int, int, int], new: _NewRows) -> None:
@@ -319,11 +319,14 @@ class RowModel:
 
     def search(self, query: str) -> list[int]:
         """Rows whose Original or Repaired message holds ``query`` (case-insensitive) in its text,
-        call names, call ids or result id."""
+        call names, call ids or result id. A state grown from one searched for the same text
+        (a file still loading, or appended to) keeps its matches in the rows they share and
+        searches only the rows after them."""
         needle = query.casefold()
         if not needle:
             return []
         hay = self._haystack
+        start, kept = 0, []
         if hay is None:
             base, start = next(((h, rows) for b, rows in self._hay_bases if (h := _built(b)) is not None), (None, 0))
             originals, repaired = self.transcript.messages, self.repair.messages
@@ -331,9 +334,19 @@ class RowModel:
                 _row_text(originals[i] if i is not None else None, repaired[j] if j is not None else None)
                 for i, j in zip(self.left[start:], self.right[start:], strict=True)
             ]
-            hay = base.grown(start, made) if base is not None else Grown(made)
+            hay = _Hay(base.text.grown(start, made) if base is not None else Grown(made))
             self._haystack, self._hay_bases = hay, ()
-        return [row for row, text in enumerate(hay) if needle in text]
+            last = base.last if base is not None else None
+            if last is not None and last[0] == needle:
+                kept = last[1][: bisect.bisect_left(last[1], start)]
+            else:
+                start = 0
+        elif hay.last is not None and hay.last[0] == needle:
+            return list(hay.last[1])
+        text = hay.text
+        found = kept + [row for row, said in enumerate(text[start:], start) if needle in said]
+        hay.last = (needle, found)
+        return list(found)
 
     def next_changed(self, row: int, step: int) -> int | None:
         """The next row with a change after ``row`` (``step`` 1) or before it (``step`` -1)."""
@@ -344,7 +357,19 @@ _HAY_BASES = 3
 """How many earlier states a state's search text may be grown from (the nearest whose text is
 built by the time it is searched)."""
 
-_HayBase: TypeAlias = "Grown[str] | weakref.ref[RowModel]"
+
+class _Hay:
+    """The search text of a state's rows, and the last search of it: the text searched for and
+    the rows that hold it (a state grown from this one keeps them where its rows are the same)."""
+
+    __slots__ = ("last", "text")
+
+    def __init__(self, text: Grown[str]) -> None:
+        self.text = text
+        self.last: tuple[str, list[int]] | None = None
+
+
+_HayBase: TypeAlias = "_Hay | weakref.ref[RowModel]"
 
 
 def _hay_bases(previous: RowModel | None, stable: int) -> tuple[tuple[_HayBase, int], ...]:
@@ -366,7 +391,7 @@ def _hay_bases(previous: RowModel | None, stable: int) -> tuple[tuple[_HayBase, 
     return ((weakref.ref(previous), stable), *inherited)[:_HAY_BASES]
 
 
-def _built(base: _HayBase) -> Grown[str] | None:
+def _built(base: _HayBase) -> _Hay | None:
     """The search text of a base: itself, or the text of the state it refers to once built."""
     if isinstance(base, weakref.ref):
         state = base()

@@ -6,14 +6,15 @@ error, ``suture.tui.explain``.)"""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+import textwrap
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar, TypeVar
 
 from rich.style import Style
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -125,6 +126,22 @@ class Dialog(ModalScreen[ResultType], Overlay[ResultType]):
     """
 
 
+class HelpText(Styled):
+    """Text laid out again for its width whenever that changes: ``lay_out(self, width)``."""
+
+    def __init__(self, layout: Callable[[Styled, int], Text], *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.lay_out = layout
+        self.laid = 0
+        """The width the text was laid out for."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = event.size.width
+        if width > 0 and width != self.laid:
+            self.laid = width
+            self.update(self.lay_out(self, width))
+
+
 class HelpScreen(Dialog[None]):
     """Every key, from the bindings themselves, so the list cannot go stale."""
 
@@ -136,6 +153,12 @@ class HelpScreen(Dialog[None]):
         #help-box { width: 104; height: 90%; }
     }
     """
+    KEYS_WIDTH: ClassVar[int] = 24
+    """Columns for the keys (and indent) of a line, where the box is wide."""
+    NAME_WIDTH: ClassVar[int] = 17
+    """Columns for what a key is called, where the box is wide; its tooltip follows."""
+    TOOLTIP_LEAST: ClassVar[int] = 30
+    """Below this many columns left for a tooltip beside its key, it goes on lines of its own."""
 
     def __init__(self, groups: Iterable[tuple[str, Iterable[BindingType]]], extra: Iterable[tuple[str, str]]) -> None:
         super().__init__()
@@ -143,34 +166,60 @@ class HelpScreen(Dialog[None]):
         self.extra = list(extra)
 
     def compose_body(self) -> ComposeResult:
-        box = Scroll(Styled(id="help-text"), id="help-box", classes="frame")
+        box = Scroll(HelpText(self.text, id="help-text"), id="help-box", classes="frame")
         box.border_title = "suture: keys (esc closes)"
         yield box
 
-    def on_mount(self) -> None:
-        body = self.query_one("#help-text", Styled)
-        body.update(self._text(body))
-
-    def _text(self, body: Styled) -> Text:
-        key_style, head_style, muted = body.part("key"), body.part("heading"), body.part("muted")
-        text = Text(end="")
+    def entries(self) -> list[tuple[str, list[tuple[str, str, str]]]]:
+        """Each group's title and its lines: the keys as typed, what they are called, the tooltip."""
+        groups: list[tuple[str, list[tuple[str, str, str]]]] = []
         for title, bindings in self.groups:
-            text.append(f"{title}\n", head_style)
+            lines = []
             for binding in bindings:
                 if not isinstance(binding, Binding):
                     continue
                 keys = ", ".join(format_key(k.strip()) for k in binding.key.split(","))
-                text.append(f"  {keys:<24}", key_style)
-                text.append(f"{binding.description or binding.action:<16}")
-                if binding.tooltip:
-                    text.append(f" {binding.tooltip}", muted)
+                lines.append((keys, binding.description or binding.action, binding.tooltip or ""))
+            groups.append((title, lines))
+        groups.append(("Mouse", [(what, does, "") for what, does in self.extra]))
+        return groups
+
+    def text(self, body: Styled, width: int) -> Text:
+        """The help laid out for ``width`` columns: keys, name and tooltip on a line, the tooltip
+        wrapped under itself; where that leaves the tooltip too little room, the name beside the
+        keys and the tooltip on the lines below, indented. Nothing is cut and no line wraps under
+        the keys."""
+        key_style, head_style, muted = body.part("key"), body.part("heading"), body.part("muted")
+        keys_width = min(self.KEYS_WIDTH, max(12, width // 3))
+        beside = width - keys_width - self.NAME_WIDTH >= self.TOOLTIP_LEAST
+        text = Text(end="")
+        for title, lines in self.entries():
+            text.append(f"{title}\n", head_style)
+            for keys, name, tooltip in lines:
+                keyed = f"  {keys}"
+                if len(keyed) >= keys_width:  # keys that fill their column get a line of their own
+                    text.append(keyed + "\n", key_style)
+                    keyed = ""
+                text.append(keyed.ljust(keys_width), key_style)
+                named = _wrapped(name, width - keys_width) or [""]
+                text.append(("\n" + " " * keys_width).join(named))
+                indent = keys_width + self.NAME_WIDTH if beside else 4
+                said = _wrapped(tooltip, width - indent)
+                if said and beside and len(named) == 1 and len(named[0]) < self.NAME_WIDTH:
+                    text.append(" " * (self.NAME_WIDTH - len(named[0])))
+                    text.append(said.pop(0), muted)
+                for part in said:
+                    text.append("\n" + " " * indent)
+                    text.append(part, muted)
                 text.append("\n")
             text.append("\n")
-        text.append("Mouse\n", head_style)
-        for what, does in self.extra:
-            text.append(f"  {what:<24}", key_style)
-            text.append(does + "\n")
+        text.rstrip()
         return text
+
+
+def _wrapped(said: str, width: int) -> list[str]:
+    """``said`` in lines of at most ``width`` columns (a word longer than that is cut)."""
+    return textwrap.wrap(said, max(width, 8), break_on_hyphens=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -62,7 +62,11 @@ class SearchFlow(App[None]):
 
         def _next_of(self, rows: list[int], step: int, wrap: bool = False) -> int | None: ...
 
+        def refuse(self, action: str) -> bool: ...
+
     def action_search(self) -> None:
+        if self.refuse("search"):
+            return
         box = self.query_one("#search", Input)
         box.display = True
         box.value = self.match_query
@@ -173,8 +177,7 @@ class SearchFlow(App[None]):
         info.refresh()
 
     def action_search_step(self, step: int) -> None:
-        if not self.matches:
-            self.notify("no search: press / to search", markup=False)
+        if self.refuse("search_step"):
             return
         row = self._next_of(self.matches, step, wrap=True)
         if row is None:
