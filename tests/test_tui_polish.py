@@ -172,3 +172,9 @@ async def test_the_shared_verdict_of_a_file_for_no_single_provider_is_picked_bac
         assert isinstance(breach, Breach)
         assert str(app.query_one("#problems-title", Static).content) == "Problems: every provider 1 → 0"
         assert app.problem_rows
+        # The row it is about says it under the panes, as a provider's problem would.
+        await pilot.press("g", "x")
+        await pilot.pause()
+        assert app.view.cursor == min(app.problem_rows)
+        info = str(app.query_one("#info").render())
+        assert f"every provider: Valid: {breach.problem}" in info

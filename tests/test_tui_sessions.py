@@ -13,7 +13,7 @@ import pytest
 
 from suture.scan import LISTED, OK, OTHER, REJECTED, UNREADABLE
 from suture.sessions import agent_places
-from suture.tui.sessions import SessionList, SessionsApp, SessionsScreen, matches
+from suture.tui.sessions import SessionHeader, SessionList, SessionsApp, SessionsScreen, matches
 from tests.fakehome import SAMPLES, env_for, home_with_sessions
 
 SIZE = (160, 45)
@@ -426,3 +426,14 @@ def test_a_narrow_list_keeps_the_year_of_each_session() -> None:
     assert Columns(80).when_shown("2025-11-20T12:00:00Z") == "2025-11-20"
     assert Columns(80).when == len("2025-11-20") + 1
     assert Columns(160).when_shown("2025-11-20T12:00:00Z").startswith("2025-11-20 ")
+
+
+@pytest.mark.parametrize(("width", "title"), [(100, "written"), (160, "last written")])
+async def test_the_date_columns_title_is_whole_at_any_width(home: Path, width: int, title: str) -> None:
+    app = browser(home)
+    async with app.run_test(size=(width, 30)) as pilot:
+        await pilot.pause()
+        header = app.screen.query_one(SessionHeader)
+        words = header.render_line(0).text.split("  ")
+        assert title in [w.strip() for w in words if w.strip()]
+        assert "…" not in header.render_line(0).text

@@ -4,7 +4,7 @@ panes that says what the selected row is and why it changed."""
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -18,6 +18,7 @@ from suture import show
 from suture.kinds import KINDS, badge_classes, badge_rules
 from suture.tui.judged import Finding
 from suture.tui.rows import RowModel
+from suture.validity import Breach
 
 __all__ = ["InfoBar", "StatusBar", "StatusState", "panes_gone"]
 
@@ -231,8 +232,9 @@ class InfoBar(_Bar):
         super().__init__(id=id)
         self.model: RowModel | None = None
         self.row = 0
-        self.findings: dict[int, list[Finding]] = {}
-        """What the shown provider's verdict says about each row (``suture.tui.judged``)."""
+        self.findings: Mapping[int, Sequence[Finding | Breach]] = {}
+        """What the verdict shown says about each row: the provider's (``suture.tui.judged``), or
+        for a file written for no single provider, the Valid property's breaches."""
         self.agent = ""
         self.search = ""
         self.waiting = "loading…"
@@ -280,8 +282,14 @@ class InfoBar(_Bar):
             text.append(f"{shown.badge}  ", self.part(f"badge-{shown.name}"))
             text.append(show.line(change.summary))
         for finding in problems[: room - min(room, len(changes))]:
-            label, said = finding.said(self.agent)
             text.append("\n")
+            if isinstance(finding, Breach):
+                from suture.tui.checking import SHARED
+
+                text.append(f"{SHARED}: Valid", self.part("error"))
+                text.append(f": {show.line(finding.problem)}")
+                continue
+            label, said = finding.said(self.agent)
             text.append(
                 label,
                 self.part(FINDING_PARTS[finding.kind] if finding.is_problem or finding.kind == "agent" else "muted"),

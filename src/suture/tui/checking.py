@@ -20,7 +20,7 @@ on the worker thread (the child hands back no state of what is sent), and the ne
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -314,6 +314,7 @@ class CheckFlow(App[None]):
             return
         status = self.status
         items: list[Any]
+        by_row: Mapping[int, Sequence[Finding | Breach]]
         if self.provider is not None and self.verdicts is not None and self.provider in self.verdicts:
             judged = self.verdicts[self.provider]
             rows: dict[int, list[Finding]] = {}
@@ -331,7 +332,12 @@ class CheckFlow(App[None]):
             said = shared_summary(self.shared)
             empty = f"{said} in the rules all providers share (p: one provider's own rules)"
             agent, items, title = "", list(before), f"Problems: {SHARED} {len(before)} → {len(after)}"
-            short, by_row = f"all {len(before)}→{len(after)}", {}
+            short = f"all {len(before)}→{len(after)}"
+            breaches: dict[int, list[Finding | Breach]] = {}
+            for breach in before:
+                if breach.index < model.inputs:
+                    breaches.setdefault(model.row_of_input[breach.index], []).append(breach)
+            by_row = breaches
             style = "error" if after else ("ok" if before else "muted")
         else:
             return

@@ -428,7 +428,7 @@ class SessionHeader(Widget):
         titles = [
             ("verdict", False),
             ("agent", False),
-            ("last written", False),
+            ("last written" if columns.when >= len("last written") else "written", False),
             ("msgs", True),
             ("changes", True),
             ("project", False),
