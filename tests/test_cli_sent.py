@@ -132,5 +132,15 @@ def test_suture_sent_names_the_places_of_what_the_agent_adds() -> None:
     body = last.get("body", last)
     assert body["messages"][1]["role"] == "system"
     proc = run("sent", folder / "session.jsonl")
-    assert "which this list leaves out (messages.1: the system message Claude Code adds" in proc.stderr
+    assert (
+        "the request also holds what Claude Code adds (messages.1: the system message Claude Code adds" in proc.stderr
+    )
+    assert "which this list leaves out (--body puts it in)" in proc.stderr
     assert all(m["role"] != "system" for m in json.loads(proc.stdout))
+    # With --body it is there, a stand-in at its place: messages.N of the provider's error is
+    # the body's Nth message.
+    proc = run("sent", "--body", folder / "session.jsonl")
+    sent = json.loads(proc.stdout)["messages"]
+    assert [m["role"] for m in sent[:3]] == [m["role"] for m in body["messages"][:3]]
+    assert "the system message Claude Code adds" in sent[1]["content"]
+    assert "a stand-in at its place here" in proc.stderr

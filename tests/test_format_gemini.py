@@ -331,3 +331,31 @@ def test_any_repaired_history_written_fresh_reads_back_valid(messages: list[Mess
 @given(st.sampled_from(sorted(SAMPLES.iterdir())), st.data(), json_values, st.booleans())
 def test_near_valid_samples_load_or_say_why(path: Path, data: st.DataObject, value: Any, drop: bool) -> None:
     exercise_near_valid(path, "gemini", data, value, drop)
+
+
+# -- numbering -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("order", ["response first", "text first"])
+def test_a_content_of_responses_and_text_is_one_content_where_the_checks_point(order: str) -> None:
+    """A content holding a functionResponse part and a text part is read as a result and a user
+    message, and written back as one content: the checks count it as one, so every contents[N]
+    after it is the file's own."""
+    from suture.checks import check
+
+    answer = response("ls", "a b", "c1")
+    mixed = user(answer, "only the old ones") if order == "response first" else user("only the old ones", answer)
+    contents = [user("go"), model(call("ls", "c1")), mixed, model(call("rm", "c2")), model("done")]
+    t = _load(contents)
+    assert [m.role for m in t.messages] == (
+        ["user", "assistant", "tool", "user", "assistant", "assistant"]
+        if order == "response first"
+        else ["user", "assistant", "user", "tool", "assistant", "assistant"]
+    )
+    assert orjson.loads(dump(t.messages, t)) == contents
+    found = [v for v in check(t.messages, "gemini") if v.rule == "G1"]
+    assert [(v.where, v.problem) for v in found] == [
+        ("contents[4]", "the function call turn at contents[3] is not followed by its function responses")
+    ]
+    assert t.messages[found[0].index].source is not None
+    assert str(t.messages[found[0].index].source) == "contents[3]"

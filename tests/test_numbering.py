@@ -107,17 +107,21 @@ def test_check_names_the_indices_the_rejected_request_was_answered_with(folder: 
 
 @pytest.mark.parametrize("folder", REJECTED, ids=[f"{f.parent.name}/{f.name}" for f in REJECTED])
 def test_the_place_check_prints_is_the_message_of_the_real_request(folder: Path) -> None:
-    """``[n]`` of a problem is the message of the rejected request that holds its call."""
+    """A problem's own message is at its ``place`` of the rejected request (it holds its call),
+    and ``[n]`` names that message as written: the file's message, the app's ``#n``."""
     meta = shape(folder)
     provider = STRICT.get(meta["provider"], meta["provider"])
     real = _real_request(folder)
+    transcript = load_file(folder / "session.jsonl")
     proc = run("check", "--provider", provider, folder / "session.jsonl")
     report = json.loads(run("check", "--json", "--provider", provider, folder / "session.jsonl").stdout)
     problems = report["providers"][provider]["sent"]
     assert problems and proc.returncode == 1
     for p in problems:
         assert p["call_id"] in _ids(real[p["place"]])
-        assert f"  [{p['place']}] " in proc.stdout
+        assert p["n"] == p["written_index"] and p["n"] in p["written"]
+        assert p["call_id"] in _ids(transcript.messages[p["n"]].raw)
+        assert f"  [{p['n']}] " in proc.stdout
     assert report["request"]["history"] <= len(real)
 
 
@@ -131,18 +135,18 @@ def test_check_explain_and_the_recorded_request_agree_on_text_before_result() ->
 
     proc = run("check", TEXT_BEFORE / "session.jsonl")
     assert proc.returncode == 1
-    assert "  [2] assistant (line 19) messages.3  A1a: " in proc.stdout
+    assert "  [1] assistant (line 19) messages.3  A1a: " in proc.stdout
     assert "anthropic would say: messages.3: " in proc.stdout
     assert "messages.2" not in proc.stdout
     assert (
-        "  ([n] and messages.N count that request, as the provider's errors do; "
-        "[1] is the system message Claude Code adds after the first message)"
+        "  (messages.N counts the request Claude Code sends on resume (suture sent --body), as anthropic's "
+        "errors do; messages.1 is the system message Claude Code adds after the first message; "
     ) in proc.stdout
     assert "4 messages as written, 5 messages in the request Claude Code sends on resume" in proc.stdout
 
     report = json.loads(run("check", "--json", TEXT_BEFORE / "session.jsonl").stdout)
     (problem,) = report["providers"]["anthropic"]["sent"]
-    assert (problem["where"], problem["wire_index"], problem["place"]) == ("messages.3", 3, 2)
+    assert (problem["where"], problem["wire_index"], problem["place"], problem["n"]) == ("messages.3", 3, 2, 1)
     assert problem["error"].startswith("messages.3: ")
     assert report["request"]["added"] == [
         {"place": 1, "role": "system", "what": "the system message Claude Code adds after the first message"}

@@ -224,6 +224,15 @@ def contents(messages: Sequence[Message], start: int = 0, stop: int | None = Non
             continue
         if m.role == "assistant":
             out.append(Turn("model", [i], assistant_blocks(m, i)))
+        elif out and out[-1].role == "user" and _one_content(messages[out[-1].members[-1]], m):
+            # Read from the content the one before was read from (results and text in one
+            # content): written back into it, so it is that content here too.
+            out[-1].members.append(i)
+            if m.role == "tool":
+                out[-1].responses = True
+                out[-1].blocks.append(Block("tool_result", i, None, id=m.tool_call_id, name=m.name, raw=m.raw))
+            else:
+                out[-1].blocks.extend(content_blocks(m, i))
         elif m.role == "tool":
             if not out or not out[-1].responses:
                 out.append(Turn("user", responses=True))
@@ -232,6 +241,13 @@ def contents(messages: Sequence[Message], start: int = 0, stop: int | None = Non
         else:
             out.append(Turn("user", [i], content_blocks(m, i)))
     return out
+
+
+def _one_content(before: Message, m: Message) -> bool:
+    """Whether ``m`` was read from the same Gemini content as ``before`` (``suture.formats.gemini``
+    gives every message it splits a content into that content as ``raw``)."""
+    raw = m.raw
+    return raw is before.raw and isinstance(raw, dict) and isinstance(raw.get("parts"), list)
 
 
 @dataclass(slots=True)
@@ -285,14 +301,14 @@ def items(messages: Sequence[Message], repaired: bool = False, start: int = 0, s
                 out += listed
             continue
         content = m.content
-        has_text = False
-        if isinstance(content, str):
-            has_text = bool(content.strip())
-        elif isinstance(content, list):
+        # A message item where suture's writer writes one: for text, even empty (``content: ""``
+        # beside calls, as Chat clients write it), and for any other part but reasoning.
+        has_text = isinstance(content, str)
+        if isinstance(content, list):
             for p, part in enumerate(content):
                 if isinstance(part, ThinkingPart):
                     out.append(Item("reasoning", i, part=p, item_id=_item_id(part.raw, "reasoning")))
-                elif not isinstance(part, TextPart) or part.text.strip():
+                else:
                     has_text = True
         if has_text:
             out.append(Item("message", i, item_id=_item_id(m.raw, "message")))

@@ -901,11 +901,15 @@ class Pointer:
     """False where ``typed`` is no pointer at all (``said`` is then the whole answer)."""
 
 
-def resolve(messages: Sequence[Message], typed: str, provider: str | None = None) -> Pointer:
+def resolve(
+    messages: Sequence[Message], typed: str, provider: str | None = None, request: SentRequest | None = None
+) -> Pointer:
     """The input messages ``typed`` points at: ``messages.N`` (the Nth message of the request
     ``provider`` is sent, as its errors count them), ``input[N]`` (an OpenAI Responses item),
     ``contents[N]`` (Gemini), ``line N`` or a bare ``N`` (a line of the file), ``#N`` (suture's
-    own message index). No indices where nothing matches; ``said`` says what was looked for."""
+    own message index). For a session log, ``request`` is what its agent sends on resume
+    (:func:`suture.sent.numbered.modelled`), which a provider's index counts. No indices where
+    nothing matches; ``said`` says what was looked for."""
     m = _POINTER.match(typed)
     if m is None:
         return Pointer(
@@ -919,6 +923,9 @@ def resolve(messages: Sequence[Message], typed: str, provider: str | None = None
     if number is not None:
         return _line(messages, int(number))
     wire, n = m.group("wire").lower(), int(m.group("n"))
+    if request is not None:
+        key = "input" if wire == "items" else wire
+        return Pointer(*request.find(key, n, provider))
     if wire in ("input", "items"):
         listed = items(messages)
         ok = n < len(listed)

@@ -81,7 +81,7 @@ def scan(
                     "function responses that do not follow a function call turn",
                     True,
                     n,
-                    turn.blocks[0].id,
+                    turn.ids("tool_result")[0],
                 )
             )
         if not calls:
@@ -149,7 +149,8 @@ def unsigned(wire: list[Turn], base: int) -> tuple[bool, list[Violation]]:
     found: list[Violation] = []
     reset = False
     for k, turn in enumerate(wire):
-        if turn.role == "user" and not turn.responses:
+        if turn.role == "user" and (not turn.responses or any(b.kind != "tool_result" for b in turn.blocks)):
+            # (user text starts the current turn, also in a content that holds responses too)
             found = []
             reset = True
             continue

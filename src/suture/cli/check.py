@@ -109,7 +109,13 @@ def _source(messages: Sequence[Message], index: int) -> str:
 
 
 def _violation_json(v: Violation, messages: Sequence[Message]) -> dict[str, Any]:
-    return {**v.to_json(), "source": _source(messages, v.index), "rule_title": RULES[v.rule].title}
+    """A problem as JSON; ``n`` is its ``[n]``: its message's index in ``messages``."""
+    return {
+        **v.to_json(),
+        "n": v.index,
+        "source": _source(messages, v.index),
+        "rule_title": RULES[v.rule].title,
+    }
 
 
 def _run_providers(args: argparse.Namespace, transcript: Transcript, providers: tuple[str, ...]) -> int:
@@ -138,18 +144,30 @@ def _run_providers(args: argparse.Namespace, transcript: Transcript, providers: 
         }
         out_json(report)
         return EXIT_FOUND if broken else EXIT_OK
-    out(f"{show.path(args.input)}: {len(messages)} messages ({transcript.format}); repaired: {len(repaired)} messages")
+    from suture.sent import as_sent
+    from suture.sent.numbered import modelled
+
+    request = modelled(transcript, as_sent(transcript))
+    out(
+        f"{show.path(args.input)}: {len(messages)} messages ({transcript.format}); repaired: {len(repaired)} messages",
+        f"  ({NUMBERS}; after repair, in the repaired history)",
+    )
     limit = None if args.all else SHOWN
     for name, v in results.items():
-        out(*_render(name, v, messages, repaired, limit))
+        out(*_render(name, v, messages, repaired, limit, request.counts(name)))
     return EXIT_FOUND if broken else EXIT_OK
 
 
 def _render(
-    name: str, v: Verdict, messages: Sequence[Message], repaired: Sequence[Message], limit: int | None
+    name: str,
+    v: Verdict,
+    messages: Sequence[Message],
+    repaired: Sequence[Message],
+    limit: int | None,
+    counts: str,
 ) -> list[str]:
     """The lines about one provider (each to be shown by :func:`suture.cli._common.out`)."""
-    lines = ["", f"{v.summary()}  ({TITLES[name]})"]
+    lines = ["", f"{v.summary()}  ({TITLES[name]})", f"  ({counts})"]
     for x in v.before[:limit]:
         lines.extend(_lines(x, messages))
         lines.append(f"      fixed by repair: {x.remedy}" if x.fixed else f"      not fixed by repair: {x.remedy}")
@@ -171,15 +189,23 @@ def _more(found: list[Violation], limit: int | None) -> list[str]:
     return [f"  … and {len(rest)} more ({', '.join(rules)}); --all lists them, --json gives every field"]
 
 
-def _lines(x: Violation, messages: Sequence[Message], source: str | None = None, place: int | None = None) -> list[str]:
+NUMBERS = "[n] is the message's number in the file as suture reads it (the app's #n)"
+"""What ``[n]`` means, the same for every provider: the pointer after it is the provider's own."""
+
+
+def _lines(
+    x: Violation, messages: Sequence[Message], source: str | None = None, written: tuple[int | None, str] | None = None
+) -> list[str]:
     """A problem in two lines: ``[n] role (source) pointer  rule: problem``, then the provider's
-    text. ``n`` is ``place`` where given (a session log's message in the request its agent
-    sends), else the message's index in ``messages``."""
+    text. ``n`` is the message's index in ``messages``, or for a session log ``written``: the
+    as-written message (``None``: one the agent makes up, ``[new]``) and its role."""
     role = messages[x.index].role if 0 <= x.index < len(messages) else "?"
     source = _source(messages, x.index) if source is None else source
     where = f" {x.where}" if x.where else ""
     at = f" ({source})" if source else ""
-    n = x.index if place is None else place
+    n: int | str = x.index
+    if written is not None:
+        n, role = (written[0] if written[0] is not None else "new"), written[1]
     return [
         f"  [{n}] {role}{at}{where}  {x.rule}: {x.problem}",
         f"      {x.provider} would say: {x.error}",
@@ -251,6 +277,7 @@ def _session_json(
                 "sent": [
                     {
                         **_violation_json(x, sent.messages),
+                        "n": v.at(x),
                         "place": v.place(x),
                         "written_index": v.at(x),
                         "written": list(v.written_of(x)),
@@ -280,9 +307,10 @@ def _session_lines(
     request: SentRequest,
     results: dict[str, SentVerdict],
 ) -> list[str]:
-    """``suture check`` on a session log, as text. A problem's ``[n]`` and the provider's own
-    pointer count the request the agent sends, as the provider does: what the agent adds to the
-    history is in it (the head says where), so they are the indices of the provider's 400."""
+    """``suture check`` on a session log, as text. A problem's ``[n]`` is its message as written
+    (the app's ``#n``); the provider's own pointer counts the request the agent sends, as the
+    provider does: what the agent adds to the history is in it (each provider's line says where),
+    so it is the index of the provider's 400."""
     from suture.sent import agent_name
 
     written = transcript.messages
@@ -293,21 +321,21 @@ def _session_lines(
         f"{show.path(args.input)}: {who}{version} session, {len(written)} messages as written, "
         f"{_history(sent)} {unit} in the request {who} sends on resume, before the new prompt"
     )
-    lines = [head]
-    # A provider's index counts what the agent adds to the history as well (agents-resume.md:
-    # Claude Code 2.1.328 sends a `role: "system"` message inside `messages` right after the first
-    # message; pi sends its system prompt first, Codex its instructions): say where, so that the
-    # indices below read as the provider's 400 does.
-    pointer = request.name(0).replace("0", "N")
-    added = "".join(f"; [{a.position}] is {a.what}" for a in sent.added)
-    lines.append(f"  ([n] and {pointer} count that request, as the provider's errors do{added})")
+    lines = [head, f"  ({NUMBERS}, or [new] for one {who} makes up on resume)"]
     if sent.assumed:
         lines.append(f"  ({sent.assumed})")
     limit = None if args.all else SHOWN
     for name, v in results.items():
-        lines.extend(["", f"{v.summary()}  ({TITLES[name]})"])
+        # What the provider's pointer counts: the request the agent sends (what it adds to the
+        # history counted, as agents-resume.md measured it), or suture's writing for a provider
+        # the agent does not send to.
+        lines.extend(["", f"{v.summary()}  ({TITLES[name]})", f"  ({request.counts(name)})"])
         for x in v.problems[:limit]:
-            lines.extend(_lines(x, sent.messages, v.where(x, written), v.place(x)))
+            index = v.at(x)
+            role = (
+                written[index].role if index is not None and 0 <= index < len(written) else sent.messages[x.index].role
+            )
+            lines.extend(_lines(x, sent.messages, v.where(x, written), (index, role)))
             lines.append(f"      to do: {x.remedy}")
         lines.extend(_more(v.problems, limit))
         if v.notes:

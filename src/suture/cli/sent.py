@@ -38,7 +38,9 @@ def add_arguments(sub: Any, name: str) -> None:
     p.add_argument(
         "--body",
         action="store_true",
-        help='wrap the history in a request body ({"messages": [...]} or {"input": [...]})',
+        help='the request body\'s list as the provider numbers it ({"messages": [...]}, {"input": [...]}): '
+        "what the agent adds that the file does not hold is in it, as a stand-in at its place, so "
+        "messages.N / input[N] of a provider's error is the Nth entry",
     )
     p.add_argument("--skip-bad-lines", action="store_true", help="use the readable lines of a damaged JSONL file")
     p.add_argument("--quiet", "-q", action="store_true", help="no summary line on stderr")
@@ -50,17 +52,17 @@ _NOUNS = {"responses": "item"}
 
 def run(args: argparse.Namespace) -> int:
     from suture.sent import as_sent
-    from suture.sent.numbered import list_key
+    from suture.sent.numbered import body_of, list_key
 
     transcript = load_sent(args.input, args.format, args.skip_bad_lines)
     sent = as_sent(transcript)
-    out_json({list_key(sent.wire_format): sent.wire} if args.body else sent.wire)
+    out_json({list_key(sent.wire_format): body_of(sent)} if args.body else sent.wire)
     if not args.quiet:
-        err(summary(sent, args.input))
+        err(summary(sent, args.input, args.body))
     return EXIT_OK
 
 
-def summary(sent: Any, path: str) -> str:
+def summary(sent: Any, path: str, body: bool = False) -> str:
     """One line: who sends it, to whom, how much, and what the agent repairs itself."""
     from suture.sent import agent_name
 
@@ -76,14 +78,15 @@ def summary(sent: Any, path: str) -> str:
     if sent.skipped:
         line += f"; {count(len(sent.skipped), 'record')} it does not send"
     if sent.added:
-        # Not in the list (the file does not hold them), but counted by the provider's indices.
+        # The file does not hold them, but the provider's indices count them.
         from suture.sent.numbered import place_name
 
         places = "; ".join(f"{place_name(sent.wire_format, a.position)}: {a.what}" for a in sent.added)
         one = len(sent.added) == 1
         line += (
-            f"; the request also holds what {who} adds, which this list leaves out ({places}): "
-            f"the provider's indices count {'it' if one else 'them'}"
+            f"; the request also holds what {who} adds ({places}), "
+            + ("a stand-in at its place here" if body and one else "stand-ins at their places here" if body else "")
+            + ("" if body else f"which this list leaves out (--body puts {'it' if one else 'them'} in)")
         )
     if sent.assumed:
         line += f" ({sent.assumed})"

@@ -515,5 +515,4 @@ def verdict(
     from suture.sent.numbered import modelled
 
     request = modelled(transcript, sent)
-    found = [v for v in map(request.to_sent, request.check(name)) if v is not None]
-    return SentVerdict(name, sent, found, contract)
+    return SentVerdict(name, sent, request.sent_problems(name), contract)

@@ -18,9 +18,15 @@ in ``Transcript.messages``) each place came from::
     req.name(n)                           # "messages.3", "messages[3]", "input[3]", "contents[3]"
     req.messages, req.at[j]               # the history as neutral messages (what the checks read), and
                                           # the place of each
-    req.check("anthropic")                # the provider's violations in what is sent
+    req.body                              # the request body's list, place for place (what the agent
+                                          # adds as a stand-in: body_of, what `suture sent --body` prints)
+    req.check("anthropic")                # the provider's violations in what is sent, pointing into
+                                          # the body (repoint: where the agent groups messages
+                                          # otherwise than suture's writing of the provider's request)
     req.places(v)                         # the places a violation is about
     req.pointer(v)                        # where it points, in the request's numbering
+    req.counts("gemini")                  # what that provider's pointer counts here, in a sentence
+    req.find("input", 5, "openai-responses")  # the as-written messages at input[5]
 
 For a request-format file (chat, messages, ...) the file is the request: :func:`modelled` numbers
 the file's own history, one place per neutral message as the provider's wire groups them.
@@ -29,25 +35,44 @@ Pure: no I/O.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from suture.checks import Violation, check
 from suture.checks._wire import contents, items, turns
 from suture.checks.rules import RULES
 from suture.model import Message, TextPart, ThinkingPart, Transcript, text_of
-from suture.sent import RESUME_PROMPT, Sent, agent_name, as_sent, wire_places
+from suture.sent import RESUME_PROMPT, Added, Sent, agent_name, as_sent, wire_places
 from suture.written import lines_of
 
 if TYPE_CHECKING:
     from suture.sent.recorded import RecordedRequest
 
-__all__ = ["SentRequest", "block_keys", "message_keys", "modelled", "recorded"]
+__all__ = [
+    "SentRequest",
+    "block_keys",
+    "body_of",
+    "list_key",
+    "message_keys",
+    "modelled",
+    "place_name",
+    "pointer_form",
+    "recorded",
+    "sent_request",
+    "wire_format_of",
+]
 
 _KEYS = {"messages": "messages", "chat": "messages", "responses": "input", "gemini": "contents"}
 """The request key whose list a provider's index counts, by wire format."""
 _NEW_PROMPT = "the new prompt the agent adds when it resumes"
+_TURN = re.compile(r"messages\.(\d+)(?:\.content\.(\d+))?")
+"""A place in Anthropic's numbering, as its errors and suture's checks write it: ``messages.6``,
+``messages.6.content.0``."""
+_NUMBER = re.compile(r"(?<![\w\].)])\[(\d+)\]")
+"""A message named by its number in a problem's text (``the call at [4]``), not a list's place
+(``input[4]``, ``messages.[4]``)."""
 
 
 @dataclass(slots=True)
@@ -77,6 +102,10 @@ class SentRequest:
     :attr:`messages` is (``None``: a stand-in); empty for a recorded request, whose messages are
     the ones it recorded."""
     _checked: dict[str, list[Violation]] = field(default_factory=dict)
+    _found: dict[str, list[Violation]] = field(default_factory=dict)
+    _blocks: dict[int, tuple[int, int]] | None = None
+    _body: list[Any] | None = None
+    _turns: list[Any] | None = None
 
     @property
     def length(self) -> int:
@@ -90,22 +119,188 @@ class SentRequest:
         """Place ``n`` as the provider writes it."""
         return place_name(self.wire_format, n)
 
-    def check(self, provider: str) -> list[Violation]:
-        """``provider``'s violations in what is sent (``Violation.index`` counts :attr:`messages`).
-        What an agent sends on resume is judged with the new prompt after it."""
-        if provider not in self._checked:
+    @property
+    def body(self) -> list[Any]:
+        """The list of the request body the provider's index counts (``messages``, ``input``,
+        ``contents``), place for place: for a recorded request what it recorded, for a request
+        file the file's own history, else what the agent sends with what it adds at its place
+        (:func:`body_of`)."""
+        if self._body is None:
+            if self.recorded is not None:
+                self._body = self.wire
+            else:
+                self._body = body_of(self.sent) if self.agent is not None else self.sent.wire
+        return self._body
+
+    def _raw_check(self, provider: str) -> list[Violation]:
+        if provider not in self._found:
             last = len(self.messages)
             history = self.messages if self.exact or self.agent is None else [*self.messages, RESUME_PROMPT]
             found = [v for v in check(history, provider) if v.index < last and v.index not in self.stand_ins]
-            self._checked[provider] = found
+            self._found[provider] = found
+        return self._found[provider]
+
+    def check(self, provider: str) -> list[Violation]:
+        """``provider``'s violations in what is sent (``Violation.index`` counts :attr:`messages`;
+        ``where``, ``wire_index``, ``block`` and the places their texts name count :attr:`body`).
+        What an agent sends on resume is judged with the new prompt after it."""
+        if provider not in self._checked:
+            self._checked[provider] = [self.repoint(v) for v in self._raw_check(provider)]
         return self._checked[provider]
 
+    def own(self, provider: str) -> bool:
+        """Whether ``provider`` is sent :attr:`body` itself: it takes the wire format the body is
+        in (Bedrock Converse, which no agent sends, never is)."""
+        return provider != "bedrock" and wire_format_of(provider) == self.wire_format
+
+    def counts(self, provider: str) -> str:
+        """What ``provider``'s pointer (``messages.N``, ``input[N]``, ...) counts here, in a sentence."""
+        form = pointer_form(provider)
+        who = agent_name(self.agent) if self.agent else ""
+        if self.own(provider):
+            if self.agent is None:
+                return f"{form} counts this file's {list_key(self.wire_format)}, as {provider}'s errors do"
+            added = "".join(
+                f"; {self.name(n)} is {what}" for n, what in sorted(self.added.items()) if n < len(self.body)
+            )
+            return f"{form} counts the request {who} sends on resume (suture sent --body), as {provider}'s errors do{added}"
+        if who:
+            said = f"{form} counts what {who} sends, laid out as {provider}'s request ({who} sends to {self.provider})"
+        else:
+            said = (
+                f"{form} counts this file's history, laid out as {provider}'s request (the file is {self.wire_format})"
+            )
+        if not self.stand_ins:
+            return said
+        fmt = wire_format_of(provider)
+        listed = self._listed(fmt, provider)
+        counted = {j: n for n, members in enumerate(listed) for j in members if j in self.stand_ins}
+        for j in sorted(self.stand_ins):
+            place = self.at[j] if j < len(self.at) else None
+            what = self.added.get(place, "what the agent adds") if place is not None else "what the agent adds"
+            n = counted.get(j)
+            said += f"; {place_name(fmt, n)} is {what}" if n is not None else f"; {what} is not among them"
+        return said
+
+    def find(self, key: str, n: int, provider: str | None) -> tuple[list[int], str]:
+        """The as-written messages at place ``n`` of ``key`` (``messages``, ``input``,
+        ``contents``) as ``provider``'s errors count it: of :attr:`body` where that is what the
+        provider is sent, else of what is sent laid out as its request; and that place in words."""
+        if key == self.key and (provider is None or self.own(provider)):
+            written = list(self.written[n]) if 0 <= n < len(self.written) else []
+            return written, self.name(n) + ("" if n < len(self.written) else f" (the request has {len(self.written)})")
+        fmt = {"input": "responses", "contents": "gemini"}.get(key, wire_format_of(provider or self.provider))
+        listed = self._listed(fmt, provider or self.provider)
+        members = listed[n] if 0 <= n < len(listed) else []
+        found = sorted({i for j in members if isinstance(i := self._number(j), int)})
+        said = f"{place_name(fmt, n)} of what is sent, laid out as {provider or self.provider}'s request"
+        return found, said + ("" if n < len(listed) else f" (it has {len(listed)})")
+
+    def _listed(self, fmt: str, provider: str) -> list[list[int]]:
+        """The messages of :attr:`messages` at each place of ``provider``'s request in ``fmt``,
+        as the checks group them (``suture.checks._wire``)."""
+        key = list_key(fmt)
+        if key == "input":
+            return [[it.source] for it in items(self.messages)]
+        if key == "contents":
+            return [t.members for t in contents(self.messages)]
+        if _anthropic_wire(fmt):
+            return [t.members for t in turns(self.messages, merge=provider == "bedrock")]
+        return [[j] for j in range(len(self.messages))]
+
+    def sent_problems(self, provider: str) -> list[Violation]:
+        """:meth:`check`'s violations as :meth:`to_sent` counts them (what the agent's verdict lists)."""
+        return [s for v in self._raw_check(provider) if (s := self.to_sent(v)) is not None]
+
+    def _own_turns(self, v: Violation) -> bool:
+        """Whether ``v`` counts Anthropic's ``messages`` and :attr:`body` is what Anthropic is sent:
+        then the checks' turns (suture's writing of the history) are read as the places of the body."""
+        return v.provider == "anthropic" and RULES[v.rule].index == "turns" and _anthropic_wire(self.wire_format)
+
+    def repoint(self, v: Violation) -> Violation:
+        """``v`` as the checks give it (numbered as suture writes the request for its provider),
+        with its pointer and the places its texts name counting :attr:`body` instead, where that
+        is the request its provider is sent and it groups the messages otherwise (an agent that
+        sends a user message after results as a message of its own); and the messages its
+        problem names by number (``the call at [4]``) named as written, as ``[n]`` is."""
+        if self.agent is not None and _NUMBER.search(v.problem):
+            v = replace(v, problem=_NUMBER.sub(lambda m: f"[{self._number(int(m.group(1)))}]", v.problem))
+        if not self._own_turns(v):
+            return v
+        moved = {
+            m.group(): self._moved(int(m.group(1)), m.group(2))
+            for m in _TURN.finditer(f"{v.where} {v.error} {v.problem}")
+        }
+        if all(new is None or new[1] == old for old, new in moved.items()):
+            return v
+
+        def sub(text: str) -> str:
+            return _TURN.sub(lambda m: found[1] if (found := moved.get(m.group())) is not None else m.group(), text)
+
+        where = _TURN.match(v.where)
+        wire_index, block = v.wire_index, v.block
+        if where is not None and (found := moved.get(where.group())) is not None:
+            wire_index, block = found[0], found[2]
+        return replace(
+            v, where=sub(v.where), error=sub(v.error), problem=sub(v.problem), wire_index=wire_index, block=block
+        )
+
+    def _number(self, j: int) -> int | str:
+        """The as-written number of :attr:`messages` ``j`` (``new`` for one the agent makes up)."""
+        found: int | None = None
+        if self.in_sent:
+            k = self.in_sent[j] if 0 <= j < len(self.in_sent) else None
+            found = self.sent.origin[k] if k is not None and k < len(self.sent.origin) else None
+        else:
+            place = self.at[j] if 0 <= j < len(self.at) else None
+            written = self.written[place] if place is not None and place < len(self.written) else ()
+            found = written[0] if written else None
+        return found if found is not None else "new"
+
+    def _moved(self, w: int, b: str | None) -> tuple[int, str, int | None] | None:
+        """Anthropic's ``messages.w`` (``.content.b``) as the checks number it: its place in
+        :attr:`body`, that place written the same way, and its block there."""
+        if self._turns is None:
+            self._turns = turns(self.messages)
+        listed = self._turns
+        if w >= len(listed):  # the new prompt, after the history and what the agent adds
+            n = len(self.body) + w - len(listed)
+            return n, f"messages.{n}" + (f".content.{b}" if b is not None else ""), int(b) if b is not None else None
+        turn = listed[w]
+        if b is not None and int(b) < len(turn.blocks):
+            found = self._block_place(turn.blocks[int(b)])
+            if found is not None:
+                return found[0], f"messages.{found[0]}.content.{found[1]}", found[1]
+        places = [p for j in turn.members if 0 <= j < len(self.at) and (p := self.at[j]) is not None]
+        if not places:
+            return None
+        n = min(places)
+        return n, f"messages.{n}" + (f".content.{b}" if b is not None else ""), int(b) if b is not None else None
+
+    def _block_place(self, block: Any) -> tuple[int, int] | None:
+        """The place in :attr:`body` of the block a checks' ``Block`` was read from, and its index
+        in that message's ``content``."""
+        if self._blocks is None:
+            self._blocks = {}
+            for n, value in enumerate(self.body):
+                content = value.get("content") if isinstance(value, dict) else None
+                for k, part in enumerate(content if isinstance(content, list) else ()):
+                    self._blocks.setdefault(id(part), (n, k))
+        m = self.messages[block.source] if 0 <= block.source < len(self.messages) else None
+        candidates = [block.raw]
+        if m is not None and block.kind == "tool_result" and isinstance(m.content, list):
+            candidates += [p.raw for p in m.content]
+        for raw in candidates:
+            if raw is not None and id(raw) in self._blocks:
+                return self._blocks[id(raw)]
+        return None
+
     def to_sent(self, v: Violation) -> Violation | None:
-        """``v`` (a violation of :meth:`check`, numbered as the provider numbers the request) with
-        its ``index`` and ``related`` counting ``sent.messages`` instead, as
-        :class:`suture.sent.SentVerdict` counts them; its ``where``, ``wire_index`` and ``error``
-        keep the request's numbering. ``None`` for a stand-in, or a request that is not modelled."""
-        from dataclasses import replace
+        """``v`` (a violation as the checks give it for :attr:`messages`) with its pointer counting
+        :attr:`body` (:meth:`repoint`), and its ``index`` and ``related`` counting
+        ``sent.messages``, as :class:`suture.sent.SentVerdict` counts them. ``None`` for a
+        stand-in, or a request that is not modelled."""
+        v = self.repoint(v)
 
         def of(j: int) -> int | None:
             if j == len(self.messages):
@@ -119,10 +314,13 @@ class SentRequest:
         return replace(v, index=index, related=related)
 
     def pointer(self, v: Violation) -> int | None:
-        """The place ``v``'s own pointer (``Violation.where``) names, in this request's numbering."""
+        """The place ``v``'s own pointer (``Violation.where``) names, in this request's numbering
+        (``v`` as :meth:`check` gives it)."""
         w = v.wire_index
         if w is None:
             return None
+        if self._own_turns(v):
+            return w  # (already a place of the body: repoint)
         kind = RULES[v.rule].index
         members: list[int] = []
         if kind in ("turns", "turns1"):
@@ -176,6 +374,37 @@ def _ordered(values: Iterable[int | None]) -> tuple[int, ...]:
         if v is not None and v not in out:
             out.append(v)
     return tuple(out)
+
+
+def sent_request(transcript: Transcript) -> SentRequest | None:
+    """What the agent that wrote ``transcript`` sends on resume, numbered (:func:`modelled`);
+    ``None`` for a request file, which is its own request."""
+    from suture.sent import models
+
+    return modelled(transcript) if transcript.format in models() else None
+
+
+def body_of(sent: Sent) -> list[Any]:
+    """The list of the request body the agent sends on resume (its ``messages`` or ``input``),
+    as the provider counts it: ``sent.wire``, with a stand-in at the place of each message the
+    agent adds that the file does not hold (``Sent.added``; :func:`stand_in`). For a request
+    file, its own history."""
+    out = list(sent.wire)
+    for a in sorted(sent.added, key=lambda a: a.position):
+        out.insert(min(a.position, len(out)), stand_in(sent.wire_format, a))
+    return out
+
+
+def stand_in(wire_format: str, added: Added) -> dict[str, Any]:
+    """A message in ``wire_format`` that stands for one the agent adds when it sends, which the
+    file does not hold: it says what it is."""
+    text = f"({added.what}: added when the request is sent; the file does not hold it)"
+    key = list_key(wire_format)
+    if key == "input":
+        return {"type": "message", "role": added.role, "content": [{"type": "input_text", "text": text}]}
+    if key == "contents":
+        return {"role": "user", "parts": [{"text": text}]}
+    return {"role": added.role, "content": text}
 
 
 def modelled(transcript: Transcript, sent: Sent | None = None) -> SentRequest:
@@ -263,6 +492,28 @@ def _with_stand_ins(
         messages.append(m)
         at.append(place)
     return messages, at, frozenset(stand_ins), sources
+
+
+_KIND_FORMATS = {
+    "turns": "messages",
+    "turns1": "messages",
+    "items": "responses",
+    "contents": "gemini",
+    "messages": "chat",
+}
+"""The wire format whose list a rule's index kind (``suture.checks.rules.Rule.index``) counts."""
+
+
+def wire_format_of(provider: str) -> str:
+    """The wire format whose list ``provider``'s errors count (``messages`` for Anthropic and
+    Bedrock, ``responses``, ``gemini``, else ``chat``), read from its rules."""
+    kinds = {r.index for r in RULES.values() if provider in r.providers and r.index}
+    return next((_KIND_FORMATS[k] for k in sorted(kinds) if k in _KIND_FORMATS), "chat")
+
+
+def pointer_form(provider: str) -> str:
+    """How ``provider``'s errors name a place: ``messages.N``, ``messages[N]``, ``input[N]``, ``contents[N]``."""
+    return place_name(wire_format_of(provider), 0).replace("0", "N")
 
 
 def list_key(wire_format: str) -> str:

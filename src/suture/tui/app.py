@@ -1129,6 +1129,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
     @on(Input.Submitted, "#goto")
     def _goto_submitted(self, event: Input.Submitted) -> None:
         from suture.checks.explain import resolve
+        from suture.sent.numbered import sent_request
 
         box = self.query_one("#goto", Input)
         box.display = False
@@ -1137,7 +1138,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         typed = event.value.strip()
         if model is None or not typed:
             return
-        found = resolve(model.transcript.messages, typed, self.provider)
+        found = resolve(model.transcript.messages, typed, self.provider, sent_request(model.transcript))
         said = found.said
         notes = skipped(model.transcript)
         if notes and "holds no message" in said:
