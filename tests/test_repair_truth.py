@@ -212,3 +212,33 @@ def test_an_interrupted_call_written_under_another_id_is_named_by_it(tmp_path: P
     assert made["summary"].startswith(f"call {written} (Bash) had no result")
     assert value["interrupted"] == [written] and f"; interrupted: {written};" in proc.stderr
     assert out.read_bytes().count(written.encode()) == 2  # the call and its made-up result
+
+
+def test_sessions_converted_into_an_out_dir_are_named_for_what_is_written(tmp_path: Path) -> None:
+    folder, out = tmp_path / "in", tmp_path / "out"
+    folder.mkdir()
+    for session in (PARALLEL, REPEATED):
+        (folder / f"{session.parent.name}.jsonl").write_bytes(session.read_bytes())
+    proc = run("repair", folder, "--to", "messages", "--out-dir", out)
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["claude-code.json", "repeated-id.json"]
+    assert all(isinstance(orjson.loads(p.read_bytes()), list) for p in out.iterdir())
+    assert f"written to {out / 'claude-code.json'}" in proc.stderr
+    # The warning names the file written.
+    assert f"suture: warning: {out / 'claude-code.json'}: Anthropic Messages would reject it" in proc.stderr
+    # Written back (no --to), a session keeps its name.
+    again = run("repair", folder, "--out-dir", tmp_path / "back", "-q")
+    assert again.returncode == 0 and sorted(p.name for p in (tmp_path / "back").iterdir()) == [
+        "claude-code.jsonl",
+        "repeated-id.jsonl",
+    ]
+
+
+def test_converting_into_an_out_dir_refuses_two_inputs_one_name_would_take(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.jsonl").write_bytes(PARALLEL.read_bytes())
+    (folder / "a.json").write_bytes(orjson.dumps(NO_ID))
+    proc = run("repair", folder, "--to", "messages", "--out-dir", tmp_path / "out")
+    assert proc.returncode == 2 and "has the same name as" in proc.stderr
+    assert not (tmp_path / "out").exists()

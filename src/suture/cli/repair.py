@@ -102,6 +102,9 @@ class _Job:
     read_only: frozenset[str]
     skip_bad_lines: bool
     in_place: bool = False
+    other: str | None = None
+    """With --out-dir and --to: the output's name with the other ending of .json and .jsonl,
+    where the output goes when what is written is the other (a session log's request body)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,21 +166,26 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
     if written is not None:
         summary, said = written.report(summary, bool(result.changes or reordered))
         notes = [f"suture: {note}" for note in said]
+    output = job.input if job.in_place else job.output
+    if job.other is not None and output is not None and not _fits(Path(output).suffix, out):
+        output = job.other
+        summary += f"; written to {show.path(output)}"
+    target = output_target(output)
+    shown = "the request body on stdout" if target.is_stdout else target.shown
     if checking is not None and job.report:
-        report["provider_check"] = [v.to_json() for v in _rejected(checking, job, warnings)]
+        report["provider_check"] = [v.to_json() for v in _rejected(checking, shown, warnings)]
         checking = None
     if job.in_place:
         resume = resume_command(transcript, data, job.input) if written is not None else None
         summary = _in_place(job, data, out, before, report, summary, resume)
     else:
-        target = output_target(job.output)
         _check_suffix(target, out, what, transcript.format, job.to)
         writes = [(target, out)]
         if job.report:
             writes.append((output_target(job.report), _report_bytes(report)))
         warnings.extend(f"suture: warning: {note}" for note in write_files(writes))
     if checking is not None:
-        _rejected(checking, job, warnings)
+        _rejected(checking, shown, warnings)
     return warnings, summary, notes
 
 
@@ -216,16 +224,15 @@ def _check_body(result: Repair, body: str) -> Callable[[], list[Violation]] | No
     return wait
 
 
-def _rejected(checking: Callable[[], list[Violation]], job: _Job, warnings: list[str]) -> list[Violation]:
+def _rejected(checking: Callable[[], list[Violation]], shown: str, warnings: list[str]) -> list[Violation]:
     """The problems the provider would find in the request body written (``checking``: from
-    :func:`_check_body`), said in one warning (the exit code stays 0: the repair did its work)."""
+    :func:`_check_body`; ``shown``: where it is written), said in one warning (the exit code
+    stays 0: the repair did its work)."""
     from suture.checks import TITLES
 
     found = checking()
     if found:
         first = found[0]
-        target = output_target(job.input if job.in_place else job.output)
-        shown = "the request body on stdout" if target.is_stdout else target.shown
         rules = ", ".join(dict.fromkeys(v.rule for v in found))
         warnings.append(
             f"suture: warning: {shown}: {TITLES[first.provider]} would reject it: {count(len(found), 'problem')} "
@@ -285,12 +292,10 @@ def _check_suffix(target: Target, data: bytes, what: str, source: str, to: str |
     """-o names a file whose ending says JSON or JSONL: it must be what is written there."""
     from suture.writeback import layout, writes_back
 
-    suffix = Path(target.given).suffix.lower() if target.kind in ("file", "new") else ""
-    if suffix not in (".json", ".jsonl"):
+    suffix = Path(target.given).suffix if target.kind in ("file", "new") else ""
+    if _fits(suffix, data):
         return
     found = layout(data)
-    if found == "either" or (found == "jsonl") == (suffix == ".jsonl"):
-        return
     if found == "jsonl":
         also = f", or pass --to {_request_of(source)} for a request body" if writes_back(source) and not to else ""
         raise InputError(
@@ -298,6 +303,26 @@ def _check_suffix(target: Target, data: bytes, what: str, source: str, to: str |
         )
     also = " (or leave out --to to write the session itself, as a .jsonl file)" if writes_back(source) and to else ""
     raise InputError(f"{target.shown}: suture writes {what} here, one JSON document: name the file .json{also}")
+
+
+def _fits(suffix: str, data: bytes) -> bool:
+    """Whether a file name ending ``suffix`` fits ``data``: any ending but .json and .jsonl
+    does, and those fit a JSON document and JSONL, each its own."""
+    from suture.writeback import layout
+
+    suffix = suffix.lower()
+    if suffix not in _TRANSCRIPT_SUFFIXES:
+        return True
+    found = layout(data)
+    return found == "either" or (found == "jsonl") == (suffix == ".jsonl")
+
+
+def _other_ending(path: str) -> str | None:
+    """``path`` with the other ending of .json and .jsonl (``None`` for any other ending)."""
+    stem, suffix = os.path.splitext(path)
+    if suffix.lower() not in _TRANSCRIPT_SUFFIXES:
+        return None
+    return stem + (".json" if suffix.lower() == ".jsonl" else ".jsonl")
 
 
 def _request_of(source: str) -> str:
@@ -469,22 +494,29 @@ def _plan(args: argparse.Namespace, inputs: list[str | InputError]) -> tuple[lis
             continue
         name = Path(path).name
         output = os.path.join(args.out_dir, name)
-        if name in taken:
+        # Converting (--to), what is written may be JSON where the input was JSONL, or the other
+        # way round: the output then takes the other ending, so both names are the input's own.
+        other = _other_ending(output) if args.to else None
+        names = [name] if other is None else [name, Path(other).name]
+        same = next((n for n in names if n in taken), None)
+        if same is not None:
             planned.append(
-                f"{show.path(path)}: has the same name as {show.path(taken[name])}; both would be written to "
-                f"{show.path(output)}"
+                f"{show.path(path)}: has the same name as {show.path(taken[same])}; both would be written to "
+                f"{show.path(os.path.join(args.out_dir, same))}"
             )
             continue
-        taken[name] = path
+        taken.update(dict.fromkeys(names, path))
         report = os.path.join(args.report, f"{name}.report.json") if args.report else None
         try:
             outputs.append(("--out-dir", output_target(output, planned=True)))
+            if other is not None:
+                outputs.append(("--out-dir", output_target(other, planned=True)))
             if report:
                 outputs.append(("--report", output_target(report, planned=True)))
         except InputError as e:
             planned.append(str(e))
             continue
-        planned.append(_Job(path, output, report, args.format, args.to, read_only, args.skip_bad_lines))
+        planned.append(_Job(path, output, report, args.format, args.to, read_only, args.skip_bad_lines, other=other))
     sources = [p for p in inputs if isinstance(p, str)]
     return planned, _clashes(sources, outputs)
 
