@@ -178,3 +178,25 @@ async def test_the_shared_verdict_of_a_file_for_no_single_provider_is_picked_bac
         assert app.view.cursor == min(app.problem_rows)
         info = str(app.query_one("#info").render())
         assert f"every provider: Valid: {breach.problem}" in info
+
+
+async def test_the_details_say_when_there_is_no_next_or_previous_message(tmp_path: Path) -> None:
+    from suture.tui.details import DetailScreen
+
+    app = SutureApp(_copy("chat/worked-example.json", tmp_path), watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        assert app.model is not None
+        last = len(app.model) - 1
+        app.view.select(last)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, DetailScreen)
+        await pilot.press("J")
+        await pilot.pause()
+        assert app.screen.row == last
+        app.screen._move(0)
+        await pilot.press("K")
+        await pilot.pause()
+        assert app.screen.row == 0
+        assert _said(app) == ["this is the last message", "this is the first message"]

@@ -521,8 +521,10 @@ class DetailScreen(Overlay[None]):
 
     def action_row(self, step: int) -> None:
         row = self.row + step
-        if 0 <= row < len(self.model):
-            self._move(row)
+        if not 0 <= row < len(self.model):
+            self.notify("this is the " + ("last message" if step > 0 else "first message"), markup=False)
+            return
+        self._move(row)
 
     def action_focus_side(self, side: int) -> None:
         self.query_one(f"#detail-side-{side}").focus()

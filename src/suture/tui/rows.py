@@ -353,9 +353,12 @@ class RowModel:
         return next_in(self.changed_rows, row, step)
 
 
-_HAY_BASES = 3
+_HAY_BASES = 32
 """How many earlier states a state's search text may be grown from (the nearest whose text is
-built by the time it is searched)."""
+built by the time it is searched). A state still queued to be shown is alive, so while a search
+runs under load as many pieces as this may be read: fewer, and the state being searched drops
+out of reach, and the next state's search builds its text and searches all of its rows again.
+(Each is a pair in a tuple; a state gone is left out.)"""
 
 
 class _Hay:
