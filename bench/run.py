@@ -486,7 +486,9 @@ CHECK_PRESSES = 150
 def section_recheck(size: str, runs: int) -> list[dict[str, Any]]:
     """The provider checks after a one-line append: resumed (``suture.checks.resume.Checks``,
     what the app runs after an append) against checking the whole history again (what it ran
-    before, in a child process), both in CPU time, every provider before and after repair."""
+    before, in a child process), both in CPU time, every provider before and after repair; for
+    a file written for no single provider (the AI SDK's), its Valid property too; for a session
+    log (Claude Code, Codex, pi), what its agent sends on resume and every verdict on that."""
     from suture.checks import verdicts
     from suture.checks.resume import Checks
     from suture.formats import load_file
@@ -527,25 +529,158 @@ def section_recheck(size: str, runs: int) -> list[dict[str, Any]]:
                 note=note,
             )
         )
-    out.append(_recheck_session(f"claude-code-{size}.jsonl", runs))
+    out.append(_recheck_valid(size, runs))
+    for agent in ("claude-code", "codex", "pi"):
+        out.append(_recheck_session(agent, size, runs))
     return out
 
 
-def _recheck_session(source: str, runs: int) -> dict[str, Any]:
-    """What the app runs after a one-line append to a Claude Code session (``SentChecks``: what
-    Claude Code sends on resume, every provider's verdict on it and the contract view), resumed,
-    against working all of it out whole (what ``suture check`` and the app's child do)."""
+def _recheck_valid(size: str, runs: int) -> dict[str, Any]:
+    """The Valid property every provider shares (the headline of an AI SDK file), before and
+    after repair, after a one-line append: resumed (``suture.checks.resume.Valid``) against
+    worked out whole (``suture.validity.violations``, what the app ran at every check)."""
+    from suture.checks.resume import Valid
+    from suture.formats import get, load_bytes, load_file
+    from suture.model import Message
+    from suture.repair import repair, repair_from
+    from suture.validity import violations
+
+    chat = load_file(generate.ensure(f"chat-{size}.jsonl"))
+    transcript = load_bytes(get("vercel").dump(chat.messages, chat))
+    assert transcript.format == "vercel"
+    messages = list(transcript.messages)
+    result = repair(messages)
+
+    def whole() -> object:
+        return violations(messages), violations(result.messages)
+
+    floor = best(whole, max(1, min(runs, 2)))
+    valid = Valid()
+    valid.check(messages, result)
+    times = []
+    for i in range(runs * 3):
+        before = len(messages)
+        messages.append(Message("user", f"one more thing ({i})"))
+        result = repair_from(result, messages, before)
+        gc.collect()
+        t = time.process_time()
+        valid.check(messages, result, before)
+        times.append(time.process_time() - t)
+    return row(
+        f"the Valid property after a one-line append to an AI SDK file ({len(messages):,} messages), resumed",
+        min(times),
+        floor,
+        "worked out whole again, before and after repair (CPU time)",
+        0.01,
+        note=f"slowest {max(times) * 1000:.2f} ms; worked out whole {floor * 1000:.1f} ms",
+    )
+
+
+def _pi_lines(messages: list[Any]) -> list[dict[str, Any]]:
+    """A pi session (talking to Anthropic) of the same history as some chat messages."""
     import orjson
 
+    stamp = "2026-01-08T14:00:00.000Z"
+    out: list[dict[str, Any]] = [
+        {"type": "session", "version": 3, "id": "bench", "timestamp": stamp, "cwd": "/bench", "provider": "anthropic"}
+    ]
+    for m in messages:
+        raw = m.raw if isinstance(m.raw, dict) else {}
+        text = m.content if isinstance(m.content, str) else ""
+        if m.role == "user":
+            message: dict[str, Any] = {"role": "user", "content": [{"type": "text", "text": text}], "timestamp": 0}
+        elif m.role == "assistant":
+            blocks: list[Any] = [{"type": "text", "text": text}] if text else []
+            for c in raw.get("tool_calls") or []:
+                arguments = c["function"]["arguments"]
+                try:
+                    arguments = orjson.loads(arguments)
+                except orjson.JSONDecodeError:
+                    arguments = {"text": arguments}
+                blocks.append(
+                    {"type": "toolCall", "id": c["id"], "name": c["function"]["name"], "arguments": arguments}
+                )
+            message = {
+                "role": "assistant",
+                "content": blocks,
+                "api": "anthropic-messages",
+                "provider": "anthropic",
+                "model": "claude-sonnet-4-5",
+                "stopReason": "toolUse" if raw.get("tool_calls") else "stop",
+                "timestamp": 0,
+            }
+        elif m.role == "tool":
+            message = {
+                "role": "toolResult",
+                "toolCallId": m.tool_call_id,
+                "toolName": "tool",
+                "content": [{"type": "text", "text": text}],
+                "isError": False,
+                "timestamp": 0,
+            }
+        else:
+            continue
+        n = len(out)
+        parent = f"e{n - 1}" if n > 1 else None
+        out.append({"type": "message", "id": f"e{n}", "parentId": parent, "timestamp": stamp, "message": message})
+    return out
+
+
+def _session(agent: str, size: str) -> tuple[bytes, Callable[[int], bytes]]:
+    """A session log of ``agent`` of about the size of ``chat-{size}`` (Codex and pi: that
+    history written as their rollout), and what one more user line of it is, by number."""
+    import orjson
+
+    if agent == "claude-code":
+        data = generate.ensure(f"claude-code-{size}.jsonl").read_bytes()
+        last = orjson.loads(data.rstrip(b"\n").rsplit(b"\n", 1)[-1])
+        ids = {"parent": last.get("uuid")}
+        head = {k: last[k] for k in ("sessionId", "cwd", "version") if k in last}
+
+        def claude_code(i: int) -> bytes:
+            record = {**head, "type": "user", "uuid": f"bench-{i}", "parentUuid": ids["parent"], "isSidechain": False}
+            ids["parent"] = record["uuid"]
+            return orjson.dumps({**record, "message": {"role": "user", "content": f"one more thing ({i})"}}) + b"\n"
+
+        return data, claude_code
+    from suture.formats import get, load_file
+
+    chat = load_file(generate.ensure(f"chat-{size}.jsonl"))
+    if agent == "codex":
+        data = get("codex").dump(chat.messages, chat)
+
+        def codex(i: int) -> bytes:
+            item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": f"one more ({i})"}]}
+            line = {"timestamp": "2026-01-08T14:00:00.000Z", "type": "response_item", "payload": item}
+            return orjson.dumps(line) + b"\n"
+
+        return data, codex
+    lines = _pi_lines(list(chat.messages))
+    data = b"".join(orjson.dumps(line) + b"\n" for line in lines)
+    count = len(lines)
+
+    def pi(i: int) -> bytes:
+        n = count + i
+        message = {"role": "user", "content": [{"type": "text", "text": f"one more thing ({i})"}], "timestamp": 0}
+        line = {"type": "message", "id": f"e{n}", "parentId": f"e{n - 1}", "timestamp": "2026", "message": message}
+        return orjson.dumps(line) + b"\n"
+
+    return data, pi
+
+
+def _recheck_session(agent: str, size: str, runs: int) -> dict[str, Any]:
+    """What the app runs after a one-line append to a session log (``SentChecks``: what the
+    agent sends on resume, every provider's verdict on it and the contract view), resumed,
+    against working all of it out whole (what ``suture check`` and the app's child do)."""
     from suture.checks import PROVIDERS
     from suture.formats import load_bytes
     from suture.repair import repair, repair_from
-    from suture.sent import as_sent, verdict
+    from suture.sent import agent_name, as_sent, verdict
     from suture.sent.resume import SentChecks
 
-    data = generate.ensure(source).read_bytes()
-    last = orjson.loads(data.rstrip(b"\n").rsplit(b"\n", 1)[-1])
+    data, more = _session(agent, size)
     transcript = load_bytes(data)
+    assert transcript.format == agent, transcript.format
     result = repair(transcript.messages)
     n = len(transcript.messages)
 
@@ -557,11 +692,8 @@ def _recheck_session(source: str, runs: int) -> dict[str, Any]:
     checks = SentChecks()
     list(checks.each(transcript, result))
     times = []
-    for i in range(runs):
-        record = {**{k: last[k] for k in ("sessionId", "cwd", "version") if k in last}, "type": "user"}
-        record |= {"uuid": f"bench-{i}", "parentUuid": last.get("uuid"), "isSidechain": False}
-        last = record
-        data += orjson.dumps({**record, "message": {"role": "user", "content": f"one more thing ({i})"}}) + b"\n"
+    for i in range(runs * 2):
+        data += more(i)
         grown = load_bytes(data)
         same = len(transcript.messages)
         assert len(grown.messages) == same + 1 and grown.messages[same - 1] == transcript.messages[same - 1]
@@ -572,7 +704,7 @@ def _recheck_session(source: str, runs: int) -> dict[str, Any]:
         list(checks.each(transcript, result, same))
         times.append(time.process_time() - t)
     return row(
-        f"what Claude Code sends on resume, and every verdict, after a one-line append to {source} ({n:,} messages), resumed",
+        f"what {agent_name(agent)} sends on resume, and every verdict, after a one-line append ({n:,} messages), resumed",
         min(times),
         floor,
         "all of it worked out whole again (CPU time)",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, overload
 
@@ -20,10 +21,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from suture.checks import PROVIDERS, check, verdicts
-from suture.checks.resume import Checks, resumable
+from suture.checks.resume import Checks, Valid, resumable
 from suture.formats import load_file
 from suture.model import Message, TextPart, ThinkingPart, ToolCall
 from suture.repair import Repair, repair, repair_from, reused
+from suture.validity import violations
 from tests.strategies import histories
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -223,3 +225,42 @@ def test_a_check_after_an_append_reads_what_was_appended_not_the_history() -> No
             found = after.check(counted, same, final[1] if final is not None else 0)
             assert found == check(result.messages, provider, repaired=True)
             assert counted.reads < 200, (provider, k, counted.reads)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(dressed_histories(), dressed_histories(), st.data())
+def test_the_resumed_valid_property_equals_the_whole_one_after_appends_and_changed_ends(
+    messages: list[Message], other: list[Message], data: st.DataObject
+) -> None:
+    """The Valid property every provider shares (an AI SDK file's headline), before and after
+    repair, resumed after each append and after an end written otherwise."""
+    cuts = data.draw(st.lists(st.integers(0, len(messages)), max_size=4))
+    valid = Valid()
+    last: tuple[list[Message], Repair] | None = None
+    for part, result, kept in _grow(messages, cuts):
+        assert valid.check(part, result, kept) == (violations(part), violations(result.messages))
+        last = (part, result)
+    assert last is not None
+    part, result = last
+    keep = data.draw(st.integers(0, len(part)))
+    changed = part[:keep] + other
+    again = repair_from(result, changed, keep)
+    assert valid.check(changed, again, keep) == (violations(changed), violations(again.messages))
+
+
+def test_the_valid_property_after_an_append_reads_what_was_appended_not_the_history() -> None:
+    """After the first check, one message appended at a time: the Valid property, before repair
+    and after it, reads a few dozen messages, not the thousands before them."""
+    messages = _session(800)
+    n = len(messages) - 25
+    valid = Valid()
+    result = repair(messages[:n])
+    valid.check(messages[:n], result)
+    for k in range(n + 1, len(messages) + 1):
+        part = messages[:k]
+        counted = _Counted(part)
+        result = repair_from(result, part, k - 1)
+        output = _Counted(list(result.messages))
+        found = valid.check(counted, replace(result, messages=output), k - 1)
+        assert found == (violations(part), violations(result.messages))
+        assert counted.reads < 200 and output.reads < 200, (k, counted.reads, output.reads)

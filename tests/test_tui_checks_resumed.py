@@ -162,3 +162,109 @@ async def test_checks_of_a_claude_code_session_after_appends_resume_and_say_what
     async with fresh.run_test(size=SIZE) as pilot:
         await settled(pilot, fresh)
         assert _said(fresh) == resumed
+
+
+def _codex_session() -> list[bytes]:
+    """A Codex rollout of many turns, each a call and its output; one call never answered (Codex
+    answers it "aborted"), one output whose call is nowhere (left out), one item between a call
+    and its output (a strict server rejects it)."""
+
+    def item(payload: dict[str, Any]) -> bytes:
+        return (
+            orjson.dumps({"timestamp": "2026-01-01T00:00:00.000Z", "type": "response_item", "payload": payload}) + b"\n"
+        )
+
+    head = {"timestamp": "2026-01-01T00:00:00.000Z", "type": "session_meta", "payload": {"id": "s", "cwd": "/w"}}
+    lines = [orjson.dumps(head) + b"\n"]
+    lines.append(item({"type": "message", "role": "user", "content": [{"type": "input_text", "text": "start"}]}))
+    for turn in range(14):
+        lines.append(item({"type": "function_call", "call_id": f"c{turn}", "name": "shell", "arguments": "{}"}))
+        if turn == 5:
+            lines.append(item({"type": "message", "role": "user", "content": [{"type": "input_text", "text": "wait"}]}))
+        if turn == 8:
+            lines.append(item({"type": "function_call_output", "call_id": "nowhere", "output": "?"}))
+        if turn != 3:
+            lines.append(item({"type": "function_call_output", "call_id": f"c{turn}", "output": "ok"}))
+    return lines
+
+
+def _pi_session() -> list[bytes]:
+    """A pi session (to Anthropic) of many turns, each a call and its result; one call never
+    answered (pi answers it "No result provided"), one turn that failed (pi leaves it out)."""
+    head = {"type": "session", "version": 3, "id": "s", "timestamp": "2026", "cwd": "/w"}
+    model = {"api": "anthropic-messages", "provider": "anthropic", "model": "claude-sonnet-4-5"}
+    messages: list[dict[str, Any]] = [{"role": "user", "content": [{"type": "text", "text": "start"}]}]
+    for turn in range(14):
+        call = {"type": "toolCall", "id": f"c{turn}", "name": "read", "arguments": {}}
+        stop = "error" if turn == 7 else "toolUse"
+        messages.append({"role": "assistant", "content": [call], **model, "stopReason": stop})
+        if turn != 3:
+            result = [{"type": "text", "text": "ok"}]
+            messages.append({"role": "toolResult", "toolCallId": f"c{turn}", "toolName": "read", "content": result})
+    lines = [orjson.dumps(head) + b"\n"]
+    for n, m in enumerate(messages, 1):
+        entry = {"type": "message", "id": f"e{n}", "parentId": f"e{n - 1}" if n > 1 else None, "timestamp": "2026"}
+        lines.append(orjson.dumps({**entry, "message": {**m, "timestamp": 0}}) + b"\n")
+    return lines
+
+
+@pytest.mark.parametrize("fmt", ["codex", "pi"])
+async def test_checks_of_a_codex_or_pi_session_after_appends_resume_and_say_what_a_whole_check_says(
+    fmt: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(suture.tui.checking, "CHECKS_SETTLE", 0.05)
+    lines = _codex_session() if fmt == "codex" else _pi_session()
+    path = tmp_path / "session.jsonl"
+    async with _opened(path, b"".join(lines[:12]), monkeypatch) as (pilot, app, children):
+        for k in range(12, len(lines), 3):
+            await _appended(pilot, app, path, b"".join(lines[k : k + 3]))
+            model = app.model
+            assert model is not None and model.transcript.format == fmt
+            sent = as_sent(model.transcript)
+            assert app.verdicts is not None and set(app.verdicts) == set(PROVIDERS)
+            for p, judged in app.verdicts.items():
+                whole = sent_verdict(model.transcript, p, model.repair, sent)
+                assert judged.sent is not None
+                assert judged.sent.problems == whole.problems, p
+                assert judged.sent.notes == whole.notes, p
+                assert judged.contract.before == whole.contract.before, p
+                assert judged.contract.after == whole.contract.after, p
+        assert children == [1]  # every check after the first was worked out in the app's process
+        kept = app._kept_checks
+        assert isinstance(kept, SentChecks) and kept._grown is not None and kept._grown.cut > 0  # resumed
+        resumed = _said(app)
+        assert any(f.kind == "agent" for j in app.verdicts.values() for f in j.findings)
+    fresh = SutureApp(path, watch=False)
+    async with fresh.run_test(size=SIZE) as pilot:
+        await settled(pilot, fresh)
+        assert _said(fresh) == resumed
+
+
+async def test_the_valid_property_of_an_ai_sdk_file_after_appends_resumes_and_says_what_a_whole_check_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(suture.tui.checking, "CHECKS_SETTLE", 0.05)
+    call = {"type": "tool-call", "toolCallId": "t{n}", "toolName": "run", "input": {}}
+    result = {"type": "tool-result", "toolCallId": "t{n}", "toolName": "run", "output": {"type": "text", "value": "ok"}}
+    lines = [orjson.dumps({"role": "user", "content": "start"}) + b"\n"]
+    for n in range(12):
+        lines.append(orjson.dumps({"role": "assistant", "content": [{**call, "toolCallId": f"t{n}"}]}) + b"\n")
+        if n == 4:
+            lines.append(orjson.dumps({"role": "user", "content": "between"}) + b"\n")  # a result out of its turn
+        if n != 8:
+            lines.append(orjson.dumps({"role": "tool", "content": [{**result, "toolCallId": f"t{n}"}]}) + b"\n")
+    path = tmp_path / "chat.jsonl"
+    async with _opened(path, b"".join(lines[:8]), monkeypatch) as (pilot, app, children):
+        assert app.model is not None and app.model.transcript.format == "vercel"
+        for k in range(8, len(lines), 2):
+            await _appended(pilot, app, path, b"".join(lines[k : k + 2]))
+        assert children == [1]
+        kept = app._kept_checks
+        assert kept is not None and not isinstance(kept, SentChecks)
+        assert kept.valid is not None and kept.valid._before.cut > 0  # the Valid property resumed
+        resumed = _said(app)
+        assert resumed["provider"] is None and resumed["status"][0].startswith("every provider: 3 problems")
+    fresh = SutureApp(path, watch=False)
+    async with fresh.run_test(size=SIZE) as pilot:
+        await settled(pilot, fresh)
+        assert _said(fresh) == resumed

@@ -118,11 +118,12 @@ class Grown(Sequence[T]):
             left -= len(chunk)
 
 
-def grown_by(items: Sequence[T], more: list[T]) -> Sequence[T]:
-    """``[*items, *more]`` without copying ``items`` once they are a :class:`Grown` (made one
-    the first time: a full read gives a list)."""
+def grown_by(items: Sequence[T], more: list[T], start: int | None = None) -> Sequence[T]:
+    """``[*items[:start], *more]`` (``start``: all of ``items`` by default) without copying
+    ``items`` once they are a :class:`Grown` (made one the first time: a full read gives a
+    list)."""
     base = items if isinstance(items, Grown) else Grown(items)
-    return base.grown(len(items), more)
+    return base.grown(len(items) if start is None else start, more)
 
 
 class Growing(Generic[T]):

@@ -2,7 +2,9 @@
 
 Valid: every call is answered by exactly one result; all results of a span follow its assistant
 message directly, in call order; no two calls share an id; no result is outside its call's span.
-``suture check`` prints these; the property tests assert a repaired history has none.
+``suture check`` prints these; the property tests assert a repaired history has none. A history
+that grows is checked again from a cut near its end (:class:`suture.checks.resume.Valid`, over
+:func:`scan`).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from dataclasses import dataclass
 
 from suture.model import Message
 
-__all__ = ["Breach", "violations"]
+__all__ = ["Breach", "scan", "violations"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,21 +37,32 @@ def _call_label(call_id: str, name: str | None) -> str:
 
 def violations(messages: Sequence[Message]) -> list[Breach]:
     """Every way ``messages`` breaks the Valid property, by message index."""
-    span_of_result, by_span = _spans(messages)
+    return scan(messages, 0, len(messages), {})
+
+
+def scan(messages: Sequence[Message], start: int, stop: int, first_use: dict[str, int]) -> list[Breach]:
+    """The breaches of ``messages[start:stop]``, by message index, where ``start`` is 0 or an
+    assistant message (no span crosses it) and ``stop`` the end or an assistant message;
+    ``first_use`` holds the message of each call id used before ``start``, and gets those used
+    here. The breaches of a history are those of its parts, one after the other."""
+    span_of_result, by_span = _spans(messages, start, stop)
     found: list[Breach] = []
-    answered = _calls(messages, by_span, found)
+    answered = _calls(messages, start, stop, by_span, first_use, found)
     _results(messages, span_of_result, by_span, answered, found)
     found.sort(key=lambda v: v.index)
     return found
 
 
-def _spans(messages: Sequence[Message]) -> tuple[dict[int, int], dict[tuple[int, str], list[int]]]:
+def _spans(
+    messages: Sequence[Message], start: int, stop: int
+) -> tuple[dict[int, int], dict[tuple[int, str], list[int]]]:
     """Each result's span (the index of the assistant message with calls before it, -1: none) and,
     by span and ``tool_call_id``, the results in it."""
     span_of_result: dict[int, int] = {}
     by_span: dict[tuple[int, str], list[int]] = {}
     span_start = -1
-    for index, message in enumerate(messages):
+    for index in range(start, stop):
+        message = messages[index]
         if message.role == "assistant":
             span_start = index if message.tool_calls else -1
         elif message.role == "tool":
@@ -58,13 +71,18 @@ def _spans(messages: Sequence[Message]) -> tuple[dict[int, int], dict[tuple[int,
     return span_of_result, by_span
 
 
-def _calls(messages: Sequence[Message], by_span: dict[tuple[int, str], list[int]], found: list[Breach]) -> set[int]:
+def _calls(
+    messages: Sequence[Message],
+    start: int,
+    n: int,
+    by_span: dict[tuple[int, str], list[int]],
+    first_use: dict[str, int],
+    found: list[Breach],
+) -> set[int]:
     """The breaches of each call (an id used before, a result not right after it in call order, or
     none); returns the results that answer a call properly."""
-    n = len(messages)
-    first_use: dict[str, int] = {}
     answered: set[int] = set()
-    i = 0
+    i = start
     while i < n:
         message = messages[i]
         if message.role != "assistant" or not message.tool_calls:

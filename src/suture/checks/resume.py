@@ -57,7 +57,7 @@ from abc import ABC, abstractmethod
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from operator import attrgetter
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from suture.checks import (
     PROVIDERS,
@@ -81,7 +81,10 @@ from suture.io import InputError
 from suture.model import Message
 from suture.repair import Repair, reused
 
-__all__ = ["Checks", "LayerSet", "Resumable", "resumable"]
+if TYPE_CHECKING:
+    from suture.validity import Breach
+
+__all__ = ["Checks", "LayerSet", "Resumable", "Valid", "resumable"]
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -550,6 +553,53 @@ class _Responses(Resumable):
         return [(self.kept, len(self.kept)), (found, -1)]
 
 
+class _Valid(Resumable):
+    """The Valid property every provider shares (:func:`suture.validity.violations`): spans from
+    one assistant message to the next, and the first use of each id."""
+
+    provider = ""
+
+    def _fresh(self) -> None:
+        self.kept: list[Violation] = []
+        self.first: dict[str, int] = {}
+
+    def _resets(self, messages: Sequence[Message], k: int) -> bool:
+        return messages[k].role == "assistant"
+
+    def _step(self, messages: Sequence[Message], cut: int) -> _Segments:
+        from suture.validity import scan
+
+        if cut > self.cut:
+            self.kept += scan(messages, self.cut, cut, self.first)  # type: ignore[arg-type]
+            self.cut = cut
+        window = scan(messages, cut, len(messages), _Layer(self.first))
+        return [(self.kept, len(self.kept)), (window, -1)]  # type: ignore[list-item]
+
+
+class Valid:
+    """The Valid property every provider shares (:func:`suture.validity.violations`) of a
+    history that grows and of its repair, each check resumed from the last, as :class:`Checks`
+    resumes a provider's: the breaches before the cut are kept (an AI SDK file is headed by
+    these, at every append)."""
+
+    def __init__(self) -> None:
+        self._before = _Valid()
+        self._after = _Valid()
+        self._repair: Repair | None = None
+
+    def check(self, messages: Sequence[Message], result: Repair, same: int = 0) -> tuple[list[Breach], list[Breach]]:
+        """The breaches of ``messages`` and of ``result``, their repair, as
+        :func:`~suture.validity.violations` gives them. ``same``: as :meth:`Checks.verdicts`'s."""
+        point = reused(self._repair, messages, same) if self._repair is not None and same > 0 else None
+        if point is None:
+            same = 0
+        final = reused(result, messages, len(messages))
+        self._repair = result
+        before = self._before.check(messages, same)
+        after = self._after.check(result.messages, point[1] if point is not None else 0, final[1] if final else 0)
+        return before, after  # type: ignore[return-value]
+
+
 def resumable(provider: str, repaired: bool = False) -> Resumable:
     """A resumable check for ``provider`` (``repaired``: of a repair's output, as
     ``check(..., repaired=True)``)."""
@@ -675,6 +725,9 @@ class Checks:
         self._fixed = {p: _Fixed() for p in self.providers}
         self._repair: Repair | None = None
         self._by_input: list[int | None] = []  # the output index of each input message (None: dropped)
+        self.valid: Valid | None = None
+        """The Valid property's checks of the same history, where its reader keeps them here (the
+        app, for a file written for no single provider: :class:`Valid`)."""
 
     def verdicts(self, messages: Sequence[Message], result: Repair, same: int = 0) -> dict[str, Verdict]:
         """Each provider's :class:`~suture.checks.Verdict` on ``messages`` and ``result``, their

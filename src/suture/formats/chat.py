@@ -112,6 +112,14 @@ class ChatAdapter:
             meta["body"] = doc.value
         return Transcript(messages, self.name, meta=meta, problems=list(doc.problems))
 
+    def history(self, records: Sequence[Any], first: int = 0) -> list[Message]:
+        """The messages of the records that sit from place ``first`` on in a list, as :meth:`load`
+        reads them from that list (each named ``$[n]`` by its place in it)."""
+        with gc_paused():
+            return [
+                self._message(r, Source(pointer=f"$[{first + k}]"), f"$[{first + k}]") for k, r in enumerate(records)
+            ]
+
     def extend(self, transcript: Transcript, doc: Document, start: int) -> tuple[Transcript, int] | None:
         """The transcript with appended JSONL records (``suture.tail.Extends``): one message a
         line, so the new messages follow the old ones unchanged."""

@@ -559,6 +559,12 @@ class ResponsesAdapter:
         messages = messages_from_items((item, Source(pointer=f"{prefix}[{i}]")) for i, item in enumerate(items))
         return Transcript(messages, self.name, meta=meta, problems=list(doc.problems))
 
+    def history(self, items: Sequence[Any], first: int = 0) -> list[Message]:
+        """The messages of the items that sit from place ``first`` on in a list, as :meth:`load`
+        reads them from that list (each named ``$[n]`` by its place in it). A run of the model's
+        items is one message: ``items`` must not begin inside one."""
+        return messages_from_items((item, Source(pointer=f"$[{first + k}]")) for k, item in enumerate(items))
+
     # -- dumping -----------------------------------------------------------------------------
 
     def dump(self, messages: Sequence[Message], transcript: Transcript) -> bytes:

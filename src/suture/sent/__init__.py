@@ -316,12 +316,10 @@ def _neutral(wire: list[Any], wire_format: str, first: int = 0) -> list[Message]
     from suture.formats import get
 
     if first:
-        from suture.formats.messages import MessagesAdapter
-
-        adapter = get(wire_format)
-        if not isinstance(adapter, MessagesAdapter):
+        history: Callable[[list[Any], int], list[Message]] | None = getattr(get(wire_format), "history", None)
+        if history is None:
             raise ValueError(f"a {wire_format} history is read whole")
-        return adapter.history(wire, first)
+        return history(wire, first)
     return list(get(wire_format).load(Document("json", value=wire)).messages)
 
 

@@ -49,7 +49,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from suture.model import Transcript
-from suture.sent import Added, Built, Fix, Pieces, Sent, _sent, pieces
+from suture.sent import Added, Built, Fix, Pieces
+from suture.sent.kept import Resumed, Whole
 from suture.words import count
 
 __all__ = ["ADDED", "ENTRY", "INTERRUPTED", "MODEL", "NO_RESPONSE", "Grown", "batch_stem", "build", "merges"]
@@ -127,10 +128,6 @@ class Before:
     """The greatest line of the records before the cut (``None``: none has a line)."""
     stems: set[str]
     """For each result before the cut whose id reads as a batch entry (``{stem}_{n}``), its stem."""
-
-
-class Whole(Exception):
-    """The records after a cut cannot be built apart from those before it: build them all."""
 
 
 class _Builder:
@@ -673,9 +670,10 @@ def merges(transcript: Transcript) -> list[dict[str, Any]]:
     return found
 
 
-class Grown:
+class Grown(Resumed):
     """What Claude Code sends on resume, for a session that grows: after an append, the records
-    from a *cut* near the end are built again and those before it are kept.
+    from a *cut* near the end are built again and those before it are kept
+    (:class:`suture.sent.kept.Resumed`).
 
     The cut is an assistant message the request keeps, before the last one: no user records are
     joined across it, and the pairing starts there afresh but for the calls seen before it. What
@@ -687,62 +685,31 @@ class Grown:
     ``tests/test_sent_resume.py`` proves the history, its provenance and the fixes equal
     :func:`suture.sent.as_sent`'s."""
 
-    def __init__(self) -> None:
-        self._fresh()
+    steps = 6
+    """The steps of :meth:`_Builder.build` whose fixes are listed in turn."""
 
     def _fresh(self) -> None:
-        self.cut = 0
+        super()._fresh()
         self.before: Before | None = None
         self.pending: set[Any] = set()
         """Calls before the cut that no result before it answers."""
         self.answered_after: set[Any] = set()
         """Those of them a result after the cut answered at the last build."""
-        self.wire: list[Any] = []
-        self.found = Pieces([], [], [], [])
-        self.fixes: list[list[Fix]] = [[] for _ in range(_STEPS)]
+        self.builder: _Builder | None = None
 
-    def sent(self, transcript: Transcript, same: int) -> tuple[Sent, int]:
-        """What Claude Code sends on resume of ``transcript``, whose first ``same`` messages are
-        those of the last call's; and how many messages at the start of it are the last call's."""
-        builder: _Builder | None = None
-        if self.cut and same > self.cut and self.before is not None:
-            builder = _Builder(transcript, self.cut, self.before)
-            try:
-                builder.build()
-                if {key for key in builder.results if key in self.pending} != self.answered_after:
-                    raise Whole  # a call before the cut is now answered after it, or no longer
-            except Whole:
-                builder = None
-        if builder is None:
-            self._fresh()
-            builder = _Builder(transcript)
-            builder.build()
-        kept = len(self.found.messages)
-        built = builder.built
-        first = len(self.wire)
-        found = pieces(built, first)
-        steps = [0, *builder.passes]
-        fixes = [
-            fix for step in range(_STEPS) for fix in (*self.fixes[step], *built.fixes[steps[step] : steps[step + 1]])
-        ]
-        whole = Pieces(
-            self.found.messages + found.messages,
-            self.found.origin + found.origin,
-            self.found.places + found.places,
-            self.found.written + found.written,
-        )
-        sent = _sent(
-            transcript,
-            Built([], built.wire_format, built.provider, built.model, fixes, {}, added=built.added),
-            whole,
-            self.wire + built.wire,
-        )
-        self._move(transcript, builder, found, first)
-        return sent, kept
+    def _build(self, transcript: Transcript) -> tuple[Built, list[int]]:
+        builder = _Builder(transcript, self.cut, self.before if self.cut else None)
+        builder.build()
+        if self.cut and {key for key in builder.results if key in self.pending} != self.answered_after:
+            raise Whole  # a call before the cut is now answered after it, or no longer
+        self.builder = builder
+        return builder.built, builder.passes
 
-    def _move(self, transcript: Transcript, builder: _Builder, found: Pieces, first: int) -> None:
+    def _move(self, transcript: Transcript, built: Built, passes: list[int], found: Pieces, first: int) -> None:
         """Move the cut to the last assistant message but one that the request keeps, keeping
         what the build made of the records before it."""
+        builder, self.builder = self.builder, None
+        assert builder is not None
         if builder.folded:
             self._fresh()  # results are taken for batch entries: the next build is whole too
             return
@@ -751,25 +718,9 @@ class Grown:
             return
         cut = kept[-2]
         at = next(k for k, u in enumerate(builder.sent) if u.role == "assistant" and u.indices == [cut])
-        steps = [0, *builder.passes]
-        moved: list[list[Fix]] = []
-        for step in range(_STEPS):
-            mine = builder.built.fixes[steps[step] : steps[step + 1]]
-            n = sum(1 for f in mine if f.index is not None and f.index < cut)
-            if any(f.index is None or f.index >= cut for f in mine[:n]):
-                return  # (each step's fixes come in the order of the records)
-            moved.append(mine[:n])
-        place = first + at
-        m = next((j for j, ks in enumerate(found.places) if ks and ks[0] >= place), len(found.messages))
-        self.wire += builder.built.wire[:at]
-        self.found = Pieces(
-            self.found.messages + found.messages[:m],
-            self.found.origin + found.origin[:m],
-            self.found.places + found.places[:m],
-            self.found.written + found.written[:at],
-        )
-        for step in range(_STEPS):
-            self.fixes[step] += moved[step]
+        old = self.cut
+        if not self._keep(built, passes, found, first, at, cut):
+            return
         before = self.before if self.before is not None else Before(set(), set(), None, set())
         read_at = next(k for k, u in enumerate(builder.read) if u.role == "assistant" and u.indices == [cut])
         results = _results(builder.read[:read_at])
@@ -786,17 +737,12 @@ class Grown:
         before.answered |= results
         before.calls |= kept_calls
         before.stems |= {key[: e.start()] for key in results if isinstance(key, str) and (e := ENTRY.search(key))}
-        lines = [line for m in transcript.messages[self.cut : cut] if m.source is not None for line in m.source.lines]
+        lines = [line for m in transcript.messages[old:cut] if m.source is not None for line in m.source.lines]
         if lines:
             before.end = max(lines) if before.end is None else max(before.end, *lines)
         self.pending = {key for key in self.pending | calls if key not in before.answered}
         self.answered_after = {key for key in later if key in self.pending}
         self.before = before
-        self.cut = cut
-
-
-_STEPS = 6
-"""The steps of :meth:`_Builder.build` whose fixes are listed in turn."""
 
 
 def _results(units: list[_Unit]) -> set[Any]:

@@ -19,13 +19,16 @@ hold (:data:`ADDED`), so ``input[N]`` is one more than the place in ``wire``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from suture.formats.responses import item_kind
-from suture.model import Transcript
-from suture.sent import Added, Built, Fix
+from suture.model import Message, Transcript
+from suture.sent import Added, Built, Fix, Pieces
+from suture.sent.kept import Resumed, Whole
 
-__all__ = ["ABORTED", "ADDED", "MODEL", "build"]
+__all__ = ["ABORTED", "ADDED", "MODEL", "Grown", "build"]
 
 MODEL = "0.169.0"
 """The Codex version whose resume step this module models."""
@@ -40,17 +43,47 @@ def _call_id(item: dict[str, Any]) -> Any:
     return item.get("call_id", item.get("id"))
 
 
-def build(transcript: Transcript) -> Built:
-    """The Responses ``input`` Codex builds from this as-written rollout on resume."""
-    built = Built([], "responses", "openai-responses", MODEL, [], {}, added=ADDED)
-    messages = transcript.messages
+@dataclass(slots=True)
+class Before:
+    """What a build of the items after a cut needs of those before it: the ids of their calls
+    and of their outputs (Codex looks both up in the whole history)."""
+
+    calls: set[Any] = field(default_factory=set)
+    answered: set[Any] = field(default_factory=set)
+
+
+def _items(messages: Sequence[Message], start: int) -> list[tuple[dict[str, Any], int]]:
+    """The items of the messages from ``start`` on, each with the message it is in."""
     items: list[tuple[dict[str, Any], int]] = []
-    for i, m in enumerate(messages):
-        for item in m.raw if isinstance(m.raw, list) else [m.raw]:
+    for i in range(start, len(messages)):
+        raw = messages[i].raw
+        for item in raw if isinstance(raw, list) else [raw]:
             if isinstance(item, dict):
                 items.append((item, i))
+    return items
+
+
+def _ids(items: list[tuple[dict[str, Any], int]]) -> tuple[set[Any], set[Any]]:
+    """The ids of the calls and of the outputs among some items."""
     calls = {_call_id(item) for item, _ in items if item_kind(item) == "call"}
     answered = {item.get("call_id") for item, _ in items if item_kind(item) == "result"}
+    return calls, answered
+
+
+def build(transcript: Transcript) -> Built:
+    """The Responses ``input`` Codex builds from this as-written rollout on resume."""
+    items = _items(transcript.messages, 0)
+    calls, answered = _ids(items)
+    return _built(transcript, items, calls, answered)
+
+
+def _built(
+    transcript: Transcript, items: list[tuple[dict[str, Any], int]], calls: set[Any], answered: set[Any]
+) -> Built:
+    """What Codex sends of ``items``, where ``calls`` and ``answered`` are the ids of the calls and
+    the outputs of the whole history."""
+    built = Built([], "responses", "openai-responses", MODEL, [], {}, added=ADDED)
+    messages = transcript.messages
 
     def where(i: int) -> str:
         source = messages[i].source
@@ -86,3 +119,73 @@ def build(transcript: Transcript) -> Built:
                 )
             )
     return built
+
+
+_RUN = ("assistant", "call")
+"""The kinds of the items a Responses history reads as one message while they follow each other."""
+
+
+class Grown(Resumed):
+    """What Codex sends on resume, for a rollout that grows (:class:`suture.sent.kept.Resumed`).
+
+    The cut is a message that is not the model's (a user message, an output Codex sends): the
+    items before it are sent as they were, but for what Codex looks up in the whole history,
+    which is carried over the cut (the ids of its calls and outputs) or checked: a call before the
+    cut that no output before it answers gets the output "aborted", and an output before it that
+    no call before it has is left out, as the items after the cut say; the build starts again
+    from the first item wherever they now say otherwise."""
+
+    def _fresh(self) -> None:
+        super()._fresh()
+        self.before = Before()
+        self.pending: set[Any] = set()
+        """Calls before the cut that no output before it answers."""
+        self.orphans: set[Any] = set()
+        """Ids of outputs before the cut that no call before it has."""
+        self.seen_after: tuple[set[Any], set[Any]] = (set(), set())
+        """Which of those the items after the cut answered or called at the last build."""
+        self.items: list[tuple[dict[str, Any], int]] = []
+
+    def _build(self, transcript: Transcript) -> tuple[Built, list[int]]:
+        items = _items(transcript.messages, self.cut)
+        calls, answered = _ids(items)
+        seen = ({key for key in answered if key in self.pending}, {key for key in calls if key in self.orphans})
+        if seen != self.seen_after:
+            raise Whole  # a call before the cut is answered after it now, or no longer (or an output's call)
+        built = _built(transcript, items, calls | self.before.calls, answered | self.before.answered)
+        if self.wire and built.wire and item_kind(self.wire[-1]) in _RUN and item_kind(built.wire[0]) in _RUN:
+            raise Whole  # the model's items on both sides of the cut are read as one message
+        self.items = items
+        return built, [len(built.fixes)]
+
+    def _move(self, transcript: Transcript, built: Built, passes: list[int], found: Pieces, first: int) -> None:
+        """Move the cut to the last message but one that is not the model's and whose items Codex
+        sends, keeping what the build made of the items before it."""
+        items, self.items = self.items, []
+        messages = transcript.messages
+        places: dict[int, int] = {}  # the first wire place of each message the build sends
+        for k, value in enumerate(built.wire):
+            i = built.origin_of.get(id(value))
+            if i is not None and i not in places:
+                places[i] = k
+        cuts = [
+            i
+            for i in places
+            if messages[i].role != "assistant" and item_kind(built.wire[places[i]]) not in _RUN and i > self.cut
+        ]
+        if len(cuts) < 2:
+            return
+        cut = cuts[-2]
+        if not self._keep(built, passes, found, first, places[cut], cut):
+            return
+        piece = [(item, i) for item, i in items if i < cut]
+        calls, answered = _ids(piece)
+        later_calls, later_answered = _ids([(item, i) for item, i in items if i >= cut])
+        self.before.calls |= calls
+        self.before.answered |= answered
+        self.pending = {key for key in self.pending | calls if key not in self.before.answered}
+        self.orphans = {key for key in self.orphans | answered if key not in self.before.calls}
+        self.seen_after = (
+            {key for key in later_answered if key in self.pending},
+            {key for key in later_calls if key in self.orphans},
+        )

@@ -26,14 +26,16 @@ Anthropic Messages and Gemini the system prompt is not a message.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
 from suture.model import Message, Transcript
-from suture.sent import Added, Built, Fix
+from suture.sent import Added, Built, Fix, Pieces
+from suture.sent.kept import Resumed, Whole
 
-__all__ = ["ADDED", "MODEL", "NO_RESULT", "build"]
+__all__ = ["ADDED", "MODEL", "NO_RESULT", "Grown", "build"]
 
 MODEL = "0.73.1"
 """The pi version whose resume step this module models."""
@@ -54,14 +56,35 @@ def _json(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
+@dataclass(slots=True)
+class Before:
+    """What a build of the messages from a cut (a message that is not a result: pi ends the calls
+    before it there) needs of those before it."""
+
+    previous: int
+    """The greatest line of the messages before the cut."""
+    failed: list[int]
+    """The lines of the failed turns pi left out that come among them, in order."""
+    target: tuple[Any, Any, Any]
+    """The provider, API and model the session talks to (those of its last assistant message)."""
+    wire_format: str
+
+
 class _Builder:
-    def __init__(self, transcript: Transcript) -> None:
+    def __init__(self, transcript: Transcript, start: int = 0, before: Before | None = None) -> None:
         self.transcript = transcript
         self.messages = transcript.messages
+        self.start = start
+        self.before = before
         fmt = transcript.export_format or "messages"
         self.built = Built([], fmt, _PROVIDERS.get(fmt, ""), MODEL, [], {}, added=ADDED.get(fmt, ()))
         last = next((m.raw for m in reversed(self.messages) if m.role == "assistant" and isinstance(m.raw, dict)), {})
         self.target = (last.get("provider"), last.get("api"), last.get("model"))
+        self.failed: list[int] = []
+        """The lines of the failed turns among the messages before the cut, then those after."""
+        self.ends: list[tuple[int, int]] = []
+        """For each message from the cut on: its greatest line so far, and how many failed
+        turns come before it."""
 
     def where(self, i: int) -> str:
         source = self.messages[i].source
@@ -75,15 +98,27 @@ class _Builder:
         # The messages in their order (a compaction summary comes first though written last),
         # with each failed turn pi left out at its place among them, by line.
         failed = sorted(s.source.line or 0 for s in self.transcript.skipped if s.kind == "errored_turn")
+        self.failed = list(failed)
         events: list[tuple[int, int, Message | None]] = []
         previous = 0
-        for i, written in enumerate(self.messages):
+        popped = 0
+        before = self.before
+        if before is not None:
+            if failed[: len(before.failed)] != before.failed or self.target != before.target:
+                raise Whole  # what pi reads of the whole session is not what the kept part read
+            if self.built.wire_format != before.wire_format:
+                raise Whole
+            previous, popped = before.previous, len(before.failed)
+        for i in range(self.start, len(self.messages)):
+            written = self.messages[i]
             line = written.source.line if written.source is not None and written.source.line is not None else 0
-            while failed and previous < failed[0] < line:
-                events.append((failed.pop(0), -1, None))
+            while popped < len(failed) and previous < failed[popped] < line:
+                events.append((failed[popped], -1, None))
+                popped += 1
+            self.ends.append((previous, popped))
             events.append((line, i, written))
             previous = max(previous, line)
-        events.extend((line, -1, None) for line in failed if line > previous)
+        events.extend((line, -1, None) for line in failed[popped:] if line > previous)
         out: list[tuple[str, dict[str, Any], int]] = []
         pending: list[tuple[dict[str, Any], int]] = []
         answered: set[Any] = set()
@@ -301,6 +336,8 @@ class _Builder:
     def build(self) -> Built:
         llm = self.llm()
         writers = {"chat": self.chat, "messages": self.anthropic}
+        if self.before is not None and self.built.wire_format not in writers:
+            raise Whole  # (suture's own writing of the format: read whole)
         writers.get(self.built.wire_format, self.other)(llm)
         return self.built
 
@@ -308,6 +345,48 @@ class _Builder:
 def build(transcript: Transcript) -> Built:
     """The request history pi builds from this as-written session on resume."""
     return _Builder(transcript).build()
+
+
+class Grown(Resumed):
+    """What pi sends on resume, for a session that grows (:class:`suture.sent.kept.Resumed`).
+
+    The cut is a message that is not a result: pi ends the calls before it there (their missing
+    results are made before it), so what it sends of the messages before the cut is built apart
+    from the rest, given the failed turns it left out among them and the provider, API and
+    model the session talks to, which are carried over the cut and checked: where the session
+    now talks to another model, or its failed turns before the cut are others, the build
+    starts again from the first message. A request in a format pi's own code is not modelled
+    for (suture writes it) is built whole every time."""
+
+    def _fresh(self) -> None:
+        super()._fresh()
+        self.before: Before | None = None
+        self.builder: _Builder | None = None
+
+    def _build(self, transcript: Transcript) -> tuple[Built, list[int]]:
+        builder = _Builder(transcript, self.cut, self.before if self.cut else None)
+        builder.build()
+        self.builder = builder
+        return builder.built, [len(builder.built.fixes)]
+
+    def _move(self, transcript: Transcript, built: Built, passes: list[int], found: Pieces, first: int) -> None:
+        """Move the cut to the last message but one that is not a result, keeping what the build
+        made of the messages before it."""
+        builder, self.builder = self.builder, None
+        assert builder is not None
+        if built.wire_format not in ("chat", "messages"):
+            return
+        messages = transcript.messages
+        cuts = [i for i in range(self.cut + 1, len(messages)) if messages[i].role != "tool"]
+        if len(cuts) < 2:
+            return
+        cut = cuts[-2]
+        origin = built.origin_of
+        at = next((k for k, value in enumerate(built.wire) if (origin.get(id(value)) or 0) >= cut), len(built.wire))
+        if not self._keep(built, passes, found, first, at, cut):
+            return
+        previous, popped = builder.ends[cut - builder.start]
+        self.before = Before(previous, builder.failed[:popped], builder.target, built.wire_format)
 
 
 def _anthropic_assistant_blocks(content: Any) -> list[dict[str, Any]]:

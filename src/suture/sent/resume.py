@@ -14,23 +14,25 @@ written), and after an append checks again only from a cut near the end::
     for name, contract, found in checks.each(grown, repair_from(result, grown.messages, n), same=n):
         ...
 
-Three things are resumed, each from its own cut: what the agent sends (Claude Code's request
-history, :class:`suture.sent.claude_code.Grown`: built again from an assistant message near the
-end), the provider's checks of that request (:mod:`suture.checks.resume`, over the request as
-:func:`suture.sent.numbered.modelled` numbers it), and the contract view
+Three things are resumed, each from its own cut: what the agent sends (its request history,
+built again from a message near the end: :class:`suture.sent.kept.Resumed`, for Claude Code,
+Codex and pi), the provider's checks of that request (:mod:`suture.checks.resume`, over the
+request as :func:`suture.sent.numbered.modelled` numbers it), and the contract view
 (:class:`suture.checks.resume.Checks`). Where a kept result no longer holds, that part is worked
-out whole again. For the other agents (Codex, pi) what is sent is built whole at every check,
-and so are the checks of it; :meth:`SentChecks.resumes` says which formats resume.
-``tests/test_sent_resume.py`` proves the verdicts equal :func:`suture.sent.verdict`'s.
+out whole again. What is kept is shared with what is made from it (:func:`suture.grown.grown_by`),
+never copied: a check after an append costs what was appended. :meth:`SentChecks.resumes` says
+which formats resume. ``tests/test_sent_resume.py`` proves the verdicts equal
+:func:`suture.sent.verdict`'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from suture.checks import PROVIDERS, Verdict
 from suture.checks.resume import Checks, Resumable, resumable
+from suture.grown import grown_by
 from suture.model import Message, Transcript
 from suture.repair import Repair
 from suture.sent import RESUME_PROMPT, Sent, SentVerdict, as_sent
@@ -38,15 +40,23 @@ from suture.sent.numbered import SentRequest, modelled
 
 if TYPE_CHECKING:
     from suture.checks import Violation
-    from suture.sent.claude_code import Grown
+    from suture.sent.kept import Resumed
 
 __all__ = ["SentChecks"]
 
-_RESUMED = ("claude-code",)
+
+def _resumed() -> dict[str, Callable[[], Resumed]]:
+    """The resumed build of what is sent, by session format."""
+    from suture.sent import claude_code, codex, pi
+
+    return {"claude-code": claude_code.Grown, "codex": codex.Grown, "pi": pi.Grown}
+
+
+_RESUMED = ("claude-code", "codex", "pi")
 """The session formats whose sent history is built again from a cut after an append."""
 
 
-def _from(in_sent: list[int | None], j: int) -> int:
+def _from(in_sent: Sequence[int | None], j: int) -> int:
     """Where the messages of a request from ``sent.messages[j]`` on begin (with any stand-in
     right before them), looked for from the end."""
     r = len(in_sent)
@@ -104,7 +114,7 @@ class SentChecks:
         self.contract = Checks(self.providers)
         self._checks = {p: resumable(p) for p in self.providers}
         self._converted = {p: _Converted() for p in self.providers}
-        self._grown: Grown | None = None
+        self._grown: Resumed | None = None
         self._request: SentRequest | None = None
 
     @staticmethod
@@ -119,7 +129,7 @@ class SentChecks:
         Every provider must be taken before the next call."""
         sent, same_sent = self._sent(transcript, same)
         request, same_request = self._numbered(transcript, sent, same_sent)
-        history = [*request.messages, RESUME_PROMPT]
+        history = grown_by(request.messages, [RESUME_PROMPT])  # (the request's messages are not copied)
         # The next check keeps the messages of what is sent before the cut of its history.
         final_sent = len(self._grown.found.messages) if self._grown is not None else 0
         final = _from(request.in_sent, final_sent)
@@ -131,10 +141,9 @@ class SentChecks:
 
     def _sent(self, transcript: Transcript, same: int) -> tuple[Sent, int]:
         if transcript.format in _RESUMED:
-            from suture.sent.claude_code import Grown
-
-            if self._grown is None or not same:
-                self._grown = Grown()
+            make = _resumed()[transcript.format]
+            if self._grown is None or not same or type(self._grown) is not make:
+                self._grown = make()
             return self._grown.sent(transcript, same)
         return as_sent(transcript), 0
 
@@ -157,8 +166,8 @@ class SentChecks:
         keep = _from(old.in_sent, same)
         if any(r >= keep for r in old.stand_ins):
             return None
-        at: list[int | None] = list(old.at[:keep])
-        messages: list[Message] = list(old.messages[:keep])
+        at: list[int | None] = []
+        messages: list[Message] = []
         for j in range(same, len(sent.messages)):
             ks = sent.places[j]
             m = sent.messages[j]
@@ -172,8 +181,15 @@ class SentChecks:
             and sent.position(sent.places[same][0]) <= max(a.position for a in sent.added)
         ):
             return None
-        in_sent: list[int | None] = [*old.in_sent[:keep], *range(same, len(sent.messages))]
-        return _Spliced(old, sent, messages, at, in_sent, keep)
+        # The last request's lists up to ``keep`` are shared, not copied.
+        return _Spliced(
+            old,
+            sent,
+            grown_by(old.messages, messages, keep),
+            grown_by(old.at, at, keep),
+            grown_by(old.in_sent, list(range(same, len(sent.messages))), keep),
+            keep,
+        )
 
 
 class _Spliced(SentRequest):
@@ -186,9 +202,9 @@ class _Spliced(SentRequest):
         self,
         old: SentRequest,
         sent: Sent,
-        messages: list[Message],
-        at: list[int | None],
-        in_sent: list[int | None],
+        messages: Sequence[Message],
+        at: Sequence[int | None],
+        in_sent: Sequence[int | None],
         kept: int,
     ) -> None:
         super().__init__(
@@ -198,12 +214,12 @@ class _Spliced(SentRequest):
             wire=[],
             written=[],
             added={},
-            messages=messages,
-            at=at,
+            messages=messages,  # type: ignore[arg-type]
+            at=at,  # type: ignore[arg-type]
             exact=False,
             label=old.label,
             sent=sent,
             stand_ins=old.stand_ins,
-            in_sent=in_sent,
+            in_sent=in_sent,  # type: ignore[arg-type]
         )
         self.kept = kept

@@ -10,11 +10,15 @@ model it checks, the file, or the app.
 
 A model that extends the one checked last (the file grew: each model shown since was grown from
 the one before) is checked from where those checks stopped (:mod:`suture.checks.resume`; for a
-Claude Code session log, what it sends on resume too: :mod:`suture.sent.resume`): what was
-appended and the last few messages, in milliseconds, on the checks' worker thread, with no
-child process. A first load, a file changed otherwise, and a Codex or pi session log are checked
-whole in the child; a Claude Code session log's first check after an append is worked out whole
-on the worker thread (the child hands back no state of what is sent), and the next ones resume.
+session log, what its agent sends on resume too: :mod:`suture.sent.resume`; for a file written
+for no single provider, the Valid property that heads it: :class:`suture.checks.resume.Valid`):
+what was appended and the last few messages, in milliseconds, on the checks' worker thread, with
+no child process. A first load and a file changed otherwise are checked whole in the child,
+which hands back the state of its checks with the verdicts, so the first check after an append
+resumes too; but for a session log the first check after an append is worked out whole on the
+worker thread, and the next ones resume: the state of what its agent sends would take longer to
+hand back than to build again (pickled, 19-26 MB at 10,000 messages, 1.8-2.3 s to read back,
+with the interpreter held throughout, against about 1 s to build).
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from suture.tui.judged import Finding, Judged, judge_all
 
 if TYPE_CHECKING:
     from suture.checks.apart import Apart
-    from suture.checks.resume import Checks
+    from suture.checks.resume import Checks, Valid
     from suture.sent.resume import SentChecks
     from suture.tui.rows import RowModel
     from suture.tui.screens import ProviderScreen
@@ -223,10 +227,15 @@ class CheckFlow(App[None]):
             order.remove(own)
             order.insert(0, own)
         shared = None
+        valid: Valid | None = None
         if not own and model.transcript.format not in models():
-            from suture.validity import violations
+            from suture.checks.resume import Checks, Valid
 
-            shared = (violations(model.transcript.messages), violations(model.repair.messages))
+            # Resumed with the checks it was kept with: what was appended is checked, not the file.
+            valid = resume[0].valid if resume is not None and isinstance(resume[0], Checks) else None
+            same = resume[1] if resume is not None and valid is not None else 0
+            valid = valid if valid is not None else Valid()
+            shared = valid.check(model.transcript.messages, model.repair, same)
         found: dict[str, Judged] = {}
 
         def each(name: str, judged: Judged) -> None:
@@ -246,6 +255,8 @@ class CheckFlow(App[None]):
             self.post_message(Checked(model, None, f"provider checks failed: {e}"))
             return
         if kept is not None and not worker.is_cancelled:
+            if valid is not None and hasattr(kept, "valid"):
+                kept.valid = valid
             self.post_message(ChecksKept(model, kept))
 
     def on_checks_kept(self, message: ChecksKept) -> None:

@@ -248,14 +248,14 @@ def judge_all(
 ) -> Checks | SentChecks | None:
     """(For a worker.) Judge ``model`` for each provider in turn, calling ``on_each(name,
     judged)`` here as each is done; ``cancelled()`` true stops it. Returns the checks to resume
-    from after the next append (``None`` for a Codex or pi session log, or when stopped).
+    from after the next append (``None`` when stopped).
 
     ``resume``: the checks of a model this one extends, and how many messages at the start of its
     file are those of that one. Then only what follows the checks' cut is checked, here (an
-    append costs milliseconds: a process would cost more to start than the work). For a Claude
-    Code session log (:class:`suture.sent.resume.SentChecks`) the first check after the one in
-    the child is worked out whole, here, as the child hands back no state of what is sent; the
-    checks after it resume. Otherwise the checks run in a child process
+    append costs milliseconds: a process would cost more to start than the work). For a session
+    log (:class:`suture.sent.resume.SentChecks`) the first check after the one in the child is
+    worked out whole, here, as the child hands back no state of what is sent; the checks after
+    it resume. Otherwise the checks run in a child process
     (:class:`suture.checks.apart.Apart`, handed to ``started`` so another thread can end it), which
     keeps keys responsive during a long check. Raises :class:`~suture.checks.apart.ChecksFailed`
     where the checks broke or their process died."""
