@@ -13,6 +13,7 @@ records after the cut cannot be built apart), and where the next cut is (:meth:`
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,7 +28,7 @@ class Whole(Exception):
     """The records after a cut cannot be built apart from those before it: build them all."""
 
 
-class Resumed:
+class Resumed(ABC):
     """What an agent sends on resume of a session log that grows (see the module docstring).
 
     :attr:`steps`: how many lists of fixes a build gives in turn (its steps; ``passes``, where
@@ -47,17 +48,17 @@ class Resumed:
         """The fixes of the records before the cut, by step."""
         self._flat: Sequence[Fix] = []  # the same, one step after the other
 
+    @abstractmethod
     def _build(self, transcript: Transcript) -> tuple[Built, list[int]]:
         """What the agent builds of the records from :attr:`cut` on (all of them at a cut of 0),
         with what is carried of those before it; and where each step's fixes end in
         ``built.fixes``. Raises :class:`Whole` where the records after the cut cannot be built
         apart."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _move(self, transcript: Transcript, built: Built, passes: list[int], found: Pieces, first: int) -> None:
         """After a build: move the cut nearer the end (:meth:`_keep`), carrying over it what the
         next build needs of the records before it."""
-        raise NotImplementedError
 
     def sent(self, transcript: Transcript, same: int) -> tuple[Sent, int]:
         """What the agent sends on resume of ``transcript``, whose first ``same`` messages are

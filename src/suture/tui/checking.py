@@ -255,8 +255,8 @@ class CheckFlow(App[None]):
             self.post_message(Checked(model, None, f"provider checks failed: {e}"))
             return
         if kept is not None and not worker.is_cancelled:
-            if valid is not None and hasattr(kept, "valid"):
-                kept.valid = valid
+            if valid is not None and isinstance(kept, Checks):
+                kept.valid = valid  # (kept with the checks it was worked out beside)
             self.post_message(ChecksKept(model, kept))
 
     def on_checks_kept(self, message: ChecksKept) -> None:
