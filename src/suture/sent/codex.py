@@ -19,7 +19,7 @@ hold (:data:`ADDED`), so ``input[N]`` is one more than the place in ``wire``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,7 +78,7 @@ def build(transcript: Transcript) -> Built:
 
 
 def _built(
-    transcript: Transcript, items: list[tuple[dict[str, Any], int]], calls: set[Any], answered: set[Any]
+    transcript: Transcript, items: list[tuple[dict[str, Any], int]], calls: Container[Any], answered: Container[Any]
 ) -> Built:
     """What Codex sends of ``items``, where ``calls`` and ``answered`` are the ids of the calls and
     the outputs of the whole history."""
@@ -152,7 +152,13 @@ class Grown(Resumed):
         seen = ({key for key in answered if key in self.pending}, {key for key in calls if key in self.orphans})
         if seen != self.seen_after:
             raise Whole  # a call before the cut is answered after it now, or no longer (or an output's call)
-        built = _built(transcript, items, calls | self.before.calls, answered | self.before.answered)
+        from suture.checks.resume import LayerSet
+
+        # The ids of the whole history: those before the cut, not copied, and these.
+        all_calls, all_answered = LayerSet(self.before.calls), LayerSet(self.before.answered)
+        all_calls |= calls
+        all_answered |= answered
+        built = _built(transcript, items, all_calls, all_answered)
         if self.wire and built.wire and item_kind(self.wire[-1]) in _RUN and item_kind(built.wire[0]) in _RUN:
             raise Whole  # the model's items on both sides of the cut are read as one message
         self.items = items
