@@ -82,6 +82,8 @@ class _Builder:
         self.target = (last.get("provider"), last.get("api"), last.get("model"))
         self.failed: list[int] = []
         """The lines of the failed turns among the messages before the cut, then those after."""
+        self.modelled = False
+        """Whether pi's own code for the request's format is modelled (else suture writes it)."""
         self.ends: list[tuple[int, int]] = []
         """For each message from the cut on: its greatest line so far, and how many failed
         turns come before it."""
@@ -336,7 +338,8 @@ class _Builder:
     def build(self) -> Built:
         llm = self.llm()
         writers = {"chat": self.chat, "messages": self.anthropic}
-        if self.before is not None and self.built.wire_format not in writers:
+        self.modelled = self.built.wire_format in writers
+        if self.before is not None and not self.modelled:
             raise Whole  # (suture's own writing of the format: read whole)
         writers.get(self.built.wire_format, self.other)(llm)
         return self.built
@@ -374,8 +377,8 @@ class Grown(Resumed):
         made of the messages before it."""
         builder, self.builder = self.builder, None
         assert builder is not None
-        if built.wire_format not in ("chat", "messages"):
-            return
+        if not builder.modelled:
+            return  # suture's own writing of the format is read whole
         messages = transcript.messages
         cuts = [i for i in range(self.cut + 1, len(messages)) if messages[i].role != "tool"]
         if len(cuts) < 2:
