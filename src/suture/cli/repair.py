@@ -194,9 +194,9 @@ def _check_body(result: Repair, body: str) -> Callable[[], list[Violation]] | No
     format ``body`` is written for (``suture.checks.check``, as suture writes it), on a thread
     of its own: the check runs while the files are written (a write lets go of the interpreter).
     Returns what waits for its problems; ``None`` for a format written for no one provider."""
-    from suture.formats import get
+    from suture.formats import provider_of
 
-    provider = str(getattr(get(body), "provider", "") or "")
+    provider = provider_of(body)
     if not provider:
         return None
     import threading

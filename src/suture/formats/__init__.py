@@ -56,6 +56,7 @@ __all__ = [
     "load_bytes",
     "load_file",
     "own_provider",
+    "provider_of",
     "read_file",
     "reordered_turns",
     "skipped",
@@ -278,7 +279,13 @@ def own_provider(transcript: Transcript) -> str:
     (a session log: its agent's provider). ``""`` for a format written for many providers (the
     AI SDK), judged by the Valid property every provider shares, as ``suture check`` judges any
     request file without ``--provider``."""
-    return str(getattr(get(export_name(transcript)), "provider", "") or "")
+    return provider_of(export_name(transcript))
+
+
+def provider_of(format: str) -> str:
+    """The provider a request body in ``format`` is sent to (a ``suture.checks`` name), ``""``
+    for a format written for no one provider."""
+    return str(getattr(get(format), "provider", "") or "")
 
 
 def dump(

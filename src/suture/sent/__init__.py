@@ -362,16 +362,15 @@ def _origin(m: Message, origin_of: dict[int, int | None]) -> int | None:
 
 def _request(transcript: Transcript) -> Sent:
     """A request-format file: its history is what is sent."""
-    from suture.formats import dump, get
+    from suture.formats import dump, provider_of
 
-    adapter = get(transcript.format)
     wire_format = transcript.format
     wire: list[Any] = []
     if transcript.messages:
         # (A JSONL file dumps as JSONL, a record a line: its history is those records.)
         doc = parse_document(dump(transcript.messages, transcript, to=wire_format))
         wire = [value for _, value in doc.records] if doc.kind == "jsonl" else _history_of(doc.value)
-    provider = str(getattr(adapter, "provider", "") or "")
+    provider = provider_of(wire_format)
     return Sent(
         list(transcript.messages),
         wire,

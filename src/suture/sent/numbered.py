@@ -533,9 +533,9 @@ def place_name(wire_format: str, n: int) -> str:
 def _anthropic_wire(wire_format: str) -> bool:
     """Whether ``wire_format`` is Anthropic's Messages wire: ``messages.N`` counts its turns (a
     run of user messages is one), and a system message is not one of them."""
-    from suture.formats import get
+    from suture.formats import provider_of
 
-    return str(getattr(get(wire_format), "provider", "") or "") == "anthropic"
+    return provider_of(wire_format) == "anthropic"
 
 
 def _request_file(transcript: Transcript, sent: Sent) -> SentRequest:
