@@ -297,6 +297,41 @@ def test_the_search_text_grows_from_a_state_searched_after_later_states_were_mad
     assert second.search("call") == RowModel(second.transcript, second.repair).search("call")
 
 
+def test_a_state_searched_and_let_go_leaves_its_search_text_to_the_states_grown_from_it(monkeypatch):
+    # The app shows the newest state of a loading file: a state whose search ended is let go
+    # once a newer one is shown, before that one is searched. Its text is not lost with it.
+    import gc
+
+    import suture.tui.rows as rows_module
+    from suture.formats import load_bytes
+    from tests.helpers.progressive import records
+
+    data = b"".join(orjson.dumps(r) + b"\n" for r in records(150))
+    states = _grown_states(list(load_bytes(data, "chat").messages), [100, 200, 300])
+    first, second, last = states[1][0], states[2][0], states[3][0]
+    first_rows = len(first)
+    del states
+    made = {"n": 0}
+    text_of = rows_module.search_text
+
+    def counted(message: Any) -> str:
+        made["n"] += 1
+        return text_of(message)
+
+    monkeypatch.setattr(rows_module, "search_text", counted)
+    first.search("call")
+    second_rows = len(second)
+    del first, second
+    gc.collect()
+    made["n"] = 0
+    found, grown = last.search("call"), made["n"]
+    assert found == RowModel(last.transcript, last.repair).search("call")
+    # Only the rows after those the first state holds are made again (about 240 of 450 rows;
+    # all 450 when the first state's text is lost with it).
+    assert 0 < grown < len(last) - first_rows // 2
+    assert second_rows > first_rows
+
+
 @settings(max_examples=100, deadline=None)
 @given(histories(max_turns=8))
 def test_rows_up_to_a_point_are_the_prefix_of_the_whole(history):

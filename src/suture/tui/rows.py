@@ -18,7 +18,7 @@ import threading
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, TypeAlias
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -208,7 +208,7 @@ class RowModel:
         if previous is not None:
             self._summaries = {k: v for k, v in previous._summaries.items() if k[1] < r0}
         self._stable_rows = r0
-        self._haystack: _Hay | None = None
+        self._hay = _HaySlot(self)
         self._hay_bases = _hay_bases(previous, r0)
 
     def _keep_rows(self, previous: RowModel | None, cut: tuple[int, int, int], new: _NewRows) -> None:
@@ -325,17 +325,17 @@ class RowModel:
         needle = query.casefold()
         if not needle:
             return []
-        hay = self._haystack
+        hay = self._hay.hay
         start, kept = 0, []
         if hay is None:
-            base, start = next(((h, rows) for b, rows in self._hay_bases if (h := _built(b)) is not None), (None, 0))
+            base, start = next(((slot.hay, rows) for slot, rows in self._hay_bases if slot.hay is not None), (None, 0))
             originals, repaired = self.transcript.messages, self.repair.messages
             made = [
                 _row_text(originals[i] if i is not None else None, repaired[j] if j is not None else None)
                 for i, j in zip(self.left[start:], self.right[start:], strict=True)
             ]
             hay = _Hay(base.text.grown(start, made) if base is not None else Grown(made))
-            self._haystack, self._hay_bases = hay, ()
+            self._hay.hay, self._hay_bases = hay, ()
             last = base.last if base is not None else None
             if last is not None and last[0] == needle:
                 kept = last[1][: bisect.bisect_left(last[1], start)]
@@ -356,9 +356,8 @@ class RowModel:
 _HAY_BASES = 32
 """How many earlier states a state's search text may be grown from (the nearest whose text is
 built by the time it is searched). A state still queued to be shown is alive, so while a search
-runs under load as many pieces as this may be read: fewer, and the state being searched drops
-out of reach, and the next state's search builds its text and searches all of its rows again.
-(Each is a pair in a tuple; a state gone is left out.)"""
+runs under load as many pieces as this may be read before the state being searched drops out of
+reach (the next state's search would then search all of its rows again)."""
 
 
 class _Hay:
@@ -372,34 +371,38 @@ class _Hay:
         self.last: tuple[str, list[int]] | None = None
 
 
-_HayBase: TypeAlias = "_Hay | weakref.ref[RowModel]"
+class _HaySlot:
+    """Where a state's search text is put once it is built. The states grown from it hold the
+    slot, not the state: a state searched and then let go (the app shows a newer one) leaves its
+    text to them. A slot whose state is gone before it was searched is of no use, and is dropped."""
+
+    __slots__ = ("hay", "owner")
+
+    def __init__(self, owner: RowModel) -> None:
+        self.hay: _Hay | None = None
+        self.owner = weakref.ref(owner)
+
+    def of_use(self) -> bool:
+        return self.hay is not None or self.owner() is not None
 
 
-def _hay_bases(previous: RowModel | None, stable: int) -> tuple[tuple[_HayBase, int], ...]:
-    """Where the search text of a state grown from ``previous`` (its first ``stable`` rows the
-    same) can be grown from, nearest first, each with the rows of it that still hold: the
-    previous state's text, and where that is not built yet (a search of it may be under way,
-    while a large file loads faster than it is searched), the texts the previous state was to
-    grow from. An earlier state is held weakly (one no search holds is not kept for this, and
-    is left out once gone)."""
+def _hay_bases(previous: RowModel | None, slot_rows: int) -> tuple[tuple[_HaySlot, int], ...]:
+    """Where the search text of a state grown from ``previous`` (its first ``slot_rows`` rows
+    the same) can be grown from, nearest first, each with the rows of it that still hold: the
+    previous state's slot, and while that is empty (a search of it may be under way, while a
+    large file loads faster than it is searched) the slots the previous state was to grow from,
+    up to the nearest one filled."""
     if previous is None:
         return ()
-    if previous._haystack is not None:
-        return ((previous._haystack, stable),)
-    inherited = (
-        (base, min(rows, stable))
-        for base, rows in previous._hay_bases
-        if not isinstance(base, weakref.ref) or base() is not None
-    )
-    return ((weakref.ref(previous), stable), *inherited)[:_HAY_BASES]
-
-
-def _built(base: _HayBase) -> _Hay | None:
-    """The search text of a base: itself, or the text of the state it refers to once built."""
-    if isinstance(base, weakref.ref):
-        state = base()
-        return state._haystack if state is not None else None
-    return base
+    bases = [(previous._hay, slot_rows)]
+    for slot, rows in previous._hay_bases if previous._hay.hay is None else ():
+        if len(bases) == _HAY_BASES:
+            break
+        if slot.of_use():
+            bases.append((slot, min(rows, slot_rows)))
+            if slot.hay is not None:
+                break
+    return tuple(bases)
 
 
 class RowBuilder:
