@@ -20,6 +20,39 @@ def test_the_corpus_is_there() -> None:
     assert ("claude-code-2.1.328", "text-before-result") in names
 
 
+def test_the_measured_versions_are_the_versions_recorded() -> None:
+    """A release is modelled as itself (no "resume is assumed" note) exactly when the corpus holds
+    it resuming every shape that applies to its agent; the harness pins the newest of them."""
+    from suture.sent import measured
+    from tools.agents.drivers import AGENTS
+    from tools.agents.record import applies
+
+    for name, agent in AGENTS.items():
+        recorded = {
+            json.loads((f / "shape.json").read_text())["version"]: {g.name for g in f.parent.iterdir() if g.is_dir()}
+            for f in FOLDERS
+            if f.parent.name.startswith(f"{name}-")
+        }
+        assert sorted(recorded) == sorted(measured(name))
+        assert agent.version == measured(name)[-1]
+        every = {s.name for s in SHAPES.values() if applies(agent, s)}
+        assert all(shapes == every for shapes in recorded.values()), name
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=[f"{f.parent.name}/{f.name}" for f in FOLDERS])
+def test_a_measured_version_is_modelled_as_itself(folder: Path) -> None:
+    from suture.formats import load_file
+    from suture.sent import as_sent, measured
+
+    meta = json.loads((folder / "shape.json").read_text())
+    sent = as_sent(load_file(folder / "session.jsonl"))
+    if meta["agent"] == "pi":  # a pi session records its format's version, not pi's
+        assert (sent.version, sent.model) == (None, measured("pi")[-1])
+        assert sent.assumed == f"the file does not say which pi version wrote it; pi {sent.model}'s resume is assumed"
+    else:
+        assert (sent.version, sent.model, sent.assumed) == (meta["version"], meta["version"], None)
+
+
 @pytest.mark.parametrize("folder", FOLDERS, ids=[f"{f.parent.name}/{f.name}" for f in FOLDERS])
 def test_shape_folder_is_complete(folder: Path) -> None:
     assert problems(folder) == []

@@ -54,7 +54,7 @@ def test_check_lists_the_agents_own_fixes_as_notes_and_labels_the_contract_view(
     assert (anthropic["verdict"], anthropic["problems"]) == ("accepted", 0)
     assert [n["kind"] for n in anthropic["notes"]] == ["inserted_reply", "dropped_block"]
     assert anthropic["contract"]["problems"] == 2  # the file as written, judged as a request
-    assert report["assumed"] == "Claude Code 2.1.38 wrote this file; Claude Code 2.1.328's resume is assumed"
+    assert report["assumed"] == "Claude Code 2.1.38 wrote this file; Claude Code 2.1.332's resume is assumed"
 
 
 def test_check_names_the_problem_where_it_is_in_the_file() -> None:

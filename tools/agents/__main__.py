@@ -1,19 +1,23 @@
 """``python -m tools.agents``: install the pinned agents, record the corpus, list the shapes.
 
-python -m tools.agents install [--agent NAME]
-python -m tools.agents record [--agent NAME] [--shape NAME] [--out DIR]
+python -m tools.agents install [--agent NAME] [--version NAME=VERSION]
+python -m tools.agents record [--agent NAME] [--shape NAME] [--out DIR] [--version NAME=VERSION]
 python -m tools.agents list
+
+``--version`` runs another release of an agent than the pinned one (to see whether a new release
+still does what the corpus recorded: record it into another ``--out`` and compare the tables).
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import sys
 from pathlib import Path
 
 from tools.agents.corpus import table
-from tools.agents.drivers import AGENTS
+from tools.agents.drivers import AGENTS, Agent
 from tools.agents.edits import EditError
 from tools.agents.record import CORPUS, SHAPES, RecordError, applies, record_shape
 
@@ -25,10 +29,12 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     inst = sub.add_parser("install", help="install the pinned agents into the cache folder")
     inst.add_argument("--agent", choices=sorted(AGENTS), action="append")
+    inst.add_argument("--version", action="append", default=[], metavar="NAME=VERSION", type=_version)
     rec = sub.add_parser("record", help="record crash shapes with the real agents")
     rec.add_argument("--agent", choices=sorted(AGENTS), action="append")
     rec.add_argument("--shape", choices=sorted(SHAPES), action="append")
     rec.add_argument("--out", type=Path, default=CORPUS, help=f"corpus folder (default {CORPUS})")
+    rec.add_argument("--version", action="append", default=[], metavar="NAME=VERSION", type=_version)
     sub.add_parser("list", help="list agents, shapes and which apply")
     tab = sub.add_parser("table", help="print the corpus as a table: what each agent sent on resume, the mock's answer")
     tab.add_argument("--root", type=Path, default=CORPUS)
@@ -37,7 +43,8 @@ def main(argv: list[str] | None = None) -> int:
         print(table(args.root))
         return 0
 
-    agents = [AGENTS[n] for n in (getattr(args, "agent", None) or sorted(AGENTS))]
+    versions = dict(getattr(args, "version", []))
+    agents = [_released(AGENTS[n], versions.get(n)) for n in (getattr(args, "agent", None) or sorted(AGENTS))]
     if args.command == "install":
         for agent in agents:
             if agent.installed():
@@ -69,6 +76,22 @@ def main(argv: list[str] | None = None) -> int:
                 f"{agent.folder} {shape.name}: {resume['outcome']} ({resume['status']}) {resume['error'] or ''}".rstrip()
             )
     return 1 if failed else 0
+
+
+def _version(text: str) -> tuple[str, str]:
+    name, _, version = text.partition("=")
+    if name not in AGENTS or not version.strip():
+        raise argparse.ArgumentTypeError(f"expected NAME=VERSION with NAME one of {', '.join(sorted(AGENTS))}")
+    return name, version.strip()
+
+
+def _released(agent: Agent, version: str | None) -> Agent:
+    """``agent`` pinned to ``version`` instead (a copy; the pinned driver is left as it is)."""
+    if version is None or version == agent.version:
+        return agent
+    other = copy.copy(agent)
+    other.version = version
+    return other
 
 
 if __name__ == "__main__":

@@ -122,7 +122,7 @@ class Agent:
 
 class ClaudeCode(Agent):
     name = "claude-code"
-    version = "2.1.328"
+    version = "2.1.332"
     package = "@anthropic-ai/claude-code"
     provider = "anthropic"
     bin_name = "claude"
@@ -178,7 +178,7 @@ class ClaudeCode(Agent):
 
 class Codex(Agent):
     name = "codex"
-    version = "0.169.0"
+    version = "0.171.0"
     package = "@openai/codex"
     provider = "openai-responses"
     bin_name = "codex"

@@ -177,8 +177,9 @@ class Sent:
 
     @property
     def assumed(self) -> str | None:
-        """Where the file's version is unknown or not the modelled one: which version's
-        behaviour is assumed, in a sentence. ``None`` for a request file or the modelled version."""
+        """Where the file's version is unknown or not one recorded resuming the corpus: which
+        version's behaviour is assumed, in a sentence. ``None`` for a request file or a measured
+        version (:func:`measured`)."""
         if self.agent is None or self.model is None or self.version == self.model:
             return None
         who = agent_name(self.agent)
@@ -248,6 +249,14 @@ def models() -> dict[str, Model]:
     return {"claude-code": claude_code.build, "codex": codex.build, "pi": pi.build}
 
 
+def measured(agent: str) -> tuple[str, ...]:
+    """The versions of ``agent`` (a session format's name) recorded resuming the corpus and found
+    to send what its model says, oldest first; ``()`` for a request file's format."""
+    from suture.sent import claude_code, codex, pi
+
+    return {"claude-code": claude_code.MEASURED, "codex": codex.MEASURED, "pi": pi.MEASURED}.get(agent, ())
+
+
 def as_sent(transcript: Transcript) -> Sent:
     """The history the agent that wrote ``transcript`` sends when it resumes it; for a request
     file, the file's own history."""
@@ -293,14 +302,17 @@ def _sent(transcript: Transcript, built: Built, found: Pieces, wire: list[Any] |
     """The :class:`Sent` of an agent's ``built`` history whose pieces are ``found`` (``wire``:
     the whole of it, where ``built`` holds its end)."""
     version = transcript.meta.get("agent_version")
+    if not isinstance(version, str):
+        version = None
     return Sent(
         found.messages,
         built.wire if wire is None else wire,
         built.wire_format,
         built.provider,
         agent=transcript.format,
-        version=version if isinstance(version, str) else None,
-        model=built.model,
+        version=version,
+        # A version recorded sending what the model says is modelled as itself.
+        model=version if version is not None and version in measured(transcript.format) else built.model,
         fixes=built.fixes,
         skipped=list(transcript.skipped),
         origin=found.origin,

@@ -1,4 +1,4 @@
-"""Claude Code's resume step, as Claude Code 2.1.328 does it.
+"""Claude Code's resume step, as the Claude Code releases in ``MEASURED`` (2.1.328, 2.1.332) do it.
 
 Measured on the sessions the real Claude Code wrote and the requests it sent
 (``sample_sessions/recorded/claude-code-*``), and matching its own code where it could be read.
@@ -53,12 +53,27 @@ from suture.sent import Added, Built, Fix, Pieces
 from suture.sent.kept import Resumed, Whole
 from suture.words import count
 
-__all__ = ["ADDED", "ENTRY", "INTERRUPTED", "MODEL", "NO_RESPONSE", "Grown", "batch_stem", "build", "merges"]
+__all__ = [
+    "ADDED",
+    "ENTRY",
+    "INTERRUPTED",
+    "MEASURED",
+    "MODEL",
+    "NO_RESPONSE",
+    "Grown",
+    "batch_stem",
+    "build",
+    "merges",
+]
 
-MODEL = "2.1.328"
-"""The Claude Code version whose resume step this module models."""
+MEASURED = ("2.1.328", "2.1.332")
+"""The Claude Code versions recorded resuming every crash shape of the corpus
+(``sample_sessions/recorded``), each sending what this module says: a file one of them wrote is
+modelled as its own version."""
+MODEL = MEASURED[-1]
+"""The Claude Code version whose resume is assumed for a file another version wrote."""
 ADDED = (Added(1, "system", "the system message Claude Code adds after the first message"),)
-"""What Claude Code 2.1.328 puts into every request it sends that the file does not hold (seen in
+"""What Claude Code puts into every request it sends that the file does not hold (seen in
 every request of the recorded corpus)."""
 INTERRUPTED = (
     "[Tool call interrupted: the session ended before this call's result was recorded, so its outcome is "

@@ -1,4 +1,4 @@
-"""Codex's resume step, as Codex 0.169.0 does it.
+"""Codex's resume step, as the Codex releases in ``MEASURED`` (0.169.0, 0.171.0) do it.
 
 Measured on the rollouts the real Codex wrote and the requests it sent
 (``sample_sessions/recorded/codex-*``); the same as codex-rs ``normalize`` of the history. From
@@ -28,12 +28,15 @@ from suture.model import Message, Transcript
 from suture.sent import Added, Built, Fix, Pieces
 from suture.sent.kept import Resumed, Whole
 
-__all__ = ["ABORTED", "ADDED", "MODEL", "Grown", "build"]
+__all__ = ["ABORTED", "ADDED", "MEASURED", "MODEL", "Grown", "build"]
 
-MODEL = "0.169.0"
-"""The Codex version whose resume step this module models."""
+MEASURED = ("0.169.0", "0.171.0")
+"""The Codex versions recorded resuming every crash shape of the corpus (``sample_sessions/recorded``),
+each sending what this module says: a file one of them wrote is modelled as its own version."""
+MODEL = MEASURED[-1]
+"""The Codex version whose resume is assumed for a file another version wrote."""
 ADDED = (Added(0, "developer", "Codex's instructions (a developer message)"),)
-"""What Codex 0.169.0 puts into every request it sends that the rollout does not hold (seen in
+"""What Codex puts into every request it sends that the rollout does not hold (seen in
 every request of the recorded corpus)."""
 ABORTED = "aborted"
 _INTERNAL = frozenset({"internal_chat_message_metadata_passthrough"})

@@ -35,10 +35,13 @@ from suture.model import Message, Transcript
 from suture.sent import Added, Built, Fix, Pieces
 from suture.sent.kept import Resumed, Whole
 
-__all__ = ["ADDED", "MODEL", "NO_RESULT", "Grown", "build"]
+__all__ = ["ADDED", "MEASURED", "MODEL", "NO_RESULT", "Grown", "build"]
 
-MODEL = "0.73.1"
-"""The pi version whose resume step this module models."""
+MEASURED = ("0.73.1",)
+"""The pi versions recorded resuming every crash shape of the corpus (``sample_sessions/recorded``),
+each sending what this module says: a file one of them wrote is modelled as its own version."""
+MODEL = MEASURED[-1]
+"""The pi version whose resume is assumed for a file another version wrote."""
 ADDED = {"chat": (Added(0, "system", "pi's system prompt"),)}
 """What pi 0.73.1 puts into the request that the session does not hold, by wire format (seen in
 every OpenAI Chat request of the recorded corpus)."""

@@ -1,6 +1,6 @@
 """The requests Claude Code recorded in its own session file, rebuilt exactly.
 
-Claude Code 2.1.328 writes every request it sends into the session file:
+Claude Code (2.1.328 and 2.1.332 recorded) writes every request it sends into the session file:
 
 - an ``api-request`` line per request: ``id``, ``timestamp``, ``version``, ``params`` (model,
   betas, max_tokens, thinking, ...), ``shapeHash``, ``base`` (the request it continues) and
