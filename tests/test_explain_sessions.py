@@ -27,6 +27,7 @@ from suture.checks.explain import explain_transcript
 from suture.formats import load_file
 from suture.io import Document
 from suture.sent import as_sent
+from suture.sent.claude_code import MODEL as CC_MODEL
 from suture.sent.numbered import modelled
 from suture.sent.recorded import read
 from tests.conftest import REAL, SAMPLES
@@ -287,7 +288,7 @@ def test_real_sessions_explain_a_pasted_error_about_a_call_they_answer(path: Pat
 
 def test_a_real_session_whose_agent_repairs_the_problem_itself_says_so() -> None:
     """tool_heavy (Claude Code 2.1.38) holds a whitespace text block before a thinking block;
-    Claude Code 2.1.328 leaves it out when it sends. Anthropic's error about it came from
+    Claude Code (every measured release) leaves it out when it sends. Anthropic's error about it came from
     another version, and there is nothing to repair."""
     path = REAL / "claude-code" / "tool_heavy.jsonl"
     for text in (
@@ -299,14 +300,14 @@ def test_a_real_session_whose_agent_repairs_the_problem_itself_says_so() -> None
         assert proc.returncode == 0, proc.stdout
         _consistent(proc.stdout)
         assert "[10] assistant (line 27" in proc.stdout
-        assert "Claude Code 2.1.328 repairs this itself when it resumes this file" in proc.stdout
+        assert f"Claude Code {CC_MODEL} repairs this itself when it resumes this file" in proc.stdout
         assert "another Claude Code version: Claude Code 2.1.38 wrote this file" in proc.stdout
-        assert "Nothing to repair with Claude Code 2.1.328" in proc.stdout
+        assert f"Nothing to repair with Claude Code {CC_MODEL}" in proc.stdout
 
 
 def test_a_recorded_error_from_an_older_version_is_placed_without_what_the_new_one_adds() -> None:
     """Claude Code 2.1.38 sent no system message inside ``messages``: its ``messages.1`` is the
-    assistant message, and 2.1.328 (which would put its system message there) answers the call
+    assistant message, and the modelled release (which would put its system message there) answers the call
     itself."""
     path = SAMPLES / "claude-code" / "interrupted-then-api-error.jsonl"
     proc = run("explain", path)
@@ -314,8 +315,8 @@ def test_a_recorded_error_from_an_older_version_is_placed_without_what_the_new_o
     _consistent(proc.stdout)
     assert "messages.1 there is written as:" in proc.stdout
     assert "[1] assistant (line 2, merged with lines 3, 4)" in proc.stdout
-    assert "without what Claude Code 2.1.328 adds" in proc.stdout
-    assert "Claude Code 2.1.328 repairs this itself" in proc.stdout
+    assert f"without what Claude Code {CC_MODEL} adds" in proc.stdout
+    assert f"Claude Code {CC_MODEL} repairs this itself" in proc.stdout
 
 
 def test_an_index_at_what_the_agent_adds_is_not_in_this_file(tmp_path: Path) -> None:
