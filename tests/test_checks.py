@@ -50,9 +50,9 @@ CASES: list[Case] = [
         "anthropic",
         "A1a",
         [S(), U(), A(None, C("toolu_1")), U("wait"), T("toolu_1")],
-        2,
-        "messages.2: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_1. "
-        "Each `tool_use` block must have a corresponding `tool_result` block in the next message.",
+        4,  # the result after the user's text, in the message the error names
+        "messages.2: Did not find 1 `tool_result` block(s) at the beginning of this message. Messages "
+        "following `tool_use` blocks must begin with a matching number of `tool_result` blocks.",
         "messages.2",
         True,
         [S(), U(), A(None, C("toolu_1")), T("toolu_1"), U("wait")],

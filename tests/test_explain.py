@@ -38,7 +38,7 @@ TEXTS: list[tuple[str, list[Message], str, list[int]]] = [
         "`tool_use` blocks must begin with a matching number of `tool_result` blocks.",
         [U(), A(None, C("toolu_1")), U("wait"), T("toolu_1")],
         "A1",
-        [1],
+        [3],  # the result that does not lead the message the error names
     ),
     (
         "messages.2.content.1: unexpected `tool_use_id` found in `tool_result` blocks: toolu_09. Each "
@@ -511,7 +511,7 @@ def test_cli_explains_and_shows_the_change(broken: Path) -> None:
     assert r.returncode == 0, r.stderr
     assert "Recognised: A1" in r.stdout
     assert "  the error names: index 2; ids call_1\n" in r.stdout
-    assert "[1] assistant" in r.stdout
+    assert "[3] tool" in r.stdout  # the result after the user's text, in the message the error names
     assert "Repair: fixes it" in r.stdout
     assert "moved_result [3]" in r.stdout
 
@@ -527,7 +527,7 @@ def test_cli_json(broken: Path) -> None:
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["rule"] == "A1" and out["found"] is True and out["fixed_by_repair"] is True
-    assert [m["index"] for m in out["messages"]] == [1]
+    assert [m["index"] for m in out["messages"]] == [3]
     assert {c["kind"] for c in out["changes"]} == {"moved_result"}
 
 

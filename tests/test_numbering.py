@@ -135,8 +135,10 @@ def test_check_explain_and_the_recorded_request_agree_on_text_before_result() ->
 
     proc = run("check", TEXT_BEFORE / "session.jsonl")
     assert proc.returncode == 1
-    assert "  [1] assistant (line 19) messages.3  A1a: " in proc.stdout
-    assert "anthropic would say: messages.3: " in proc.stdout
+    # [n] is a message of messages.3: the result that does not lead it (the record at line 22
+    # holds the user's text, then that result), and the error is the one the agent got.
+    assert "  [3] tool (line 22, message.content[1]) messages.3  A1a: " in proc.stdout
+    assert f"anthropic would say: {shape(TEXT_BEFORE)['resume']['error']}" in proc.stdout
     assert "messages.2" not in proc.stdout
     assert (
         "  (messages.N counts the request Claude Code sends on resume (suture sent --body), as anthropic's "
@@ -146,7 +148,7 @@ def test_check_explain_and_the_recorded_request_agree_on_text_before_result() ->
 
     report = json.loads(run("check", "--json", TEXT_BEFORE / "session.jsonl").stdout)
     (problem,) = report["providers"]["anthropic"]["sent"]
-    assert (problem["where"], problem["wire_index"], problem["place"], problem["n"]) == ("messages.3", 3, 2, 1)
+    assert (problem["where"], problem["wire_index"], problem["place"], problem["n"]) == ("messages.3", 3, 3, 3)
     assert problem["error"].startswith("messages.3: ")
     assert report["request"]["added"] == [
         {"place": 1, "role": "system", "what": "the system message Claude Code adds after the first message"}

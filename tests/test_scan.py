@@ -91,7 +91,7 @@ def test_a_session_the_agent_would_send_rejected() -> None:
     )
     first = v.problems[0]
     assert row.problem == f"{first.rule} {transcript.messages[v.at(first) or 0].source}: {first.problem}"
-    assert row.problem.startswith("A1a line 19: ")
+    assert row.problem.startswith("A1a line 22, message.content[1]: ")
     assert row.last_error.startswith("API Error: 400 messages.3: Did not find 1 `tool_result` block(s)")
 
 
@@ -194,7 +194,7 @@ def test_unreadable_lines_are_skipped_and_counted(tmp_path: Path) -> None:
     assert row.skipped == 1
     assert (row.verdict, row.problems, row.messages) == (whole.verdict, whole.problems, whole.messages)
     assert row.verdict == REJECTED
-    assert row.problem == whole.problem.replace("line 19", "line 20")
+    assert row.problem == whole.problem.replace("line 22", "line 23")
 
 
 @settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)

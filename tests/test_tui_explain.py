@@ -86,7 +86,8 @@ async def test_E_explains_pasted_text_and_goes_to_a_message(worked: Path) -> Non
         assert "A1" in said and "Repair: fixes it" in said
         assert "the error names: index 2; ids y" in said
         listed = screen.query_one(OptionList)
-        assert listed.option_count == 1
+        # The calls' message, and the result for y after the user's text in the message named.
+        assert listed.option_count == 2
         await pilot.press("tab")
         assert listed.has_focus
         await pilot.press("enter")

@@ -260,17 +260,23 @@ def _answered(
             ids=id_list(missing),
         )
     if misplaced:
+        # Anthropic names the user message whose results do not lead it, and says how many it
+        # looked for there: one per call (the text agents-resume.md and the recorded corpus hold).
+        # The problem is the message that holds the first result out of place.
+        late_result = next(b.source for t in run for b in t.blocks if b.kind == "tool_result" and b.id in misplaced)
         out.add(
             "A1a",
-            index,
-            f"the result for {id_list(misplaced)} comes after user text in the next message; results must lead it",
+            late_result,
+            f"the result for {id_list(misplaced)} comes after user text in this message; results must lead it",
             True,
             f"messages.{target}",
             target,
             None,
             misplaced[0],
-            related,
+            (index, *(i for i in related if i != late_result)),
+            text=1,
             ids=id_list(misplaced),
+            count=len(uses),
         )
 
 

@@ -45,10 +45,11 @@ class Rule:
     def text(self, k: int = 0, /, **fields: object) -> str:
         """The provider's error text ``errors[k]`` with its ``{name}`` fields filled in: a checker
         writes a rule's text from here, never a copy of it. A rule whose text is ``as A1`` is
-        reported with that rule's texts."""
+        reported with that rule's texts (``k`` counts those)."""
+        first = self.errors[0]
+        if first.startswith("as ") and first[3:] in RULES:
+            return RULES[first[3:]].text(k, **fields)
         out = self.errors[k]
-        if out.startswith("as ") and out[3:] in RULES:
-            return RULES[out[3:]].text(k, **fields)
         for name, value in fields.items():
             out = out.replace("{" + name + "}", str(value))
         return out
@@ -86,7 +87,7 @@ _TABLE: tuple[Rule, ...] = (
         (
             "messages.{N}: `tool_use` ids were found without `tool_result` blocks immediately after: {ids}. "
             "Each `tool_use` block must have a corresponding `tool_result` block in the next message.",
-            "messages.{N}: Did not find 1 `tool_result` block(s) at the beginning of this message. Messages "
+            "messages.{N}: Did not find {count} `tool_result` block(s) at the beginning of this message. Messages "
             "following `tool_use` blocks must begin with a matching number of `tool_result` blocks.",
         ),
         "anthropics/claude-code#5989, #37, #473",
