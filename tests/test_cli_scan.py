@@ -72,7 +72,7 @@ def test_any_rejected_file_exits_1_and_each_file_is_a_row(folder: Path, tmp_path
     assert set(by_file) == {"clean.jsonl", "broken.jsonl", "notes.json"}
     assert by_file["clean.jsonl"].startswith("ok ")
     assert by_file["broken.jsonl"].startswith("rejected ")
-    assert "anthropic: A1a line 19: the result for" in by_file["broken.jsonl"]
+    assert "anthropic: A1a line 22, message.content[1]: the result for" in by_file["broken.jsonl"]
     assert "repair fixes it; last API error: API Error: 400" in by_file["broken.jsonl"]
     assert by_file["notes.json"].startswith("other ")
     assert "  — not a transcript suture knows: no format fits" in by_file["notes.json"]

@@ -65,7 +65,7 @@ def test_check_names_the_problem_where_it_is_in_the_file() -> None:
     assert "A1a" in proc.stdout
     report = json.loads(run("check", "--json", folder / "session.jsonl").stdout)
     (problem,) = report["providers"]["anthropic"]["sent"]
-    assert problem["rule"] == "A1a" and problem["source"] == "line 19"
+    assert problem["rule"] == "A1a" and problem["source"] == "line 22, message.content[1]"
 
 
 def test_a_damaged_line_the_agent_skips_is_reported_and_the_rest_is_judged(tmp_path: Path) -> None:
@@ -120,7 +120,7 @@ def test_check_names_one_record_where_the_message_is_one_record() -> None:
         run("check", "--json", CORPUS / "claude-code-2.1.328" / "text-before-result" / "session.jsonl").stdout
     )
     (problem,) = report["providers"]["anthropic"]["sent"]
-    assert problem["written"] == [1] and problem["source"] == "line 19"
+    assert problem["written"] == [2, 3] and problem["source"] == "line 22, message.content[1]"
 
 
 def test_suture_sent_names_the_places_of_what_the_agent_adds() -> None:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from suture.checks._base import Violation, id_list, shown_id, violation
 from suture.checks._wire import Turn, turns
 from suture.model import Message, is_placeholder
+from suture.words import count
 
 NAME = "bedrock"
 TITLE = "Amazon Bedrock Converse"
@@ -149,7 +150,8 @@ def _results(turn: Turn, n: int, prev: Turn | None) -> list[Violation]:
         _v(
             "B1",
             turn.members[0],
-            f"{len(results)} results answer {len(uses)} calls of the previous message",
+            f"{count(len(results), 'result')} answer{'s' if len(results) == 1 else ''} "
+            f"{count(len(uses), 'call')} of the previous message",
             True,
             f"messages.{n}.content",
             n,

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from suture.checks._base import Violation, violation
 from suture.model import Message, is_placeholder
+from suture.words import count
 
 NAME = "mistral"
 TITLE = "Mistral"
@@ -143,7 +144,8 @@ def _pairs(messages: Sequence[Message], start: int, stop: int) -> list[Violation
                 _v(
                     "M2",
                     owner,
-                    f"{len(expected)} calls here, {len(observed)} matching results before the next assistant message",
+                    f"{count(len(expected), 'call')} here, {count(len(observed), 'matching result')} before the "
+                    "next assistant message",
                     True,
                 )
             )

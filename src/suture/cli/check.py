@@ -149,7 +149,8 @@ def _run_providers(args: argparse.Namespace, transcript: Transcript, providers: 
 
     request = modelled(transcript, as_sent(transcript))
     out(
-        f"{show.path(args.input)}: {len(messages)} messages ({transcript.format}); repaired: {len(repaired)} messages",
+        f"{show.path(args.input)}: {count(len(messages), 'message')} ({transcript.format}); "
+        f"repaired: {count(len(repaired), 'message')}",
         f"  ({NUMBERS}; after repair, in the repaired history)",
     )
     limit = None if args.all else SHOWN
@@ -316,10 +317,10 @@ def _session_lines(
     written = transcript.messages
     who = agent_name(sent.agent or transcript.format)
     version = f" {sent.version}" if sent.version else ""
-    unit = {"input": "items", "contents": "contents"}.get(request.key, "messages")
+    unit = {"input": "item", "contents": "content"}.get(request.key, "message")
     head = (
-        f"{show.path(args.input)}: {who}{version} session, {len(written)} messages as written, "
-        f"{_history(sent)} {unit} in the request {who} sends on resume, before the new prompt"
+        f"{show.path(args.input)}: {who}{version} session, {count(len(written), 'message')} as written, "
+        f"{count(_history(sent), unit)} in the request {who} sends on resume, before the new prompt"
     )
     lines = [head, f"  ({NUMBERS}, or [new] for one {who} makes up on resume)"]
     if sent.assumed:
