@@ -23,6 +23,7 @@ from suture import show
 from suture.checks import PROVIDERS, RULES, TITLES, Verdict, Violation, resolve, verdicts
 from suture.cli import EXIT_FOUND, EXIT_OK
 from suture.cli._common import load_sent, out, out_json
+from suture.formats import own_provider
 from suture.model import Message, Transcript
 from suture.validity import violations
 from suture.words import count
@@ -78,6 +79,10 @@ def run(args: argparse.Namespace) -> int:
     if providers:
         return _run_providers(args, transcript, providers)
     found = violations(transcript.messages)
+    # The Valid property is stricter than any one provider: the verdict of the file's own
+    # provider (the one the app's headline and suture scan give) is said beside it.
+    own = own_provider(transcript)
+    mine = verdicts(transcript.messages, (own,))[own] if own else None
     if args.json:
         out_json(
             {
@@ -86,6 +91,14 @@ def run(args: argparse.Namespace) -> int:
                 "messages": len(transcript.messages),
                 "valid": not found,
                 "problems": [{**v.to_json(), "source": str(transcript.messages[v.index].source or "")} for v in found],
+                "own_provider": None
+                if mine is None
+                else {
+                    "name": own,
+                    "problems": len(mine.before),
+                    "after_repair": len(mine.after),
+                    "summary": mine.summary(),
+                },
             }
         )
     else:
@@ -99,6 +112,12 @@ def run(args: argparse.Namespace) -> int:
                 source = transcript.messages[v.index].source
                 where = f" ({source})" if source else ""
                 out(f"  [{v.index}]{where} {v.problem}")
+        if mine is not None:
+            listed = f"; --provider {own} lists them" if mine.before else ""
+            out(
+                f"  (Valid is suture's property, what every provider's rules share. This file's provider, "
+                f"{mine.summary()}{listed})"
+            )
     return EXIT_FOUND if found else EXIT_OK
 
 

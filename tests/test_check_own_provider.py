@@ -1,0 +1,58 @@
+"""``suture check`` of a request file without ``--provider`` lists the Valid property's problems and
+says, beside them, the verdict of the file's own provider: the same verdict ``--provider`` gives
+and ``suture scan`` and the app's headline judge the file by."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import orjson
+import pytest
+
+from suture.formats import load_file, own_provider
+from suture.scan import scan_path
+from tests.conftest import SAMPLES
+from tests.helpers.cli import run
+
+REQUESTS = sorted(
+    p for kind in ("chat", "messages", "responses", "gemini", "vercel") for p in (SAMPLES / kind).glob("*.json*")
+)
+
+
+@pytest.mark.parametrize("path", REQUESTS, ids=[f"{p.parent.name}/{p.name}" for p in REQUESTS])
+def test_the_valid_listing_gives_the_file_s_own_provider_verdict(path: Path) -> None:
+    own = own_provider(load_file(path))
+    report = json.loads(run("check", "--json", path).stdout)
+    if not own:  # (an AI SDK file is sent to many providers: Valid is its verdict)
+        assert report["own_provider"] is None
+        return
+    theirs = json.loads(run("check", "--json", "--provider", own, path).stdout)["providers"][own]
+    assert report["own_provider"] == {
+        "name": own,
+        "problems": theirs["problems"],
+        "after_repair": theirs["after_repair"],
+        "summary": theirs["summary"],
+    }
+    assert f"This file's provider, {theirs['summary']}" in run("check", path).stdout
+    assert (scan_path(path).problems > 0) == (theirs["problems"] > 0)
+
+
+def test_results_out_of_call_order_break_valid_but_not_openai_chat(tmp_path: Path) -> None:
+    """OpenAI accepts a turn's results in any order; the contract asks for call order."""
+    path = tmp_path / "reversed.json"
+    calls = [{"id": i, "type": "function", "function": {"name": "f", "arguments": "{}"}} for i in ("a", "b")]
+    messages = [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": None, "tool_calls": calls},
+        {"role": "tool", "tool_call_id": "b", "content": "2"},
+        {"role": "tool", "tool_call_id": "a", "content": "1"},
+    ]
+    path.write_bytes(orjson.dumps({"model": "m", "messages": messages}))
+    proc = run("check", path)
+    assert proc.returncode == 1
+    assert proc.stdout.splitlines()[-1] == (
+        "  (Valid is suture's property, what every provider's rules share. This file's provider, "
+        "openai-chat: no problems)"
+    )
+    assert run("check", "--provider", "openai-chat", path).returncode == 0
