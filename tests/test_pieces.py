@@ -270,14 +270,19 @@ def test_a_state_searched_in_any_order_finds_what_the_whole_state_finds(history,
             assert grown.search(needle) == whole.search(needle)
 
 
-def test_the_search_text_grows_from_a_state_searched_after_later_states_were_made(monkeypatch):
-    import suture.tui.rows as rows_module
+def _loaded_states(cuts: list[int]) -> list[tuple[RowModel, RowModel]]:
+    """:func:`_grown_states` of a file of 150 records read up to each cut."""
     from suture.formats import load_bytes
     from tests.helpers.progressive import records
 
     data = b"".join(orjson.dumps(r) + b"\n" for r in records(150))
-    messages = load_bytes(data, "chat").messages
-    first, second, last = (state for state, _ in _grown_states(list(messages), [200, 300]))
+    return _grown_states(list(load_bytes(data, "chat").messages), cuts)
+
+
+def _counted_texts(monkeypatch) -> dict[str, int]:
+    """How many messages' search texts are made from now on (``["n"]``)."""
+    import suture.tui.rows as rows_module
+
     made = {"n": 0}
     text_of = rows_module.search_text
 
@@ -286,6 +291,12 @@ def test_the_search_text_grows_from_a_state_searched_after_later_states_were_mad
         return text_of(message)
 
     monkeypatch.setattr(rows_module, "search_text", counted)
+    return made
+
+
+def test_the_search_text_grows_from_a_state_searched_after_later_states_were_made(monkeypatch):
+    first, second, last = (state for state, _ in _loaded_states([200, 300]))
+    made = _counted_texts(monkeypatch)
     first.search("call")  # searched once the later states exist (its search was under way)
     built_first = made["n"]
     last.search("call")
@@ -302,23 +313,11 @@ def test_a_state_searched_and_let_go_leaves_its_search_text_to_the_states_grown_
     # once a newer one is shown, before that one is searched. Its text is not lost with it.
     import gc
 
-    import suture.tui.rows as rows_module
-    from suture.formats import load_bytes
-    from tests.helpers.progressive import records
-
-    data = b"".join(orjson.dumps(r) + b"\n" for r in records(150))
-    states = _grown_states(list(load_bytes(data, "chat").messages), [100, 200, 300])
+    states = _loaded_states([100, 200, 300])
     first, second, last = states[1][0], states[2][0], states[3][0]
     first_rows = len(first)
     del states
-    made = {"n": 0}
-    text_of = rows_module.search_text
-
-    def counted(message: Any) -> str:
-        made["n"] += 1
-        return text_of(message)
-
-    monkeypatch.setattr(rows_module, "search_text", counted)
+    made = _counted_texts(monkeypatch)
     first.search("call")
     second_rows = len(second)
     del first, second
