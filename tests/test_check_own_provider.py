@@ -14,6 +14,8 @@ from suture.formats import load_file, own_provider
 from suture.scan import scan_path
 from tests.conftest import SAMPLES
 from tests.helpers.cli import run
+from tools.agents.corpus import first_resume, read_requests
+from tools.agents.corpus import verdict as mock_verdict
 
 REQUESTS = sorted(
     p for kind in ("chat", "messages", "responses", "gemini", "vercel") for p in (SAMPLES / kind).glob("*.json*")
@@ -56,3 +58,36 @@ def test_results_out_of_call_order_break_valid_but_not_openai_chat(tmp_path: Pat
         "openai-chat: no problems)"
     )
     assert run("check", "--provider", "openai-chat", path).returncode == 0
+
+
+CODEX = sorted((SAMPLES / "recorded").glob("codex-*/*/shape.json"))
+
+
+@pytest.mark.parametrize("shape", CODEX, ids=[f"{p.parent.parent.name}/{p.parent.name}" for p in CODEX])
+def test_a_codex_session_strict_servers_reject_says_so(shape: Path) -> None:
+    """The recorded mock answers as strict Responses servers do: where it rejected what Codex sent
+    on resume and OpenAI's rules accept it, check says the stricter servers reject it."""
+    meta = json.loads(shape.read_text())
+    session = shape.parent / "session.jsonl"
+    report = json.loads(run("check", "--json", session).stdout)
+    strict = run("check", "--json", "--provider", "openai-responses-strict", session)
+    assert report["providers"]["openai-responses"]["verdict"] == "accepted"
+    if meta["resume"]["outcome"] == "rejected":
+        (found,) = json.loads(strict.stdout)["providers"]["openai-responses-strict"]["sent"]
+        assert report["stricter"] == {
+            "openai-responses": {
+                "provider": "openai-responses-strict",
+                "problems": 1,
+                "summary": "openai-responses-strict: rejected, 1 problem in what Codex sends",
+            }
+        }
+        first = first_resume(read_requests(shape.parent))
+        assert first is not None
+        mock = mock_verdict(meta["provider"], first["body"])
+        assert mock is not None and found["rule"] == mock.rule  # the rule the mock rejected it by
+        assert (
+            "(stricter servers of the same API, openai-responses-strict, reject it: 1 problem;"
+            in run("check", session).stdout
+        )
+    else:
+        assert report["stricter"] == {} and strict.returncode == 0

@@ -89,6 +89,7 @@ from suture.words import count
 __all__ = [
     "PROVIDERS",
     "RULES",
+    "STRICTER",
     "TITLES",
     "Rule",
     "Verdict",
@@ -122,6 +123,9 @@ PROVIDERS: tuple[str, ...] = tuple(m.NAME for m in _MODULES)
 
 TITLES: dict[str, str] = {m.NAME: m.TITLE for m in _MODULES}
 """What a person calls each provider."""
+STRICTER: dict[str, str] = {m.STRICTER_THAN: m.NAME for m in _MODULES if hasattr(m, "STRICTER_THAN")}
+"""A provider and the profile of servers that speak its API more strictly (OpenAI Responses and
+strict Responses servers), which ``suture check`` names where it alone would reject."""
 
 
 _pause_lock = threading.Lock()

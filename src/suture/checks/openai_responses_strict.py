@@ -17,6 +17,8 @@ from suture.model import Message
 
 NAME = "openai-responses-strict"
 TITLE = "Responses API, strict servers: DeepSeek and gateways"
+STRICTER_THAN = "openai-responses"
+"""The provider whose rules these add to: a history it accepts may still be rejected here."""
 
 
 def check(messages: Sequence[Message], repaired: bool = False) -> list[Violation]:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from suture import show
-from suture.checks import PROVIDERS, RULES, TITLES, Verdict, Violation, resolve, verdicts
+from suture.checks import PROVIDERS, RULES, STRICTER, TITLES, Verdict, Violation, resolve, verdicts
 from suture.cli import EXIT_FOUND, EXIT_OK
 from suture.cli._common import load_sent, out, out_json
 from suture.formats import own_provider
@@ -248,11 +248,25 @@ def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tu
         results[name] = verdict(transcript, name, repaired, sent)
         repaired = results[name].contract.repair
     rejected = any(v.rejected for v in results.values())
+    # Where the agent's provider accepts what it sends and the stricter servers of its API would
+    # not (a Codex session resumed against DeepSeek's Responses endpoint), say so beside it.
+    stricter_of = {}
+    for name in () if providers else (sent.provider,):
+        strict = STRICTER.get(name)
+        if strict is not None and not results[name].rejected:
+            found = verdict(transcript, strict, repaired, sent)
+            if found.rejected:
+                stricter_of[name] = found
     request = modelled(transcript, sent)
     if args.json:
-        out_json(_session_json(args, transcript, sent, request, results, rejected))
+        report = _session_json(args, transcript, sent, request, results, rejected)
+        report["stricter"] = {
+            name: {"provider": v.provider, "problems": len(v.problems), "summary": v.summary()}
+            for name, v in stricter_of.items()
+        }
+        out_json(report)
     else:
-        out(*_session_lines(args, transcript, sent, request, results))
+        out(*_session_lines(args, transcript, sent, request, results, stricter_of))
     return EXIT_FOUND if rejected else EXIT_OK
 
 
@@ -326,6 +340,7 @@ def _session_lines(
     sent: Sent,
     request: SentRequest,
     results: dict[str, SentVerdict],
+    stricter_of: dict[str, SentVerdict],
 ) -> list[str]:
     """``suture check`` on a session log, as text. A problem's ``[n]`` is its message as written
     (the app's ``#n``); the provider's own pointer counts the request the agent sends, as the
@@ -364,6 +379,13 @@ def _session_lines(
             if limit is not None and len(v.notes) > limit:
                 lines.append(f"    … and {len(v.notes) - limit} more; --all lists them")
         lines.append(f"  {CONTRACT}: {v.contract.summary()}")
+        stricter = stricter_of.get(name)
+        if stricter is not None:
+            n = len(stricter.problems)
+            lines.append(
+                f"  (stricter servers of the same API, {stricter.provider}, reject it: {count(n, 'problem')}; "
+                f"--provider {stricter.provider} lists {'it' if n == 1 else 'them'})"
+            )
     if sent.skipped:
         lines.extend(["", f"Not sent by {who} (kept as evidence):"])
         lines.extend(f"  {s}" for s in sent.skipped[:limit])
