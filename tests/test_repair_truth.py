@@ -242,3 +242,33 @@ def test_converting_into_an_out_dir_refuses_two_inputs_one_name_would_take(tmp_p
     proc = run("repair", folder, "--to", "messages", "--out-dir", tmp_path / "out")
     assert proc.returncode == 2 and "has the same name as" in proc.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_an_input_given_twice_is_said_once(tmp_path: Path) -> None:
+    path = tmp_path / "a.json"
+    path.write_bytes(orjson.dumps(NO_ID))
+    proc = run("repair", path, path, "--out-dir", tmp_path / "out")
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines()[0] == f"suture: error: {path}: is given twice; give each input once"
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("spelled", [".", "./", "in", "in/"])
+def test_an_out_dir_that_holds_the_inputs_is_one_error(tmp_path: Path, spelled: str) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("a.json", "b.json", "c.jsonl"):
+        (folder / name).write_bytes(orjson.dumps(NO_ID) if name.endswith(".json") else PARALLEL.read_bytes())
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    cwd = folder if spelled.startswith(".") else tmp_path
+    proc = run(
+        "repair",
+        *sorted(p.name if cwd == folder else f"in/{p.name}" for p in folder.iterdir()),
+        "--out-dir",
+        spelled,
+        cwd=cwd,
+    )
+    assert proc.returncode == 2
+    (line,) = proc.stderr.splitlines()
+    assert line.startswith(f"suture: error: --out-dir {spelled}: holds the inputs")
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before

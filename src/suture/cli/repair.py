@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from suture import show
 from suture.cli import EXIT_BAD_INPUT, EXIT_OK
 from suture.cli._common import err, read_strict, summary_line
-from suture.io import InputError, Target, backup_name, file_key, output_target, write_files
+from suture.io import InputError, Target, backup_name, file_key, output_target, same_file, write_files
 from suture.repair import Change, ChangeKind, Repair
 from suture.words import count
 
@@ -499,6 +499,9 @@ def _plan(args: argparse.Namespace, inputs: list[str | InputError]) -> tuple[lis
         other = _other_ending(output) if args.to else None
         names = [name] if other is None else [name, Path(other).name]
         same = next((n for n in names if n in taken), None)
+        if same is not None and same_file(path, taken[same]):
+            planned.append(f"{show.path(path)}: is given twice; give each input once")
+            continue
         if same is not None:
             planned.append(
                 f"{show.path(path)}: has the same name as {show.path(taken[same])}; both would be written to "
@@ -521,6 +524,11 @@ def _plan(args: argparse.Namespace, inputs: list[str | InputError]) -> tuple[lis
     return planned, _clashes(sources, outputs)
 
 
+def _names_clash(line: str) -> bool:
+    """Whether a line of :func:`_plan` says two inputs would be written to one output."""
+    return "has the same name as" in line or line.endswith("is given twice; give each input once")
+
+
 def _many(args: argparse.Namespace) -> int:
     if args.in_place:
         raise InputError("--in-place replaces one input; give one file (or write many with --out-dir DIR)")
@@ -528,8 +536,18 @@ def _many(args: argparse.Namespace) -> int:
         raise InputError("-o writes one file; with several inputs or a folder, use --out-dir DIR")
     if not args.out_dir:
         raise InputError("several inputs (or a folder) need --out-dir DIR to write them to")
-    planned, clashes = _plan(args, list(_inputs(args.input)))
-    same_name = [item for item in planned if isinstance(item, str) and "has the same name as" in item]
+    inputs = list(_inputs(args.input))
+    # Every output takes its input's name: a folder that holds an input holds what its output
+    # would replace. Said once, not once per input.
+    if os.path.isdir(args.out_dir) and any(
+        isinstance(p, str) and same_file(os.path.dirname(p) or ".", args.out_dir) for p in inputs
+    ):
+        raise InputError(
+            f"--out-dir {show.path(args.out_dir)}: holds the inputs, and each output takes its input's name: "
+            "suture never writes over its input; choose another folder"
+        )
+    planned, clashes = _plan(args, inputs)
+    same_name = [item for item in planned if isinstance(item, str) and _names_clash(item)]
     if clashes or same_name:
         for line in [*same_name, *clashes]:
             err(f"suture: error: {line}")
