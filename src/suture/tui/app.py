@@ -1218,7 +1218,12 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             message = model.original(view.cursor) if side == 0 else model.repaired(view.cursor)
         if message is None:
             return
-        self._copy(record_json(message, side, model.transcript, shorten=False), SIDES[side])
+        ids = None
+        if side == 1:  # the record as the export writes it, with the ids it writes
+            from suture.writeback import written_ids
+
+            ids = written_ids(model.transcript, model.repair)
+        self._copy(record_json(message, side, model.transcript, shorten=False, ids=ids), SIDES[side])
 
     def _copy(self, text: str, what: str) -> None:
         self.copy_to_clipboard(text)

@@ -16,7 +16,7 @@ from textual.widget import Widget
 
 from suture import show
 from suture.kinds import KINDS, badge_classes, badge_rules
-from suture.tui.judged import Finding
+from suture.tui.judged import Finding, said_of
 from suture.tui.rows import RowModel
 from suture.validity import Breach
 
@@ -117,17 +117,37 @@ class StatusBar(_Bar):
 
     def render(self) -> Text:
         """The whole first line where it fits the width, else a short one (``13→13``, a badge
-        and count per kind), so a narrow window keeps every figure."""
+        and count per kind), so a narrow window keeps every figure. Where even that does not fit,
+        the verdict, the live state and the last reload go on the next line, each whole: a
+        verdict is never split between two lines."""
         state = self.state
         width = self._laid_width or self.size.width
-        text = self._first_line(short=False)
-        if text.cell_len > width:  # short figures, the verdict in a sentence
-            text = self._first_line(short=True, short_checks=False)
-        if text.cell_len > width:
-            text = self._first_line(short=True)
-        if text.cell_len > width:
+        units = self._units(short=False)
+        if _joined_width(units) > width:  # short figures, the verdict in a sentence
+            units = self._units(short=True, short_checks=False)
+        if _joined_width(units) > width:
+            units = self._units(short=True)
+        if _joined_width(units) > width:
             name = show.line(state.name_shown).rsplit("/", 1)[-1]
-            text = self._first_line(short=True, name_room=max(9, len(name) - (text.cell_len - width)))
+            least = self._units(short=True, name_room=9)
+            # On one line if the file's name cut to its least fits it; else the head alone on
+            # the first line, with what room is left for the name.
+            one_line = _joined_width(least) <= width
+            over = _joined_width(least if one_line else least[:1]) - min(9, len(name))
+            # On a line of its own, the verdict is said in a sentence where that fits.
+            sentence = not one_line and state.checks is not None and state.checks[0].cell_len <= width
+            units = self._units(short=True, name_room=max(9, width - over), short_checks=not sentence)
+        text = Text(no_wrap=False, end="")
+        used = 0
+        for k, unit in enumerate(units):
+            if k and used + 2 + unit.cell_len > width:
+                text.append("\n")
+                used = 0
+            elif k:
+                text.append("  ")
+                used += 2
+            text.append_text(unit)
+            used += unit.cell_len
         if state.error:
             text.append("\n")
             text.append("⚠ ", self.part("error"))
@@ -138,6 +158,17 @@ class StatusBar(_Bar):
         return text
 
     def _first_line(self, short: bool, name_room: int | None = None, short_checks: bool | None = None) -> Text:
+        """The first line whole, as it is where it fits the width."""
+        text = Text(no_wrap=False, end="")
+        for k, unit in enumerate(self._units(short, name_room, short_checks)):
+            if k:
+                text.append("  ")
+            text.append_text(unit)
+        return text
+
+    def _units(self, short: bool, name_room: int | None = None, short_checks: bool | None = None) -> list[Text]:
+        """The first line's parts, two spaces apart, none of which is split between lines: the
+        file and its figures, the verdict, the live state, the last reload."""
         state = self.state
         text = Text(no_wrap=False, end="")
         text.append("suture ", self.part("title"))
@@ -180,16 +211,22 @@ class StatusBar(_Bar):
                     first = False
                     figure = f"{shown.symbol}{count:,}" if short else f"{count:,} {shown.short_words(count)}"
                     text.append(figure, self.part(f"badge-{shown.name}"))
+        text.rstrip()
+        units = [text]
         short_checks = short if short_checks is None else short_checks
         if state.checks is not None:
-            text.append("  ")
-            text.append_text(state.checks[1] if short_checks else state.checks[0])
+            units.append(state.checks[1] if short_checks else state.checks[0])
         if state.live:
-            text.append(f"  {state.live}", self.part("live"))
+            units.append(Text(show.line(state.live), self.part("live"), end=""))
         if state.reloaded is not None:
             said, at = state.reloaded
-            text.append(f"  ↻ {said}, {_ago(time.monotonic() - at)}", self.part("muted"))
-        return text
+            units.append(Text(f"↻ {said}, {_ago(time.monotonic() - at)}", self.part("muted"), end=""))
+        return units
+
+
+def _joined_width(units: Sequence[Text]) -> int:
+    """How many columns ``units`` take on one line, two spaces apart."""
+    return sum(unit.cell_len for unit in units) + 2 * max(0, len(units) - 1)
 
 
 def panes_gone(app: App[Any]) -> bool:
@@ -283,17 +320,12 @@ class InfoBar(_Bar):
             text.append(show.line(change.summary))
         for finding in problems[: room - min(room, len(changes))]:
             text.append("\n")
+            label, said = said_of(finding, self.agent)
             if isinstance(finding, Breach):
-                from suture.tui.checking import SHARED
-
-                text.append(f"{SHARED}: Valid", self.part("error"))
-                text.append(f": {show.line(finding.problem)}")
-                continue
-            label, said = finding.said(self.agent)
-            text.append(
-                label,
-                self.part(FINDING_PARTS[finding.kind] if finding.is_problem or finding.kind == "agent" else "muted"),
-            )
+                part = "error"
+            else:
+                part = FINDING_PARTS[finding.kind] if finding.is_problem or finding.kind == "agent" else "muted"
+            text.append(label, self.part(part))
             text.append(": ")
             text.append(said)
         return text

@@ -39,7 +39,7 @@ from textual.worker import get_current_worker
 from suture._deferred import deferred
 from suture.tui.bars import InfoBar, StatusBar, panes_gone
 from suture.tui.changes import ProblemList
-from suture.tui.judged import Finding, Judged, judge_all
+from suture.tui.judged import SHARED, Finding, Judged, judge_all
 
 if TYPE_CHECKING:
     from suture.checks.apart import Apart
@@ -56,9 +56,6 @@ __all__ = ["CHECKS_SETTLE", "SHARED", "CheckFlow", "Checked", "ChecksKept"]
 
 CHECKS_SETTLE = 1.0
 """Seconds with no reload before the provider checks run again."""
-SHARED = "every provider"
-"""What the headline of a file written for no single provider (the AI SDK's) names: the Valid
-property every provider's rules share, as ``suture scan`` and the sessions browser say it."""
 
 
 def shared_summary(shared: tuple[list[Breach], list[Breach]]) -> str:
@@ -373,19 +370,28 @@ class CheckFlow(App[None]):
         info.agent = agent
         info.refresh()
 
-    def _findings_at(self, row: int) -> tuple[list[Finding], str]:
-        """What the shown provider's verdict says about a row, and the agent's name."""
-        judged = self.verdicts.get(self.provider or "") if self.verdicts is not None else None
-        if judged is None:
-            return [], ""
-        return judged.by_row.get(row, []), judged.agent
+    def _findings_at(self, row: int) -> tuple[list[Finding | Breach], str]:
+        """What the verdict shown says about a row (the line under the panes says it too): the
+        provider's findings, or the breaches of the Valid property every provider shares; and
+        the agent's name."""
+        info = self.screen_stack[0].query_one("#info", InfoBar)
+        return list(info.findings.get(row, [])), info.agent
 
     def action_pick_provider(self) -> None:
         if self.refuse("pick_provider") or self.verdicts is None:
             return
-        choices = [(name, verdict.summary()) for name, verdict in self.verdicts.items()]
+        choices: list[tuple[str, tuple[str, ...]]] = [
+            (name, verdict.forms()) for name, verdict in self.verdicts.items()
+        ]
         if self.shared is not None:  # a file written for no single provider: its headline, first
-            choices.insert(0, (SHARED, f"{shared_summary(self.shared)} (shared rules)"))
+            before, after = (len(found) for found in self.shared)
+            figures = f"{before} → {after} after repair" if before or after else "no problems"
+            forms = (
+                f"{shared_summary(self.shared)} (shared rules)",
+                f"{SHARED}: {figures}",
+                f"{SHARED} {before}→{after}",
+            )
+            choices.insert(0, (SHARED, forms))
         if self.checks_pending:
             self.notify(f"{self.checks_pending} providers are still being checked", markup=False)
         self.push_screen(ProviderScreen(choices, self.provider or SHARED), self._picked)

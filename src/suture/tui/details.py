@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import orjson
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import work
@@ -33,12 +34,13 @@ from suture import show
 from suture.kinds import KINDS
 from suture.model import Message, ToolCall
 from suture.repair import Change
-from suture.tui.judged import Finding
+from suture.tui.judged import Finding, said_of
 from suture.tui.keys import Scroll
 from suture.tui.records import HUGE, neutral_record, pretty, shorten_payloads
 from suture.tui.rows import RowModel, human_size, text_of_all
 from suture.tui.screens import Overlay, Styled, record_json
 from suture.tui.view import SIDES
+from suture.validity import Breach
 from suture.written import Written, written
 
 __all__ = ["DetailScreen", "json_text", "paired_call"]
@@ -124,7 +126,7 @@ class DetailScreen(Overlay[None]):
     KEY_BAR = ("detail.back", "detail.written", "detail.pager", "detail.copy", "detail.whole")
     DEFAULT_CSS = """
     DetailScreen {
-        #detail-why { max-height: 7; text-wrap: nowrap; text-overflow: ellipsis; }
+        #detail-why-box { height: auto; max-height: 7; scrollbar-size-vertical: 1; }
         #detail-columns { height: 1fr; }
         .detail-side {
             width: 1fr; height: 1fr; padding: 0 1; border-title-color: $foreground-muted;
@@ -145,7 +147,7 @@ class DetailScreen(Overlay[None]):
         side: int,
         on_move: Callable[[int], None],
         copy: Callable[[str, str], None],
-        findings: Callable[[int], tuple[list[Finding], str]] | None = None,
+        findings: Callable[[int], tuple[list[Finding | Breach], str]] | None = None,
         path: Path | None = None,
     ) -> None:
         super().__init__()
@@ -160,9 +162,13 @@ class DetailScreen(Overlay[None]):
         self.whole = False
         self.file_text: _FileText | None = None
         self._ids: dict[str, str] | None = None
+        self._titles: list[tuple[str, ...]] = [(), ()]
+        """Each side's titles, longest first: :meth:`_fit_titles` shows the first that fits."""
 
     def compose_body(self) -> ComposeResult:
-        yield Styled(id="detail-why", classes="intro")
+        # The why in a box of its own: in a short window, what does not fit scrolls.
+        with VerticalScroll(id="detail-why-box", classes="intro"):
+            yield Styled(id="detail-why")
         with Horizontal(id="detail-columns"):
             for side in (0, 1):
                 scroll = Scroll(Styled(id=f"detail-body-{side}"), id=f"detail-side-{side}", classes="pane detail-side")
@@ -171,7 +177,23 @@ class DetailScreen(Overlay[None]):
 
     def on_resize(self) -> None:
         # A short window keeps most of its lines for the message itself.
-        self.query_one("#detail-why").styles.max_height = 3 if self.size.height < 30 else 7
+        self.query_one("#detail-why-box").styles.max_height = 3 if self.size.height < 30 else 7
+        self._fit_titles()
+
+    def _title(self, side: int, *titles: str) -> None:
+        """Frame a side with the first of ``titles`` (longest first) that fits its width, so a
+        narrow window shortens the title rather than cutting it; the last stands for any width."""
+        self._titles[side] = titles
+        self._fit_titles()
+
+    def _fit_titles(self) -> None:
+        width = self.size.width or self.app.size.width
+        for side, titles in enumerate(self._titles):
+            # The two sides share the width; a frame's corners and the spaces around its title
+            # take six columns of its own.
+            room = (width // 2 if side == 0 else width - width // 2) - 6
+            fitting = next((t for t in titles if cell_len(t) <= room), titles[-1] if titles else "")
+            self.query_one(f"#detail-side-{side}", VerticalScroll).border_title = fitting
 
     def on_mount(self) -> None:
         self.show_row(self.row)
@@ -265,13 +287,20 @@ class DetailScreen(Overlay[None]):
             why.append("\nunchanged: the same record is sent as it was read", self._class_style("detail-empty"))
         findings, agent = self.findings(row) if self.findings else ([], "")
         # A problem the repair leaves is said once ("not fixed by repair"), not again "after repair".
-        stays = {(f.provider, f.rule) for f in findings if f.kind == "before" and f.violation and not f.violation.fixed}
+        stays = {
+            (f.provider, f.rule)
+            for f in findings
+            if isinstance(f, Finding) and f.kind == "before" and f.violation and not f.violation.fixed
+        }
         for finding in findings:
-            if finding.kind == "after" and (finding.provider, finding.rule) in stays:
+            if isinstance(finding, Finding) and finding.kind == "after" and (finding.provider, finding.rule) in stays:
                 continue
-            label, said = finding.said(agent)
+            label, said = said_of(finding, agent)
             why.append("\n")
-            style = "detail-key" if finding.is_problem else ("detail-ok" if finding.kind == "agent" else "detail-muted")
+            if not isinstance(finding, Finding) or finding.is_problem:  # a breach of the Valid property
+                style = "detail-key"
+            else:
+                style = "detail-ok" if finding.kind == "agent" else "detail-muted"
             why.append(f"{label}: ", self._class_style(style))
             why.append(said)
         self.query_one("#detail-why", Styled).update(why)
@@ -287,22 +316,33 @@ class DetailScreen(Overlay[None]):
         model, row = self.model, self.row
         message = model.original(row) if side == 0 else model.repaired(row)
         body = self.query_one(f"#detail-body-{side}", Styled)
-        scroll = self.query_one(f"#detail-side-{side}", VerticalScroll)
         index = model.left[row] if side == 0 else model.right[row]
         if message is None:
             empty = self._class_style("detail-empty")
             if side == 1:
-                scroll.border_title = "Repaired: dropped, not sent"
+                self._title(1, "Repaired: dropped, not sent", "Repaired: dropped", "dropped")
                 body.update(Text("dropped by repair: this message is not sent", style=empty))
                 return
-            scroll.border_title = "Original: added by repair, not in the file"
+            self._title(0, "Original: added by repair, not in the file", "Original: added by repair", "added")
             text = Text(end="")
             text.append("added by repair: not in the file.", empty)
-            text.append_text(self._answers(1))
+            answers = self._answers(1)
+            if answers.plain:
+                text.append("\n\n")
+                text.append_text(answers)
             body.update(text)
             return
+        # Shortened where narrow: the record's heading in the body says where it was read whole.
         where = str(message.source) if message.source is not None else "made by repair"
-        scroll.border_title = f"{SIDES[side]} #{index} {show.line(message.role)} · {show.line(where)}"
+        line = f"line {message.source.line}" if message.source is not None and message.source.line else where
+        named = f"{SIDES[side]} #{index} {show.line(message.role)}"
+        self._title(
+            side,
+            f"{named} · {show.line(where)}",
+            f"{named} · {show.line(line)}",
+            named,
+            f"#{index} {show.line(message.role)}",
+        )
         body.update(self._body(message, side))
 
     def _answers(self, side: int) -> Text:
@@ -324,7 +364,7 @@ class DetailScreen(Overlay[None]):
         where = f"{SIDES[side]} #{i}"
         if side == 1 and model.repair.origin[i] is not None:
             where += f" (Original #{model.repair.origin[i]})"
-        text.append("\n\nanswers the call\n", self._class_style("detail-heading"))
+        text.append("answers the call\n", self._class_style("detail-heading"))
         line = Text(end="")
         line.append(f"{show.line(call.name or '?')} ", self._class_style("detail-key"))
         line.append(self._shown_id(call.id, side))
@@ -373,8 +413,14 @@ class DetailScreen(Overlay[None]):
                 text.append("\n\n")
             else:
                 text.append("answers no call before it\n\n", self._class_style("detail-empty"))
-        text.append("record as read from the file\n" if side == 0 else "record as an export writes it\n", heading)
-        source = record_json(message, side, self.model.transcript, shorten=not self.whole)
+        ids = None
+        if side == 0:
+            where = f" ({show.line(str(message.source))})" if message.source is not None else ""
+            text.append(f"record as read from the file{where}\n", heading)
+        else:
+            text.append("record as an export writes it\n", heading)
+            ids = self.written_ids()
+        source = record_json(message, side, self.model.transcript, shorten=not self.whole, ids=ids)
         text.append_text(self._json(source, changed))
         return text
 
@@ -383,34 +429,35 @@ class DetailScreen(Overlay[None]):
     def _show_written(self) -> None:
         model, row = self.model, self.row
         message = model.original(row)
-        left = self.query_one("#detail-side-0", VerticalScroll)
-        right = self.query_one("#detail-side-1", VerticalScroll)
         left_body = self.query_one("#detail-body-0", Styled)
         right_body = self.query_one("#detail-body-1", Styled)
         empty = self._class_style("detail-empty")
         if message is None:
-            left.border_title = "As written: nothing (added by repair)"
+            self._title(0, "As written: nothing (added by repair)", "As written: nothing", "nothing")
             left_body.update(Text("added by repair: the file holds nothing for this row", style=empty))
-            right.border_title = "As suture reads it"
+            self._title(1, "As suture reads it")
             right_body.update(Text("", end=""))
             return
-        right.border_title = f"As suture reads it: Original #{model.left[row]} {show.line(message.role)}"
+        role = show.line(message.role)
+        self._title(1, f"As suture reads it: Original #{model.left[row]} {role}", f"Read: #{model.left[row]} {role}")
         old, _ = self.changed_ids(row)
         right_body.update(self._json(pretty(shorten_payloads(neutral_record(message))), old))
         found = self.file_text
         if found is None or found.row != row:
-            left.border_title = f"As written: {show.line(str(message.source or '?'))}"
+            place = show.line(str(message.source or "?"))
+            self._title(0, f"As written: {place}", place)
             left_body.update(Text("reading the file…", style=empty))
             self.read_written(row, message)
             return
         if found.error or not found.records:
-            left.border_title = "As written"
+            self._title(0, "As written")
             said = found.error or "the file no longer holds this record where it was read (it changed since)"
             left_body.update(Text(show.line(said), style=empty))
             return
         size = sum(len(w.data) for w in found.records)
         lines = ", ".join(w.what for w in found.records)
-        left.border_title = f"As written: {show.line(lines)} ({human_size(size)})"
+        lines, size_shown = show.line(lines), human_size(size)
+        self._title(0, f"As written: {lines} ({size_shown})", f"{lines} ({size_shown})", lines)
         text = Text(end="")
         for k, record in enumerate(found.records):
             if k:
@@ -473,7 +520,8 @@ class DetailScreen(Overlay[None]):
         if message is None:
             self.notify(f"nothing on the {SIDES[side]} side to copy", severity="warning", markup=False)
             return
-        self.copy(record_json(message, side, self.model.transcript, shorten=False), SIDES[side])
+        ids = self.written_ids() if side == 1 else None
+        self.copy(record_json(message, side, self.model.transcript, shorten=False, ids=ids), SIDES[side])
 
     def pager_text(self, side: int) -> str:
         """The focused side whole, as plain text: what ``o`` hands to the pager."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from suture import show
+from suture.validity import Breach
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Sequence
@@ -28,7 +29,19 @@ if TYPE_CHECKING:
     from suture.sent.resume import SentChecks
     from suture.tui.rows import RowModel
 
-__all__ = ["CONTRACT", "Finding", "Judged", "Part", "Section", "Shared", "judge_all", "verdict_parts", "without_agent"]
+__all__ = [
+    "CONTRACT",
+    "SHARED",
+    "Finding",
+    "Judged",
+    "Part",
+    "Section",
+    "Shared",
+    "judge_all",
+    "said_of",
+    "verdict_parts",
+    "without_agent",
+]
 
 SENT = "sent"
 """A problem in what the agent sends on resume: the provider would reject it."""
@@ -38,6 +51,10 @@ BEFORE = "before"
 """A problem of the file as written (for a session log: the contract view)."""
 AFTER = "after"
 """A problem left in suture's repair of it."""
+
+SHARED = "every provider"
+"""What the headline of a file written for no single provider (the AI SDK's) names: the Valid
+property every provider's rules share, as ``suture scan`` and the sessions browser say it."""
 
 CONTRACT = "contract view"
 """What the problems of a session log's file as written are called: suture's repair contract on
@@ -89,6 +106,15 @@ class Finding:
         if self.contract:
             label = f"{CONTRACT}: {label}"
         return (label, show.line(v.error))
+
+
+def said_of(item: Finding | Breach, agent: str) -> tuple[str, str]:
+    """What the line under the panes and the details say of a row's finding, or of its breach
+    of the Valid property every provider shares (a file written for no single provider): a
+    label, which takes a colour of its own, and its text."""
+    if isinstance(item, Breach):
+        return (f"{SHARED}: Valid", show.line(item.problem))
+    return item.said(agent)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +179,20 @@ class Judged:
             return f"{self.provider} rejects ({n})" if n else f"{self.provider} accepts"
         before, after = self.contract.counts
         return f"{self.provider} {before}→{after}"
+
+    def forms(self) -> tuple[str, str, str]:
+        """The verdict in words, longest first, for where the whole sentence does not fit: the
+        library's sentence, its figures (``anthropic: 3 → 0 after repair``, ``anthropic:
+        rejected, 2 problems``), and :meth:`short`."""
+        from suture.words import count
+
+        if self.sent is not None:
+            n = len(self.sent.problems)
+            figures = f"rejected, {count(n, 'problem')}" if n else "no problems"
+        else:
+            before, after = self.contract.counts
+            figures = f"{before} → {after} after repair" if before or after else "no problems"
+        return (self.summary(), f"{self.provider}: {figures}", self.short())
 
     def title(self) -> str:
         """The problems list's heading."""

@@ -7,17 +7,20 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import ClassVar, TypeVar
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.geometry import Size
 from textual.keys import format_key
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label, OptionList, RadioButton, RadioSet, Static
@@ -42,11 +45,23 @@ __all__ = [
 _KEY_LINE = re.compile(r'^(\s*)("(?:[^"\\]|\\.)*")(:)', re.MULTILINE)
 
 
-def record_json(message: Message, side: int, transcript: Transcript, shorten: bool) -> str:
+def record_json(
+    message: Message, side: int, transcript: Transcript, shorten: bool, ids: Mapping[str, str] | None = None
+) -> str:
     """The JSON text of a message's record: what the file held (Original) or what an export
-    writes (Repaired)."""
-    value = message.raw if side == 0 and message.raw is not None else repaired_record(message, transcript)
+    writes (Repaired). ``ids``: the calls the export names otherwise than the repair, final id ->
+    the id written (``suture.writeback.written_ids``; a session written back)."""
+    if side == 0 and message.raw is not None:
+        value = message.raw
+    else:
+        value = repaired_record(_written_as(message, ids) if ids else message, transcript)
     return pretty(shorten_payloads(value) if shorten else value)
+
+
+def _written_as(message: Message, ids: Mapping[str, str]) -> Message:
+    """``message`` with each call id an export writes otherwise (``ids``) as it writes it."""
+    calls = tuple(replace(c, id=ids.get(c.id, c.id)) for c in message.tool_calls)
+    return replace(message, tool_calls=calls, tool_call_id=ids.get(message.tool_call_id, message.tool_call_id))
 
 
 class Styled(Static, can_focus=False):
@@ -222,6 +237,34 @@ def _wrapped(said: str, width: int) -> list[str]:
     return textwrap.wrap(said, max(width, 8), break_on_hyphens=False)
 
 
+class WrappedRadio(RadioButton):
+    """A radio button whose label, where the box is narrower than it, takes the lines it needs,
+    each under the label's first (a label is never cut)."""
+
+    DEFAULT_CSS = """
+    WrappedRadio { width: 1fr; height: auto; text-wrap: wrap; }
+    """
+
+    def _lines(self, width: int) -> list[str]:
+        indent = self._button.cell_length + 1
+        return _wrapped(self.label.plain, width - indent - 1) or [""]
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self._lines(width))
+
+    def render(self) -> Content:
+        label_style = self.get_visual_style("toggle--label")
+        indent = " " * (self._button.cell_length + 1)
+        parts: list[Content | str] = [self._button]
+        for k, line in enumerate(self._lines(self.content_region.width or self.size.width)):
+            if k:
+                parts.append("\n" + indent)
+            else:
+                parts.append(" ")
+            parts.append(Content(line + " ").stylize_before(label_style))
+        return Content.assemble(*parts)
+
+
 @dataclass(frozen=True, slots=True)
 class ExportOption:
     """One thing the export can write (:func:`suture.writeback.export_choices`): ``label`` what
@@ -284,12 +327,19 @@ class ExportScreen(Dialog["tuple[str, int] | None"]):
                         said = show.line(option.label) + (
                             f" (cannot: {show.line(option.error)})" if option.error else ""
                         )
-                        yield RadioButton(Text(said), value=k == 0, disabled=option.error is not None)
+                        yield WrappedRadio(Text(said), value=k == 0, disabled=option.error is not None)
             yield Label(self._what(0), id="export-what", markup=False)
             yield Label("Write to (enter to write, esc to cancel):")
             yield Input(show.path(self.default), id="export-path", select_on_focus=False)
             yield Label("", id="export-why", markup=False)
-            yield Label(self.note, id="export-note", markup=False)
+            note = Label(self.note, id="export-note", markup=False)
+            note.display = bool(self.note)  # (no empty lines where there is nothing to note)
+            yield note
+
+    def on_mount(self) -> None:
+        # The end of the path shows, where the box is narrower than it: the file's name.
+        box = self.query_one("#export-path", Input)
+        self.call_after_refresh(lambda: box.scroll_to(x=box.max_scroll_x, animate=False, immediate=True))
 
     def _what(self, k: int) -> str:
         option = self.options[k]
@@ -384,32 +434,60 @@ class ConfirmScreen(Dialog[bool]):
 
 
 class ProviderScreen(Dialog[str | None]):
-    """Pick the provider whose rules the header, the problems list and the details follow."""
+    """Pick the provider whose rules the header, the problems list and the details follow.
+
+    Each choice is a provider's name and its verdict in words, longest first: the list says
+    every verdict in the longest words in which all fit its width (never a verdict on two
+    lines), and says them again when the width changes."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", "Cancel", id="provider.cancel")]
     KEY_BAR = ("provider.cancel",)
     KEY_HINTS = (("enter", "Check against it"), ("j/k", "Move"))
     DEFAULT_CSS = """
     ProviderScreen {
-        #provider-box { width: 70; padding: 0; }
-        OptionList { height: auto; max-height: 20; border: none; }
+        #provider-box { width: 110; padding: 0; }
+        OptionList { height: auto; max-height: 20; border: none; text-wrap: nowrap; text-overflow: ellipsis; }
     }
     """
 
-    def __init__(self, choices: list[tuple[str, str]], current: str | None) -> None:
+    def __init__(self, choices: list[tuple[str, tuple[str, ...]]], current: str | None) -> None:
         super().__init__()
         self.choices = choices
         self.current = current
+        self.laid = -1
+        """The list width the verdicts were last said for."""
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="provider-box", classes="frame") as box:
             box.border_title = "Check against (enter picks, esc cancels)"
-            yield PickList(*(Option(Text(summary), id=name) for name, summary in self.choices))
+            yield PickList(*(Option(Text(forms[0]), id=name) for name, forms in self.choices))
 
     def on_mount(self) -> None:
         names = [name for name, _ in self.choices]
         if self.current in names:
             self.query_one(OptionList).highlighted = names.index(self.current)
+
+    def said(self, width: int) -> list[str]:
+        """Each choice's verdict in the longest words in which every one fits ``width`` columns."""
+        depth = max(len(forms) for _, forms in self.choices) if self.choices else 1
+        for k in range(depth):
+            said = [forms[min(k, len(forms) - 1)] for _, forms in self.choices]
+            if all(cell_len(line) <= width for line in said):
+                return said
+        return [forms[-1] for _, forms in self.choices]
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._lay_out)
+
+    def _lay_out(self) -> None:
+        picks = self.query_one(OptionList)
+        # An option's own padding takes a column each side.
+        width = picks.scrollable_content_region.width - 2
+        if width <= 0 or width == self.laid:
+            return
+        self.laid = width
+        for k, line in enumerate(self.said(width)):
+            picks.replace_option_prompt_at_index(k, Text(line))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)

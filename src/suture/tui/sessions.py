@@ -43,7 +43,7 @@ from suture.scan import LISTED, OK, OTHER, REJECTED, UNREADABLE, Row, listed, se
 from suture.scan_pool import Progress
 from suture.sessions import Found, Place
 from suture.tui.app import SutureApp
-from suture.tui.checking import SHARED
+from suture.tui.judged import SHARED
 from suture.tui.keys import KeyBar
 from suture.words import count
 
@@ -157,9 +157,14 @@ class Columns:
     def file(self) -> int:
         return 0 if self.width < self.NARROW else min(28, self._rest // 4)
 
+    WHY_LEAST: ClassVar[int] = 12
+    """Below this many columns, why is left to the lines under the list (a few letters of it
+    would say nothing)."""
+
     @property
     def why(self) -> int:
-        return max(0, self._rest - self.project - self.file)
+        rest = max(0, self._rest - self.project - self.file)
+        return rest if rest >= self.WHY_LEAST else 0
 
     @property
     def widths(self) -> list[int]:
@@ -476,9 +481,9 @@ class SessionsScreen(Screen[None]):
     DEFAULT_CSS = """
     SessionsScreen {
         layout: vertical;
-        #sessions-status { height: 1; background: $panel; padding: 0 1; }
+        #sessions-status { height: auto; max-height: 3; background: $panel; padding: 0 1; }
         #sessions-filter { height: 1; margin: 0 1; }
-        #sessions-detail { height: 3; background: $panel; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
+        #sessions-detail { height: auto; min-height: 3; max-height: 7; background: $panel; padding: 0 1; }
     }
     """
 
@@ -508,6 +513,8 @@ class SessionsScreen(Screen[None]):
         self.started = time.monotonic()
         self.took = 0.0
         self.absent = [p for p in self.places if not p.root.is_dir()]
+        self._status_said = ""
+        """What the status line says now (it is said again only when that changes)."""
         """The agents' folders not there (yet): looked for every ``LOOK_EVERY`` seconds."""
 
     KEEP: ClassVar[tuple[str, ...]] = (
@@ -540,10 +547,13 @@ class SessionsScreen(Screen[None]):
 
     # -- scanning ------------------------------------------------------------------------------
 
+    def folders(self) -> list[str]:
+        """The folders looked in, as a person would write them."""
+        return [p.origin for p in self.places if p.root.is_dir()] + [show.path(_home_short(p)) for p in self.paths]
+
     def where(self) -> str:
-        """The folders looked in, as a person would write them ("" while there are none)."""
-        shown = [p.origin for p in self.places if p.root.is_dir()] + [show.path(_home_short(p)) for p in self.paths]
-        return ", ".join(shown)
+        """The folders looked in, in a line ("" while there are none)."""
+        return ", ".join(self.folders())
 
     @work(thread=True, exclusive=True, group="sessions-scan", exit_on_error=False)
     def scan(self) -> None:
@@ -799,6 +809,46 @@ class SessionsScreen(Screen[None]):
     # -- status --------------------------------------------------------------------------------
 
     def _show_status(self) -> None:
+        status = self.query_one("#sessions-status", Static)
+        width = (status.size.width or self.app.size.width) - 2  # (its padding)
+        said = self.status_text(width)
+        if said != self._status_said:
+            self._status_said = said
+            status.update(said)
+        table = self.table
+        if not table.rows and table.empty != self.empty_text():
+            self.refilter()
+
+    def status_text(self, width: int) -> str:
+        """The status line for ``width`` columns: in whole words where they fit, else in short
+        ones (``8 rejected``); where the folders looked in do not fit after the figures, they go
+        on the lines under them, whole folders to a line, on two lines at most (a folder longer
+        than a line is cut at its end)."""
+        where = self.where()
+        for short in (False, True):
+            parts = self._status_parts(short)
+            line = "  ·  ".join(parts)
+            if where and cell_len(line) + 5 + cell_len(where) <= width:
+                return show.line(f"{line}  ·  in {where}")
+            if not where and cell_len(line) <= width:
+                return show.line(line)
+        lines = [show.line(line)]
+        if where:  # the folders, as many to a line as fit, on at most two lines
+            folders = [show.line(f) for f in self.folders()]
+            rows = ["in"]
+            for k, folder in enumerate(folders):
+                piece = folder + ("," if k < len(folders) - 1 else "")
+                if rows[-1] == "in" or cell_len(rows[-1]) + 1 + cell_len(piece) <= width:
+                    rows[-1] += " " + piece
+                elif len(rows) < 2:
+                    rows.append(piece)
+                else:
+                    rows[-1] += " …"  # (more folders than two lines hold)
+                    break
+            lines += [r if cell_len(r) <= width else set_cell_size(r, max(1, width - 1)) + "…" for r in rows]
+        return "\n".join(lines)
+
+    def _status_parts(self, short: bool) -> list[str]:
         p = self.progress
         counts = dict.fromkeys((REJECTED, OK, UNREADABLE, OTHER, LISTED), 0)
         for row in self.all.values():
@@ -809,25 +859,22 @@ class SessionsScreen(Screen[None]):
         elif self.listing:
             parts.append("listing…")
         elif not self.finished:
-            of = f" of {p.total:,}" if p.found_all else ""
-            parts.append(f"scanning {p.done:,}{of}{self._where_scanned()}…")
-        parts.append(f"{counts[REJECTED]:,} would be rejected")
+            of = (f"/{p.total:,}" if short else f" of {p.total:,}") if p.found_all else ""
+            parts.append(f"scanning {p.done:,}{of}{'' if short else self._where_scanned()}…")
+        parts.append(f"{counts[REJECTED]:,} {'rejected' if short else 'would be rejected'}")
         if counts[UNREADABLE]:
             parts.append(f"{counts[UNREADABLE]:,} unreadable")
         if counts[OTHER]:
-            parts.append(count(counts[OTHER], "other file"))
+            parts.append(f"{counts[OTHER]:,} other" if short else count(counts[OTHER], "other file"))
         shown = len(self.table.rows)
         if self.words or self.verdict:
             what = " ".join(self.words)
             verdict = f"{self.verdict} only" if self.verdict else ""
             parts.append(f"showing {shown:,} ({', '.join(x for x in (verdict, what and repr(what)) if x)})")
-        where = self.where()
-        if where:
-            parts.append(f"in {where}")
-        self.query_one("#sessions-status", Static).update(show.line("  ·  ".join(parts)))
-        table = self.table
-        if not table.rows and table.empty != self.empty_text():
-            self.refilter()
+        return parts
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._show_status)
 
     def _where_scanned(self) -> str:
         """`` on 2 cores`` while a pool scans; why not, when one was wanted and could not start."""
