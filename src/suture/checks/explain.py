@@ -54,6 +54,7 @@ __all__ = [
     "Recognition",
     "absent",
     "closest",
+    "counted",
     "explain",
     "explain_transcript",
     "locate",
@@ -291,12 +292,14 @@ def absent(messages: Sequence[Message], rec: Recognition) -> list[str]:
 class Finding:
     """A problem the provider's check finds in what is sent, placed in that request's numbering
     (``where``: ``messages.3``; ``places``: every place it is about) and in the file (``written``:
-    the as-written messages it is about)."""
+    the as-written messages it is about; ``message``: the one the problem itself is about, the
+    ``[n]`` ``suture check`` prints in front of it, ``None`` for one the agent makes up)."""
 
     violation: Violation
     where: str
     places: frozenset[int]
     written: tuple[int, ...]
+    message: int | None = None
 
     @property
     def rule(self) -> Rule:
@@ -457,12 +460,18 @@ class Explanation:
                 f"at the messages the error names{assumed}. If the agent still gets this error, what it sends "
                 "differs from what suture predicts, or the error came from an older state of this file."
             )
-        again = (
-            f"{who} sends this again every time it resumes this file: it does not repair it itself."
-            if request.exact
-            else f"{who} sends this as written when it resumes this file (it does not repair it itself), "
-            "so resuming gives this error again."
-        )
+        if request.layout is not None:
+            again = (
+                f"{who} sends this as written when it resumes this file (it does not repair it itself), so "
+                f"resuming it against {request.layout} gives this error again."
+            )
+        elif request.exact:
+            again = f"{who} sends this again every time it resumes this file: it does not repair it itself."
+        else:
+            again = (
+                f"{who} sends this as written when it resumes this file (it does not repair it itself), "
+                "so resuming gives this error again."
+            )
         return f"{again} {self._repair_clause(rule)}"
 
     def _nothing_to_repair(self, who: str) -> str:
@@ -630,19 +639,20 @@ def explain_transcript(
         return verdicts[provider]
 
     tries = [
-        _explain_sent(transcript, request, model, rec, result, text, contracts)
+        (k, _explain_sent(transcript, request, model, rec, result, text, contracts))
         for rec in recognised
-        for request in numberings
+        for k, request in enumerate(numberings)
     ]
     # The numbering that explains the error: where the check sees it in what is sent, or where
     # the messages it names hold it (as written, or repaired by the agent itself). Reading the
     # indices without what the agent adds is a guess about another version, taken only where it
     # explains the error; else what the modelled agent sends is the answer.
-    primary = [e for e in tries if e.request is numberings[0]]
+    primary = [e for k, e in tries if k == 0]
+    tried = [e for _, e in tries]
     best = next(
-        (e for e in tries if e.flagged),
+        (e for e in tried if e.flagged),
         next(
-            (e for e in tries if e.found and e.location is not None and e.location.violations),
+            (e for e in tried if e.found and e.location is not None and e.location.violations),
             next((e for e in primary if e.found), next((e for e in primary if not e.absent), primary[0])),
         ),
     )
@@ -680,19 +690,22 @@ def _explain_sent(
     text: str,
     contracts: Callable[[str], Verdict],
 ) -> Explanation:
-    """What ``rec`` says about a session log, its indices read in ``request``; ``contracts``
-    gives a provider's verdict on the file as written and its repair.
+    """What ``rec`` says about a session log, its indices read in ``request`` as the provider
+    the error comes from counts it (:func:`counted`); ``contracts`` gives a provider's verdict
+    on the file as written and its repair.
 
     In steps: the message the error's index names in what is sent, the findings of a check of
     what is sent, the messages of the file as written they come from, what the agent sends now
     (when ``request`` is a recorded request), and the file's own problems and the agent's own
     fixes there."""
     messages = transcript.messages
+    now_in = None if request is model else model
+    request = counted(request, rec)
     named, missing = _sent_place(messages, request, rec)
     findings, provider = _sent_findings(request, rec, named)
     written, by, provider = _sent_written(transcript, request, rec, named, missing, findings, contracts, provider)
     wanted, ids = set(written), set(rec.ids)
-    now = None if request is model else _still_sent(model, rec, wanted, ids)
+    now = None if now_in is None else _still_sent(now_in, rec, wanted, ids)
     contract = contracts(provider)
     touching = [
         v
@@ -726,6 +739,16 @@ def _explain_sent(
         now=now,
         fixes=fixes,
     )
+
+
+def counted(request: SentRequest, rec: Recognition) -> SentRequest:
+    """``request`` numbered as the provider the error comes from (``rec.providers``) counts it:
+    itself where that provider is sent it, else laid out as that provider's request, as
+    ``suture check --provider`` lays it out (an Anthropic 400 against a Codex session counts
+    the history as Anthropic's messages, not Codex's input items)."""
+    if any(request.own(p) for p in rec.providers):
+        return request
+    return request.laid_out(rec.providers[0])
 
 
 def _sent_place(messages: Sequence[Message], request: SentRequest, rec: Recognition) -> tuple[int | None, list[str]]:
@@ -785,7 +808,10 @@ def _sent_written(
     if named is not None:
         in_block = _block_written(transcript, request, named, m)
         if in_block:
-            return in_block, "index", provider
+            # With the message each problem found there is about (check's [n]): A1's index names
+            # the message after the call.
+            about = [f.message for f in findings if f.message is not None and f.message not in in_block]
+            return [*in_block, *dict.fromkeys(about)], "index", provider
     elif rec.ids and not missing:
         by_ids, _ = _named(transcript.messages, rec)
         if by_ids:
@@ -820,7 +846,9 @@ def _places_word(request: SentRequest) -> str:
 
 
 def _finding(request: SentRequest, v: Violation) -> Finding:
-    return Finding(v, request.where(v), frozenset(request.places(v)), request.written_of(v))
+    number = request.number(v.index)
+    message = number if isinstance(number, int) else None
+    return Finding(v, request.where(v), frozenset(request.places(v)), request.written_of(v), message)
 
 
 def _narrow_findings(found: list[Finding], rec: Recognition, named: int | None) -> list[Finding]:
@@ -844,6 +872,8 @@ def _block_written(transcript: Transcript, request: SentRequest, n: int, block: 
     """The as-written messages place ``n`` came from; with ``block``, the one that block of it
     came from, where it can be told."""
     written = list(request.written[n])
+    if block is not None and request.layout is not None:
+        return list(request.block_written(n, block)) or written
     value = request.wire[n]
     if block is None or not isinstance(value, dict) or len(written) < 2:
         return written

@@ -220,6 +220,7 @@ def _sent_json(found: Explanation) -> dict[str, Any] | None:
     sent = request.sent
     return {
         "request": request.label,
+        "laid_out_as": request.layout,
         "exact": request.exact,
         "agent": sent.agent,
         "version": sent.version,
@@ -269,7 +270,10 @@ def _human(args: argparse.Namespace, transcript: Transcript, found: Explanation)
             w("  The error names no message; the file as written has this problem at:")
         elif not found.flagged:
             w(f"  The messages the error names (by its {'ids' if where.by == 'ids' else 'index'}):")
-        for i in found.indices:
+        at = set(request.written[found.named]) if request is not None and found.named is not None else None
+        for k, i in enumerate(found.indices):
+            if at is not None and i not in at and (k == 0 or found.indices[k - 1] in at):
+                w("  The message the problem there is about:")
             m = messages[i]
             source = f" ({m.source})" if m.source else ""
             left = "  (left out when sent)" if found.left_out(i) else ""

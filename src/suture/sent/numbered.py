@@ -101,6 +101,13 @@ class SentRequest:
     """For the request :func:`modelled` numbers, the message of ``sent.messages`` each of
     :attr:`messages` is (``None``: a stand-in); empty for a recorded request, whose messages are
     the ones it recorded."""
+    layout: str | None = None
+    """The provider whose request this numbers what is sent as, where that is not :attr:`body`
+    (:meth:`laid_out`: suture's writing of that provider's request, as ``suture check
+    --provider`` counts it); ``None`` for the request the agent sends, or a request file."""
+    numbers: list[int | str] = field(default_factory=list)
+    """For a request :meth:`laid_out` from another, the as-written number of each of
+    :attr:`messages` (:meth:`number`) as that request numbers it; empty: read from this one."""
     _checked: dict[str, list[Violation]] = field(default_factory=dict)
     _found: dict[str, list[Violation]] = field(default_factory=dict)
     _blocks: dict[int, tuple[int, int]] | None = None
@@ -126,7 +133,7 @@ class SentRequest:
         file the file's own history, else what the agent sends with what it adds at its place
         (:func:`body_of`)."""
         if self._body is None:
-            if self.recorded is not None:
+            if self.recorded is not None or self.layout is not None:
                 self._body = self.wire
             else:
                 self._body = body_of(self.sent) if self.agent is not None else self.sent.wire
@@ -152,6 +159,69 @@ class SentRequest:
         """Whether ``provider`` is sent :attr:`body` itself: it takes the wire format the body is
         in (Bedrock Converse, which no agent sends, never is)."""
         return provider != "bedrock" and wire_format_of(provider) == self.wire_format
+
+    def laid_out(self, provider: str) -> SentRequest:
+        """What is sent, numbered as ``provider``'s request counts it: this request where
+        ``provider`` is sent it (:meth:`own`), else the same messages laid out as suture writes
+        ``provider``'s request (the numbering of ``suture check --provider``'s pointers for a
+        provider the agent does not send to), each place traced to the as-written messages
+        that are sent in it. A place the file holds nothing of is what the agent adds (a stand-in's
+        ``added``), and for what an agent sends on resume, the new prompt follows."""
+        if self.layout == provider or (self.layout is None and self.own(provider)):
+            return self
+        fmt = wire_format_of(provider)
+        listed = self._listed(fmt, provider)
+        at: list[int | None] = [None] * len(self.messages)
+        written: list[tuple[int, ...]] = []
+        added: dict[int, str] = {}
+        for n, members in enumerate(listed):
+            for j in members:
+                if 0 <= j < len(at) and at[j] is None:
+                    at[j] = n
+            numbers = [self.number(j) for j in members if j not in self.stand_ins]
+            written.append(_ordered(i if isinstance(i, int) else None for i in numbers))
+            if not written[-1]:
+                places = [p for j in members if 0 <= j < len(self.at) and (p := self.at[j]) is not None]
+                what = next((self.added[p] for p in places if p in self.added), None)
+                added[n] = what or "what the agent adds when it sends"
+        if not self.exact and self.agent is not None:
+            added[len(written)] = _NEW_PROMPT
+            written.append(())
+        who = agent_name(self.agent) if self.agent else "the file"
+        return SentRequest(
+            key=list_key(fmt),
+            wire_format=fmt,
+            provider=self.provider,
+            wire=[None] * len(written),
+            written=written,
+            added=added,
+            messages=self.messages,
+            at=at,
+            exact=self.exact,
+            label=f"{self.label}, laid out as {provider}'s request ({who} sends to {self.provider})",
+            sent=self.sent,
+            stand_ins=self.stand_ins,
+            in_sent=self.in_sent,
+            layout=provider,
+            numbers=[self.number(j) for j in range(len(self.messages))],
+        )
+
+    def block_written(self, n: int, block: int) -> tuple[int, ...]:
+        """For a request :meth:`laid_out` as another provider's, the as-written message block
+        ``block`` of place ``n`` is sent from (a turn joins several messages); ``()`` where
+        that cannot be told."""
+        if self.layout is None:
+            return ()
+        if list_key(self.wire_format) == "contents":
+            listed = contents(self.messages)
+        elif _anthropic_wire(self.wire_format):
+            listed = turns(self.messages, merge=self.layout == "bedrock")
+        else:
+            return ()
+        if not 0 <= n < len(listed) or not 0 <= block < len(listed[n].blocks):
+            return ()
+        found = self.number(listed[n].blocks[block].source)
+        return (found,) if isinstance(found, int) else ()
 
     def counts(self, provider: str) -> str:
         """What ``provider``'s pointer (``messages.N``, ``input[N]``, ...) counts here, in a sentence."""
@@ -192,7 +262,7 @@ class SentRequest:
         fmt = {"input": "responses", "contents": "gemini"}.get(key, wire_format_of(provider or self.provider))
         listed = self._listed(fmt, provider or self.provider)
         members = listed[n] if 0 <= n < len(listed) else []
-        found = sorted({i for j in members if isinstance(i := self._number(j), int)})
+        found = sorted({i for j in members if isinstance(i := self.number(j), int)})
         said = f"{place_name(fmt, n)} of what is sent, laid out as {provider or self.provider}'s request"
         return found, said + ("" if n < len(listed) else f" (it has {len(listed)})")
 
@@ -215,7 +285,12 @@ class SentRequest:
     def _own_turns(self, v: Violation) -> bool:
         """Whether ``v`` counts Anthropic's ``messages`` and :attr:`body` is what Anthropic is sent:
         then the checks' turns (suture's writing of the history) are read as the places of the body."""
-        return v.provider == "anthropic" and RULES[v.rule].index == "turns" and _anthropic_wire(self.wire_format)
+        return (
+            self.layout is None
+            and v.provider == "anthropic"
+            and RULES[v.rule].index == "turns"
+            and _anthropic_wire(self.wire_format)
+        )
 
     def repoint(self, v: Violation) -> Violation:
         """``v`` as the checks give it (numbered as suture writes the request for its provider),
@@ -224,7 +299,7 @@ class SentRequest:
         sends a user message after results as a message of its own); and the messages its
         problem names by number (``the call at [4]``) named as written, as ``[n]`` is."""
         if self.agent is not None and _NUMBER.search(v.problem):
-            v = replace(v, problem=_NUMBER.sub(lambda m: f"[{self._number(int(m.group(1)))}]", v.problem))
+            v = replace(v, problem=_NUMBER.sub(lambda m: f"[{self.number(int(m.group(1)))}]", v.problem))
         if not self._own_turns(v):
             return v
         moved = {
@@ -245,8 +320,11 @@ class SentRequest:
             v, where=sub(v.where), error=sub(v.error), problem=sub(v.problem), wire_index=wire_index, block=block
         )
 
-    def _number(self, j: int) -> int | str:
-        """The as-written number of :attr:`messages` ``j`` (``new`` for one the agent makes up)."""
+    def number(self, j: int) -> int | str:
+        """The as-written number of :attr:`messages` ``j``, as ``suture check`` prints it in
+        front of a problem about it (``new`` for one the agent makes up)."""
+        if self.numbers:
+            return self.numbers[j] if 0 <= j < len(self.numbers) else "new"
         found: int | None = None
         if self.in_sent:
             k = self.in_sent[j] if 0 <= j < len(self.in_sent) else None

@@ -146,6 +146,10 @@ class ExplainScreen(Overlay[int | None]):
         if named := rec.named():
             out.append("\nthe error names: ", styled.part("muted"))
             out.append(show.line(named))
+        if found.request is not None and found.request.layout is not None:
+            # An error from a provider the agent does not send to counts suture's layout of its request.
+            out.append("\nit counts: ", styled.part("muted"))
+            out.append(show.line(found.request.label))
         out.append("\n")
         out.append(show.line(found.verdict()), styled.part("key" if found.found else "empty"))
         if found.changes:
