@@ -64,7 +64,7 @@ def _index_only(rule: Rule, place: int, block: str | None) -> list[str]:
         if "{N}" not in text or any(k in text for k in _NAMES_BY_ID):
             continue
         text = text.replace("{N}", str(shown)).replace("{M}", block or "0").replace("{C}", block or "0")
-        out.append(re.sub(r"\{\w+\}", "x", text))
+        out.append(re.sub(r"\{\w+\}", "1", text))  # (what else it says: a count, a length)
     return out
 
 
@@ -154,20 +154,6 @@ def test_a_bedrock_error_counts_bedrock_s_turns() -> None:
     found = explain_transcript(load_file(path), text)
     assert found.request is not None and found.request.layout == "bedrock"
     assert 2 in found.indices and 1 not in found.indices
-
-
-def test_the_message_a_problem_is_about_is_named_beside_the_place_the_error_names(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    """Anthropic's A1 names the message after the call; explain names the call too (check's
-    ``[n]``), apart from what is written at the place."""
-    path = SAMPLES / "recorded" / "claude-code-2.1.328" / "text-before-result" / "session.jsonl"
-    error = "messages.3: Did not find 1 `tool_result` block(s) at the beginning of this message."
-    capsys.readouterr()
-    main(["explain", str(path), error])
-    out = capsys.readouterr().out
-    assert "  messages.3 there is written as:\n  [2] user (line 22, message.content[0])" in out
-    assert "  The message the problem there is about:\n  [1] assistant (line 19)  calls Bash" in out
 
 
 async def test_the_app_s_explain_goes_to_the_message_check_names(tmp_path: Path) -> None:
