@@ -294,8 +294,9 @@ def dump(
     """Bytes of ``messages`` in ``to``, or in the transcript's export format.
 
     ``data``: the bytes the transcript was read from. Written in its own format, an adapter with
-    an ``edit(data, messages, transcript)`` method writes over them (chat JSONL keeps the lines
-    the repair left alone byte for byte).
+    an ``edit(data, messages, transcript)`` method writes over them (JSONL of chat, Anthropic
+    messages and the AI SDK keeps the lines the repair left alone byte for byte, and its blank
+    lines: ``suture.formats._shared.edit_lines``).
 
     Converting (``to`` names a format other than the one the records are in), the result is read
     back with ``to``'s own loader and must give the same history; where it does not, the target

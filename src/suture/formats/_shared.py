@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
+from suture import codec
 from suture.io import Document
+from suture.model import Transcript
 
-__all__ = ["message_records", "type_name"]
+__all__ = ["Row", "edit_lines", "message_records", "type_name", "written_over"]
 
 _NAMES: dict[type, str] = {
     bool: "a boolean",
@@ -40,3 +43,78 @@ def message_records(doc: Document, head: int | None = None) -> tuple[list[Any], 
         if "role" in value:
             return [value], "jsonl"
     return None
+
+
+Row = tuple[int | None, Any, Any]
+"""A record of a JSONL file being written over its input (:func:`edit_lines`): the input line it
+was read from (``None``: a record the input does not have), its value as read there, and the
+value to write (the very object read where nothing changed it)."""
+
+
+def edit_lines(data: bytes, rows: Iterable[Row]) -> bytes:
+    """The JSONL file ``rows`` make, written over ``data``, the bytes they were read from.
+
+    A record nothing changed is its input line, byte for byte; a changed one keeps every byte
+    outside the values that changed (``suture.writeback.rewrite``); a new one is written compact,
+    ending ``\\r\\n`` where the file's lines do. Blank lines stay where they were, among the lines
+    around them; a line no row names (a record the repair dropped, one that could not be read:
+    a line cut off at the end) is left out. Every line ends with a newline, but for a last line
+    that had none and is still last. So a diff of ``data`` and the result shows the records the
+    repair changed, moved, added or dropped, and nothing else. InputError where a changed row's
+    line is not the record it was read as (the file changed since it was read)."""
+    from suture.writeback import changed_file, rewrite
+
+    lines = data.split(b"\n")
+    cut = not data.endswith(b"\n")  # the last line has no line end
+    if not cut:
+        lines.pop()  # the newline ends the last line: nothing follows it
+    end = b"\r" if lines and lines[0].endswith(b"\r") else b""
+    out: list[bytes] = []
+    tail: int | None = None  # where the last line, written, is in ``out``
+    passed = 0  # the input lines up to this one are behind what is written
+
+    def keep_blanks(upto: int) -> None:
+        """Write the blank lines after those passed and before line ``upto``."""
+        nonlocal passed, tail
+        for n in range(passed + 1, upto):
+            if not lines[n - 1].strip():
+                tail = len(out) if n == len(lines) else tail
+                out.append(lines[n - 1])
+        passed = max(passed, upto)
+
+    for line, before, after in rows:
+        if line is None:
+            out.append(codec.dumps(after) + end)
+            continue
+        if not 1 <= line <= len(lines) or not lines[line - 1].strip():
+            raise changed_file(f"line {line}")
+        keep_blanks(line)
+        text = lines[line - 1]
+        if after is not before:
+            body = text.removesuffix(b"\r")
+            try:
+                same = codec.loads(body) == before
+            except (ValueError, RecursionError):
+                same = False
+            if not same:
+                raise changed_file(f"line {line}")
+            text = rewrite(body, before, after) + text[len(body) :]
+        tail = len(out) if line == len(lines) else tail
+        out.append(text)
+    keep_blanks(len(lines) + 1)
+    if cut and tail is not None:
+        if tail == len(out) - 1:
+            return b"\n".join(out)  # the file ends as it did, without a line end
+        if not out[tail].endswith(b"\r"):
+            out[tail] += end  # another line follows it now
+    return b"\n".join(out) + b"\n" if out else b""
+
+
+def written_over(transcript: Transcript, name: str) -> bool:
+    """Whether an adapter called ``name`` writes ``transcript`` over the bytes it was read from
+    (:func:`edit_lines`): JSONL of its own format, one record a line (not one message as one
+    JSON document, meta ``lone``, which is written as the adapter's ``dump`` writes it)."""
+    meta = transcript.meta
+    return (
+        transcript.format == name and transcript.raw_is(name) and meta.get("shape") == "jsonl" and not meta.get("lone")
+    )

@@ -17,7 +17,7 @@ import orjson
 
 from suture import codec
 from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
-from suture.formats._shared import message_records
+from suture.formats._shared import edit_lines, message_records, written_over
 from suture.formats._shared import type_name as _type_name
 from suture.grown import grown_by
 from suture.io import Document, gc_paused
@@ -108,6 +108,8 @@ class ChatAdapter:
                     where = f"{prefix}[{i}]"
                     messages.append(self._message(record, Source(pointer=where), where))
         meta: dict[str, Any] = {"shape": shape, "pretty": doc.pretty}
+        if doc.kind != "jsonl" and shape == "jsonl":
+            meta["lone"] = True  # one message as one JSON document: no lines to write over
         if shape == "body":
             meta["body"] = doc.value
         return Transcript(messages, self.name, meta=meta, problems=list(doc.problems))
@@ -222,30 +224,13 @@ class ChatAdapter:
     def edit(self, data: bytes, messages: Sequence[Message], transcript: Transcript) -> bytes:
         """Bytes of ``messages`` written over ``data``, the bytes ``transcript`` was read from. In
         JSONL, the line of a record the repair left alone is written as it was, byte for byte, and
-        a record the repair changed keeps every byte outside the values it changed
-        (``suture.writeback.rewrite``): a diff of the two files shows the lines the repair changed,
-        moved or added, and no other. Other shapes are written as :meth:`dump` writes them."""
-        if transcript.meta.get("shape") != "jsonl" or not transcript.raw_is(self.name):
+        a record the repair changed keeps every byte outside the values it changed; blank lines
+        stay (:func:`~suture.formats._shared.edit_lines`): a diff of the two files shows the lines
+        the repair changed, moved or added, and no other. Other shapes are written as :meth:`dump`
+        writes them."""
+        if not written_over(transcript, self.name):
             return self.dump(messages, transcript)
-        from suture.writeback import rewrite
-
-        lines = data.split(b"\n")
-        crlf = lines[0].endswith(b"\r")
-        out: list[bytes] = []
-        for m in messages:
-            record = self._record(m, True)
-            n = m.source.line if m.source is not None else None
-            if n is None or not isinstance(m.raw, dict) or not 1 <= n <= len(lines):
-                out.append(codec.dumps(record) + (b"\r" if crlf else b""))
-                continue
-            line = lines[n - 1]
-            if record is not m.raw:
-                cr = line.endswith(b"\r")
-                line = rewrite(line.removesuffix(b"\r"), m.raw, record) + (b"\r" if cr else b"")
-            out.append(line)
-        written = b"\n".join(out)
-        # The last line ends as the file's did: with a newline, or (a file cut short) without.
-        return written + b"\n" if out and data.endswith(b"\n") else written
+        return edit_lines(data, ((_line(m), m.raw, self._record(m, True)) for m in messages))
 
     def _record(self, m: Message, own: bool) -> dict[str, Any]:
         raw = m.raw
@@ -324,6 +309,11 @@ def _with_other_content(content: Content, record: dict[str, Any]) -> Content:
     if content is None or isinstance(content, str):
         return [*([TextPart(content)] if content else []), *extra]
     return [*content, *extra]
+
+
+def _line(m: Message) -> int | None:
+    """The input line a message's record was read from, ``None`` for one repair made."""
+    return m.source.line if m.source is not None and isinstance(m.raw, dict) else None
 
 
 def _raw_id(raw: Any) -> str:

@@ -1,4 +1,6 @@
-"""Anthropic Messages: a JSON array of messages, a request body, or JSONL (one message a line).
+"""Anthropic Messages: a JSON array of messages, a request body, or JSONL (one message a line,
+written over the file's own bytes, :meth:`MessagesAdapter.edit`: a line the repair left alone
+stays as it was).
 
 A request body keeps every key (``model``, ``tools``, ``max_tokens``, ...) and writes them back;
 its top-level ``system`` becomes a neutral ``system`` message at the front, written back as the
@@ -33,7 +35,7 @@ import orjson
 
 from suture import codec
 from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
-from suture.formats._shared import message_records, type_name
+from suture.formats._shared import Row, edit_lines, message_records, type_name, written_over
 from suture.io import Document, InputError
 from suture.model import (
     Content,
@@ -401,6 +403,10 @@ class MessagesAdapter:
         records, shape = found
         messages: list[Message] = []
         meta: dict[str, Any] = {"shape": shape, "pretty": doc.pretty, "records": records}
+        if doc.kind == "jsonl":
+            meta["lines"] = [line for line, _ in doc.records]  # where each record is, for edit
+        elif shape == "jsonl":
+            meta["lone"] = True  # one message as one JSON document: no lines to write over
         if shape == "body":
             body = doc.value
             meta["body"] = body
@@ -469,14 +475,41 @@ class MessagesAdapter:
     def dump(self, messages: Sequence[Message], transcript: Transcript) -> bytes:
         own = transcript.raw_is(self.name)
         meta = transcript.meta if own and transcript.format == self.name else {}
+        rows, system = self._rows(messages, own, meta)
+        return self._document([record for _, _, record in rows], system, meta, own)
+
+    def edit(self, data: bytes, messages: Sequence[Message], transcript: Transcript) -> bytes:
+        """Bytes of ``messages`` written over ``data``, the bytes ``transcript`` was read from. In
+        JSONL, a record the repair left alone is its line as it was, byte for byte, a record it
+        changed keeps every byte outside the values it changed, and blank lines stay
+        (:func:`~suture.formats._shared.edit_lines`), as in chat JSONL. Other shapes, and a
+        history with a system prompt (which JSONL has no place for), are written as :meth:`dump`
+        writes them."""
+        if not written_over(transcript, self.name):
+            return self.dump(messages, transcript)
+        rows, system = self._rows(messages, True, transcript.meta)
+        if system:
+            return self.dump(messages, transcript)
+        return edit_lines(data, rows)
+
+    def _rows(self, messages: Sequence[Message], own: bool, meta: dict[str, Any]) -> tuple[list[Row], list[Message]]:
+        """The records ``messages`` are written as, each with the input line and record it was
+        read from (:data:`~suture.formats._shared.Row`; that line where the file is JSONL), and
+        the system messages that lead the history."""
         known = _Records(meta.get("records"))
+        lines: list[int] = meta.get("lines") or []
         start = 0
         system: list[Message] = []
         while start < len(messages) and messages[start].role == "system":
             system.append(messages[start])
             start += 1
 
-        out: list[Any] = []
+        out: list[Row] = []
+
+        def add(origin: Any, record: Any) -> None:
+            i = known.index(origin)
+            out.append((lines[i] if i is not None and i < len(lines) else None, origin, record))
+
         # The pieces of the user message being built: (message, its blocks, its index).
         group: list[tuple[Message, list[dict[str, Any]], int]] = []
         for index in range(start, len(messages)):
@@ -485,9 +518,9 @@ class MessagesAdapter:
                 raise _cannot("a system message after the conversation has started", index)
             if m.role == "assistant":
                 if group:
-                    out.append(self._user_record(group, known, own))
+                    add(*self._user_record(group, known, own))
                     group = []
-                out.append(self._assistant(m, own, index))
+                add(*self._assistant(m, own, index))
                 continue
             mine = known.index(m.raw)
             if group:
@@ -504,18 +537,21 @@ class MessagesAdapter:
                         theirs -= {None}
                         joins = (not own or mine is None or not theirs or mine in theirs) and bool(m.content)
                 if not joins:
-                    out.append(self._user_record(group, known, own))
+                    add(*self._user_record(group, known, own))
                     group = []
             if m.role == "tool":
                 group.append((m, [self._result_block(m, own, index)], index))
             else:
                 group.append((m, self._user_blocks(m, own, index), index))
         if group:
-            out.append(self._user_record(group, known, own))
-        return self._document(out, system, meta, own)
+            add(*self._user_record(group, known, own))
+        return out, system
 
-    def _user_record(self, group: list[tuple[Message, list[dict[str, Any]], int]], known: _Records, own: bool) -> Any:
-        """The user message the pieces of ``group`` make: (message, its blocks, its index)."""
+    def _user_record(
+        self, group: list[tuple[Message, list[dict[str, Any]], int]], known: _Records, own: bool
+    ) -> tuple[Any, Any]:
+        """The user message the pieces of ``group`` make: (message, its blocks, its index); and
+        the record it was read from (``None``: a record the file does not have)."""
         if len(group) == 1 and group[0][0].role != "tool":
             m, _, index = group[0]
             return self._user(m, own, index)
@@ -526,13 +562,13 @@ class MessagesAdapter:
         only = next(iter(found)) if len(found) == 1 else None
         record = known.records[only] if only is not None else None
         if not isinstance(record, dict):
-            return {"role": "user", "content": blocks}
+            return None, {"role": "user", "content": blocks}
         same = record.get("content")
         # Every block of the record, unchanged and in its order, is the record itself,
         # so a history that needs no repair dumps as read.
         if isinstance(same, list) and [id(b) for b in same] == [id(b) for b in blocks]:
-            return record
-        return {**record, "content": blocks}
+            return record, record
+        return record, {**record, "content": blocks}
 
     def _document(self, out: list[Any], system: list[Message], meta: dict[str, Any], own: bool) -> bytes:
         """The file: the records as JSONL, an array, or a request body with the system prompt."""
@@ -586,32 +622,34 @@ class MessagesAdapter:
     def _user_blocks(self, m: Message, own: bool, index: int) -> list[dict[str, Any]]:
         return _blocks(m.content, own, index)
 
-    def _user(self, m: Message, own: bool, index: int) -> Any:
+    def _user(self, m: Message, own: bool, index: int) -> tuple[Any, Any]:
+        """A user message's record, and the record it was read from (``None``: none)."""
         raw = m.raw
         if own and isinstance(raw, dict) and "content" in raw:
             content = raw.get("content")
             if m.content is content:
-                return raw
+                return raw, raw
             if isinstance(m.content, list) and isinstance(content, list):
                 blocks = _blocks(m.content, own, index)
                 if len(blocks) == len(content) and all(a is b for a, b in zip(blocks, content, strict=True)):
-                    return raw
-                return {**raw, "content": blocks}
+                    return raw, raw
+                return raw, {**raw, "content": blocks}
         if isinstance(m.content, str):
-            return {"role": "user", "content": m.content}
-        return {"role": "user", "content": _blocks(m.content, own, index)}
+            return None, {"role": "user", "content": m.content}
+        return None, {"role": "user", "content": _blocks(m.content, own, index)}
 
-    def _assistant(self, m: Message, own: bool, index: int) -> Any:
+    def _assistant(self, m: Message, own: bool, index: int) -> tuple[Any, Any]:
+        """An assistant message's record, and the record it was read from (``None``: none)."""
         raw = m.raw
         if own and isinstance(raw, dict) and raw.get("role") == "assistant":
             content = raw.get("content")
             changed = {id(c.raw): c for c in m.tool_calls if isinstance(c.raw, dict) and c.raw.get("id") != c.id}
             if not changed or not isinstance(content, list):
-                return raw
+                return raw, raw
             new = [{**b, "id": changed[id(b)].id} if id(b) in changed else b for b in content]
-            return {**raw, "content": new}
+            return raw, {**raw, "content": new}
         if not m.tool_calls and (isinstance(m.content, str) or m.content is None):
-            return {"role": "assistant", "content": m.content or ""}
+            return None, {"role": "assistant", "content": m.content or ""}
         blocks = _blocks(m.content, own, index)
         for call in m.tool_calls:
             if own and isinstance(call.raw, dict) and call.raw.get("type") == "tool_use":
@@ -620,7 +658,7 @@ class MessagesAdapter:
                 blocks.append(
                     {"type": "tool_use", "id": call.id, "name": call.name or "", "input": _input(call, index)}
                 )
-        return {"role": "assistant", "content": blocks}
+        return None, {"role": "assistant", "content": blocks}
 
 
 ADAPTER = MessagesAdapter()

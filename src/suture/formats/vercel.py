@@ -1,7 +1,8 @@
 """Vercel AI SDK ``ModelMessage`` lists (v5 and later; v4 ``CoreMessage`` too).
 
 Three shapes, written back in the shape they came in: a JSON array of messages, an object with
-``messages`` (every other key passes through), or JSONL with one message a line. Shapes from
+``messages`` (every other key passes through), or JSONL with one message a line (written over
+the file's own bytes, :meth:`VercelAdapter.edit`: a line the repair left alone stays as it was). Shapes from
 vercel/ai ``packages/provider-utils/src/types/`` (``model-message.ts``, ``content-part.ts``).
 
 - Assistant ``tool-call`` parts (``toolCallId``, ``toolName``, ``input``; v4 ``args``) are calls.
@@ -29,6 +30,7 @@ import orjson
 
 from suture import codec
 from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
+from suture.formats._shared import Row, edit_lines, written_over
 from suture.formats._shared import type_name as _type_name
 from suture.grown import grown_by
 from suture.io import Document, gc_paused
@@ -115,6 +117,8 @@ class _ToolMessage:
     base: dict[str, Any] | None
     parts: list[Any] = field(default_factory=list)
     changed: bool = False
+    line: int | None = None
+    """The input line ``base`` was read from."""
 
 
 class VercelAdapter:
@@ -184,6 +188,8 @@ class VercelAdapter:
         with gc_paused():
             messages, v4 = self._read(located)
         meta: dict[str, Any] = {"shape": shape, "pretty": doc.pretty, "v4": v4}
+        if doc.kind != "jsonl" and shape == "jsonl":
+            meta["lone"] = True  # one message as one JSON document: no lines to write over
         if shape == "body":
             meta["body"] = doc.value
         return Transcript(messages, self.name, meta=meta, problems=list(doc.problems))
@@ -276,40 +282,7 @@ class VercelAdapter:
 
     def dump(self, messages: Sequence[Message], transcript: Transcript) -> bytes:
         own = transcript.raw_is(self.name)
-        v4 = bool(transcript.meta.get("v4")) if own else False
-        names: dict[str, str | None] = {}
-        out: list[Any] = []
-        for m in messages:
-            raw = m.raw if own and isinstance(m.raw, dict) else None
-            last = out[-1] if out else None
-            if m.role == "assistant":
-                for call in m.tool_calls:
-                    names[call.id] = call.name
-                out.append(self._assistant_out(m, raw, own))
-            elif raw is not None and raw.get("role") == "tool" and not m.tool_call_id and not _has_parts(m):
-                out.append(raw)  # a tool message with no parts: nothing to pair, kept as read
-            elif raw is not None and raw.get("role") == "tool":
-                part = self._own_part(m)
-                if not isinstance(last, _ToolMessage) or (last.base is not raw and last.base is not None):
-                    last = _ToolMessage(raw)
-                    out.append(last)
-                last.base = raw
-                if part is None:
-                    last.changed = True
-                    last.parts.append(self._fresh_result(m, names, v4))
-                else:
-                    last.parts.append(part)
-            elif raw is not None:
-                out.append(raw)
-            elif m.role == "tool":
-                if not isinstance(last, _ToolMessage):
-                    last = _ToolMessage(None)
-                    out.append(last)
-                last.changed = True
-                last.parts.append(self._fresh_result(m, names, v4))
-            else:
-                out.append(self._fresh(m, own))
-        records = [self._tool_record(r) if isinstance(r, _ToolMessage) else r for r in out]
+        records = [record for _, _, record in self._rows(messages, transcript, own)]
         shape = transcript.meta.get("shape", "array") if own else "array"
         if shape == "jsonl":
             return b"".join(codec.dumps(r) + b"\n" for r in records)
@@ -319,6 +292,55 @@ class VercelAdapter:
         pretty = transcript.meta.get("pretty", True) if own else True
         option = orjson.OPT_APPEND_NEWLINE | (orjson.OPT_INDENT_2 if pretty else 0)
         return codec.dumps(value, option=option)
+
+    def edit(self, data: bytes, messages: Sequence[Message], transcript: Transcript) -> bytes:
+        """Bytes of ``messages`` written over ``data``, the bytes ``transcript`` was read from. In
+        JSONL, a record the repair left alone is its line as it was, byte for byte, a record it
+        changed keeps every byte outside the values it changed, and blank lines stay
+        (:func:`~suture.formats._shared.edit_lines`), as in chat JSONL. Other shapes are written
+        as :meth:`dump` writes them."""
+        if not written_over(transcript, self.name):
+            return self.dump(messages, transcript)
+        return edit_lines(data, self._rows(messages, transcript, True))
+
+    def _rows(self, messages: Sequence[Message], transcript: Transcript, own: bool) -> list[Row]:
+        """The records ``messages`` are written as, each with the input line and record it was
+        read from (:data:`~suture.formats._shared.Row`)."""
+        v4 = bool(transcript.meta.get("v4")) if own else False
+        names: dict[str, str | None] = {}
+        out: list[Row | _ToolMessage] = []
+        for m in messages:
+            raw = m.raw if own and isinstance(m.raw, dict) else None
+            line = m.source.line if raw is not None and m.source is not None else None
+            last = out[-1] if out else None
+            if m.role == "assistant":
+                for call in m.tool_calls:
+                    names[call.id] = call.name
+                out.append((line, raw, self._assistant_out(m, raw, own)))
+            elif raw is not None and raw.get("role") == "tool" and not m.tool_call_id and not _has_parts(m):
+                out.append((line, raw, raw))  # a tool message with no parts: nothing to pair, kept as read
+            elif raw is not None and raw.get("role") == "tool":
+                part = self._own_part(m)
+                if not isinstance(last, _ToolMessage) or (last.base is not raw and last.base is not None):
+                    last = _ToolMessage(raw)
+                    out.append(last)
+                last.base, last.line = raw, line
+                if part is None:
+                    last.changed = True
+                    last.parts.append(self._fresh_result(m, names, v4))
+                else:
+                    last.parts.append(part)
+            elif raw is not None:
+                out.append((line, raw, raw))
+            elif m.role == "tool":
+                if not isinstance(last, _ToolMessage):
+                    last = _ToolMessage(None)
+                    out.append(last)
+                last.changed = True
+                last.parts.append(self._fresh_result(m, names, v4))
+            else:
+                out.append((None, None, self._fresh(m, own)))
+        return [(r.line, r.base, self._tool_record(r)) if isinstance(r, _ToolMessage) else r for r in out]
 
     def _tool_record(self, message: _ToolMessage) -> dict[str, Any]:
         base = message.base

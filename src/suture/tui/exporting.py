@@ -128,12 +128,12 @@ class ExportFlow(App[None]):
 
         transcript, repaired = update.transcript, update.repair
         assert transcript is not None and repaired is not None
-        data = None
-        if writes_back(transcript.format):
-            try:
-                data = read_input(self.path, streams=False)
-            except InputError:
-                data = None
+        # The file's bytes, as suture repair has them: what is written over them (a session log,
+        # JSONL of a request format) is for the format to say (export_choices, dump).
+        try:
+            data: bytes | None = read_input(self.path, streams=False)
+        except InputError:
+            data = None
         default = default_export_path(self.path, self.export_dir)
         options: list[ExportOption] = []
         for choice in export_choices(transcript, repaired, data, str(self.path)):
