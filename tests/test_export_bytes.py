@@ -40,24 +40,25 @@ def _values(data: bytes) -> list[Any]:
     return [codec.loads(line) for line in _lines(data) if line.strip()]
 
 
-def check_only_repaired_lines(data: bytes, out: bytes, plain: bytes) -> None:
+def check_only_repaired_lines(data: bytes, out: bytes, plain: bytes, kept: set[int]) -> None:
     """``out``, the repair written over ``data``, holds the records of ``plain`` (the same repair
-    written fresh), in their order; a record of it that the input holds is that input line, byte
-    for byte; every blank line of the input is kept; lines end as the input's do."""
+    written fresh), in their order; a record the repair left alone (on a line of ``kept``, counted
+    from 1) is its input line, byte for byte; every blank line of the input is kept; lines end as
+    the input's do."""
     assert _values(out) == _values(plain)
     crlf = data.split(b"\n", 1)[0].endswith(b"\r")
-    read: dict[bytes, set[bytes]] = {}
-    for line in _lines(data):
-        if line.strip():
-            read.setdefault(codec.dumps(codec.loads(line)), set()).add(line.removesuffix(b"\r"))
     written = _lines(out)
+    records = {line.removesuffix(b"\r") for line in written}
+    values = [codec.dumps(v) for v in _values(out)]
+    for number in kept:
+        line = _lines(data)[number - 1].removesuffix(b"\r")
+        if codec.dumps(codec.loads(line)) in values:  # not a record a new one joined (a result before text)
+            # a record the repair left alone is its line as read (a last line that had no line end
+            # gets the file's, when another line follows it now)
+            assert line in records
     for k, line in enumerate(written):
-        if line.strip():
-            same = read.get(codec.dumps(codec.loads(line)))
-            if same is not None:
-                assert line.removesuffix(b"\r") in same, line  # a record the repair left alone is its line as read
-            if k < len(written) - 1 or out.endswith(b"\n"):
-                assert line.endswith(b"\r") == crlf, line
+        if line.strip() and (k < len(written) - 1 or out.endswith(b"\n")):
+            assert line.endswith(b"\r") == crlf, line
     assert sorted(x for x in written if not x.strip()) == sorted(x for x in _lines(data) if not x.strip())
     if data.endswith(b"\n"):
         assert out.endswith(b"\n")
@@ -92,12 +93,21 @@ def jsonl_files(draw: st.DrawFn, fmt: str) -> bytes:
     return data + end if draw(st.booleans()) or not lines[-1].strip() else data
 
 
-def _repaired(data: bytes, fmt: str) -> tuple[bytes, bytes]:
-    """A file's repair written over its bytes (as ``suture repair`` writes it), and written fresh."""
+def _repaired(data: bytes, fmt: str) -> tuple[bytes, bytes, set[int]]:
+    """A file's repair written over its bytes (as ``suture repair`` writes it), written fresh,
+    and the lines (counted from 1) whose every message the repair left alone."""
     transcript = load_bytes(data, fmt)
     assert transcript.format == fmt
     result = repair(transcript.messages)
-    return dump(result.messages, transcript, data=data), dump(result.messages, transcript)
+    alone = {i for j, i in enumerate(result.origin) if i is not None and result.messages[j] == transcript.messages[i]}
+    lines: dict[int, bool] = {}
+    for i, m in enumerate(transcript.messages):
+        assert m.source is not None and m.source.line is not None
+        lines[m.source.line] = lines.get(m.source.line, True) and i in alone
+    kept = {number for number, left in lines.items() if left}
+    for number in kept:
+        assert codec.loads(_lines(data)[number - 1]) is not None  # the line a message names is a record
+    return dump(result.messages, transcript, data=data), dump(result.messages, transcript), kept
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -105,8 +115,8 @@ def _repaired(data: bytes, fmt: str) -> tuple[bytes, bytes]:
 @given(data=st.data())
 def test_a_repaired_jsonl_file_changes_only_the_lines_the_repair_changes(fmt: str, data: st.DataObject) -> None:
     before = data.draw(jsonl_files(fmt))
-    out, plain = _repaired(before, fmt)
-    check_only_repaired_lines(before, out, plain)
+    out, plain, kept = _repaired(before, fmt)
+    check_only_repaired_lines(before, out, plain, kept)
 
 
 # -- what suture repair and the app's export write --------------------------------------------
@@ -138,9 +148,10 @@ async def test_suture_repair_and_the_app_export_write_the_same_bytes(tmp_path: P
     data = _with_blank_lines_and_crlf(SAMPLES[fmt])
     path.write_bytes(data)
     written = suture_repair(path)
-    out, plain = _repaired(data, fmt)
+    out, plain, kept = _repaired(data, fmt)
     assert written == out and written != data  # the sample needs a repair
-    check_only_repaired_lines(data, written, plain)
+    assert kept  # the sample has records the repair leaves alone
+    check_only_repaired_lines(data, written, plain, kept)
     app = SutureApp(path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app)
