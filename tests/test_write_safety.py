@@ -337,7 +337,8 @@ def test_out_dir_naming_an_input_folder_writes_nothing(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert b"Traceback" not in proc.stderr
     assert fingerprint(tmp_path) == before
-    assert proc.stderr.decode().splitlines()[-1].startswith("suture: nothing written")
+    (line,) = proc.stderr.decode().splitlines()
+    assert line.startswith(f"suture: error: --out-dir {b}: holds {b / 'y.json'}, an input, and each output")
 
 
 def test_report_folder_naming_an_input_writes_nothing(tmp_path: Path) -> None:

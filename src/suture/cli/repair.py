@@ -539,11 +539,15 @@ def _many(args: argparse.Namespace) -> int:
     inputs = list(_inputs(args.input))
     # Every output takes its input's name: a folder that holds an input holds what its output
     # would replace. Said once, not once per input.
-    if os.path.isdir(args.out_dir) and any(
-        isinstance(p, str) and same_file(os.path.dirname(p) or ".", args.out_dir) for p in inputs
-    ):
+    held = [
+        p
+        for p in inputs
+        if isinstance(p, str) and os.path.isdir(args.out_dir) and same_file(os.path.dirname(p) or ".", args.out_dir)
+    ]
+    if held:
+        what = "the inputs" if len(held) == len(inputs) else f"{show.path(held[0])}, an input,"
         raise InputError(
-            f"--out-dir {show.path(args.out_dir)}: holds the inputs, and each output takes its input's name: "
+            f"--out-dir {show.path(args.out_dir)}: holds {what} and each output takes its input's name: "
             "suture never writes over its input; choose another folder"
         )
     planned, clashes = _plan(args, inputs)
