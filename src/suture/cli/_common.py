@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 
 from suture import show
-from suture.formats import load_file, read_file
+from suture.formats import load_file, read_file, reordered_said
 from suture.io import InputError
 from suture.kinds import counted
 from suture.model import Message, Transcript
@@ -139,7 +139,7 @@ def summary_line(
     so among the interrupted calls."""
     n_in, r_in = _counted(messages)
     n_out, r_out = _counted(result.messages)
-    moved = f"{count(reordered, 'turn')} written with the outputs right after the calls"
+    moved = reordered_said(reordered)
     if not result.changes and reordered:
         return f"{unchanged} ({_amount(n_in, r_in)}); {moved}"
     if not result.changes:

@@ -325,6 +325,14 @@ def reordered_turns(messages: Sequence[Message], transcript: Transcript, to: str
     return responses.reordered_turns(messages, transcript)
 
 
+def reordered_said(turns: int) -> str:
+    """What :func:`reordered_turns` counted, in words: ``1 turn written with the outputs right
+    after the calls``."""
+    from suture.words import count
+
+    return f"{count(turns, 'turn')} written with the outputs right after the calls"
+
+
 def _essence(m: Message) -> dict[str, Any]:
     """What every format must keep of a message for a conversion to be faithful."""
     role = m.role if m.role in ("system", "assistant", "tool") else "user"

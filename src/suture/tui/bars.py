@@ -127,16 +127,18 @@ class StatusBar(_Bar):
             units = self._units(short=True, short_checks=False)
         if _joined_width(units) > width:
             units = self._units(short=True)
+        if _joined_width(units) > width:  # the least needed first: the verdict before an aside
+            units = self._units(short=True, aside=False)
         if _joined_width(units) > width:
             name = show.line(state.name_shown).rsplit("/", 1)[-1]
-            least = self._units(short=True, name_room=9)
+            least = self._units(short=True, name_room=9, aside=False)
             # On one line if the file's name cut to its least fits it; else the head alone on
             # the first line, with what room is left for the name.
             one_line = _joined_width(least) <= width
             over = _joined_width(least if one_line else least[:1]) - min(9, len(name))
             # On a line of its own, the verdict is said in a sentence where that fits.
             sentence = not one_line and state.checks is not None and state.checks[0].cell_len <= width
-            units = self._units(short=True, name_room=max(9, width - over), short_checks=not sentence)
+            units = self._units(short=True, name_room=max(9, width - over), short_checks=not sentence, aside=False)
         text = Text(no_wrap=False, end="")
         used = 0
         for k, unit in enumerate(units):
@@ -166,8 +168,11 @@ class StatusBar(_Bar):
             text.append_text(unit)
         return text
 
-    def _units(self, short: bool, name_room: int | None = None, short_checks: bool | None = None) -> list[Text]:
-        """The first line's parts, two spaces apart, none of which is split between lines: the
+    def _units(
+        self, short: bool, name_room: int | None = None, short_checks: bool | None = None, aside: bool = True
+    ) -> list[Text]:
+        """The first line's parts, two spaces apart, none of which is split between lines (``aside``:
+        with what the export writes otherwise where the repair changes nothing): the
         file and its figures, the verdict, the live state, the last reload."""
         state = self.state
         text = Text(no_wrap=False, end="")
@@ -196,6 +201,13 @@ class StatusBar(_Bar):
             changes = model.changes if model.partial else model.repair.changes
             if not changes:
                 text.append("no changes" + more if short else "no changes needed" + more, self.part("ok"))
+                # The repair changes nothing, but the export still writes a turn in another order.
+                reordered = model.reordered() if aside else 0
+                if reordered:
+                    from suture.formats import reordered_said
+
+                    said = f"{reordered:,} reordered" if short else f"the export: {reordered_said(reordered)}"
+                    text.append(f" ({said})", self.part("muted"))
             else:
                 text.append(
                     f"{len(changes):,}{more} {'change' if len(changes) == 1 else 'changes'}" + (" " if short else ": ")

@@ -62,6 +62,9 @@ class ExportFlow(App[None]):
 
     _export_choice: str
     """The format the last export chose to write (a session log, or its request body)."""
+    _export_said: tuple[str, ...] = ()
+    """What the last export chose says of itself (a session: written unchanged, what is left to
+    its agent), for the note when it is written."""
 
     if TYPE_CHECKING:  # what the export uses of the app
         model: RowModel | None
@@ -145,8 +148,11 @@ class ExportFlow(App[None]):
             session = choice.format == transcript.format and writes_back(choice.format)
             suffix = choice.suffix if session or made is None else _suffix_for(made, default.suffix)
             target = default.with_suffix(suffix) if default.suffix.lower() in (".json", ".jsonl") else default
+            said = tuple(show.line(line) for line in choice.said()) if made is not None else ()
             what = _export_words(transcript, choice.label, choice.resume, session)
-            options.append(ExportOption(choice.label, what, target, choice.format, made, error))
+            if said:  # what this file gets: "Claude Code session written unchanged", what is left to it
+                what += f" For this file: {'; '.join(said)}."
+            options.append(ExportOption(choice.label, what, target, choice.format, made, error, said))
         return options
 
     def _ask_export(self, problems: int, options: list[ExportOption], version: int, stale: str | None) -> None:
@@ -165,6 +171,7 @@ class ExportFlow(App[None]):
         path, chosen = answer
         data = options[chosen].data
         self._export_choice = options[chosen].format
+        self._export_said = options[chosen].said
         target = Path(os.path.expanduser(path))
         if not target.is_absolute():
             target = (self.export_dir or Path.cwd()) / target
@@ -209,6 +216,7 @@ class ExportFlow(App[None]):
                 self.post_message(Exported(None, option.error or "nothing to write"))
                 return
             data = option.data
+            self._export_said = option.said
             version = update.version
         if update.kind == "error" and not force:
             question = f"{self._unreadable(update)}. Write the version read before, older than the file?"
@@ -228,7 +236,7 @@ class ExportFlow(App[None]):
             said = str(e) if isinstance(e, InputError) else f"{show.path(target)}: {getattr(e, 'strerror', None) or e}"
             self.post_message(Exported(None, said))
             return
-        self.post_message(Exported(target, None, tuple(notes), replace))
+        self.post_message(Exported(target, None, (*self._export_said, *notes), replace))
 
     def _replace_input(self, target: Path, data: bytes) -> list[str]:
         """(In a worker.) Replace the opened file with ``data`` after keeping a copy of it beside

@@ -310,6 +310,19 @@ class RowModel:
             return None
         return (self.in_span if side == 0 else self.out_span)[index]
 
+    def reordered(self) -> int:
+        """How many turns the export writes in another order than the file holds them, though
+        the repair changes nothing there (``suture.formats.reordered_turns``: a Responses or Codex
+        turn written with its outputs right after its calls). 0 while the file is still read."""
+        if self.partial:
+            return 0
+        found = getattr(self, "_reordered", None)
+        if found is None:
+            from suture.formats import reordered_turns
+
+            found = self._reordered = reordered_turns(self.repair.messages, self.transcript)
+        return found
+
     def counts(self) -> dict[ChangeKind, int]:
         """How many changes of each kind the rows show, every kind present."""
         counts = dict.fromkeys(ChangeKind, 0)

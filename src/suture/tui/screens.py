@@ -278,6 +278,9 @@ class ExportOption:
     """The suture format it writes (``claude-code`` for the session itself)."""
     data: bytes | None = None
     error: str | None = None
+    said: tuple[str, ...] = ()
+    """What a session written back says of itself (``Claude Code session written unchanged``,
+    what it leaves to its agent), a sentence each (:meth:`suture.writeback.ExportChoice.said`)."""
 
 
 class ExportScreen(Dialog["tuple[str, int] | None"]):

@@ -47,6 +47,7 @@ out, or sends them harmlessly). Writing never makes resuming worse.
 
 from __future__ import annotations
 
+import functools
 import re
 import uuid as _uuid
 from collections.abc import Callable, Iterator, Mapping
@@ -156,6 +157,17 @@ class Written:
         """``1 line changed, 1 line added``: the edits, counted by kind (empty where none)."""
         return ", ".join(f"{count(n, 'line')} {kind}" for kind, n in self.counts().items() if n)
 
+    def left_said(self) -> list[str]:
+        """What the file leaves to its agent, a sentence each: ``left to Claude Code, which does
+        it on resume: ...``."""
+        who = AGENTS.get(self.agent, self.agent)
+        return [f"left to {who}, which does it on resume: {note}" for note in self.left]
+
+    def said(self) -> list[str]:
+        """What the session written is, for a person who exports it: its summary, what it leaves
+        to its agent and what it says otherwise than the repair, a sentence each."""
+        return [self.summary(), *self.left_said(), *self.notes]
+
     def report(self, repair_summary: str, repaired: bool) -> tuple[str, list[str]]:
         """What ``suture repair`` says of the session written: its summary line (after
         ``repair_summary``, the repair's own; ``repaired``: whether the repair changed any
@@ -163,7 +175,7 @@ class Written:
         for the agent (a call renamed so the agent sends its result), the line says so, with why,
         once."""
         who = AGENTS.get(self.agent, self.agent)
-        left = [f"left to {who}, which does it on resume: {note}" for note in self.left]
+        left = self.left_said()
         if repaired or not self.edits:
             return f"{repair_summary}; {self.summary()}", [*left, *self.notes]
         why = f" for how {who} reads it: {'; '.join(self.notes)}" if self.notes else ""
@@ -684,9 +696,15 @@ class ExportChoice:
     make: Callable[[], bytes]
     resume: str | None = None
     default: bool = False
+    says: Callable[[], list[str]] | None = None
 
     def bytes(self) -> bytes:
         return self.make()
+
+    def said(self) -> list[str]:
+        """What a session choice writes, in sentences (:meth:`Written.said`): ``Claude Code
+        session written unchanged``, what it leaves to the agent. Empty for a request body."""
+        return self.says() if self.says is not None else []
 
 
 def export_choices(
@@ -703,21 +721,31 @@ def export_choices(
     file name ending that fits it (``suture repair -o`` refuses another). The label quotes the
     session id and folder from the file, escaped for a terminal (:func:`suture.show.line`), not
     for markup."""
-    from suture.formats import dump, export_name
+    from suture.formats import dump, export_name, reordered_said, reordered_turns
 
     choices: list[ExportChoice] = []
     fmt = transcript.format
     if writes_back(fmt) and data is not None:
         resume = resume_command(transcript, data, path)
         how = f", resumable with `{show.line(resume)}`" if resume else ""
+        written = functools.cache(lambda: write_back(data, transcript, repaired))
+
+        def says() -> list[str]:
+            lines = written().said()
+            turns = reordered_turns(repaired.messages, transcript)
+            if turns and written().edits:  # why lines moved where the repair changes no message
+                lines[0] += f" ({reordered_said(turns)})"
+            return lines
+
         choices.append(
             ExportChoice(
                 f"{AGENTS[fmt]} session{how}",
                 fmt,
                 ".jsonl",
-                lambda: write_back(data, transcript, repaired).data,
+                lambda: written().data,
                 resume,
                 default=True,
+                says=says,
             )
         )
     body = export_name(transcript)

@@ -1,0 +1,78 @@
+"""What the app says of a session it exports is what ``suture repair`` says of it: a Claude Code
+session whose moved results are left to Claude Code is written unchanged, and a Codex turn
+written with its outputs right after its calls moves a line though the repair changes nothing."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from textual.widgets import Label
+
+from suture.formats import load_bytes
+from suture.repair import repair
+from suture.tui.app import SutureApp
+from suture.tui.screens import ExportScreen
+from suture.writeback import export_choices
+from tests.helpers.app import SIZE, export, ready
+
+ROOT = Path(__file__).resolve().parent.parent
+CLAUDE_MOVED = ROOT / "sample_sessions" / "real" / "claude-code" / "tool_heavy.jsonl"
+CODEX_REORDERED = (
+    ROOT / "sample_sessions" / "recorded" / "codex-0.169.0" / "item-between-call-and-output" / "session.jsonl"
+)
+
+
+def _said(path: Path) -> list[list[str]]:
+    data = path.read_bytes()
+    transcript = load_bytes(data)
+    return [choice.said() for choice in export_choices(transcript, repair(transcript.messages), data, str(path))]
+
+
+def test_a_session_choice_says_what_the_session_written_is() -> None:
+    (session, body) = _said(CLAUDE_MOVED)
+    assert session[0] == "Claude Code session written unchanged"
+    assert session[1].startswith("left to Claude Code, which does it on resume: 2 results left where written")
+    assert body == []  # a request body is the repair as it is
+    (session, body) = _said(CODEX_REORDERED)
+    assert session == [
+        "Codex session: 1 line moved, 4 lines renumbered (1 turn written with the outputs right after the calls)"
+    ]
+    assert body == []
+
+
+async def _exported(tmp_path: Path, sample: Path) -> tuple[str, str, str]:
+    """The status line, the export dialog's words on the session, and the note once written."""
+    path = tmp_path / sample.name
+    shutil.copyfile(sample, path)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        status = app.status.render().plain.splitlines()[0]
+        await pilot.press("e")
+        await ready(pilot, app)
+        assert isinstance(app.screen, ExportScreen)
+        what = str(app.screen.query_one("#export-what", Label).render())
+        await pilot.press("escape")
+        await ready(pilot, app)
+        await export(pilot, app, str(tmp_path / "out.jsonl"))
+        (note,) = [n.message for n in app._notifications if n.title == "exported"]
+    return status, what, note
+
+
+async def test_the_app_says_a_claude_code_session_is_written_unchanged(tmp_path: Path) -> None:
+    status, what, note = await _exported(tmp_path, CLAUDE_MOVED)
+    assert "2 changes" in status and "Claude Code repairs 2 things itself" in status
+    assert "For this file: Claude Code session written unchanged; left to Claude Code" in what
+    assert (tmp_path / "out.jsonl").read_bytes() == CLAUDE_MOVED.read_bytes()
+    assert note.startswith(f"wrote {tmp_path / 'out.jsonl'}; Claude Code session written unchanged; left to Claude")
+
+
+async def test_the_app_says_a_codex_export_moves_a_line_the_repair_does_not(tmp_path: Path) -> None:
+    status, what, note = await _exported(tmp_path, CODEX_REORDERED)
+    assert "no changes" in status and "reordered" in status
+    assert "For this file: Codex session: 1 line moved, 4 lines renumbered (1 turn written with" in " ".join(
+        what.split()
+    )
+    assert "Codex session: 1 line moved" in note
+    assert (tmp_path / "out.jsonl").read_bytes() != CODEX_REORDERED.read_bytes()
