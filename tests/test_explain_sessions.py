@@ -567,6 +567,15 @@ def test_bad_input_is_one_line_and_exit_2(args: tuple[str, ...], said: str) -> N
     assert path.read_bytes() == before
 
 
+@pytest.mark.parametrize("piped", ["", "  \n\n"])
+def test_an_empty_stdin_says_stdin_held_no_error_text(piped: str) -> None:
+    path = CORPUS / "pi-0.73.1" / "repeated-id" / "resumed.jsonl"
+    proc = run("explain", path, "-", stdin=piped)
+    assert proc.returncode == 2 and proc.stdout == ""
+    (line,) = proc.stderr.splitlines()
+    assert line.startswith("suture: error: stdin held no error text: pipe the provider's message in")
+
+
 def test_a_missing_file_is_exit_2(tmp_path: Path) -> None:
     proc = run("explain", tmp_path / "absent.jsonl", "--error", "messages.1: x")
     assert proc.returncode == 2 and "Traceback" not in proc.stderr

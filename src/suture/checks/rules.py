@@ -636,7 +636,8 @@ _TABLE: tuple[Rule, ...] = (
         "no",
         "Mistral accepts only an assistant message or another result after a tool result (and no result "
         "after a user or system message): move the user message after the next assistant message, or "
-        "insert an assistant message before it. suture writes user text that arrived among results after them.",
+        "insert an assistant message before it. The repair does neither (the contract adds no assistant "
+        "message): user text that arrived among results it writes after them, still right after a result.",
         (r"unexpected role (?P<role>\w+) after role (?P<previous>\w+)",),
         index="messages",
     ),

@@ -75,6 +75,11 @@ def _error_text(value: str) -> str:
             raise InputError(f"cannot read the error text from stdin ({e})") from None
     else:
         text = value
+    if not text.strip() and value == "-":
+        raise InputError(
+            "stdin held no error text: pipe the provider's message in (pbpaste | suture explain FILE -), "
+            "or give it as ERROR or --error"
+        )
     if not text.strip():
         raise InputError("the error text is empty: paste the provider's message, or pass '-' and pipe it in")
     return text
