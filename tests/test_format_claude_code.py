@@ -101,7 +101,11 @@ def test_the_history_of_a_compacted_session_starts_at_its_summary() -> None:
     assert isinstance(t.messages[0].content, str) and t.messages[0].content.startswith(
         "This session is being continued"
     )
-    assert t.meta["compacted"] == {"line": 4, "records_before": 2}
+    assert t.meta["compacted"] == {
+        "line": 4,
+        "records_before": 2,
+        "before": [(1, "user"), (2, "assistant"), (3, "queue-operation")],
+    }
     assert repair(t.messages).changes == []
 
 
@@ -435,7 +439,13 @@ def test_a_compaction_that_kept_messages_starts_the_history_with_its_summary() -
         "No response requested.",
         "<local-command-stdout>Compacted</local-command-stdout>",
     ]
-    assert t.meta["compacted"] == {"line": 4, "records_before": 3}
+    # The answer the compaction kept (line 3) is sent: it is not among the records before it.
+    assert t.meta["compacted"] == {
+        "line": 4,
+        "records_before": 2,
+        "before": [(1, "user"), (2, "assistant")],
+        "kept": [3],
+    }
 
 
 @pytest.mark.parametrize("role", ["", "system", "assistant", None, 3])

@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 import suture
-from suture.formats import skipped
+from suture import codec
+from suture.formats import before_compaction, skipped
+from suture.written import lines_of
 
 ROOT = Path(__file__).resolve().parent.parent / "sample_sessions"
 
@@ -20,6 +22,11 @@ ROOT = Path(__file__).resolve().parent.parent / "sample_sessions"
             "lines 1–1583 are before a compaction (line 1584) and are not sent (417 user and assistant records",
         ),
         ("claude-code/compacted.jsonl", "lines 1–3 are before a compaction (line 4) and are not sent"),
+        (
+            "recorded/claude-code-2.1.332/compaction/session.jsonl",
+            "lines 1–27 are before a compaction (line 28) and are not sent, but for line 27 the compaction kept "
+            "(3 user and assistant records",
+        ),
         ("codex/broken-resumed.jsonl", "lines 1–11 are before a compaction (line 12) and are not sent"),
         ("pi/branched-aborted.jsonl", "2 of 15 entries are not sent: they are on other branches"),
     ],
@@ -31,7 +38,8 @@ def test_skipped_history_is_named(path: str, said: str) -> None:
     # Nothing the sentence says is sent is in the history.
     if sentence.startswith("lines 1–"):
         last = int(sentence.split("–")[1].split()[0])
-        assert all(m.source is None or m.source.line is None or m.source.line > last for m in transcript.messages)
+        kept = {int(sentence.split("but for line ")[1].split()[0])} if "but for line " in sentence else set()
+        assert {n for m in transcript.messages for n in lines_of(m.source) if n <= last} == kept
 
 
 @pytest.mark.parametrize(
@@ -40,3 +48,48 @@ def test_skipped_history_is_named(path: str, said: str) -> None:
 )
 def test_a_file_that_sends_everything_skips_nothing(path: str) -> None:
     assert skipped(suture.load_file(ROOT / path)) == []
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "real/claude-code/fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl",
+        "claude-code/compacted.jsonl",
+        "recorded/claude-code-2.1.332/compaction/session.jsonl",
+    ],
+)
+def test_the_records_before_a_compaction_are_listed(path: str) -> None:
+    # Each line before the compaction, in file order and named by its record's type, then the
+    # compaction's own line: the records the sentence names, one each, but for a line the history
+    # still holds (the recorded session's response cut by the compaction is sent whole).
+    transcript = suture.load_file(ROOT / path)
+    [sentence] = skipped(transcript)
+    boundary = int(sentence.split("(line ")[1].split(")")[0])
+    before = before_compaction(transcript)
+    records = {}
+    for n, line in enumerate((ROOT / path).read_bytes().splitlines()[: boundary - 1], 1):
+        try:
+            records[n] = codec.loads(line)
+        except ValueError:
+            continue
+    sent = {n for m in transcript.messages for n in lines_of(m.source)}
+    assert [s.source.line for s in before] == [*(n for n in records if n not in sent), boundary]
+    assert all(s.kind == "compacted" for s in before[:-1]) and before[-1].kind == "compaction"
+    for s in before[:-1]:
+        record = records[s.source.line]
+        assert s.reason.startswith(f"{record['type']} record before the compaction (line {boundary})")
+    said = sum(r.get("type") in ("user", "assistant") for n, r in records.items() if n not in sent)
+    assert f"({said:,} user and assistant records" in sentence
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "chat/worked-example.json",
+        "claude-code/parallel-calls.jsonl",
+        "pi/branched-aborted.jsonl",
+        "codex/clean-rollout.jsonl",
+    ],
+)
+def test_a_file_with_no_compaction_lists_no_record_before_one(path: str) -> None:
+    assert before_compaction(suture.load_file(ROOT / path)) == []

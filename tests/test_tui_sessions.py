@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.cells import cell_len
 
 from suture.scan import LISTED, OK, OTHER, REJECTED, UNREADABLE
 from suture.sessions import agent_places
@@ -255,10 +256,46 @@ async def test_at_80_columns_a_row_keeps_its_verdict_and_why(home: Path) -> None
         await pilot.pause()
         line = table.render_line(k - int(table.scroll_y)).text
         assert line.startswith(" rejected    pi  ")
-        assert "anthropic A2 line 14:" in line
-        assert len(line) == table.size.width
+        assert "anthropic A2 line 14" in line and line.endswith("…")  # cut where it shows
+        assert len(line) == table.scrollable_content_region.width  # the scrollbar hides none of it
         header = app.browser.query_one("#sessions-header").render_line(0).text
         assert "project" not in header and header.rstrip().endswith("why")
+
+
+@pytest.mark.parametrize(("width", "project"), [(100, False), (120, True), (160, True)])
+async def test_the_file_column_stays_from_100_columns(home: Path, width: int, project: bool) -> None:
+    # From 100 columns each row names its file (a long name cut in its middle, its start and
+    # end kept), under a header whose titles stand over the columns; the project joins at 120.
+    app = browser(home, watch=False)
+    async with app.run_test(size=(width, 30)) as pilot:
+        await scanned(pilot, app.browser)
+        table = app.browser.table
+        header = app.browser.query_one(SessionHeader).render_line(0).text
+        assert "file" in header.split() and ("project" in header.split()) == project
+        start = header.index("  file  ") + 2
+        lines = [table.render_line(y).text for y in range(min(table.size.height, len(table.rows)))]
+        for row, line in zip(table.rows, lines, strict=False):
+            assert len(line) == table.scrollable_content_region.width
+            name = ("↳ " if row.subagent else "") + os.path.basename(row.path)
+            cell = line[start:].split("  ")[0]
+            if "…" in cell:
+                head, tail = cell.split("…")
+                assert len(cell) >= 12 and name.startswith(head) and name.endswith(tail) and len(tail) >= 4
+            else:
+                assert cell == name
+
+
+def test_a_long_file_name_keeps_its_start_and_end() -> None:
+    from suture.tui.sessions import _cut_middle
+
+    name = "rollout-2025-11-20T12-00-00-3f2a9c4e-1b7d-4e8a-9c2f-5d6e7f8a9b0c.jsonl"
+    for width in (8, 12, 20, 28):
+        cut = _cut_middle(name, width)
+        head, tail = cut.split("…")
+        assert len(cut) == width and name.startswith(head) and name.endswith(tail)
+    assert _cut_middle("session.jsonl", 20) == "session.jsonl"
+    wide = _cut_middle("日本語の名前のセッション.jsonl", 15)
+    assert cell_len(wide) <= 15 and wide.endswith(".jsonl") and wide.startswith("日本")
 
 
 def many_sessions(folder: Path, n: int = 120) -> list[Path]:
@@ -437,3 +474,39 @@ async def test_the_date_columns_title_is_whole_at_any_width(home: Path, width: i
         words = header.render_line(0).text.split("  ")
         assert title in [w.strip() for w in words if w.strip()]
         assert "…" not in header.render_line(0).text
+
+
+@pytest.mark.parametrize("width", [80, 120, 160])
+async def test_help_from_the_browser_lays_out_its_key_table_cleanly(home: Path, width: int) -> None:
+    # The help over the browser: each line as laid out is drawn whole (none wraps again), and a
+    # tooltip that takes more lines than one takes them evenly: no word left alone on a line.
+    app = browser(home, watch=False)
+    async with app.run_test(size=(width, 40)) as pilot:
+        await scanned(pilot, app.browser)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        body = app.screen.query_one("#help-text")
+        laid = body.lay_out(body, body.laid).plain.splitlines()  # type: ignore[attr-defined]
+        drawn = [body.render_line(y).text.rstrip() for y in range(body.size.height)]
+        assert body.laid == body.content_region.width and drawn == [line.rstrip() for line in laid]
+        assert all(len(line) <= body.laid for line in drawn)
+        under = [line for line in drawn if line.startswith("    ") and line.strip()]
+        assert under and all(len(line.split()) > 1 for line in under), under
+        if width >= 120:  # room for the browser's own tooltip on one line
+            assert any(
+                line.endswith("Back to the sessions (clears the search and the row filter first)") for line in drawn
+            )
+
+
+def test_the_columns_share_the_row_and_never_pass_its_end() -> None:
+    # At every width the fixed columns fit in, the columns shown, two spaces apart after a
+    # leading space, fill the row at most; from 94 cells (a 100-column terminal's row has 97)
+    # the file name has a column.
+    from suture.tui.sessions import Columns
+
+    for width in range(54, 240):
+        columns = Columns(width)
+        shown = [w for w in columns.widths if w > 0]
+        assert 1 + sum(shown) + len(Columns.GAP) * (len(shown) - 1) <= width, width
+        assert (columns.file >= 12) == (width >= Columns.NARROW), width
+        assert columns.project == 0 or columns.project >= Columns.PROJECT_LEAST

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from textual.widgets import OptionList
 
+from suture import codec
 from suture.cli._common import load_sent
 from suture.sent import as_sent, verdict
 from suture.sent.recorded import behind_in, message_words
@@ -23,6 +24,7 @@ from suture.tui.evidence import NotSentScreen
 from suture.tui.judged import Finding, Section
 from suture.tui.keys import KeyBar
 from suture.tui.screens import ExportScreen, ProviderScreen
+from suture.written import lines_of
 from tests.helpers.app import WORKED, ready
 from tests.helpers.checks import checks_done
 from tests.helpers.sent import blank_second_prompt
@@ -410,15 +412,25 @@ async def test_a_reload_that_changes_nothing_is_quiet(tmp_path: Path) -> None:
         assert app.reloaded is not None and app.reloaded[0] == "reloaded"
 
 
-async def test_history_before_a_compaction_is_named(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "sample",
+    [
+        ROOT / "sample_sessions" / "claude-code" / "compacted.jsonl",
+        ROOT / "sample_sessions" / "recorded" / "claude-code-2.1.332" / "compaction" / "session.jsonl",
+    ],
+    ids=["compacted", "recorded"],
+)
+async def test_history_before_a_compaction_is_listed(tmp_path: Path, sample: Path) -> None:
     # A session compacted once: the banner names the lines Claude Code does not send, and s
-    # says it in full where no record is left out beyond it.
+    # says it in full and lists each of those lines, and the compaction's own, as written.
     from suture.formats import skipped
 
-    path = copy(ROOT / "sample_sessions" / "claude-code" / "compacted.jsonl", tmp_path)
+    path = copy(sample, tmp_path)
     transcript = load_sent(str(path), None, False)
     history = skipped(transcript)
-    assert history and not transcript.skipped  # what this sample is for
+    assert history and not transcript.skipped  # what these samples are for
+    lines = path.read_bytes().splitlines()
+    boundary = next(n for n, line in enumerate(lines, 1) if b'"compact_boundary"' in line)
     app = SutureApp(path, watch=False)
     async with app.run_test(size=SMALL) as pilot:
         await checked(pilot, app)
@@ -427,8 +439,27 @@ async def test_history_before_a_compaction_is_named(tmp_path: Path) -> None:
         await pilot.press("s")
         assert isinstance(app.screen, NotSentScreen)
         intro = app.screen.query_one("#not-sent-intro").render().plain  # type: ignore[attr-defined]
-        assert f"⋯ {history[0]}" in intro and "No record of the file is left out beyond that." in intro
-        assert not app.screen.query("#not-sent-list")
+        assert f"⋯ {history[0]}" in intro and "No record of the file is left out beyond that." not in intro
+        options = app.screen.query_one("#not-sent-list", OptionList)
+        listed = [str(options.get_option_at_index(k).prompt) for k in range(options.option_count)]
+        # Every line up to the compaction's own, in file order, each named by what it holds, but
+        # those the panes show (a response the compaction cut is sent whole).
+        shown = {n for m in app.model.transcript.messages for n in lines_of(m.source)}  # type: ignore[union-attr]
+        left = [n for n in range(1, boundary) if n not in shown]
+        assert len(left) >= 3
+        assert [label.split("  ")[0] for label in listed] == [f"line {n}" for n in [*left, boundary]]
+        kinds = [codec.loads(lines[n - 1]).get("type") for n in left]
+        assert all(
+            f"{kind} record before the compaction (line {boundary})" in label
+            for kind, label in zip(kinds, listed[:-1], strict=True)
+        )
+        assert "the compaction" in listed[-1]
+        await pilot.press("G")  # the compaction's own record, as the file holds it
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        body = app.screen.query_one("#not-sent-body").render().plain  # type: ignore[attr-defined]
+        assert body.startswith(f"line {boundary} as written")
+        assert '"subtype": "compact_boundary"' in body
         await pilot.press("escape")
         assert not isinstance(app.screen, NotSentScreen)
 

@@ -35,7 +35,7 @@ import orjson
 
 from suture import codec, show
 from suture.io import Document, InputError, parse_document, read_input
-from suture.model import Message, TextPart, Transcript
+from suture.model import Message, Skipped, TextPart, Transcript
 
 __all__ = [
     "CERTAIN",
@@ -47,6 +47,7 @@ __all__ = [
     "NotTranscript",
     "about",
     "adapters",
+    "before_compaction",
     "closest",
     "detect",
     "dump",
@@ -266,6 +267,15 @@ def skipped(transcript: Transcript) -> list[str]:
     ``skipped(transcript)`` says so."""
     describe = getattr(get(transcript.format), "skipped", None)
     return list(describe(transcript)) if describe is not None else []
+
+
+def before_compaction(transcript: Transcript) -> list[Skipped]:
+    """The records the file holds before its last compaction, which the agent does not send,
+    one each in file order (kind ``compacted``), and the compaction's own record where the agent
+    does not send it either (kind ``compaction``): where a format compacts, its adapter's
+    ``before_compaction(transcript)`` lists them. The records :func:`skipped` names in a sentence."""
+    list_them = getattr(get(transcript.format), "before_compaction", None)
+    return list(list_them(transcript)) if list_them is not None else []
 
 
 def export_name(transcript: Transcript) -> str:

@@ -14,7 +14,8 @@ session, with every record as it is written:
   then read in file order, which is the order of events.
 - **Compaction** needs nothing more: a ``compact_boundary`` record has no parent, so the branch
   starts there, and the summary after it comes first. ``meta["compacted"]`` says where the
-  boundary is and how many records it left out.
+  boundary is, how many records it left out and which lines (``before``: each with its record's
+  type), and the lines before it the branch still takes (``kept``: a response it kept).
 - ``user`` and ``assistant`` records hold an Anthropic Messages message in ``message``. The lines
   of one API response (one block a line, each repeating ``message.id``) are one assistant
   message, placed at its first line: the file says they are one message. A user record keeps its
@@ -100,6 +101,15 @@ def _records(doc: Document) -> list[tuple[int, Any]]:
 def _type(record: dict[str, Any]) -> str | None:
     kind = record.get("type")
     return kind if isinstance(kind, str) else None
+
+
+def _record_words(kind: str | None) -> str:
+    """What a line holds, by its record's type: ``user record``, ``queue-operation record``."""
+    if kind is None:
+        return "record with no type"
+    if not kind:
+        return "line that is not an object"
+    return f"{kind if len(kind) <= 40 else kind[:39] + '…'} record"
 
 
 def _is_error_record(record: dict[str, Any]) -> bool:
@@ -457,9 +467,28 @@ class ClaudeCodeAdapter:
             return []
         line, before = compacted["line"], compacted["records_before"]
         said = f"lines 1–{line - 1} are before a compaction (line {line}) and are not sent"
+        kept = compacted.get("kept", ())
+        if kept:
+            which = f"line {kept[0]}" if len(kept) == 1 else f"{len(kept):,} lines"
+            said += f", but for {which} the compaction kept"
         if before:
             said += f" ({before:,} user and assistant records; the summary after it stands for them)"
         return [said]
+
+    def before_compaction(self, transcript: Transcript) -> list[Skipped]:
+        """The records before the last compaction, and its boundary record: none is sent."""
+        compacted = transcript.meta.get("compacted")
+        if not compacted:
+            return []
+        line = compacted["line"]
+        found = [
+            Skipped(Source(line=n), "compacted", f"{_record_words(kind)} before the compaction (line {line})")
+            for n, kind in compacted.get("before", ())
+        ]
+        found.append(
+            Skipped(Source(line=line), "compaction", "the compaction: Claude Code sends the summary after it, not this")
+        )
+        return found
 
     def load(self, doc: Document) -> Transcript:
         records = _records(doc)
@@ -496,12 +525,21 @@ class ClaudeCodeAdapter:
         if found.positions and start == 0:
             first_line, first = records[found.positions[0]]
             if first.get("type") == "system" and first.get("subtype") == "compact_boundary":
-                before = sum(
-                    1
-                    for _, r in records[: found.positions[0]]
-                    if isinstance(r, dict) and r.get("type") in ("user", "assistant")
-                )
-                about["compacted"] = {"line": first_line, "records_before": before}
+                on_branch = set(found.positions)
+                cut = records[: found.positions[0]]
+                # What each line before it holds (its record's type), for the records listed; a
+                # line the branch still takes (a response the compaction kept) is sent.
+                left = [(p, line, r) for p, (line, r) in enumerate(cut) if p not in on_branch]
+                about["compacted"] = {
+                    "line": first_line,
+                    "records_before": sum(
+                        1 for _, _, r in left if isinstance(r, dict) and r.get("type") in ("user", "assistant")
+                    ),
+                    "before": [(line, _type(r) if isinstance(r, dict) else "") for _, line, r in left],
+                }
+                kept = [line for p, (line, _) in enumerate(cut) if p in on_branch]
+                if kept:
+                    about["compacted"]["kept"] = kept
         return about
 
     def _evidence(self, records: Sequence[tuple[int, Any]], evidence: list[tuple[Source, str]]) -> None:

@@ -1077,12 +1077,16 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         return agent_name(fmt) if fmt in models() else "the provider"
 
     def action_not_sent(self) -> None:
+        from suture.formats import before_compaction
         from suture.tui.evidence import NotSentScreen
 
         model = self.model
         if self.refuse("not_sent") or model is None:
             return
-        self.push_screen(NotSentScreen(self.path, model.transcript, self._agent_name(model), self.history_not_sent))
+        before = before_compaction(model.transcript) if self.history_not_sent else []
+        self.push_screen(
+            NotSentScreen(self.path, model.transcript, self._agent_name(model), self.history_not_sent, before)
+        )
 
     @on(Banner.Clicked)
     def _banner_clicked(self) -> None:

@@ -2,14 +2,16 @@
 
 The loaders keep the records an agent leaves out when it resumes (``Transcript.skipped``: API
 error records, pi's failed and aborted turns, Codex lines with no timestamp) and say what history
-the file holds before a compaction (``suture.formats.skipped``). The panes show the history; this
-screen (``s``) lists the rest, and shows each record as the file holds it, with, for an API error
-Claude Code recorded, the request it sent just before (rebuilt from the file).
+the file holds before a compaction (``suture.formats.skipped``, and its records one each:
+``suture.formats.before_compaction``). The panes show the history; this screen (``s``) lists the
+rest, in file order, and shows each record as the file holds it, with, for an API error Claude
+Code recorded, the request it sent just before (rebuilt from the file).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -87,10 +89,14 @@ class NotSentScreen(Overlay[None]):
     }
     """
 
-    def __init__(self, path: Path, transcript: Transcript, agent: str, history: list[str]) -> None:
+    def __init__(
+        self, path: Path, transcript: Transcript, agent: str, history: list[str], before: Sequence[Skipped] = ()
+    ) -> None:
+        """``before``: the records of that history, one each (:func:`suture.formats.before_compaction`),
+        listed with the others in file order."""
         super().__init__()
         self.path = path
-        self.records: list[Skipped] = list(transcript.skipped)
+        self.records: list[Skipped] = _in_file_order(transcript.skipped, before)
         self.agent = agent
         self.history = history
         self.shown: _Shown | None = None
@@ -98,7 +104,10 @@ class NotSentScreen(Overlay[None]):
     def compose_body(self) -> ComposeResult:
         intro = Text(end="")
         intro.append(f"What {show.path(self.path.name)} holds that {self.agent} does not send when it resumes. ")
-        intro.append("Evidence, not history: the panes leave it out.")
+        if any(s.kind in ("compacted", "compaction") for s in self.records):
+            intro.append("The panes leave it out: evidence, and the history before a compaction.")
+        else:
+            intro.append("Evidence, not history: the panes leave it out.")
         for sentence in self.history:
             intro.append(f"\n⋯ {show.line(sentence)}")
         if not self.records:
@@ -171,6 +180,16 @@ class NotSentScreen(Overlay[None]):
         self.shown = shown
         self.query_one("#not-sent-body", Styled).update(shown.text)
         self.query_one("#not-sent-record", Scroll).scroll_home(animate=False)
+
+
+def _in_file_order(skipped: Sequence[Skipped], before: Sequence[Skipped]) -> list[Skipped]:
+    """The records left out, those before a compaction among them by line; a line the loader
+    left out for a reason of its own (an API error) is listed once, for that reason."""
+    if not before:
+        return list(skipped)
+    named = {s.source.line for s in skipped if s.source.line is not None}
+    found = [*skipped, *(s for s in before if s.source.line not in named)]
+    return sorted(found, key=lambda s: (s.source.line is None, s.source.line or 0))
 
 
 def _readable(data: bytes) -> str:

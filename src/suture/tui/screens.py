@@ -165,7 +165,7 @@ class HelpScreen(Dialog[None]):
     KEY_HINTS = (("j/k", "Scroll"), ("g/G", "Top/bottom"))
     DEFAULT_CSS = """
     HelpScreen {
-        #help-box { width: 104; height: 90%; }
+        #help-box { width: 124; height: 90%; }
     }
     """
     KEYS_WIDTH: ClassVar[int] = 24
@@ -205,10 +205,15 @@ class HelpScreen(Dialog[None]):
         keys and the tooltip on the lines below, indented. Nothing is cut and no line wraps under
         the keys."""
         key_style, head_style, muted = body.part("key"), body.part("heading"), body.part("muted")
-        keys_width = min(self.KEYS_WIDTH, max(12, width // 3))
-        beside = width - keys_width - self.NAME_WIDTH >= self.TOOLTIP_LEAST
+        entries = self.entries()
+        # The columns as wide as what they hold and two spaces more, up to their limits.
+        longest_keys = max((cell_len(keys) for _, lines in entries for keys, _, _ in lines), default=0)
+        keys_width = min(self.KEYS_WIDTH, max(12, width // 3), 2 + longest_keys + 2)
+        longest_name = max((cell_len(name) for _, lines in entries for _, name, said in lines if said), default=0)
+        name_width = min(self.NAME_WIDTH, longest_name + 2)
+        beside = width - keys_width - name_width >= self.TOOLTIP_LEAST
         text = Text(end="")
-        for title, lines in self.entries():
+        for title, lines in entries:
             text.append(f"{title}\n", head_style)
             for keys, name, tooltip in lines:
                 keyed = f"  {keys}"
@@ -218,10 +223,10 @@ class HelpScreen(Dialog[None]):
                 text.append(keyed.ljust(keys_width), key_style)
                 named = _wrapped(name, width - keys_width) or [""]
                 text.append(("\n" + " " * keys_width).join(named))
-                indent = keys_width + self.NAME_WIDTH if beside else 4
-                said = _wrapped(tooltip, width - indent)
-                if said and beside and len(named) == 1 and len(named[0]) < self.NAME_WIDTH:
-                    text.append(" " * (self.NAME_WIDTH - len(named[0])))
+                indent = keys_width + name_width if beside else 4
+                said = _balanced(tooltip, width - indent)
+                if said and beside and len(named) == 1 and cell_len(named[0]) < name_width:
+                    text.append(" " * (name_width - cell_len(named[0])))
                     text.append(said.pop(0), muted)
                 for part in said:
                     text.append("\n" + " " * indent)
@@ -235,6 +240,23 @@ class HelpScreen(Dialog[None]):
 def _wrapped(said: str, width: int) -> list[str]:
     """``said`` in lines of at most ``width`` columns (a word longer than that is cut)."""
     return textwrap.wrap(said, max(width, 8), break_on_hyphens=False)
+
+
+def _balanced(said: str, width: int) -> list[str]:
+    """``said`` in as few lines of at most ``width`` columns as :func:`_wrapped` takes, each as
+    even as it can be: the narrowest width that needs no more lines, so a wrapped sentence does
+    not leave a word or two alone on its last line."""
+    lines = _wrapped(said, width)
+    if len(lines) < 2:
+        return lines
+    low, high = max(8, max(cell_len(w) for w in said.split()) if said.split() else 8), width
+    while low < high:
+        middle = (low + high) // 2
+        if len(_wrapped(said, middle)) <= len(lines):
+            high = middle
+        else:
+            low = middle + 1
+    return _wrapped(said, high)
 
 
 class WrappedRadio(RadioButton):

@@ -117,7 +117,8 @@ def _order(row: Row) -> tuple[bool, str, str]:
 @dataclass(frozen=True, slots=True)
 class Columns:
     """Column widths for a list ``width`` cells wide. The fixed columns first; of what is left,
-    the project and the file name take a share each (up to a limit), and why the rest."""
+    the project takes a quarter (up to a limit, and only where that is enough to read), the file
+    name half of the rest (up to a limit), and why what remains."""
 
     width: int
     VERDICT: ClassVar[int] = 10
@@ -126,36 +127,59 @@ class Columns:
     MSGS: ClassVar[int] = 6
     CHANGES: ClassVar[int] = 7
 
+    WIDE: ClassVar[int] = 116
+    """From this many columns the time of day shows beside the date (in a 120-column terminal a
+    row of the list has 117: its scrollbar takes the rest)."""
+
     @property
     def when(self) -> int:
         """``2026-02-10 22:16``, or the day alone (``2026-02-10``) when narrow: sessions of
         several years stay in an order a person can read."""
-        return self.WHEN if self.width >= self.NARROW else self.WHEN - 5
+        return self.WHEN if self.width >= self.WIDE else self.WHEN - 5
 
     def when_shown(self, iso: str) -> str:
         shown = _local_time(iso)
-        return shown if self.width >= self.NARROW else shown[:10]
+        return shown if self.width >= self.WIDE else shown[:10]
 
     @property
     def fixed(self) -> list[int]:
         return [self.VERDICT, self.AGENT, self.when, self.MSGS, self.CHANGES]
 
-    @property
-    def _rest(self) -> int:
-        shown = 8 if self.width >= self.NARROW else 6
+    def _room(self, shown: int) -> int:
+        """What the fixed columns leave with ``shown`` columns in all, two spaces apart."""
         return max(0, self.width - 1 - sum(self.fixed) - len(self.GAP) * (shown - 1))
 
-    NARROW: ClassVar[int] = 120
-    """Below this many columns the project and the file name are left to the line under the
-    list, and why a session would be rejected takes their room."""
+    NARROW: ClassVar[int] = 94
+    """Below this many columns (a row has 97 in a 100-column terminal) the project and the file
+    name are left to the line under the list, and why a session would be rejected takes their
+    room."""
+    PROJECT_LEAST: ClassVar[int] = 12
+    """Below this many columns for it, the project is left to the line under the list and its
+    room goes to the file name and why."""
+    PROJECT_MOST: ClassVar[int] = 36
+    FILE_MOST: ClassVar[int] = 28
 
     @property
     def project(self) -> int:
-        return 0 if self.width < self.NARROW else min(36, self._rest // 4)
+        if self.width < self.NARROW:
+            return 0
+        share = min(self.PROJECT_MOST, self._room(8) // 4)
+        return share if share >= self.PROJECT_LEAST else 0
 
     @property
     def file(self) -> int:
-        return 0 if self.width < self.NARROW else min(28, self._rest // 4)
+        if self.width < self.NARROW:
+            return 0
+        return min(self.FILE_MOST, self._rest // 2)
+
+    @property
+    def _rest(self) -> int:
+        """The room for the project, the file name and why, and for the latter two where the
+        project is left out."""
+        if self.width < self.NARROW:
+            return self._room(6)
+        project = self.project
+        return self._room(8) - project if project else self._room(7)
 
     WHY_LEAST: ClassVar[int] = 12
     """Below this many columns, why is left to the lines under the list (a few letters of it
@@ -163,7 +187,7 @@ class Columns:
 
     @property
     def why(self) -> int:
-        rest = max(0, self._rest - self.project - self.file)
+        rest = max(0, self._rest - self.file)
         return rest if rest >= self.WHY_LEAST else 0
 
     @property
@@ -187,6 +211,20 @@ class Columns:
     def line(self, values: Sequence[tuple[str, bool]]) -> str:
         """The columns as one line: a space, then the columns two spaces apart."""
         return " " + self.GAP.join(self.fit(values))
+
+
+def _cut_middle(text: str, width: int) -> str:
+    """A long file name with its middle cut, which keeps what tells files apart, their start
+    and their end: ``3f2a9c4e-1b7d…f8a9b0c.jsonl``."""
+    if cell_len(text) <= width or width <= 2:
+        return text
+    head = set_cell_size(text, (width - 1) // 2).rstrip()
+    tail = ""
+    for char in reversed(text):
+        if cell_len(head) + 1 + cell_len(char + tail) > width:
+            break
+        tail = char + tail
+    return head + "…" + tail
 
 
 def _cut_left(text: str, width: int) -> str:
@@ -361,7 +399,7 @@ class SessionList(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         index = int(self.scroll_y) + y
-        width = self.size.width
+        width = self.row_width
         base = self.rich_style
         if index >= len(self.rows):
             if not self.rows and self.empty:
@@ -374,6 +412,11 @@ class SessionList(ScrollView, can_focus=True):
         if strip is None:
             strip = self._cache[key] = self._draw(row, width, base, selected)
         return strip
+
+    @property
+    def row_width(self) -> int:
+        """The cells a row has: the list's width but for its scrollbar."""
+        return self.scrollable_content_region.width or self.size.width
 
     def _empty_line(self, y: int, width: int, base: Style) -> Strip:
         lines = self.empty.splitlines()
@@ -403,7 +446,7 @@ class SessionList(ScrollView, can_focus=True):
             ("" if pending else "-" if unreadable else f"{row.messages:,}", True),
             ("" if pending else "-" if unreadable else f"{row.changes:,}", True),
             (_cut_left(show.path(_home_short(row.project)), columns.project), False),
-            (show.path(name), False),
+            (_cut_middle(show.path(name), columns.file), False),
             (show.prose(_note(row)), False),
         ]
         styles = ["muted" if pending else row.verdict, "agent", "muted", "", "", "muted", "", "muted"]
@@ -429,7 +472,9 @@ class SessionHeader(Widget):
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
-        columns = Columns(max(0, width - 1))  # the list's scrollbar takes one column
+        rows = self.screen.query(SessionList)
+        # The list's columns: its rows are narrower than the header by its scrollbar.
+        columns = Columns(rows.first().row_width if rows else max(0, width - 1))
         titles = [
             ("verdict", False),
             ("agent", False),
