@@ -52,10 +52,11 @@ async def test_the_banner_shows_the_recorded_error_and_goes_to_it(api_error: Pat
         shown = app.query_one(Banner)
         assert shown.display
         text = banner(app)
-        first, second = text.splitlines()[:2]
-        assert first.startswith("⚠ API Error: 400")  # the provider's own words first
-        assert "recorded at line 8" in second and "UTC" in second  # where and when
-        assert "! goes to Original #1 (line 2)" in second
+        lines = text.splitlines()
+        assert lines[0].startswith("⚠ API Error: 400")  # the provider's own words first (wrapped)
+        (where,) = [line for line in lines if "recorded at" in line]
+        assert "recorded at line 8" in where and "UTC" in where  # where and when
+        assert "! goes to Original #1 (line 2)" in " ".join(lines[lines.index(where) :])
         await pilot.press("g")
         assert app.view.cursor == 0
         await pilot.press("exclamation_mark")

@@ -7,13 +7,10 @@ from __future__ import annotations
 
 import shutil
 import time
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.strip import Strip
-from textual.widget import Widget
 from textual.widgets import OptionList
 
 from suture import load_file
@@ -24,6 +21,7 @@ from suture.tui.screens import ExportScreen, ProviderScreen
 from suture.tui.sessions import SessionsApp, SessionsScreen
 from tests.fakehome import env_for, home_with_sessions
 from tests.helpers.app import ROOT, ready, settled
+from tests.helpers.drawn import drawn_in, words
 
 SAMPLES = ROOT / "sample_sessions"
 WIDTHS = (60, 80, 100)
@@ -33,27 +31,6 @@ def _copy(name: str, tmp_path: Path) -> Path:
     path = tmp_path / Path(name).name
     shutil.copy(SAMPLES / name, path)
     return path
-
-
-def _text(item: Strip | Iterable[Any]) -> str:
-    if isinstance(item, Strip):
-        return "".join(segment.text for segment in item)
-    return "".join(_text(part) for part in item)
-
-
-def drawn(app: SutureApp) -> list[str]:
-    """The top screen's lines as drawn."""
-    return [_text(line) for line in app.screen._compositor.render_full_update().strips]
-
-
-def drawn_in(app: SutureApp, widget: Widget) -> list[str]:
-    """The lines drawn where ``widget`` is, border included."""
-    region = widget.region
-    return [line[region.x : region.right] for line in drawn(app)[region.y : region.bottom]]
-
-
-def words(lines: Iterable[str]) -> str:
-    return " ".join(" ".join(lines).split())
 
 
 async def opened_details(pilot: Any, app: SutureApp, row: int) -> DetailScreen:

@@ -9,13 +9,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len, set_cell_size
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.message import Message as TextualMessage
 
 from suture import show
 from suture.model import Source
-from suture.tui.bars import _BAR_CSS, _Bar
+from suture.tui.bars import _BAR_CSS, _Bar, _wrapped
 from suture.words import count
 
 if TYPE_CHECKING:
@@ -70,7 +71,7 @@ class Banner(_Bar):
     DEFAULT_CSS = (
         """
     Banner {
-        height: auto; max-height: 5; background: $panel; padding: 0 1; display: none;
+        height: auto; max-height: 60vh; background: $panel; padding: 0 1; display: none;
         text-wrap: nowrap; text-overflow: ellipsis;
     """
         + _BAR_CSS
@@ -90,46 +91,102 @@ class Banner(_Bar):
         self.display = recorded is not None or bool(skipped)
         self.refresh(layout=True)
 
+    ERROR_SHARE = 3
+    """The error's words take at most a third of the window's height (at least
+    :attr:`ERROR_LINES`); a longer error ends with ``…`` and E shows it whole."""
+    ERROR_LINES = 3
+
     def render(self) -> Text:
         """The error's own words first (what the provider said), then when and where it was
-        recorded and where it points; then the history the agent does not send."""
-        text = Text(no_wrap=True, overflow="ellipsis", end="")
+        recorded and where it points; then the history the agent does not send. The error and
+        what is said of it are wrapped to the width, a part of a line never split between two."""
+        width = self._laid_width or self.size.width
+        room = width - 2  # under the "⚠ "
+        lines: list[Text] = []
         recorded = self.recorded
         if recorded is not None:
-            text.append("⚠ ", self.part("error"))
-            text.append(show.prose(recorded.text), self.part("error"))
-            text.append("\n")
-            where = f"  recorded at {recorded.source}"
-            if recorded.when:
-                where += f", {recorded.when}"
-            if recorded.count > 1:
-                where += f" (the last of {recorded.count} errors)"
-            text.append(show.line(where), self.part("muted"))
-            explanation = recorded.explanation
-            text.append(" · ", self.part("muted"))
-            if explanation is None:
-                text.append("reading it…", self.part("muted"))
-            elif explanation.found:
-                text.append(f"! goes to {show.line(recorded.target)}", self.part("live"))
-                text.append(" · E explains", self.part("muted"))
-            elif explanation.recognised:
-                text.append("it names what this file does not hold" if explanation.absent else "not found here")
-                text.append(" · E explains", self.part("muted"))
-            else:
-                text.append("not a rule suture knows · E explains", self.part("muted"))
+            said = _wrapped(show.prose(recorded.text), room) if room > 0 else [show.prose(recorded.text)]
+            most = max(self.ERROR_LINES, self.app.size.height // self.ERROR_SHARE)
+            if len(said) > most:
+                tail = " (E shows it whole)"
+                said = said[:most]
+                said[-1] = set_cell_size(said[-1], max(0, room - cell_len(tail) - 1)).rstrip() + "…" + tail
+            for k, part in enumerate(said):
+                line = Text(end="")
+                line.append("⚠ " if not k else "  ", self.part("error"))
+                line.append(part, self.part("error"))
+                lines.append(line)
+            lines.extend(
+                Text("  ", end="") + line for line in _parts_in_lines(self._where(recorded), room, self.part("muted"))
+            )
             if recorded.behind_said:
-                text.append("\n  ")
-                text.append(show.line(recorded.behind_said), self.part("muted"))
-        for line in self.skipped:
-            if text.plain:
+                behind = _wrapped(show.line(recorded.behind_said), room) if room > 0 else [recorded.behind_said]
+                lines.extend(Text("  " + part, self.part("muted"), end="") for part in behind)
+        self._recorded_lines = len(lines)
+        for skipped in self.skipped:
+            line = Text(end="")
+            line.append("⋯ ", self.part("live"))
+            line.append(_fit(show.line(skipped), room), self.part("muted"))
+            lines.append(line)
+        text = Text(end="")
+        for k, line in enumerate(lines):
+            if k:
                 text.append("\n")
-            text.append("⋯ ", self.part("live"))
-            text.append(_fit(show.line(line), self.size.width - 2), self.part("muted"))
+            text.append_text(line)
         return text
 
+    def _where(self, recorded: Recorded) -> list[Text]:
+        """When and where the error was recorded, where it points (or why it points nowhere), and
+        that E explains it: each a part kept on one line where the width allows."""
+        where = f"recorded at {show.line(str(recorded.source))}"
+        if recorded.when:
+            where += f", {show.line(recorded.when)}"
+        if recorded.count > 1:
+            where += f" (the last of {recorded.count} errors)"
+        parts = [Text(where, self.part("muted"), end="")]
+        explanation = recorded.explanation
+        if explanation is None:
+            parts.append(Text("reading it…", self.part("muted"), end=""))
+            return parts
+        if explanation.found:
+            parts.append(Text(f"! goes to {show.line(recorded.target)}", self.part("live"), end=""))
+        elif explanation.recognised:
+            parts.append(
+                Text("it names what this file does not hold" if explanation.absent else "not found here", end="")
+            )
+        else:
+            parts.append(Text("not a rule suture knows", self.part("muted"), end=""))
+        parts.append(Text("E explains", self.part("muted"), end=""))
+        return parts
+
+    _recorded_lines = 2
+    """How many lines the recorded error takes (its words and what is said of it): a click on
+    them goes to it."""
+
     def on_click(self, event: events.Click) -> None:
-        if self.recorded is not None and event.y in (0, 1):
+        if self.recorded is not None and 0 <= event.y < self._recorded_lines:
             self.post_message(self.Clicked())
+
+
+def _parts_in_lines(parts: list[Text], room: int, between: Style) -> list[Text]:
+    """``parts`` on lines of ``room`` cells, `` · `` (in ``between``'s style) between two on a
+    line; a part wider than a line is wrapped between its words, on lines of its own."""
+    lines: list[Text] = []
+    joined = False  # whether the last line may take another part
+    for part in parts:
+        if joined and lines[-1].cell_len + 3 + part.cell_len <= room:
+            lines[-1].append(" · ", between)
+            lines[-1].append_text(part)
+        elif room <= 0 or part.cell_len <= room:
+            line = Text(end="")  # (a part's own style stays its own: not the line's)
+            line.append_text(part)
+            lines.append(line)
+            joined = True
+        else:
+            style = part.style
+            lines.extend(Text(piece, style, end="") for piece in _wrapped(part.plain, room))
+            joined = False
+    return lines
 
 
 def _fit(line: str, room: int) -> str:

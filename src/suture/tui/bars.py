@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 from textual.app import App
@@ -45,6 +46,15 @@ class _Bar(Widget):
     def part(self, name: str) -> Style:
         return self.get_component_rich_style(f"bar--{name}", partial=True)
 
+    _laid_width = 0
+    """The width the layout last gave the bar's text (its height follows from it)."""
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        # Kept for render: asked for its own region before the first frame is drawn, the bar
+        # would make Textual lay out the whole screen a second time (a fifth of a first frame).
+        self._laid_width = width
+        return super().get_content_height(container, viewport, width)
+
 
 @dataclass(frozen=True, slots=True)
 class StatusState:
@@ -70,7 +80,10 @@ class StatusState:
 class StatusBar(_Bar):
     DEFAULT_CSS = (
         """
-    StatusBar { height: auto; max-height: 3; background: $panel; padding: 0 1; """
+    StatusBar {
+        height: auto; max-height: 50vh; background: $panel; padding: 0 1;
+        text-wrap: nowrap; text-overflow: ellipsis;
+    """
         + _BAR_CSS
         + "}"
     )
@@ -78,15 +91,6 @@ class StatusBar(_Bar):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.state = StatusState()
-
-    _laid_width = 0
-    """The width the layout last gave the bar's text (its height follows from it)."""
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        # Kept for render: asked for its own region before the first frame is drawn, the bar
-        # would make Textual lay out the whole screen a second time (a fifth of a first frame).
-        self._laid_width = width
-        return super().get_content_height(container, viewport, width)
 
     def update_state(
         self,
@@ -115,49 +119,76 @@ class StatusBar(_Bar):
         )
         self.refresh(layout=True)
 
+    UNIT_LINES = 3
+    """The most lines the file, its figures, the verdict, the live state and the last reload take;
+    the error and the notes go under them."""
+
     def render(self) -> Text:
         """The whole first line where it fits the width, else a short one (``13→13``, a badge
         and count per kind), so a narrow window keeps every figure. Where even that does not fit,
-        the verdict, the live state and the last reload go on the next line, each whole: a
-        verdict is never split between two lines."""
+        the verdict and the live state go on the next line, each whole: a unit is never split
+        between two lines. The last reload is said last, after them where there is room on the
+        last line, else on a line of its own, else not at all: it never takes room from the file's
+        name or the verdict. The error (the file cannot be read now) is said whole, wrapped."""
         state = self.state
         width = self._laid_width or self.size.width
-        units = self._units(short=False)
+        lines = _laid_out(self._fitted_units(width), width)[: self.UNIT_LINES]
+        if state.reloaded is not None:
+            note = self._reload_note(state.reloaded)
+            # Placed as if its time took the most room it takes ("59 min ago"), so that it stays
+            # where it is as the seconds tick (the bar is not laid out again for them).
+            ago = _ago(time.monotonic() - state.reloaded[1])
+            room = note.cell_len - len(ago) + max(len(ago), _AGO_ROOM)
+            if lines and lines[-1].cell_len + 2 + room <= width:
+                lines[-1].append("  ")
+                lines[-1].append_text(note)
+            elif len(lines) < self.UNIT_LINES and room <= width:
+                lines.append(note)
+        text = Text(end="")
+        for k, line in enumerate(lines):
+            if k:
+                text.append("\n")
+            text.append_text(line)
+        if state.error:
+            for k, part in enumerate(_wrapped(show.line(state.error), width - 2)):
+                text.append("\n")
+                text.append("⚠ " if not k else "  ", self.part("error"))
+                text.append(part, self.part("error"))
+        for said in state.notes:
+            for k, part in enumerate(_wrapped(show.line(said), width - 2)):
+                text.append("\n")
+                text.append(part if not k else "  " + part, self.part("muted"))
+        return text
+
+    def _fitted_units(self, width: int) -> list[Text]:
+        """The first line's units (the last reload aside) in the longest words that fit
+        ``width``, else in the fewest lines."""
+        state = self.state
+        units = self._units(short=False, reload=False)
         if _joined_width(units) > width:  # short figures, the verdict in a sentence
-            units = self._units(short=True, short_checks=False)
+            units = self._units(short=True, short_checks=False, reload=False)
         if _joined_width(units) > width:
-            units = self._units(short=True)
+            units = self._units(short=True, reload=False)
         if _joined_width(units) > width:  # the least needed first: the verdict before an aside
-            units = self._units(short=True, aside=False)
+            units = self._units(short=True, aside=False, reload=False)
         if _joined_width(units) > width:
             name = show.line(state.name_shown).rsplit("/", 1)[-1]
-            least = self._units(short=True, name_room=9, aside=False)
+            least = self._units(short=True, name_room=9, aside=False, reload=False)
             # On one line if the file's name cut to its least fits it; else the head alone on
             # the first line, with what room is left for the name.
             one_line = _joined_width(least) <= width
             over = _joined_width(least if one_line else least[:1]) - min(9, len(name))
             # On a line of its own, the verdict is said in a sentence where that fits.
             sentence = not one_line and state.checks is not None and state.checks[0].cell_len <= width
-            units = self._units(short=True, name_room=max(9, width - over), short_checks=not sentence, aside=False)
-        text = Text(no_wrap=False, end="")
-        used = 0
-        for k, unit in enumerate(units):
-            if k and used + 2 + unit.cell_len > width:
-                text.append("\n")
-                used = 0
-            elif k:
-                text.append("  ")
-                used += 2
-            text.append_text(unit)
-            used += unit.cell_len
-        if state.error:
-            text.append("\n")
-            text.append("⚠ ", self.part("error"))
-            text.append(show.line(state.error), self.part("error"))
-        for note in state.notes:
-            text.append("\n")
-            text.append(show.line(note), self.part("muted"))
-        return text
+            units = self._units(
+                short=True, name_room=max(9, width - over), short_checks=not sentence, aside=False, reload=False
+            )
+        return units
+
+    def _reload_note(self, reloaded: tuple[str, float]) -> Text:
+        """``↻ +3 messages, 6 s ago``: what the last reload brought and when."""
+        said, at = reloaded
+        return Text(f"↻ {show.line(said)}, {_ago(time.monotonic() - at)}", self.part("muted"), end="")
 
     def _first_line(self, short: bool, name_room: int | None = None, short_checks: bool | None = None) -> Text:
         """The first line whole, as it is where it fits the width."""
@@ -169,11 +200,16 @@ class StatusBar(_Bar):
         return text
 
     def _units(
-        self, short: bool, name_room: int | None = None, short_checks: bool | None = None, aside: bool = True
+        self,
+        short: bool,
+        name_room: int | None = None,
+        short_checks: bool | None = None,
+        aside: bool = True,
+        reload: bool = True,
     ) -> list[Text]:
         """The first line's parts, two spaces apart, none of which is split between lines (``aside``:
         with what the export writes otherwise where the repair changes nothing): the
-        file and its figures, the verdict, the live state, the last reload."""
+        file and its figures, the verdict, the live state, the last reload (``reload``)."""
         state = self.state
         text = Text(no_wrap=False, end="")
         text.append("suture ", self.part("title"))
@@ -230,10 +266,38 @@ class StatusBar(_Bar):
             units.append(state.checks[1] if short_checks else state.checks[0])
         if state.live:
             units.append(Text(show.line(state.live), self.part("live"), end=""))
-        if state.reloaded is not None:
-            said, at = state.reloaded
-            units.append(Text(f"↻ {said}, {_ago(time.monotonic() - at)}", self.part("muted"), end=""))
+        if reload and state.reloaded is not None:
+            units.append(self._reload_note(state.reloaded))
         return units
+
+
+def _laid_out(units: Sequence[Text], width: int) -> list[Text]:
+    """``units`` two spaces apart on lines of ``width`` cells, each unit whole on one line."""
+    lines: list[Text] = []
+    for unit in units:
+        if lines and lines[-1].cell_len + 2 + unit.cell_len <= width:
+            lines[-1].append("  ")
+            lines[-1].append_text(unit)
+        else:
+            line = Text(end="")  # (a unit's own style stays its own: not the line's)
+            line.append_text(unit)
+            lines.append(line)
+    return lines
+
+
+def _wrapped(said: str, width: int) -> list[str]:
+    """``said`` in lines of at most ``width`` cells, broken between words (a word wider than a
+    line is folded)."""
+    if width <= 0:
+        return [said]
+    return [line.plain.rstrip() for line in Text(said).wrap(_CONSOLE, width, overflow="fold")]
+
+
+_CONSOLE = Console(width=1000, color_system=None, legacy_windows=False, force_terminal=False)
+"""Only for its wrapping of text (which needs a console): nothing is printed on it."""
+
+_AGO_ROOM = len("59 min ago")
+"""The most cells :func:`_ago` takes below 100 hours."""
 
 
 def _joined_width(units: Sequence[Text]) -> int:

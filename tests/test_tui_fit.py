@@ -1,0 +1,141 @@
+"""The bars at the top and bottom, read as drawn at 60 to 120 columns: the last reload's note is
+said whole or not at all (never split, never at the cost of the file's name, and still whole as
+its seconds tick); an error is wrapped to the width and said whole (the file that cannot be read
+now, the API error the session recorded); and a notification does not cover the line under the
+panes or the key bar."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from textual.widgets._toast import Toast
+
+from suture.tui.app import SutureApp
+from suture.tui.banner import Banner
+from suture.tui.bars import _ago
+from tests.helpers.app import ROOT, WORKED, ready, settled
+from tests.helpers.drawn import drawn_in, words
+
+WIDTHS = (60, 80, 90, 100, 120)
+API_ERROR = ROOT / "sample_sessions" / "claude-code" / "interrupted-then-api-error.jsonl"
+
+
+def _copy(source: Path, tmp_path: Path) -> Path:
+    path = tmp_path / source.name
+    shutil.copy(source, path)
+    return path
+
+
+def _note(app: SutureApp) -> str:
+    """The reload note as it is said now."""
+    reloaded = app.status.state.reloaded
+    assert reloaded is not None
+    said, at = reloaded
+    return f"↻ {said}, {_ago(time.monotonic() - at)}"
+
+
+@pytest.mark.parametrize("width", (*WIDTHS, 68, 98))
+@pytest.mark.parametrize("said", ["+1 message", "reads again, +12 messages", "+12 messages"])
+async def test_the_reload_note_is_whole_on_one_line_and_takes_no_room_from_the_rest(
+    tmp_path: Path, width: int, said: str
+) -> None:
+    app = SutureApp(_copy(WORKED, tmp_path), watch=False)
+    async with app.run_test(size=(width, 30)) as pilot:
+        await settled(pilot, app)
+        before = drawn_in(app, app.status)
+        app._note_reload(said)
+        app.status.update_state(reloaded=(said, app.status.state.reloaded[1] - 9))  # type: ignore[index]
+        await pilot.pause()
+        lines = drawn_in(app, app.status)
+        # What was said before is said as it was (the name is not cut to make room for it)...
+        assert len(lines) >= len(before)
+        assert all(new.rstrip().startswith(old.rstrip()) for old, new in zip(before, lines, strict=False)), (
+            before,
+            lines,
+        )
+        # ... and the note is whole on one of its lines, or not said at all.
+        note = _note(app)
+        assert "9 s ago" in note
+        assert any(note in line for line in lines) or not any("↻" in line or "ago" in line for line in lines), lines
+        if width >= 80:
+            assert any(note in line for line in lines), lines
+        # A minute later, with no new layout (the tick only draws the bar again), the note is
+        # still whole and still shown where there was room for it.
+        shown = any(note in line for line in lines)
+        state = app.status.state
+        app.status.state = dataclasses.replace(state, reloaded=(said, state.reloaded[1] - 60))  # type: ignore[index]
+        app.status.refresh()
+        await pilot.pause()
+        later = drawn_in(app, app.status)
+        note = _note(app)
+        assert "min ago" in note
+        assert len(later) == len(lines)
+        assert any(note in line for line in later) == shown, (lines, later)
+        assert [line for line in later if "↻" not in line] == [line for line in lines if "↻" not in line]
+
+
+@pytest.mark.parametrize("width", (60, 80))
+async def test_a_file_that_cannot_be_read_now_says_why_whole(tmp_path: Path, width: int) -> None:
+    path = _copy(WORKED, tmp_path)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=(width, 30)) as pilot:
+        await settled(pilot, app)
+        app._note_reload("+1 message")
+        path.write_text('{"messages": [')
+        await pilot.press("r")
+        await ready(pilot, app)
+        error = app.status.state.error
+        assert "not valid JSON" in error and "showing the last good version" in error
+        lines = drawn_in(app, app.status)
+        assert all(len(line.rstrip()) <= width for line in lines)
+        # The error is said whole, each line of it within the width, under the file's figures.
+        assert ("⚠ " + error) in words(lines), lines
+        assert "suture" in lines[0]
+
+
+@pytest.mark.parametrize("width", (60, 80, 100))
+async def test_the_recorded_error_is_said_whole_within_the_width(tmp_path: Path, width: int) -> None:
+    app = SutureApp(_copy(API_ERROR, tmp_path), watch=False)
+    async with app.run_test(size=(width, 30)) as pilot:
+        await settled(pilot, app)
+        banner = app.query_one(Banner)
+        recorded = banner.recorded
+        assert recorded is not None and recorded.explanation is not None and recorded.explanation.found
+        lines = drawn_in(app, banner)
+        shown = words(lines)
+        assert "…" not in "".join(lines[:-1]), lines  # (the last line, of history not sent, is cut)
+        # Every word of the error (JSON between spaces, folded where wider than a line).
+        assert "".join(recorded.text.split()) in "".join(shown.split("recorded at")[0].split()), lines
+        for said in (f"recorded at {recorded.source}", f"! goes to {recorded.target}", "E explains"):
+            assert any(said in line for line in lines), (said, lines)
+        assert any("s lists it" in line for line in lines), lines
+        # A click on any line of the error still goes to it.
+        app.view.select(0)
+        await pilot.click(Banner, offset=(5, 2))
+        await pilot.pause()
+        assert app.view.cursor != 0
+
+
+@pytest.mark.parametrize("size", [(90, 30), (60, 24), (120, 40)])
+async def test_a_notification_does_not_cover_the_bars(tmp_path: Path, size: tuple[int, int]) -> None:
+    path = _copy(WORKED, tmp_path)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await settled(pilot, app)
+        await pilot.press("e")
+        await ready(pilot, app)
+        await pilot.press("enter")
+        await ready(pilot, app)
+        await pilot.pause(0.2)
+        assert path.with_name("worked-example.repaired.json").exists()
+        toasts = list(app.screen.query(Toast))
+        assert toasts
+        covered = [app.query_one(f"#{name}").region for name in ("status", "info", "keys")]
+        for toast in toasts:
+            assert toast.region.height, toast
+            assert not any(toast.region.overlaps(bar) for bar in covered), (toast.region, covered)
+            assert toast.region.intersection(app.screen.region) == toast.region
