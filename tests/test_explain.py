@@ -649,3 +649,47 @@ def test_cli_without_error_text_on_a_file_that_records_none_exits_1_with_a_hint(
     assert not r.stderr
     out = json.loads(_run(str(broken), "--json").stdout)
     assert out["recorded_error"] is None and "records no API error" in out["hint"]
+
+
+JSON_SAMPLES = sorted(
+    p for p in (Path(__file__).resolve().parent.parent / "sample_sessions").rglob("*.json") if p.name != "shape.json"
+)
+
+
+@pytest.mark.parametrize("path", JSON_SAMPLES, ids=lambda p: p.name)
+def test_a_line_of_a_json_document_goes_to_the_message_whose_record_holds_it(path: Path) -> None:
+    # The line the details' record as written shows for a message ("$[5] (line 10)"): typed as a
+    # pointer, it and every other line of that record go to the message (or, where records share
+    # a line, the first of them); a line between records to the next one.
+    from suture import load_file
+    from suture.checks.explain import resolve
+    from suture.written import document_lines, written
+
+    messages = load_file(path).messages
+    data = path.read_bytes()
+    spans = []
+    for m in messages:
+        [record] = written(data, m.source)
+        spans.append((record.line, record.line + record.data.count(b"\n")))
+    asked = []
+
+    def document() -> list[tuple[int, int] | None]:
+        asked.append(True)
+        return document_lines(data, [m.source for m in messages])
+
+    for line in range(1, data.count(b"\n") + 2):
+        found = resolve(messages, f"line {line}", document=document)
+        holding = [i for i, (first, last) in enumerate(spans) if first <= line <= last]
+        later = sorted((first, i) for i, (first, _) in enumerate(spans) if first > line)
+        if holding:
+            assert (found.indices, found.said) == ([holding[0]], f"line {line}"), line
+        elif later:
+            assert found.indices == [later[0][1]], line
+            assert found.said == f"line {line} holds no message; the next one read is on line {later[0][0]}"
+        else:
+            assert found.indices == [] and "no message was read from it or after it" in found.said
+    assert asked
+    # Other pointers do not read the file's lines; without them a line is refused, saying why.
+    asked.clear()
+    assert resolve(messages, "#0", document=document).indices == [0] and not asked
+    assert "the file is one JSON document" in resolve(messages, "line 2").said

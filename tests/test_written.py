@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import suture
 from suture.io import InputError
 from suture.model import Source
-from suture.written import written
+from suture.written import document_lines, written
 
 ROOT = Path(__file__).resolve().parent.parent
 # Every transcript among the samples (a recording's requests and shape notes are not transcripts).
@@ -114,3 +114,41 @@ def test_every_message_of_every_sample_is_found_as_written(path: Path) -> None:
             orjson.loads(b"[" + w.data + b"]" if ".." in w.what else w.data)
             if message.source.line is not None:
                 assert data.splitlines()[w.line - 1].rstrip(b"\r") == w.data
+
+
+def _span(data: bytes, source: Source) -> tuple[int, int] | None:
+    """The first and last line of the record ``written`` finds for a pointer."""
+    found = written(data, source)
+    return (found[0].line, found[0].line + found[0].data.count(b"\n")) if found else None
+
+
+@settings(max_examples=200)
+@given(
+    st.lists(values, min_size=1, max_size=5) | st.dictionaries(strings, values, min_size=1, max_size=4),
+    st.randoms(use_true_random=False),
+)
+def test_the_lines_of_a_documents_records_are_those_written_finds(value: Any, random: Any) -> None:
+    # In any order: a loader gives an array's pointers in order, but a document's other parts
+    # (a request's system prompt after its messages) come where they come.
+    pointers = [Source(pointer=p) for p, _ in _paths(value)]
+    random.shuffle(pointers)
+    for data in _layouts(value):
+        assert document_lines(data, pointers) == [_span(data, p) for p in pointers]
+
+
+def test_a_document_line_is_none_for_what_has_a_line_or_is_not_there() -> None:
+    data = b'[\n  {"a": 1},\n  {"b": [\n    2\n  ]}\n]\n'
+    sources = [Source(pointer="$[1]"), Source(line=3), None, Source(pointer="$[5]"), Source(pointer="$[0]")]
+    assert document_lines(data, sources) == [(3, 5), None, None, None, (2, 2)]
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: str(p.relative_to(ROOT / "sample_sessions")))
+def test_the_lines_of_every_samples_messages_are_those_written_finds(path: Path) -> None:
+    try:
+        transcript = suture.load_file(path)
+    except InputError:
+        pytest.skip("not a transcript")
+    data = path.read_bytes()
+    sources = [m.source for m in transcript.messages]
+    expected = [_span(data, s) if s is not None and s.line is None else None for s in sources]
+    assert document_lines(data, sources) == expected

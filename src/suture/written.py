@@ -12,13 +12,14 @@ without building them (a regular-expression scan, well under a second for 100 MB
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import orjson
 
 from suture.model import Source
 
-__all__ = ["Written", "lines_of", "written"]
+__all__ = ["Written", "document_lines", "lines_of", "written"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +38,9 @@ _INDEX = re.compile(r"\[(\d+)(?:\.\.(\d+))?\]")
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _SPACE = re.compile(rb"[ \t\r\n]*")
 _SCALAR = re.compile(rb"[^,\]}\s]+")
-_STRUCTURE = re.compile(rb'["\[\]{}]')
+_BETWEEN = re.compile(rb'(?:[^"\[\]{}]++|"(?:[^"\\]|\\.)*+")*+', re.DOTALL)
+"""What lies between two brackets of a JSON value: anything but a bracket, strings whole (a
+bracket in a string is text). One match of the regular-expression engine, not one a string."""
 
 
 def written(data: bytes, source: Source | None) -> list[Written]:
@@ -82,8 +85,72 @@ def _line(data: bytes, number: int) -> Written | None:
     return Written(f"line {number}", number, line)
 
 
-def _at_pointer(data: bytes, pointer: str) -> tuple[int, int] | None:
-    """Start and end of the value ``pointer`` names in the JSON document ``data``."""
+def document_lines(data: bytes, sources: Sequence[Source | None]) -> list[tuple[int, int] | None]:
+    """The first and last line (1-based) of the JSON document ``data`` that each of ``sources``
+    names by its pointer (``$[5]``, ``messages[2].content[1]``): the lines a person sees the
+    message's record on, as :func:`written` finds it. ``None`` for a source that has a line of
+    its own (a JSONL file's: :func:`lines_of`), none at all, or one the file no longer holds.
+
+    One pass over the document for the pointers into one array, as a loader gives them (in
+    order): an element is walked to from the one found before it."""
+    walker = _Walker(data)
+    spans = [
+        walker.span(source.pointer) if source is not None and source.line is None and source.pointer else None
+        for source in sources
+    ]
+    # Each place's line, counted from the place before it.
+    places = sorted({at for span in spans if span is not None for at in (span[0], max(span[0], span[1] - 1))})
+    line_at: dict[int, int] = {}
+    line, last = 1, 0
+    for at in places:
+        line += data.count(b"\n", last, at)
+        line_at[at] = line
+        last = at
+    return [(line_at[span[0]], line_at[max(span[0], span[1] - 1)]) if span is not None else None for span in spans]
+
+
+class _Walker:
+    """Finds the values pointers name in one JSON document, each array's elements walked to
+    from the last one found in it (not from its start again)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.reached: dict[int, tuple[int, int]] = {}
+        """For the array starting at each offset: the last element found in it (index, start)."""
+        self.ends: dict[int, int] = {}
+        """Where the values found so far end, by where they start (a value's end is found when
+        it is named, and again when the walk to the next element skips it)."""
+
+    def span(self, pointer: str) -> tuple[int, int] | None:
+        return _at_pointer(self.data, pointer, self.element, self.end)
+
+    def element(self, data: bytes, at: int, index: int) -> int:
+        known = self.reached.get(at)
+        if known is not None and known[0] <= index:
+            start = _element(data, at, index - known[0], known[1], self.end)
+        else:
+            start = _element(data, at, index, end=self.end)
+        self.reached[at] = (index, start)
+        return start
+
+    def end(self, data: bytes, at: int) -> int:
+        found = self.ends.get(at)
+        if found is None:
+            found = self.ends[at] = _end(data, at)
+        return found
+
+
+def _at_pointer(
+    data: bytes,
+    pointer: str,
+    element: Callable[[bytes, int, int], int] | None = None,
+    end_of: Callable[[bytes, int], int] | None = None,
+) -> tuple[int, int] | None:
+    """Start and end of the value ``pointer`` names in the JSON document ``data`` (``element``
+    finds an array's element and ``end_of`` a value's end: :func:`_element` and :func:`_end`, or
+    a walker's, which remember what they found)."""
+    element = element or _element
+    end_of = end_of or _end
     try:
         at = _SPACE.match(data, 0).end()  # type: ignore[union-attr]
         if data.startswith(b"\xef\xbb\xbf", at):
@@ -94,13 +161,13 @@ def _at_pointer(data: bytes, pointer: str) -> tuple[int, int] | None:
             if name and name != "$" and not (k == 0 and data[at : at + 1] == b"["):
                 at = _member(data, at, name)
             for first, last in _INDEX.findall(indices):
-                start = _element(data, at, int(first))
+                start = element(data, at, int(first))
                 if last:  # a range of elements: from the first's start to the last's end
-                    last_start = _element(data, at, int(last))
-                    at, end = start, _end(data, last_start)
+                    last_start = element(data, at, int(last))
+                    at, end = start, end_of(data, last_start)
                 else:
                     at, end = start, None
-        return at, end if end is not None else _end(data, at)
+        return at, end if end is not None else end_of(data, at)
     except (IndexError, KeyError, ValueError):
         return None
 
@@ -117,18 +184,14 @@ def _end(data: bytes, at: int) -> int:
         depth = 0
         i = at
         while True:
-            m = _STRUCTURE.search(data, i)
-            if m is None:
+            i = _BETWEEN.match(data, i).end()  # type: ignore[union-attr]
+            ch = data[i : i + 1]
+            if not ch:
                 raise ValueError("unterminated value")
-            ch = m.group()
             if ch == b'"':
-                s = _STRING.match(data, m.start())
-                if s is None:
-                    raise ValueError("unterminated string")
-                i = s.end()
-                continue
+                raise ValueError("unterminated string")
             depth += 1 if ch in (b"[", b"{") else -1
-            i = m.end()
+            i += 1
             if depth == 0:
                 return i
     m = _SCALAR.match(data, at)
@@ -141,14 +204,18 @@ def _skip(data: bytes, at: int) -> int:
     return _SPACE.match(data, at).end()  # type: ignore[union-attr]
 
 
-def _element(data: bytes, at: int, index: int) -> int:
+def _element(
+    data: bytes, at: int, index: int, start: int | None = None, end: Callable[[bytes, int], int] = _end
+) -> int:
+    """Where the element ``index`` of the array at ``at`` starts; counted from ``start``, the
+    start of an element of it, where given."""
     if data[at : at + 1] != b"[":
         raise ValueError("not an array")
-    i = _skip(data, at + 1)
+    i = _skip(data, at + 1) if start is None else start
     for _ in range(index):
         if data[i : i + 1] == b"]":
             raise IndexError(index)
-        i = _skip(data, _end(data, i))
+        i = _skip(data, end(data, i))
         if data[i : i + 1] != b",":
             raise IndexError(index)
         i = _skip(data, i + 1)

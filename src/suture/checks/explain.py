@@ -932,14 +932,20 @@ class Pointer:
 
 
 def resolve(
-    messages: Sequence[Message], typed: str, provider: str | None = None, request: SentRequest | None = None
+    messages: Sequence[Message],
+    typed: str,
+    provider: str | None = None,
+    request: SentRequest | None = None,
+    document: Callable[[], Sequence[tuple[int, int] | None]] | None = None,
 ) -> Pointer:
     """The input messages ``typed`` points at: ``messages.N`` (the Nth message of the request
     ``provider`` is sent, as its errors count them), ``input[N]`` (an OpenAI Responses item),
     ``contents[N]`` (Gemini), ``line N`` or a bare ``N`` (a line of the file), ``#N`` (suture's
     own message index). For a session log, ``request`` is what its agent sends on resume
-    (:func:`suture.sent.numbered.modelled`), which a provider's index counts. No indices where
-    nothing matches; ``said`` says what was looked for."""
+    (:func:`suture.sent.numbered.modelled`), which a provider's index counts. For a JSON
+    document, whose messages carry no line, ``document()`` gives the first and last line of each
+    message's record in the file (:func:`suture.written.document_lines`): asked for only when a
+    line is typed. No indices where nothing matches; ``said`` says what was looked for."""
     m = _POINTER.match(typed)
     if m is None:
         return Pointer(
@@ -951,7 +957,7 @@ def resolve(
         return Pointer([n] if ok else [], f"message #{n}" + ("" if ok else f" (the file has {len(messages)})"))
     number = m.group("line") or m.group("bare")
     if number is not None:
-        return _line(messages, int(number))
+        return _line(messages, int(number), document)
     wire, n = m.group("wire").lower(), int(m.group("n"))
     if request is not None:
         key = "input" if wire == "items" else wire
@@ -973,18 +979,30 @@ def resolve(
     return Pointer(list(wire_list[n].members), label)
 
 
-def _line(messages: Sequence[Message], line: int) -> Pointer:
-    """The message read from ``line`` (or merged from it), else the first read after it."""
+def _line(
+    messages: Sequence[Message], line: int, document: Callable[[], Sequence[tuple[int, int] | None]] | None = None
+) -> Pointer:
+    """The message read from ``line`` (or merged from it; in a JSON document, whose record spans
+    it), else the first read after it."""
+    in_lines = any(m.source is not None and m.source.line is not None for m in messages)
+    spans = document() if document is not None and messages and not in_lines else []
     after: tuple[int, int] | None = None
     for i, m in enumerate(messages):
-        lines = lines_of(m.source)
-        if line in lines:
-            return Pointer([i], f"line {line}")
-        if lines and lines[0] > line and (after is None or lines[0] < after[0]):
-            after = (lines[0], i)
+        span = spans[i] if i < len(spans) else None
+        if span is not None:
+            first, last = span
+            if first <= line <= last:
+                return Pointer([i], f"line {line}")
+        else:
+            lines = lines_of(m.source)
+            if line in lines:
+                return Pointer([i], f"line {line}")
+            first = lines[0] if lines else 0
+        if first > line and (after is None or first < after[0]):
+            after = (first, i)
     if after is not None:
         return Pointer([after[1]], f"line {line} holds no message; the next one read is on line {after[0]}")
-    if messages and not any(m.source is not None and m.source.line is not None for m in messages):
+    if messages and not in_lines and not any(spans):
         return Pointer(
             [],
             f"line {line}: the file is one JSON document, whose messages are gone to by their place "

@@ -48,7 +48,7 @@ from suture.tui.exporting import ExportFlow, default_export_path
 from suture.tui.judged import Finding
 from suture.tui.keys import LIST_KEYS, KeyBar
 from suture.tui.palette import BadgePalette
-from suture.tui.rows import RowBuilder, RowModel, human_size, next_in
+from suture.tui.rows import RowBuilder, RowModel, human_size, next_round
 from suture.tui.searching import SearchFlow
 from suture.tui.view import SIDES, PaneHeader, TranscriptView
 from suture.validity import Breach
@@ -57,12 +57,13 @@ from suture.words import count
 if TYPE_CHECKING:
     from suture.tui.details import DetailScreen
     from suture.tui.screens import HelpScreen, record_json
-    from suture.written import lines_of, written
+    from suture.written import document_lines, lines_of, written
 else:  # What a key opens, imported when first used: the first screen does not wait for it.
     DetailScreen = deferred("suture.tui.details", "DetailScreen")
     HelpScreen = deferred("suture.tui.screens", "HelpScreen")
     record_json = deferred("suture.tui.screens", "record_json")
     lines_of = deferred("suture.written", "lines_of")
+    document_lines = deferred("suture.written", "document_lines")
     written = deferred("suture.written", "written")
 
 __all__ = ["SutureApp", "default_export_path"]
@@ -156,7 +157,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             "problem(1)",
             "Next problem",
             id="app.next_problem",
-            tooltip="Jump to the next provider problem",
+            tooltip="Jump to the next provider problem (where there is none, the next item listed)",
         ),
         Binding("X", "problem(-1)", "Prev problem", show=False, id="app.previous_problem"),
         Binding(
@@ -281,6 +282,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         self.shown_version = 0
         """The :attr:`LiveFile.version` of what the view shows."""
         self._rows = RowBuilder()
+        self._lines_kept: tuple[weakref.ref[RowModel], list[tuple[int, int] | None]] | None = None
+        """The lines of the messages of a JSON document, for the model they were found for."""
 
     # Actions that act on the main screen's panes; elsewhere (details, help) they are off, and the
     # footer leaves them out.
@@ -361,8 +364,9 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             return "the file is still being read" if self.has_file else "no file is open"
         if action in ("next_change", "previous_change") and not (model and model.changed_rows):
             return "the repair changes nothing here"
-        if action == "problem" and not self.problem_rows:
-            return "no provider problems" if self.verdicts is not None else "provider checks are not ready"
+        if action == "problem" and not (self.problem_rows or self.other_rows):
+            # (x visits what the problems list shows besides problems where there is none)
+            return self.none_said if self.verdicts is not None else "provider checks are not ready"
         if action == "pick_provider" and self.verdicts is None:
             return self.checks_error or "provider checks are not ready"
         if action == "search_step" and not self.matches:
@@ -377,6 +381,13 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
                 return "the recorded error is still being read"
             if not recorded.explanation.found:
                 return "the recorded error names no message of this file (E explains it)"
+        return None
+
+    def _key_now(self, action: str) -> str | None:
+        """What a key of the key bar does now where that is less than its binding says: ``x``
+        where no row is a provider problem goes to what the problems list shows besides."""
+        if action.startswith("problem(") and not self.problem_rows:
+            return "Next listed"
         return None
 
     def refuse(self, action: str) -> bool:
@@ -441,7 +452,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         yield Input(
             placeholder="go to: messages.3, input[5], contents[2], line 760, #12 (enter: go, esc: cancel)", id="goto"
         )
-        yield KeyBar(self.FOOTER_KEEP, id="keys")
+        yield KeyBar(self.FOOTER_KEEP, relabel=self._key_now, id="keys")
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit_width(event.size.width)
@@ -962,27 +973,35 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         if message.picked:
             self.view.focus()
 
-    def _jump(self, row: int | None, what: str) -> None:
-        if row is None:
-            self.notify(f"no {what}", markup=False)
-            return
-        self.view.select(row, center=True)
-
     def action_next_change(self) -> None:
         if not self.refuse("next_change") and self.model is not None:
-            self._jump(self._next_of(self.model.changed_rows, 1), "more changes below")
+            self._go_round(self.model.changed_rows, 1, "change", "changes")
 
     def action_previous_change(self) -> None:
         if not self.refuse("previous_change") and self.model is not None:
-            self._jump(self._next_of(self.model.changed_rows, -1), "more changes above")
+            self._go_round(self.model.changed_rows, -1, "change", "changes")
 
-    def _next_of(self, rows: list[int], step: int, wrap: bool = False) -> int | None:
-        """The first of ``rows`` (ascending) after the cursor (``step`` 1) or before it (-1),
-        among the rows shown; with ``wrap``, round to the other end."""
+    def _next_round(self, rows: list[int], step: int, what: str) -> tuple[int | None, str]:
+        """The first of ``rows`` (ascending) among the rows shown after the cursor (``step`` 1)
+        or before it (-1), round to the first past the last (the last before the first), and
+        what to say of it (:func:`~suture.tui.rows.next_round`); ``None`` where none is shown."""
         view = self.view
         if view.shown is not None:
             rows = [r for r in rows if view.is_shown(r)]
-        return next_in(rows, view.cursor, step, wrap)
+        return next_round(rows, view.cursor, step, what)
+
+    def _go_round(self, rows: list[int], step: int, what: str, plural: str) -> int | None:
+        """Go to the next of ``rows`` (:meth:`_next_round`), saying where it went round, as vim's
+        search says it hit the bottom and goes on at the top. The row gone to (``None``: no row
+        of them is shown)."""
+        row, note = self._next_round(rows, step, what)
+        if row is None:
+            self.notify(f"no {plural} among the rows shown (esc shows every row)", timeout=3, markup=False)
+            return None
+        if note:
+            self.notify(note, timeout=3, markup=False)
+        self.view.select(row, center=True)
+        return row
 
     def action_details(self, row: int | None = None, side: int | None = None) -> None:
         if self.refuse("details") or self.model is None:
@@ -1142,7 +1161,13 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         typed = event.value.strip()
         if model is None or not typed:
             return
-        found = resolve(model.transcript.messages, typed, self.provider, sent_request(model.transcript))
+        found = resolve(
+            model.transcript.messages,
+            typed,
+            self.provider,
+            sent_request(model.transcript),
+            document=lambda: self._document_lines(model),
+        )
         said = found.said
         notes = skipped(model.transcript)
         if notes and "holds no message" in said:
@@ -1153,6 +1178,21 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         self._go_to_input(found.indices[0])
         if "holds no message" in said:
             self.notify(show.line(said), markup=False)
+
+    def _document_lines(self, model: RowModel) -> list[tuple[int, int] | None]:
+        """The first and last line of each message's record, where ``model``'s file is one JSON
+        document (:func:`suture.written.document_lines`; what the record as written says, ``w`` in
+        the details), read from the file once per model; none where it cannot be read."""
+        kept = self._lines_kept
+        if kept is not None and kept[0]() is model:
+            return kept[1]
+        try:
+            data = self.path.read_bytes()
+        except OSError:
+            return []
+        found = document_lines(data, [m.source for m in model.transcript.messages])
+        self._lines_kept = (weakref.ref(model), found)
+        return found
 
     # -- filter ------------------------------------------------------------------------------
 

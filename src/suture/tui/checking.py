@@ -39,7 +39,9 @@ from textual.worker import get_current_worker
 from suture._deferred import deferred
 from suture.tui.bars import InfoBar, StatusBar, panes_gone
 from suture.tui.changes import ProblemList
-from suture.tui.judged import SHARED, Finding, Judged, judge_all
+from suture.tui.judged import AGENT, CONTRACT, SHARED, Finding, Judged, judge_all
+from suture.validity import Breach
+from suture.words import count
 
 if TYPE_CHECKING:
     from suture.checks.apart import Apart
@@ -48,7 +50,6 @@ if TYPE_CHECKING:
     from suture.tui.rows import RowModel
     from suture.tui.screens import ProviderScreen
     from suture.tui.view import TranscriptView
-    from suture.validity import Breach
 else:  # opened by a key: the first screen does not wait for it
     ProviderScreen = deferred("suture.tui.screens", "ProviderScreen")
 
@@ -60,8 +61,6 @@ CHECKS_SETTLE = 1.0
 
 def shared_summary(shared: tuple[list[Breach], list[Breach]]) -> str:
     """The verdict of the Valid property every provider shares, before and after repair."""
-    from suture.words import count
-
     before, after = shared
     if not before and not after:
         return f"{SHARED}: no problems"
@@ -102,8 +101,8 @@ class CheckFlow(App[None]):
         @property
         def status(self) -> StatusBar: ...
         def _apply_filter(self) -> None: ...
-        def _jump(self, row: int | None, what: str) -> None: ...
-        def _next_of(self, rows: list[int], step: int, wrap: bool = False) -> int | None: ...
+        def _next_round(self, rows: list[int], step: int, what: str) -> tuple[int | None, str]: ...
+        def _go_round(self, rows: list[int], step: int, what: str, plural: str) -> int | None: ...
         def refuse(self, action: str) -> bool: ...
 
     CHECKS_GROUP: ClassVar[str] = "checks"
@@ -118,6 +117,12 @@ class CheckFlow(App[None]):
         provider shares, before and after repair (the headline unless ``p`` picks a provider)."""
         self.problem_rows: dict[int, list[Finding]] = {}
         """The rows the provider would reject (``x``, the problem filter), with what it says."""
+        self.other_rows: dict[int, list[Finding]] = {}
+        """The rows of what the problems list shows besides problems (a session log's notes of
+        what its agent repairs itself, its contract view): where ``x`` goes when no row is a
+        problem."""
+        self.none_said = "no provider problems"
+        """That the verdict shown finds no problem, in its words."""
         self.checks_pending = 0
         self._checks_timer: Timer | None = None
         self._checks_child: Apart[Any] | None = None
@@ -328,6 +333,10 @@ class CheckFlow(App[None]):
             rows: dict[int, list[Finding]] = {}
             for finding in judged.problems:
                 rows.setdefault(finding.row, []).append(finding)
+            others: dict[int, list[Finding]] = {}
+            for finding in judged.others:
+                others.setdefault(finding.row, []).append(finding)
+            none_said = judged.none_said()
             empty, agent, items, title = f"{self.provider}: no problems", judged.agent, judged.listed(), judged.title()
             said, short, by_row = judged.summary(), judged.short(), judged.by_row
             if judged.session:
@@ -337,6 +346,7 @@ class CheckFlow(App[None]):
         elif self.provider is None and self.shared is not None:
             before, after = self.shared
             rows = {model.row_of_input[b.index]: [] for b in before if b.index < model.inputs}
+            others, none_said = {}, f"{SHARED}: no problems in the rules all providers share"
             said = shared_summary(self.shared)
             empty = f"{said} in the rules all providers share (p: one provider's own rules)"
             agent, items, title = "", list(before), f"Problems: {SHARED} {len(before)} → {len(after)}"
@@ -349,9 +359,11 @@ class CheckFlow(App[None]):
             style = "error" if after else ("ok" if before else "muted")
         else:
             return
-        if bool(rows) != bool(self.problem_rows):
-            self.call_after_refresh(self.refresh_bindings)
+        if (bool(rows), bool(others)) != (bool(self.problem_rows), bool(self.other_rows)):
+            self.call_after_refresh(self.refresh_bindings)  # (x acts, or not; the key bar says what it does)
         self.problem_rows = rows
+        self.other_rows = others
+        self.none_said = none_said
         if self.row_filter == "problems":
             self._apply_filter()
         problems = self.query_one("#problems", ProblemList)
@@ -407,8 +419,46 @@ class CheckFlow(App[None]):
         self._show_verdict()
 
     def action_problem(self, step: int) -> None:
+        """The next row with a provider problem (``step`` 1) or the one before (-1), round past
+        the last (the first); where there is none, the next row of what the problems list shows
+        besides (the notes of what a session's agent repairs itself, the contract view), saying
+        that it is not a problem and what is there."""
         if self.refuse("problem"):
             return
-        self._jump(
-            self._next_of(sorted(self.problem_rows), step), "more problems " + ("below" if step > 0 else "above")
-        )
+        if self.problem_rows:
+            row = self._go_round(sorted(self.problem_rows), step, "problem", "problems")
+            if row is not None:
+                self._sync_problems(row, self.problem_rows[row])
+            return
+        rows = sorted(self.other_rows)
+        row, note = self._next_round(rows, step, "listed item")
+        if row is None:
+            self.notify(f"{self.none_said}; no item listed is among the rows shown (esc shows every row)", markup=False)
+            return
+        here = self.other_rows[row]
+        agent = self.query_one("#problems", ProblemList).agent or "the agent"
+        fixes = sum(f.kind == AGENT for f in here)
+        parts = [f"{count(fixes, 'thing')} {agent} repairs itself"] if fixes else []
+        if len(here) > fixes:
+            parts.append(f"{count(len(here) - fixes, 'item')} of the {CONTRACT}")
+        said = f"{self.none_said}; listed here ({rows.index(row) + 1}/{len(rows)}): {', '.join(parts)}"
+        self.notify(said + (f"; {note}" if note else ""), timeout=4, markup=False)
+        self.view.select(row, center=True)
+        self._sync_problems(row, here)
+
+    def _sync_problems(self, row: int, here: Sequence[Finding]) -> None:
+        """Put the problems list's cursor on the first item of ``row``, the row ``x`` went to
+        (one of its findings ``here``, or a breach of the Valid property every provider shares
+        on it), without moving the panes."""
+        problems = self.query_one("#problems", ProblemList)
+        model = self.model
+        for k, item in enumerate(problems.items):
+            if isinstance(item, Finding):
+                found = item in here
+            elif isinstance(item, Breach) and model is not None:
+                found = item.index < model.inputs and model.row_of_input[item.index] == row
+            else:
+                found = False
+            if found:
+                problems.sync_to(k)
+                return

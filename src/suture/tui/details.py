@@ -37,7 +37,7 @@ from suture.repair import Change
 from suture.tui.judged import Finding, said_of
 from suture.tui.keys import Scroll
 from suture.tui.records import HUGE, neutral_record, pretty, shorten_payloads
-from suture.tui.rows import RowModel, human_size, text_of_all
+from suture.tui.rows import RowModel, human_size, next_round, text_of_all
 from suture.tui.screens import Overlay, Styled, record_json
 from suture.tui.view import SIDES
 from suture.validity import Breach
@@ -561,11 +561,14 @@ class DetailScreen(Overlay[None]):
         self.on_move(row)
 
     def action_change(self, step: int) -> None:
-        row = self.model.next_changed(self.row, step)
+        row, note = next_round(self.model.changed_rows, self.row, step, "change")
         if row is None:
-            self.notify("no more changes " + ("below" if step > 0 else "above"), markup=False)
+            self.notify("the repair changes nothing here", markup=False)
             return
-        self._move(row)
+        if note:
+            self.notify(note, timeout=3, markup=False)
+        if row != self.row:
+            self._move(row)
 
     def action_row(self, step: int) -> None:
         row = self.row + step

@@ -157,6 +157,19 @@ class Judged:
         return [f for f in self.findings if f.is_problem]
 
     @property
+    def others(self) -> list[Finding]:
+        """The findings the list shows besides the problems: for a session log, what the agent
+        repairs itself and the contract view (what ``x`` visits where there is no problem)."""
+        return [f for f in self.findings if not f.is_problem]
+
+    def none_said(self) -> str:
+        """That the provider finds no problem, in the words the list's heading uses: ``no
+        problems in what Claude Code sends`` for a session log."""
+        if self.sent is not None:
+            return f"no problems in what {self.agent or 'the agent'} sends"
+        return f"{self.provider}: no problems"
+
+    @property
     def rejected(self) -> bool:
         """Whether the provider would answer 400: to what the agent sends on resume (a session
         log), or to the file as it is (any other)."""

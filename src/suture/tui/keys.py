@@ -11,7 +11,7 @@ runs its action.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -37,6 +37,8 @@ class _Key:
     action: str
     node: DOMNode
     binding_id: str | None
+    demoted: bool = False
+    """Said in other words for now (``KeyBar.relabel``), and not kept longer than any other key."""
 
     @property
     def width(self) -> int:
@@ -61,13 +63,21 @@ class KeyBar(Widget):
     """
 
     def __init__(
-        self, keep: Sequence[str] = (), *, hints: Sequence[tuple[str, str]] = (), id: str | None = None
+        self,
+        keep: Sequence[str] = (),
+        *,
+        hints: Sequence[tuple[str, str]] = (),
+        relabel: Callable[[str], str | None] | None = None,
+        id: str | None = None,
     ) -> None:
         """``hints``: ``(key, what it does)`` pairs shown first, for keys a widget handles
-        itself (enter in a list), which no binding of the screen names."""
+        itself (enter in a list), which no binding of the screen names. ``relabel(action)``: what
+        a key does now where that is less than its binding says (``x`` where no row is a
+        problem), else ``None``; a key said so is not kept longer than the keys not in ``keep``."""
         super().__init__(id=id)
         self.keep = tuple(keep)
         self.hints = tuple(hints)
+        self.relabel = relabel
         self._spans: list[tuple[int, int, _Key]] = []
 
     def on_mount(self) -> None:
@@ -92,8 +102,16 @@ class KeyBar(Widget):
             if what in seen:
                 continue
             seen.add(what)
+            said = self.relabel(binding.action) if self.relabel is not None else None
             found.append(
-                _Key(self.app.get_key_display(binding), binding.description, binding.action, active.node, binding.id)
+                _Key(
+                    self.app.get_key_display(binding),
+                    binding.description if said is None else said,
+                    binding.action,
+                    active.node,
+                    binding.id,
+                    demoted=said is not None,
+                )
             )
         return found
 
@@ -104,6 +122,8 @@ class KeyBar(Widget):
         def rank(k: _Key) -> tuple[int, int]:
             if k.binding_id is not None and k.binding_id.startswith("hint."):
                 return (0, -1)
+            if k.demoted:  # as a key the bar does not keep
+                return (1, -keys.index(k))
             if k.binding_id in self.keep:
                 return (0, self.keep.index(k.binding_id))
             return (1, -keys.index(k))

@@ -34,6 +34,7 @@ __all__ = [
     "RowModel",
     "human_size",
     "next_in",
+    "next_round",
     "stable_point",
 ]
 
@@ -361,10 +362,6 @@ class RowModel:
         hay.last = (needle, found)
         return list(found)
 
-    def next_changed(self, row: int, step: int) -> int | None:
-        """The next row with a change after ``row`` (``step`` 1) or before it (``step`` -1)."""
-        return next_in(self.changed_rows, row, step)
-
 
 _HAY_BASES = 32
 """How many earlier states a state's search text may be grown from (the nearest whose text is
@@ -599,3 +596,19 @@ def next_in(rows: Sequence[int], row: int, step: int, wrap: bool = False) -> int
         return rows[k] if k < len(rows) else (rows[0] if wrap else None)
     k = bisect.bisect_left(rows, row) - 1
     return rows[k] if k >= 0 else (rows[-1] if wrap else None)
+
+
+def next_round(rows: Sequence[int], row: int, step: int, what: str) -> tuple[int | None, str]:
+    """The first of ``rows`` (ascending) after ``row`` (``step`` 1) or before it (-1), going
+    round to the first past the last (the last before the first), as vim's search goes on at the
+    top; and what to say of the step (``what`` names one of the rows: "change"): ``""`` where it
+    did not go round. ``None`` for no rows."""
+    found = next_in(rows, row, step)
+    if found is not None or not rows:
+        return found, ""
+    found = rows[0] if step > 0 else rows[-1]
+    if found == row:
+        return found, f"this is the only {what}"
+    if step > 0:
+        return found, f"hit the last {what}, continuing at the first"
+    return found, f"hit the first {what}, continuing at the last"

@@ -60,7 +60,7 @@ class SearchFlow(App[None]):
 
         def _apply_filter(self) -> None: ...
 
-        def _next_of(self, rows: list[int], step: int, wrap: bool = False) -> int | None: ...
+        def _go_round(self, rows: list[int], step: int, what: str, plural: str) -> int | None: ...
 
         def refuse(self, action: str) -> bool: ...
 
@@ -179,12 +179,8 @@ class SearchFlow(App[None]):
     def action_search_step(self, step: int) -> None:
         if self.refuse("search_step"):
             return
-        row = self._next_of(self.matches, step, wrap=True)
-        if row is None:
-            self.notify("no match among the rows shown", markup=False)
-            return
-        self.view.select(row, center=True)
-        self._say_match()
+        if self._go_round(self.matches, step, "match", "matches") is not None:
+            self._say_match()
 
     def action_clear_search(self) -> None:
         """Turn the row filter and the search off (``esc``)."""
