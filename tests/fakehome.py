@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_sessions"
@@ -69,3 +72,17 @@ def env_for(home: Path, **extra: str) -> dict[str, str]:
     env["SUTURE_CACHE_DIR"] = str(home / ".cache-suture")
     env.update(extra)
     return env
+
+
+def use_home(home: Path, monkeypatch: pytest.MonkeyPatch, real: bool = False) -> Path:
+    """This process in a fake ``home`` holding every agent's sample sessions (``real``: and the
+    real ones), with its own cache and none of the agents' own variables, clocks shown in UTC."""
+    home_with_sessions(home, real=real)
+    for key, value in env_for(home).items():
+        if key in ("HOME", "SUTURE_CACHE_DIR"):
+            monkeypatch.setenv(key, value)
+    for key in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "PI_CODING_AGENT_DIR"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    return home

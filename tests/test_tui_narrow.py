@@ -6,7 +6,6 @@ problem) and the ids an export writes."""
 from __future__ import annotations
 
 import shutil
-import time
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ from suture.tui.app import SutureApp
 from suture.tui.details import DetailScreen
 from suture.tui.screens import ExportScreen, ProviderScreen
 from suture.tui.sessions import SessionsApp, SessionsScreen
-from tests.fakehome import env_for, home_with_sessions
+from tests.fakehome import use_home
 from tests.helpers.app import ROOT, ready, settled
 from tests.helpers.drawn import drawn_in, words
 
@@ -152,16 +151,7 @@ async def test_the_details_show_the_call_id_the_session_is_written_with(tmp_path
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fake home with every agent's sample sessions, its own cache, clocks in UTC."""
-    home = tmp_path / "home"
-    home_with_sessions(home)
-    for key, value in env_for(home).items():
-        if key in ("HOME", "SUTURE_CACHE_DIR"):
-            monkeypatch.setenv(key, value)
-    for key in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "PI_CODING_AGENT_DIR"):
-        monkeypatch.delenv(key, raising=False)
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
-    return home
+    return use_home(tmp_path / "home", monkeypatch)
 
 
 @pytest.mark.parametrize("width", WIDTHS)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import time
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,7 @@ from rich.cells import cell_len
 from suture.scan import LISTED, OK, OTHER, REJECTED, UNREADABLE
 from suture.sessions import agent_places
 from suture.tui.sessions import SessionHeader, SessionList, SessionsApp, SessionsScreen, matches
-from tests.fakehome import SAMPLES, env_for, home_with_sessions
+from tests.fakehome import SAMPLES, env_for, use_home
 
 SIZE = (160, 45)
 
@@ -24,16 +23,7 @@ SIZE = (160, 45)
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fake home with every agent's sample sessions (and the real ones), its own cache, and
     clocks shown in UTC."""
-    home = tmp_path / "home"
-    home_with_sessions(home, real=True)
-    for key, value in env_for(home).items():
-        if key in ("HOME", "SUTURE_CACHE_DIR"):
-            monkeypatch.setenv(key, value)
-    for key in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "PI_CODING_AGENT_DIR"):
-        monkeypatch.delenv(key, raising=False)
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
-    return home
+    return use_home(tmp_path / "home", monkeypatch, real=True)
 
 
 def browser(home: Path, **options: Any) -> SessionsApp:

@@ -128,12 +128,7 @@ class Banner(_Bar):
             line.append("⋯ ", self.part("live"))
             line.append(_fit(show.line(skipped), room), self.part("muted"))
             lines.append(line)
-        text = Text(end="")
-        for k, line in enumerate(lines):
-            if k:
-                text.append("\n")
-            text.append_text(line)
-        return text
+        return Text("\n", end="").join(lines)
 
     def _where(self, recorded: Recorded) -> list[Text]:
         """When and where the error was recorded, where it points (or why it points nowhere), and

@@ -144,11 +144,7 @@ class StatusBar(_Bar):
                 lines[-1].append_text(note)
             elif len(lines) < self.UNIT_LINES and room <= width:
                 lines.append(note)
-        text = Text(end="")
-        for k, line in enumerate(lines):
-            if k:
-                text.append("\n")
-            text.append_text(line)
+        text = Text("\n", end="").join(lines)
         if state.error:
             for k, part in enumerate(_wrapped(show.line(state.error), width - 2)):
                 text.append("\n")
