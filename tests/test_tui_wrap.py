@@ -176,6 +176,24 @@ async def test_x_goes_through_what_the_list_shows_where_nothing_sent_is_a_proble
         assert not any("no provider problems" in s for s in said(app))
 
 
+async def test_v_shows_the_listed_rows_where_nothing_sent_is_a_problem(tmp_path: Path) -> None:
+    # As x goes through them, v's second step shows the rows the problems list names.
+    app = SutureApp(copy(TOOL_HEAVY, tmp_path), watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await checks_done(pilot, app)
+        assert not app.problem_rows and app.other_rows
+        await pilot.press("v")
+        assert app.row_filter == "changed"
+        await pilot.press("v")
+        assert app.row_filter == "problems"
+        header = app.query_one("#pane-header")
+        assert header.note == f"only listed: {len(app.other_rows)} of {len(app.model or [])} (v, esc)"  # type: ignore[attr-defined]
+        assert app.view.shown == sorted(app.other_rows)
+        await pilot.press("v")
+        assert app.row_filter == "all"
+
+
 async def test_x_with_nothing_listed_says_what_the_verdict_says(tmp_path: Path) -> None:
     path = tmp_path / "clean.json"
     path.write_text('[{"role": "user", "content": "hi"}, {"role": "assistant", "content": "ok"}]')

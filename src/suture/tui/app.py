@@ -203,7 +203,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             "filter('next')",
             "Filter",
             id="app.filter",
-            tooltip="Show only changed rows, then only rows with provider problems, then only search matches, then all",
+            tooltip="Show only changed rows, then only rows with provider problems (where there is none, the rows "
+            "listed), then only search matches, then all",
         ),
         Binding(
             "escape", "clear_search", "Clear", show=False, id="app.clear_search", tooltip="Clear the search and filter"
@@ -1215,8 +1216,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             return model.changed_rows
         if model is not self.model:
             return None
-        if kind == "problems":
-            return sorted(self.problem_rows)
+        if kind == "problems":  # as x goes: where no row is a problem, the rows the list shows besides
+            return sorted(self.problem_rows or self.other_rows)
         return self.matches
 
     def action_filter(self, kind: str = "next") -> None:
@@ -1230,7 +1231,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
                     break
         rows = self._filter_rows(kind)
         if kind != "all" and not rows:
-            self.notify(f"no {self.FILTER_WORDS[kind]}: every row stays shown", markup=False)
+            words = "rows with provider problems or listed items" if kind == "problems" else self.FILTER_WORDS[kind]
+            self.notify(f"no {words}: every row stays shown", markup=False)
             return
         self.row_filter = kind
         self._apply_filter()
@@ -1245,7 +1247,10 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         if rows is None or self.model is None:
             header.note = ""
         else:
-            header.note = f"only {self.FILTER_SHORT[self.row_filter]}: {len(rows):,} of {len(self.model):,} (v, esc)"
+            short = self.FILTER_SHORT[self.row_filter]
+            if self.row_filter == "problems" and not self.problem_rows:
+                short = "listed"  # no provider problem: the rows of the notes and the contract view
+            header.note = f"only {short}: {len(rows):,} of {len(self.model):,} (v, esc)"
         header.refresh()
 
     # -- copy --------------------------------------------------------------------------------
