@@ -420,6 +420,44 @@ def test_ids_and_indices_are_pulled_out() -> None:
     assert kimi.ids == ("functions.write:9",)
 
 
+O1_TEXT = (
+    "An assistant message with 'tool_calls' must be followed by tool messages responding to each "
+    "'tool_call_id'. The following tool_call_ids did not have response messages: "
+)
+
+
+@pytest.mark.parametrize(
+    "pasted",
+    [
+        # As the API answers, and as the Python SDK prints it: the next key is not an id.
+        json.dumps(
+            {
+                "error": {
+                    "message": f"{O1_TEXT}call_Mq11, call_2",
+                    "type": "invalid_request_error",
+                    "param": "messages.[2].role",
+                    "code": None,
+                }
+            }
+        ),
+        "Error code: 400 - "
+        + repr(
+            {
+                "error": {
+                    "message": f"{O1_TEXT}call_Mq11, call_2",
+                    "type": "invalid_request_error",
+                    "param": "messages.[2].role",
+                    "code": None,
+                }
+            }
+        ),
+    ],
+)
+def test_ids_end_where_an_error_pasted_as_json_goes_on(pasted: str) -> None:
+    [rec, *_] = recognise(pasted)
+    assert rec.rule.id == "O1" and rec.ids == ("call_Mq11", "call_2") and rec.index == 2
+
+
 def test_what_the_error_names_is_said_in_one_wording() -> None:
     [a1, *_] = recognise(
         "messages.22: `tool_use` ids were found without `tool_result` blocks immediately after: a, b. Each "

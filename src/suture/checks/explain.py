@@ -102,6 +102,8 @@ def _ids(groups: dict[str, str | None]) -> tuple[str, ...]:
         if not value:
             continue
         for part in value.split(","):
+            if part.strip().endswith(":"):
+                break  # the next key of an error pasted as JSON ("type": ...), not an id
             part = part.strip().rstrip(".:;)")
             if part and part not in found:
                 found.append(part)
