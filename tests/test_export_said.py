@@ -12,7 +12,7 @@ from textual.widgets import Label
 from suture.formats import load_bytes
 from suture.repair import repair
 from suture.tui.app import SutureApp
-from suture.tui.screens import ExportScreen
+from suture.tui.screens import ConfirmScreen, ExportScreen
 from suture.writeback import export_choices
 from tests.helpers.app import SIZE, export, ready
 
@@ -76,3 +76,17 @@ async def test_the_app_says_a_codex_export_moves_a_line_the_repair_does_not(tmp_
     )
     assert "Codex session: 1 line moved" in note
     assert (tmp_path / "out.jsonl").read_bytes() != CODEX_REORDERED.read_bytes()
+
+
+async def test_an_export_to_a_folder_is_refused_before_any_question(tmp_path: Path) -> None:
+    path = tmp_path / CLAUDE_MOVED.name
+    shutil.copyfile(CLAUDE_MOVED, path)
+    (tmp_path / "dir").mkdir()
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await export(pilot, app, str(tmp_path / "dir"))
+        assert not isinstance(app.screen, ConfirmScreen)  # nothing asked: nothing could be written
+        (note,) = [n.message for n in app._notifications if n.title == "export failed"]
+        assert note == f"{tmp_path / 'dir'}: is a folder, not a file"
+    assert list((tmp_path / "dir").iterdir()) == []

@@ -175,6 +175,11 @@ class ExportFlow(App[None]):
         target = Path(os.path.expanduser(path))
         if not target.is_absolute():
             target = (self.export_dir or Path.cwd()) / target
+        try:
+            output_target(target)  # a folder, a missing folder, a socket: said now, before any question
+        except InputError as e:
+            self.notify(show.line(str(e)), title="export failed", severity="error", markup=False)
+            return
         is_input = same_file(target, self.path)
         if is_input:
             question = (
