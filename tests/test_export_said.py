@@ -90,3 +90,23 @@ async def test_an_export_to_a_folder_is_refused_before_any_question(tmp_path: Pa
         (note,) = [n.message for n in app._notifications if n.title == "export failed"]
         assert note == f"{tmp_path / 'dir'}: is a folder, not a file"
     assert list((tmp_path / "dir").iterdir()) == []
+
+
+async def test_the_export_says_what_becomes_of_an_unreadable_line(tmp_path: Path) -> None:
+    # A session is edited where the repair changes it, so its unreadable line stays; a request
+    # body holds the messages only, so the line is left out.
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(CLAUDE_MOVED.read_bytes() + b"garbage{{{\n")
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await pilot.press("e")
+        await ready(pilot, app)
+        assert isinstance(app.screen, ExportScreen)
+        session, body = (" ".join(option.what.split()) for option in app.screen.options)
+        assert "1 unreadable line stays as written, as every line the repair does not change." in session
+        assert "1 unreadable line is left out, as with --skip-bad-lines." in body
+        await pilot.press("escape")
+        await ready(pilot, app)
+        await export(pilot, app, str(tmp_path / "out.jsonl"))
+    assert (tmp_path / "out.jsonl").read_bytes().endswith(b"garbage{{{\n")

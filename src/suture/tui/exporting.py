@@ -119,8 +119,7 @@ class ExportFlow(App[None]):
             stale = f"{self._unreadable(update)}: this is the last version that could be read, older than the file."
         elif update.version != shown:
             stale = "The file changed on disk since it was shown: this is its current version, now shown."
-        problems = len(update.transcript.problems)
-        self.call_from_thread(self._ask_export, problems, options, update.version, stale)
+        self.call_from_thread(self._ask_export, options, update.version, stale)
 
     def _export_options(self, update: Update) -> list[ExportOption]:
         """(In a worker.) What the export can write, each made now, as ``suture repair`` makes
@@ -152,15 +151,20 @@ class ExportFlow(App[None]):
             what = _export_words(transcript, choice.label, choice.resume, session)
             if said:  # what this file gets: "Claude Code session written unchanged", what is left to it
                 what += f" For this file: {'; '.join(said)}."
+            unreadable = len(transcript.problems)
+            if unreadable:  # a session is edited where the repair changes it: its other lines stay
+                lines = count(unreadable, "unreadable line")
+                what += (
+                    f" {lines} {'stays' if unreadable == 1 else 'stay'} as written, as every line the repair does not change."
+                    if session
+                    else f" {lines} {'is' if unreadable == 1 else 'are'} left out, as with --skip-bad-lines."
+                )
             options.append(ExportOption(choice.label, what, target, choice.format, made, error, said))
         return options
 
-    def _ask_export(self, problems: int, options: list[ExportOption], version: int, stale: str | None) -> None:
-        note = stale or ""
-        if problems:
-            note += f" {count(problems, 'unreadable line')} {'is' if problems == 1 else 'are'} left out, as with --skip-bad-lines."
+    def _ask_export(self, options: list[ExportOption], version: int, stale: str | None) -> None:
         self.push_screen(
-            ExportScreen(options, note.strip()),
+            ExportScreen(options, stale or ""),
             lambda answer: self._export_to(answer, options, version),
         )
 
