@@ -10,8 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from suture.checks.explain import closest, locate, recognise
+from suture.checks.explain import closest, locate, recognise, resolve
+from suture.formats import load_file
 from suture.model import Message, OtherPart, TextPart, ThinkingPart
+from suture.sent.numbered import sent_request
+from tests.conftest import SAMPLES
 from tests.helpers.messages import A, C, S, T, U, thought
 
 # (error text as a provider sends it, history with the problem, rule, neutral indices it names)
@@ -731,3 +734,37 @@ def test_a_line_of_a_json_document_goes_to_the_message_whose_record_holds_it(pat
     asked.clear()
     assert resolve(messages, "#0", document=document).indices == [0] and not asked
     assert "the file is one JSON document" in resolve(messages, "line 2").said
+
+
+SESSION_SAMPLES = sorted(
+    p
+    for folder in ("claude-code", "codex", "pi", "recorded")
+    for p in (SAMPLES / folder).rglob("*.jsonl")
+    if p.name != "requests.jsonl"
+)
+
+
+@pytest.mark.parametrize("path", SESSION_SAMPLES, ids=lambda p: str(p.relative_to(SAMPLES)))
+def test_goto_a_place_of_what_an_agent_sends_goes_to_a_message_sent_there(path: Path) -> None:
+    # A result the agent makes up for a call is traced to the call's message, sent at a place
+    # before: going to a user turn goes to a message of that turn, not to the call before it.
+    transcript = load_file(str(path))
+    request = sent_request(transcript)
+    if request is None:
+        return
+    for n, entry in enumerate(request.wire):
+        found = resolve(transcript.messages, f"{request.key}.{n}", None, request)
+        if not found.indices or not isinstance(entry, dict) or entry.get("role") != "user":
+            continue
+        roles = [transcript.messages[i].role for i in found.indices]
+        if any(role != "assistant" for role in roles):  # (else the place holds only a made-up result)
+            assert roles[0] != "assistant", (n, found)
+
+
+def test_goto_past_the_end_counts_the_new_prompt() -> None:
+    transcript = load_file(str(SAMPLES / "claude-code" / "interrupted-then-api-error.jsonl"))
+    request = sent_request(transcript)
+    found = resolve(transcript.messages, "messages.3", "anthropic", request)
+    assert found.indices == [2, 3, 4, 1]  # the result, the texts after it, then the call answered here
+    beyond = resolve(transcript.messages, "messages.9", "anthropic", request)
+    assert beyond.said == "messages.9 (the request has 5, the last the new prompt the agent adds)"

@@ -258,7 +258,23 @@ class SentRequest:
         provider is sent, else of what is sent laid out as its request; and that place in words."""
         if key == self.key and (provider is None or self.own(provider)):
             written = list(self.written[n]) if 0 <= n < len(self.written) else []
-            return written, self.name(n) + ("" if n < len(self.written) else f" (the request has {len(self.written)})")
+            # The messages sent at this place first: a result the agent makes up for a call is
+            # traced to the call's message, which is sent at a place before (and has its role).
+            role: dict[int | str, str] = {}
+            for j, m in enumerate(self.messages):
+                role.setdefault(self.number(j), m.role)
+            made_up = {
+                i for j, at in enumerate(self.at) if at == n and role[i := self.number(j)] != self.messages[j].role
+            }
+            made_up -= {
+                i for j, at in enumerate(self.at) if at == n and role[i := self.number(j)] == self.messages[j].role
+            }
+            written.sort(key=lambda i: i in made_up)
+            if n < len(self.written):
+                return written, self.name(n)
+            last = len(self.written) - 1
+            new = ", the last the new prompt the agent adds" if self.added.get(last) == _NEW_PROMPT else ""
+            return written, f"{self.name(n)} (the request has {len(self.written)}{new})"
         fmt = {"input": "responses", "contents": "gemini"}.get(key, wire_format_of(provider or self.provider))
         listed = self._listed(fmt, provider or self.provider)
         members = listed[n] if 0 <= n < len(listed) else []
