@@ -500,3 +500,17 @@ def test_summary_counts_what_a_person_counts_when_one_record_holds_two_results(t
     assert summary == "suture: 2 changes (2 moved results); 3 messages and 2 tool results, in and out"
     # The sample's whitespace-only text block before its thinking: Anthropic rejects the body.
     assert warning.startswith("suture: warning: ") and "Anthropic Messages would reject it" in warning
+
+
+@pytest.mark.parametrize("command", [("check",), ("sent",), ("repair",), ("explain", "--error", "messages.1: x")])
+def test_a_dash_reads_the_input_from_standard_input(command: tuple[str, ...]) -> None:
+    # As from the file itself: `cat f | suture check -` says what `suture check f` says.
+    name, *rest = command
+    piped = run(name, "-", *rest, stdin=WORKED.read_text())
+    named = run(name, WORKED, *rest)
+    assert piped.returncode == named.returncode and piped.returncode in (0, 1)
+    assert piped.stdout.replace("/dev/stdin", str(WORKED)) == named.stdout
+
+
+def test_standard_input_is_the_transcript_or_the_error_text_not_both() -> None:
+    assert "not both" in one_error_line(run("explain", "-", "-", stdin=""))

@@ -17,6 +17,15 @@ from suture.words import count
 __all__ = ["err", "load_sent", "load_strict", "out", "out_json", "read_strict", "summary_line"]
 
 
+STDIN = "/dev/stdin"
+"""Where an input named ``-`` is read from: standard input, read as a pipe or a file is."""
+
+
+def input_path(value: str) -> str:
+    """An input as named on the command line (argparse's ``type``): ``-`` is standard input."""
+    return STDIN if value == "-" else value
+
+
 def out(*lines: str) -> None:
     """Lines of a command's human output on stdout, each shown by :func:`suture.show.line`: no
     text from a transcript or a file name can add a line or reach the terminal as a control."""

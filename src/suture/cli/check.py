@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from suture import show
 from suture.checks import PROVIDERS, RULES, STRICTER, TITLES, Verdict, Violation, resolve, verdicts
 from suture.cli import EXIT_FOUND, EXIT_OK
-from suture.cli._common import load_sent, out, out_json
+from suture.cli._common import input_path, load_sent, out, out_json
 from suture.formats import own_provider
 from suture.model import Message, Transcript
 from suture.validity import violations
@@ -50,7 +50,7 @@ def add_arguments(sub: Any, name: str) -> None:
             "Exit 1 if there is any, 0 if none, 2 if the file cannot be read."
         ),
     )
-    p.add_argument("input", metavar="IN", help="transcript file")
+    p.add_argument("input", metavar="IN", type=input_path, help="transcript file ('-': standard input)")
     p.add_argument(
         "--provider",
         action="append",

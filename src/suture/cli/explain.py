@@ -25,7 +25,7 @@ from suture import show
 from suture.checks import TITLES
 from suture.checks.explain import Explanation, closest, explain_transcript, summary
 from suture.cli import EXIT_FOUND, EXIT_OK
-from suture.cli._common import load_sent, out, out_json
+from suture.cli._common import STDIN, input_path, load_sent, out, out_json
 from suture.io import InputError
 from suture.model import Message, Transcript
 
@@ -47,7 +47,7 @@ def add_arguments(sub: Any, name: str) -> None:
             "this file does not hold, or no error is given and none is recorded); 2 if the file cannot be read."
         ),
     )
-    p.add_argument("input", metavar="IN", help="transcript file")
+    p.add_argument("input", metavar="IN", type=input_path, help="transcript file ('-': standard input)")
     p.add_argument(
         "error",
         metavar="ERROR",
@@ -92,6 +92,8 @@ def run(args: argparse.Namespace) -> int:
         if args.error is not None:
             raise InputError("give the error text once: as ERROR or with --error, not both")
         args.error = args.error_option
+    if args.input == STDIN and args.error == "-":
+        raise InputError("standard input holds one thing: pipe in the transcript or the error text, not both")
     # As check reads it: the lines of a session log its agent skips (a last line cut off in a
     # crash) are skipped here too, each named on stderr.
     transcript = load_sent(args.input, args.format, args.skip_bad_lines)

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from suture import show
 from suture.cli import EXIT_BAD_INPUT, EXIT_OK
-from suture.cli._common import err, read_strict, summary_line
+from suture.cli._common import STDIN, err, input_path, read_strict, summary_line
 from suture.io import InputError, Target, backup_name, file_key, output_target, same_file, write_files
 from suture.repair import Change, ChangeKind, Repair
 from suture.words import count
@@ -55,7 +55,13 @@ def add_arguments(sub: Any, name: str) -> None:
             "(unless --in-place). With several inputs, or a folder (its .json and .jsonl files), pass --out-dir."
         ),
     )
-    p.add_argument("input", metavar="IN", nargs="+", help="transcript file, or a folder of them")
+    p.add_argument(
+        "input",
+        metavar="IN",
+        nargs="+",
+        type=input_path,
+        help="transcript file, or a folder of them ('-': standard input)",
+    )
     p.add_argument("-o", "--output", metavar="OUT", help="where to write one input (default: stdout; '-' is stdout)")
     p.add_argument(
         "--in-place",
@@ -432,7 +438,7 @@ def _single(args: argparse.Namespace) -> int:
     if args.in_place:
         if args.output is not None:
             raise InputError("--in-place writes the input itself; leave out -o (or leave out --in-place)")
-        if path == "-":
+        if path == STDIN:
             raise InputError("--in-place replaces a file; standard input is none")
     if args.output not in (None, "-") and (args.output.endswith(os.sep) or os.path.isdir(args.output)):
         raise InputError(f"{show.path(args.output)}: is a folder; -o names a file (use --out-dir DIR for a folder)")

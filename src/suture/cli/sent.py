@@ -15,7 +15,7 @@ from typing import Any
 
 from suture import show
 from suture.cli import EXIT_OK
-from suture.cli._common import err, load_sent, out_json
+from suture.cli._common import err, input_path, load_sent, out_json
 from suture.words import count
 
 NAMES = ("sent",)
@@ -33,7 +33,7 @@ def add_arguments(sub: Any, name: str) -> None:
             "history. Exit 0, or 2 if the file cannot be read."
         ),
     )
-    p.add_argument("input", metavar="IN", help="transcript or session file")
+    p.add_argument("input", metavar="IN", type=input_path, help="transcript or session file ('-': standard input)")
     p.add_argument("--format", metavar="NAME", help="the input's format (default: detect from content)")
     p.add_argument(
         "--body",
