@@ -690,3 +690,14 @@ def test_explain_reads_a_session_cut_off_in_a_crash_as_check_does(tmp_path: Path
     assert "The API error recorded at line 8" in explained.stdout
     # The same explanation as for the file before the crash.
     assert explained.stdout == run("explain", intact).stdout.replace(str(intact), str(path))
+
+
+def test_the_error_a_repaired_session_recorded_is_said_to_be_gone_not_in_another_file(tmp_path: Path) -> None:
+    # The session keeps the API error it recorded; once repaired, the call the error names has its
+    # result: explain says there is nothing to repair, not "wrong file".
+    repaired = tmp_path / "repaired.jsonl"
+    assert run("repair", SAMPLES / "claude-code" / "interrupted-then-api-error.jsonl", "-o", repaired).returncode == 0
+    proc = run("explain", repaired)
+    assert proc.returncode == 0, proc.stdout
+    assert "not in this file" not in proc.stdout
+    assert "Repair: nothing to repair here" in proc.stdout and "an older state of this file" in proc.stdout

@@ -655,7 +655,16 @@ def explain_transcript(
         (e for e in tried if e.flagged),
         next(
             (e for e in tried if e.found and e.location is not None and e.location.violations),
-            next((e for e in primary if e.found), next((e for e in primary if not e.absent), primary[0])),
+            next(
+                (e for e in primary if e.found),
+                # The calls the error names are in the file, at the place it names only as another
+                # version counts it (a file the error was recorded in, then repaired): that, not
+                # "wrong file". (An index alone, at what the agent adds, names nothing here.)
+                next(
+                    (e for e in tried if e.found and e.recognition is not None and e.recognition.ids),
+                    next((e for e in primary if not e.absent), primary[0]),
+                ),
+            ),
         ),
     )
     best.others = [r for r in recognised if r is not best.recognition]
