@@ -110,3 +110,24 @@ async def test_the_export_says_what_becomes_of_an_unreadable_line(tmp_path: Path
         await ready(pilot, app)
         await export(pilot, app, str(tmp_path / "out.jsonl"))
     assert (tmp_path / "out.jsonl").read_bytes().endswith(b"garbage{{{\n")
+
+
+async def test_an_export_over_another_file_keeps_a_copy_of_it(tmp_path: Path) -> None:
+    # Another file the person says yes to overwriting (another agent's session, maybe) is kept
+    # beside it, as the input is when an export replaces it.
+    path = tmp_path / CLAUDE_MOVED.name
+    shutil.copyfile(CLAUDE_MOVED, path)
+    other = tmp_path / "other-session.jsonl"
+    other.write_bytes(CODEX_REORDERED.read_bytes())
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await export(pilot, app, str(other))
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "A copy of it is kept beside it" in str(app.screen.query_one("Label").render())
+        await pilot.press("y")
+        await ready(pilot, app)
+        (note,) = [n.message for n in app._notifications if n.title == "exported"]
+    assert other.read_bytes() == CLAUDE_MOVED.read_bytes()  # the session, written unchanged
+    assert (tmp_path / "other-session.jsonl.bak").read_bytes() == CODEX_REORDERED.read_bytes()
+    assert note.endswith(f"what it held is kept as {tmp_path / 'other-session.jsonl.bak'}")

@@ -195,8 +195,12 @@ class ExportFlow(App[None]):
                 lambda yes: self._confirmed(yes, target, data, version),
             )
         elif target.exists():
+            question = (
+                f"{show.path(target)} exists. Overwrite it? A copy of it is kept beside it (NAME.bak), "
+                "as when an export replaces the input."
+            )
             self.push_screen(
-                ConfirmScreen(f"{show.path(target)} exists. Overwrite it?"),
+                ConfirmScreen(question),
                 lambda yes: self._confirmed(yes, target, data, version),
             )
         else:
@@ -240,21 +244,29 @@ class ExportFlow(App[None]):
             return
         try:
             replace = same_file(target, self.path)
-            notes = self._replace_input(target, data) if replace else write_atomic(target, data)
+            notes = (
+                self._replace_keeping(target, data, replace)
+                if replace or target.is_file()
+                else write_atomic(target, data)
+            )
         except Exception as e:  # an export that fails must say why, never crash the app
             said = str(e) if isinstance(e, InputError) else f"{show.path(target)}: {getattr(e, 'strerror', None) or e}"
             self.post_message(Exported(None, said))
             return
         self.post_message(Exported(target, None, (*self._export_said, *notes), replace))
 
-    def _replace_input(self, target: Path, data: bytes) -> list[str]:
-        """(In a worker.) Replace the opened file with ``data`` after keeping a copy of it beside
-        it, both written as one atomic step, as ``suture repair --in-place`` does."""
-        original = Path(self.path).read_bytes()
+    def _replace_keeping(self, target: Path, data: bytes, is_input: bool) -> list[str]:
+        """(In a worker.) Replace ``target`` (the opened file, or another file the person said
+        yes to overwriting: a session log of another agent, maybe) with ``data`` after keeping a
+        copy of it beside it, both written as one atomic step, as ``suture repair --in-place``
+        does."""
+        original = target.read_bytes()
         backup = backup_name(target)
-        self.live.ignore(data)
+        if is_input:
+            self.live.ignore(data)
         notes = write_files([(output_target(backup), original), (output_target(target), data)])
-        return [f"the original is kept as {show.path(backup)}", *notes]
+        kept = "the original" if is_input else "what it held"
+        return [f"{kept} is kept as {show.path(backup)}", *notes]
 
     def _ask_again(self, question: str, yes: str, target: Path, data: bytes | None, version: int, force: bool) -> None:
         self.push_screen(
