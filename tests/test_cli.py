@@ -514,3 +514,11 @@ def test_a_dash_reads_the_input_from_standard_input(command: tuple[str, ...]) ->
 
 def test_standard_input_is_the_transcript_or_the_error_text_not_both() -> None:
     assert "not both" in one_error_line(run("explain", "-", "-", stdin=""))
+
+
+@pytest.mark.parametrize("to", ["codex", "claude-code", "pi"])
+def test_a_session_is_not_made_from_another_format(to: str) -> None:
+    # A session log suture writes only over its own: one made anew would lack what the agent
+    # needs to resume it (Codex's session line).
+    line = one_error_line(run("repair", "--to", to, WORKED))
+    assert "--to " in line  # says what to write instead

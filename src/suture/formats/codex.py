@@ -36,7 +36,7 @@ from typing import Any
 from suture import codec
 from suture.formats import CERTAIN, LIKELY, About, FormatError, first_text
 from suture.formats.responses import item_kind, item_problem, items_of, messages_from_items
-from suture.io import Document, gc_paused
+from suture.io import Document, InputError, gc_paused
 from suture.model import LoadProblem, Message, Skipped, Source, Transcript
 
 __all__ = ["ADAPTER", "CodexAdapter"]
@@ -310,9 +310,16 @@ class CodexAdapter:
     # -- dumping -----------------------------------------------------------------------------
 
     def dump(self, messages: Sequence[Message], transcript: Transcript) -> bytes:
-        """A rollout again: the session line, then one ``response_item`` line per item."""
-        items = items_of(messages, transcript)
+        """A rollout again: the session line, then one ``response_item`` line per item. Only a
+        rollout's own history: one made from another format would have no session line, which
+        Codex needs to resume it (as Claude Code and pi sessions, suture writes none anew)."""
         own = transcript.format == self.name
+        if not own:
+            raise InputError(
+                "suture writes a Codex session only over a Codex rollout; export the history as an OpenAI "
+                "Responses request input (--to responses)"
+            )
+        items = items_of(messages, transcript)
         timestamps: dict[int, Any] = transcript.meta.get("timestamps", {}) if own else {}
         session = transcript.meta.get("session_record") if own else None
         lines: list[bytes] = []
