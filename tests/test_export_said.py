@@ -7,13 +7,15 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from textual.widgets import Label
 
 from suture.formats import load_bytes
 from suture.repair import repair
-from suture.tui.app import SutureApp
+from suture.tui.app import SutureApp, default_export_path
 from suture.tui.screens import ConfirmScreen, ExportScreen
 from suture.writeback import export_choices
+from tests.fakehome import use_home
 from tests.helpers.app import SIZE, export, ready
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -131,3 +133,18 @@ async def test_an_export_over_another_file_keeps_a_copy_of_it(tmp_path: Path) ->
     assert other.read_bytes() == CLAUDE_MOVED.read_bytes()  # the session, written unchanged
     assert (tmp_path / "other-session.jsonl.bak").read_bytes() == CODEX_REORDERED.read_bytes()
     assert note.endswith(f"what it held is kept as {tmp_path / 'other-session.jsonl.bak'}")
+
+
+def test_the_export_of_a_session_in_its_agents_folder_is_offered_outside_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A copy beside it, with the session's id, would be listed by the agent as a second session.
+    home = use_home(tmp_path / "home", monkeypatch)
+    session = next((home / ".claude" / "projects").rglob("*.jsonl"))
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    assert default_export_path(session) == work / f"{session.stem}.repaired.jsonl"
+    elsewhere = tmp_path / "copy.jsonl"
+    shutil.copyfile(session, elsewhere)
+    assert default_export_path(elsewhere) == tmp_path / "copy.repaired.jsonl"

@@ -38,11 +38,20 @@ __all__ = ["ExportFlow", "Exported", "default_export_path"]
 
 def default_export_path(path: Path, folder: Path | None = None) -> Path:
     """``<stem>.repaired<suffix>`` beside the input (or in ``folder``), or in the current folder
-    where the input's folder cannot be written."""
+    where the input's folder cannot be written or is an agent's own folder of sessions: a copy
+    there, with the session's id, would be listed by the agent as a second session."""
     where = folder or path.parent
-    if folder is None and not os.access(where, os.W_OK):
+    if folder is None and (not os.access(where, os.W_OK) or _in_agent_sessions(path)):
         where = Path.cwd()
     return where / f"{path.stem}.repaired{path.suffix}"
+
+
+def _in_agent_sessions(path: Path) -> bool:
+    """Whether ``path`` is under a folder Claude Code, Codex or pi keeps its sessions in."""
+    from suture.sessions import agent_places
+
+    resolved = path.resolve()
+    return any(resolved.is_relative_to(place.root.resolve()) for place in agent_places())
 
 
 @dataclass
