@@ -443,6 +443,22 @@ async def test_reload_after_append_keeps_place(jsonl: Path) -> None:
         assert reload_note(app).startswith("+2 messages, 0 s ago")
 
 
+async def test_a_file_replaced_by_one_of_another_format_says_so(jsonl: Path, tmp_path: Path) -> None:
+    # Not "+1 message": the file is another one now.
+    codex = ROOT / "sample_sessions" / "codex" / "broken-resumed.jsonl"
+    app = SutureApp(jsonl, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        other = tmp_path / ".live.jsonl.swp"
+        other.write_bytes(codex.read_bytes())
+        os.replace(other, jsonl)
+        app.read_file()
+        await ready(pilot, app)
+        assert app.model is not None and app.model.transcript.format == "codex"
+        n = len(app.model.transcript.messages)
+        assert reload_note(app).startswith(f"now codex, {n} messages, 0 s ago")
+
+
 async def test_reload_after_replace_by_rename(jsonl: Path, tmp_path: Path) -> None:
     app = SutureApp(jsonl, watch=False)
     async with app.run_test(size=SIZE) as pilot:

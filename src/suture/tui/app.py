@@ -907,7 +907,9 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         freeze_heap()
         if quiet:  # only a line still being written grew: nothing new to show
             return
-        if added > 0:
+        if old.transcript.format != transcript.format:  # another file now: not so many more messages
+            said = f"now {transcript.format}, {count(len(transcript.messages), 'message')}"
+        elif added > 0:
             said = "+" + count(added, "message")
         elif added < 0:
             said = "−" + count(-added, "message")
