@@ -261,15 +261,14 @@ class SentRequest:
             # The messages sent at this place first: a result the agent makes up for a call is
             # traced to the call's message, which is sent at a place before (and has its role).
             role: dict[int | str, str] = {}
+            own: set[int | str] = set()
+            traced: set[int | str] = set()
             for j, m in enumerate(self.messages):
-                role.setdefault(self.number(j), m.role)
-            made_up = {
-                i for j, at in enumerate(self.at) if at == n and role[i := self.number(j)] != self.messages[j].role
-            }
-            made_up -= {
-                i for j, at in enumerate(self.at) if at == n and role[i := self.number(j)] == self.messages[j].role
-            }
-            written.sort(key=lambda i: i in made_up)
+                i = self.number(j)
+                role.setdefault(i, m.role)
+                if j < len(self.at) and self.at[j] == n:
+                    (own if role[i] == m.role else traced).add(i)
+            written.sort(key=lambda i: i in traced and i not in own)
             if n < len(self.written):
                 return written, self.name(n)
             last = len(self.written) - 1

@@ -283,7 +283,9 @@ def _laid_out(units: Sequence[Text], width: int) -> list[Text]:
 
 def _wrapped(said: str, width: int) -> list[str]:
     """``said`` in lines of at most ``width`` cells, broken between words (a word wider than a
-    line is folded)."""
+    line is folded); none for blank text."""
+    if not said.strip():
+        return []
     if width <= 0:
         return [said]
     return [line.plain.rstrip() for line in Text(said).wrap(_CONSOLE, width, overflow="fold")]

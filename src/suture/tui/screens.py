@@ -6,7 +6,6 @@ error, ``suture.tui.explain``.)"""
 from __future__ import annotations
 
 import re
-import textwrap
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -28,6 +27,7 @@ from textual.widgets.option_list import Option
 
 from suture import show
 from suture.model import Message, Transcript
+from suture.tui.bars import _wrapped
 from suture.tui.keys import KeyBar, PickList, Scroll
 from suture.tui.records import pretty, repaired_record, shorten_payloads
 
@@ -221,7 +221,7 @@ class HelpScreen(Dialog[None]):
                     text.append(keyed + "\n", key_style)
                     keyed = ""
                 text.append(keyed.ljust(keys_width), key_style)
-                named = _wrapped(name, width - keys_width) or [""]
+                named = _wrapped(name, max(width - keys_width, 8)) or [""]
                 text.append(("\n" + " " * keys_width).join(named))
                 indent = keys_width + name_width if beside else 4
                 said = _balanced(tooltip, width - indent)
@@ -237,16 +237,11 @@ class HelpScreen(Dialog[None]):
         return text
 
 
-def _wrapped(said: str, width: int) -> list[str]:
-    """``said`` in lines of at most ``width`` columns (a word longer than that is cut)."""
-    return textwrap.wrap(said, max(width, 8), break_on_hyphens=False)
-
-
 def _balanced(said: str, width: int) -> list[str]:
     """``said`` in as few lines of at most ``width`` columns as :func:`_wrapped` takes, each as
     even as it can be: the narrowest width that needs no more lines, so a wrapped sentence does
     not leave a word or two alone on its last line."""
-    lines = _wrapped(said, width)
+    lines = _wrapped(said, max(width, 8))
     if len(lines) < 2:
         return lines
     low, high = max(8, max(cell_len(w) for w in said.split()) if said.split() else 8), width
@@ -269,7 +264,7 @@ class WrappedRadio(RadioButton):
 
     def _lines(self, width: int) -> list[str]:
         indent = self._button.cell_length + 1
-        return _wrapped(self.label.plain, width - indent - 1) or [""]
+        return _wrapped(self.label.plain, max(width - indent - 1, 8)) or [""]
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return len(self._lines(width))
