@@ -750,8 +750,7 @@ def test_goto_a_place_of_what_an_agent_sends_goes_to_a_message_sent_there(path: 
     # before: going to a user turn goes to a message of that turn, not to the call before it.
     transcript = load_file(str(path))
     request = sent_request(transcript)
-    if request is None:
-        return
+    assert request is not None  # a session log: what its agent sends is modelled
     for n, entry in enumerate(request.wire):
         found = resolve(transcript.messages, f"{request.key}.{n}", None, request)
         if not found.indices or not isinstance(entry, dict) or entry.get("role") != "user":
