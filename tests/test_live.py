@@ -67,6 +67,7 @@ def test_rewrite_is_full_and_truncation_counts_down(jsonl: Path) -> None:
     update = live.poll()
     assert update.kind == "full"
     assert update.added == -1
+    assert not update.rewritten  # cut at its end: the messages left are those shown before
 
 
 def test_replace_by_rename(jsonl: Path, tmp_path: Path) -> None:
@@ -78,6 +79,7 @@ def test_replace_by_rename(jsonl: Path, tmp_path: Path) -> None:
     update = live.poll()
     assert update.kind == "full"
     assert update.added == 2
+    assert update.rewritten  # other messages, two more of them
     # Another file now: read whole, even when it only adds to the end.
     other.write_bytes(jsonl.read_bytes() + _line(USER))
     os.replace(other, jsonl)

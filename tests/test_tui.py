@@ -459,6 +459,27 @@ async def test_a_file_replaced_by_one_of_another_format_says_so(jsonl: Path, tmp
         assert reload_note(app).startswith(f"now codex, {n} messages, 0 s ago")
 
 
+async def test_a_file_rewritten_with_other_messages_says_so_not_a_count(jsonl: Path, tmp_path: Path) -> None:
+    # The same format, one message more, but not the messages shown with one added: "+1 message"
+    # would say the file grew.
+    app = SutureApp(jsonl, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        other = tmp_path / ".live.jsonl.swp"
+        other.write_bytes(line({"role": "user", "content": "something else"}) + line(USER) + line(CALL) + line(RESULT))
+        os.replace(other, jsonl)
+        app.read_file()
+        await ready(pilot, app)
+        assert app.model is not None and len(app.model.transcript.messages) == 4
+        assert reload_note(app).startswith("rewritten, 4 messages, 0 s ago")
+        # Grown at its end: the count again.
+        with open(jsonl, "ab") as f:
+            f.write(line(USER))
+        app.read_file(whole=True)
+        await ready(pilot, app)
+        assert reload_note(app).startswith("+1 message, 0 s ago")
+
+
 async def test_reload_after_replace_by_rename(jsonl: Path, tmp_path: Path) -> None:
     app = SutureApp(jsonl, watch=False)
     async with app.run_test(size=SIZE) as pilot:
@@ -470,7 +491,8 @@ async def test_reload_after_replace_by_rename(jsonl: Path, tmp_path: Path) -> No
         app.read_file()
         await ready(pilot, app)
         assert app.model is not None and len(app.model.transcript.messages) == 4
-        assert reload_note(app).startswith("+1 message, 0 s ago")
+        # A message put in before those shown: not the file grown at its end.
+        assert reload_note(app).startswith("rewritten, 4 messages, 0 s ago")
         # The selected message (the result, input 2) is now input 2 still: the place is kept by index.
         assert app.view.cursor == app.model.row_of_input[2]
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Literal, TypeAlias
 
 from suture.io import InputError, read_input
-from suture.model import LoadProblem, Transcript
+from suture.model import LoadProblem, Message, Transcript
 from suture.repair import Repair
 from suture.tail import Partial, Tail
 from suture.tail import UpdateKind as ReadKind
@@ -53,7 +53,8 @@ class Update:
     ``pending_line`` is the line number of a final JSONL line still being written.
     ``stable_input``/``stable_output``: that many input and repaired messages at the start are
     the same objects as before (0 after a full read). ``version`` is the :attr:`LiveFile.version`
-    of ``transcript`` (0 when there is none).
+    of ``transcript`` (0 when there is none). ``rewritten``: a full read found messages other than
+    those before where both have one (the file was rewritten, not grown or cut at its end).
     """
 
     kind: LiveKind
@@ -68,6 +69,21 @@ class Update:
     stable_input: int = 0
     stable_output: int = 0
     version: int = 0
+    rewritten: bool = False
+
+
+def _same_message(a: Message, b: Message) -> bool:
+    """Whether two reads found the same message, wherever in the file each found it (a line cut
+    from the end of a JSONL file can leave a file read as one JSON value)."""
+    return (a.role, a.content, a.tool_calls, a.tool_call_id, a.name, a.is_error, a.raw) == (
+        b.role,
+        b.content,
+        b.tool_calls,
+        b.tool_call_id,
+        b.name,
+        b.is_error,
+        b.raw,
+    )
 
 
 def _digest(data: bytes) -> bytes:
@@ -169,6 +185,10 @@ class LiveFile:
                 # back as it was under a new inode): nothing to show again, and no new version
                 # to check.
                 return self._keep("unchanged", found.pending_line)
+            earlier = self._shown[0].messages if self._shown is not None else ()
+            rewritten = found.kind == "full" and any(
+                not _same_message(a, b) for a, b in zip(earlier, found.transcript.messages, strict=False)
+            )
             self._shown = (found.transcript, found.repair)
             self.version += 1
             return Update(
@@ -181,6 +201,7 @@ class LiveFile:
                 stable_input=found.stable_input,
                 stable_output=found.stable_output,
                 version=self.version,
+                rewritten=rewritten,
             )
 
     def _is_ignored(self) -> bool:

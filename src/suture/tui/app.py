@@ -848,6 +848,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             update.added,
             quiet=(update.kind == "append" and not update.added) or loaded,
             recovered=recovered,
+            rewritten=update.rewritten,
         )
         if not len(message.model):
             again = " It is watched: what is written to it shows here." if self.watching else ""
@@ -856,7 +857,15 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             self._show_state(None)
         self.refresh_bindings()
 
-    def _show(self, model: RowModel, initial: bool, added: int, quiet: bool = False, recovered: bool = False) -> None:
+    def _show(
+        self,
+        model: RowModel,
+        initial: bool,
+        added: int,
+        quiet: bool = False,
+        recovered: bool = False,
+        rewritten: bool = False,
+    ) -> None:
         view = self.view
         old = self.model
         self.model = model
@@ -909,6 +918,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             return
         if old.transcript.format != transcript.format:  # another file now: not so many more messages
             said = f"now {transcript.format}, {count(len(transcript.messages), 'message')}"
+        elif rewritten:  # other messages, not more or fewer of the same
+            said = f"rewritten, {count(len(transcript.messages), 'message')}"
         elif added > 0:
             said = "+" + count(added, "message")
         elif added < 0:
