@@ -9,8 +9,10 @@ written shows it (``w`` in the details)."""
 from __future__ import annotations
 
 import shutil
+import threading
 from pathlib import Path
 
+import pytest
 from textual.widgets import Input
 
 from suture.tui.app import SutureApp
@@ -244,6 +246,38 @@ async def test_a_line_of_a_json_document_goes_to_its_message(tmp_path: Path) -> 
         await _go_to(pilot, app, f"line {last}")
         assert app.view.cursor == 3
         assert said(app)[-1] == f"nothing at line {last}: no message was read from it or after it"
+
+
+async def test_a_json_documents_lines_are_found_once_as_the_go_to_box_opens(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Finding every record's line reads and walks the whole document (about a second at 100,000
+    # messages): done in a worker while the place is typed, and once per state of the file.
+    import suture.tui.app as app_module
+
+    found: list[str] = []
+    real = app_module.document_lines
+
+    def counted(data: bytes, sources: object) -> object:
+        found.append(threading.current_thread().name)
+        return real(data, sources)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(app_module, "document_lines", counted)
+    app = SutureApp(copy(WORKED, tmp_path), watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        model = app.model
+        assert model is not None
+        await pilot.press("colon")
+        await app.workers.wait_for_complete()
+        assert len(found) == 1 and found[0] != threading.main_thread().name
+        box = app.query_one("#goto", Input)
+        box.value = "line 2"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.view.cursor == model.row_of_input[0]
+        await _go_to(pilot, app, "line 3")
+        assert len(found) == 1
 
 
 async def test_n_with_every_change_filtered_out_says_so(tmp_path: Path) -> None:

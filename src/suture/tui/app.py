@@ -284,6 +284,9 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         """The :attr:`LiveFile.version` of what the view shows."""
         self._rows = RowBuilder()
         self._lines_kept: tuple[weakref.ref[RowModel], list[tuple[int, int] | None]] | None = None
+        self._lines_lock = threading.Lock()
+        """Held while the lines of a JSON document's records are found (:meth:`_document_lines`:
+        in a worker when the go-to box opens, or by the box itself): found once, not twice."""
         """The lines of the messages of a JSON document, for the model they were found for."""
 
     # Actions that act on the main screen's panes; elsewhere (details, help) they are off, and the
@@ -569,7 +572,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
 
     # The reader is not among them: it reads one request after another for whichever file is
     # open, and drops a read of a file no longer shown.
-    _FILE_WORKERS = ("watch", "search", "export")
+    _FILE_WORKERS = ("watch", "search", "export", "goto-lines")
 
     async def open_file(self, path: str | os.PathLike[str], format: str | None = None) -> None:
         """Show ``path`` in place of the file shown now (call it with the panes' screen showing):
@@ -1162,6 +1165,15 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         box.display = True
         box.value = ""
         self.screen.set_focus(box)
+        model = self.model
+        if model is not None and self._lines_kept_for(model) is None and _in_document(model):
+            # ``line N`` in a JSON document needs the line of every record: found while the
+            # place is typed (about a second for 100,000 messages), not once it is asked for.
+            self._find_document_lines(model)
+
+    @work(thread=True, exclusive=True, group="goto-lines", exit_on_error=False)
+    def _find_document_lines(self, model: RowModel) -> None:
+        self._document_lines(model)
 
     @on(Input.Submitted, "#goto")
     def _goto_submitted(self, event: Input.Submitted) -> None:
@@ -1197,16 +1209,20 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         """The first and last line of each message's record, where ``model``'s file is one JSON
         document (:func:`suture.written.document_lines`; what the record as written says, ``w`` in
         the details), read from the file once per model; none where it cannot be read."""
+        with self._lines_lock:
+            found = self._lines_kept_for(model)
+            if found is None:
+                try:
+                    data = self.path.read_bytes()
+                except OSError:
+                    return []
+                found = document_lines(data, [m.source for m in model.transcript.messages])
+                self._lines_kept = (weakref.ref(model), found)
+            return found
+
+    def _lines_kept_for(self, model: RowModel) -> list[tuple[int, int] | None] | None:
         kept = self._lines_kept
-        if kept is not None and kept[0]() is model:
-            return kept[1]
-        try:
-            data = self.path.read_bytes()
-        except OSError:
-            return []
-        found = document_lines(data, [m.source for m in model.transcript.messages])
-        self._lines_kept = (weakref.ref(model), found)
-        return found
+        return kept[1] if kept is not None and kept[0]() is model else None
 
     # -- filter ------------------------------------------------------------------------------
 
@@ -1425,6 +1441,14 @@ def _recorded_when(path: Path, source: Source) -> str:
         return ""
     when = stamp.replace("T", " ").split(".")[0].removesuffix("Z")
     return show.line(when + (" UTC" if stamp.endswith("Z") else ""))
+
+
+def _in_document(model: RowModel) -> bool:
+    """Whether ``model``'s messages were read from one JSON document (their records are found
+    by pointer, not by a line of their own)."""
+    messages = model.transcript.messages
+    source = messages[0].source if len(messages) else None
+    return source is not None and source.line is None and bool(source.pointer)
 
 
 def _size_of(path: Path) -> str:
