@@ -119,6 +119,19 @@ def test_a_repaired_jsonl_file_changes_only_the_lines_the_repair_changes(fmt: st
     check_only_repaired_lines(before, out, plain, kept)
 
 
+def test_a_last_line_without_a_line_end_split_in_two_ends_as_the_files_lines() -> None:
+    # The last record (no line end after it) holds results and text: the repair writes it as two
+    # records, both from that line. The first is followed by a line now, so it ends \r\n as the
+    # file's lines do; the second is still last, with no line end.
+    call = {"type": "tool_use", "id": "z", "name": "bash", "input": {}}
+    result = {"type": "tool_result", "tool_use_id": "z"}
+    data = b"\r\n" + _spaced({"role": "assistant", "content": [call]}) + b"\r\n"
+    data += _spaced({"role": "user", "content": [result, result, {"type": "text", "text": "0"}]})
+    out, plain, kept = _repaired(data, "messages")
+    check_only_repaired_lines(data, out, plain, kept)
+    assert len(_lines(out)) == 4 and not out.endswith(b"\n")
+
+
 # -- what suture repair and the app's export write --------------------------------------------
 
 

@@ -70,15 +70,16 @@ def edit_lines(data: bytes, rows: Iterable[Row]) -> bytes:
         lines.pop()  # the newline ends the last line: nothing follows it
     end = b"\r" if lines and lines[0].endswith(b"\r") else b""
     out: list[bytes] = []
-    tail: int | None = None  # where the last line, written, is in ``out``
+    tails: list[int] = []  # where the last line, written, is in ``out`` (twice: a record split in two)
     passed = 0  # the input lines up to this one are behind what is written
 
     def keep_blanks(upto: int) -> None:
         """Write the blank lines after those passed and before line ``upto``."""
-        nonlocal passed, tail
+        nonlocal passed
         for n in range(passed + 1, upto):
             if not lines[n - 1].strip():
-                tail = len(out) if n == len(lines) else tail
+                if n == len(lines):
+                    tails.append(len(out))
                 out.append(lines[n - 1])
         passed = max(passed, upto)
 
@@ -99,14 +100,16 @@ def edit_lines(data: bytes, rows: Iterable[Row]) -> bytes:
             if not same:
                 raise changed_file(f"line {line}")
             text = rewrite(body, before, after) + text[len(body) :]
-        tail = len(out) if line == len(lines) else tail
+        if line == len(lines):
+            tails.append(len(out))
         out.append(text)
     keep_blanks(len(lines) + 1)
-    if cut and tail is not None:
-        if tail == len(out) - 1:
+    if cut and tails:
+        for at in tails:
+            if at < len(out) - 1 and not out[at].endswith(b"\r"):
+                out[at] += end  # another line follows it now
+        if tails[-1] == len(out) - 1:
             return b"\n".join(out)  # the file ends as it did, without a line end
-        if not out[tail].endswith(b"\r"):
-            out[tail] += end  # another line follows it now
     return b"\n".join(out) + b"\n" if out else b""
 
 
