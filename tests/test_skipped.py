@@ -93,3 +93,66 @@ def test_the_records_before_a_compaction_are_listed(path: str) -> None:
 )
 def test_a_file_with_no_compaction_lists_no_record_before_one(path: str) -> None:
     assert before_compaction(suture.load_file(ROOT / path)) == []
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "codex/broken-resumed.jsonl",
+        "recorded/codex-0.169.0/compaction/session.jsonl",
+        "recorded/codex-0.171.0/compaction/session.jsonl",
+    ],
+)
+def test_a_codex_sessions_lines_before_a_compaction_are_listed(path: str) -> None:
+    # Codex sends what the compaction kept (its replacement history, on the compaction's own
+    # line): every line before it is listed, in file order, named by its record and item type.
+    transcript = suture.load_file(ROOT / path)
+    [sentence] = skipped(transcript)
+    boundary = int(sentence.split("(line ")[1].split(")")[0])
+    before = before_compaction(transcript)
+    assert [s.source.line for s in before] == list(range(1, boundary))
+    assert all(s.kind == "compacted" for s in before)
+    lines = (ROOT / path).read_bytes().splitlines()
+    for s in before:
+        record = codec.loads(lines[s.source.line - 1])
+        assert s.reason.startswith(record["type"]) and s.reason.endswith(f"before the compaction (line {boundary})")
+        payload = record.get("payload")
+        if record["type"] == "response_item" and payload.get("type") == "message":
+            assert f": {payload['role']} message before" in s.reason
+
+
+def _rollout(*records: dict[str, object]) -> bytes:
+    stamp = "2026-01-01T00:00:00Z"
+    return b"".join(codec.dumps({"timestamp": stamp, **r}) + b"\n" for r in records)
+
+
+def test_an_older_codex_compaction_keeps_the_user_messages_and_lists_the_rest(tmp_path: Path) -> None:
+    # Without a replacement history, Codex keeps the user messages before the compaction (then
+    # the summary): those lines are sent, and not listed.
+    def item(payload: dict[str, object]) -> dict[str, object]:
+        return {"type": "response_item", "payload": payload}
+
+    def said(role: str, text: str) -> dict[str, object]:
+        kind = "input_text" if role == "user" else "output_text"
+        return item({"type": "message", "role": role, "content": [{"type": kind, "text": text}]})
+
+    path = tmp_path / "rollout.jsonl"
+    path.write_bytes(
+        _rollout(
+            {"type": "session_meta", "payload": {"id": "s", "cli_version": "0.40.0"}},
+            said("user", "first"),
+            said("assistant", "done"),
+            said("user", "second"),
+            {"type": "event_msg", "payload": {"type": "token_count"}},
+            {"type": "compacted", "payload": {"message": "the summary"}},
+            said("user", "third"),
+        )
+    )
+    transcript = suture.load_file(path)
+    assert [m.source.line for m in transcript.messages if m.source is not None][:2] == [2, 4]
+    before = before_compaction(transcript)
+    assert [(s.source.line, s.reason) for s in before] == [
+        (1, "session_meta before the compaction (line 6)"),
+        (3, "response_item: assistant message before the compaction (line 6)"),
+        (5, "event_msg: token_count before the compaction (line 6)"),
+    ]

@@ -51,6 +51,20 @@ def _named(value: Any, names: frozenset[str]) -> bool:
     return isinstance(value, str) and value in names
 
 
+def _line_words(record: Any) -> str:
+    """What a rollout line holds, in a few words: ``response_item: user message``,
+    ``response_item: function_call``, ``event_msg: token_count``, ``session_meta``."""
+    if not isinstance(record, dict):
+        return "a line that is not an object"
+    kind = record.get("type")
+    payload = record.get("payload") if "payload" in record else record
+    what = payload.get("type") if isinstance(payload, dict) else None
+    if what == "message" and isinstance(payload, dict) and isinstance(payload.get("role"), str):
+        what = f"{payload['role']} message"
+    said = [str(part)[:40] for part in (kind if "payload" in record else None, what) if isinstance(part, str) and part]
+    return ": ".join(said) or "a record with no type"
+
+
 def _is_record(value: Any) -> bool:
     return isinstance(value, dict) and _named(value.get("type"), _RECORD_TYPES) and "payload" in value
 
@@ -115,6 +129,18 @@ class CodexAdapter:
             return []
         line = compacted["line"]
         return [f"lines 1–{line - 1} are before a compaction (line {line}) and are not sent: only what it kept is"]
+
+    def before_compaction(self, transcript: Transcript) -> list[Skipped]:
+        """The lines before the last compaction that Codex does not send when it resumes: all of
+        them but those the compaction kept (older files keep the user messages)."""
+        compacted = transcript.meta.get("compacted")
+        if not compacted:
+            return []
+        line = compacted["line"]
+        return [
+            Skipped(Source(line=n), "compacted", f"{words} before the compaction (line {line})")
+            for n, words in compacted.get("before", ())
+        ]
 
     def load(self, doc: Document) -> Transcript:
         value = doc.value
@@ -181,7 +207,9 @@ class CodexAdapter:
                     meta["model"] = payload.get("model")
                 elif kind == "compacted":
                     history = self._compacted(history, problems, payload, line, timestamps, stamp)
-                    meta["compacted"] = {"line": line}
+                    sent = {source.line for _, source in history}
+                    before = [(at, _line_words(r)) for at, r in records[: n - first] if at not in sent]
+                    meta["compacted"] = {"line": line, "before": before}
                     rewrote = True
                 elif kind == "event_msg" and isinstance(payload, dict):
                     event = payload.get("type")
