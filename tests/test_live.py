@@ -67,7 +67,7 @@ def test_rewrite_is_full_and_truncation_counts_down(jsonl: Path) -> None:
     update = live.poll()
     assert update.kind == "full"
     assert update.added == -1
-    assert not update.rewritten  # cut at its end: the messages left are those shown before
+    assert (update.changed, update.kept) == (0, 1)  # cut at its end: the message left is the one shown
 
 
 def test_replace_by_rename(jsonl: Path, tmp_path: Path) -> None:
@@ -79,7 +79,7 @@ def test_replace_by_rename(jsonl: Path, tmp_path: Path) -> None:
     update = live.poll()
     assert update.kind == "full"
     assert update.added == 2
-    assert update.rewritten  # other messages, two more of them
+    assert (update.changed, update.kept) == (2, 2)  # other messages at both places, and two more
     # Another file now: read whole, even when it only adds to the end.
     other.write_bytes(jsonl.read_bytes() + _line(USER))
     os.replace(other, jsonl)

@@ -491,8 +491,8 @@ async def test_reload_after_replace_by_rename(jsonl: Path, tmp_path: Path) -> No
         app.read_file()
         await ready(pilot, app)
         assert app.model is not None and len(app.model.transcript.messages) == 4
-        # A message put in before those shown: not the file grown at its end.
-        assert reload_note(app).startswith("rewritten, 4 messages, 0 s ago")
+        # A message put in before those shown: the two after it moved, not the file grown at its end.
+        assert reload_note(app).startswith("2 messages changed, +1 message, 0 s ago")
         # The selected message (the result, input 2) is now input 2 still: the place is kept by index.
         assert app.view.cursor == app.model.row_of_input[2]
 

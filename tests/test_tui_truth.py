@@ -409,7 +409,7 @@ async def test_a_reload_that_changes_nothing_is_quiet(tmp_path: Path) -> None:
         await pilot.press("r")
         await checked(pilot, app)
         assert app.model is not model
-        assert app.reloaded is not None and app.reloaded[0] == "reloaded"
+        assert app.reloaded is not None and app.reloaded[0] == "1 message changed"
 
 
 @pytest.mark.parametrize(

@@ -53,8 +53,9 @@ class Update:
     ``pending_line`` is the line number of a final JSONL line still being written.
     ``stable_input``/``stable_output``: that many input and repaired messages at the start are
     the same objects as before (0 after a full read). ``version`` is the :attr:`LiveFile.version`
-    of ``transcript`` (0 when there is none). ``rewritten``: a full read found messages other than
-    those before where both have one (the file was rewritten, not grown or cut at its end).
+    of ``transcript`` (0 when there is none). ``changed``: after a full read, how many places that
+    held a message before hold another one now (0 where the file only grew or was cut at its end);
+    ``kept``: how many places both hold.
     """
 
     kind: LiveKind
@@ -69,7 +70,8 @@ class Update:
     stable_input: int = 0
     stable_output: int = 0
     version: int = 0
-    rewritten: bool = False
+    changed: int = 0
+    kept: int = 0
 
 
 def _same_message(a: Message, b: Message) -> bool:
@@ -186,9 +188,10 @@ class LiveFile:
                 # to check.
                 return self._keep("unchanged", found.pending_line)
             earlier = self._shown[0].messages if self._shown is not None else ()
-            rewritten = found.kind == "full" and any(
-                not _same_message(a, b) for a, b in zip(earlier, found.transcript.messages, strict=False)
-            )
+            kept = min(len(earlier), len(found.transcript.messages))
+            changed = 0
+            if found.kind == "full":
+                changed = sum(not _same_message(a, b) for a, b in zip(earlier, found.transcript.messages, strict=False))
             self._shown = (found.transcript, found.repair)
             self.version += 1
             return Update(
@@ -201,7 +204,8 @@ class LiveFile:
                 stable_input=found.stable_input,
                 stable_output=found.stable_output,
                 version=self.version,
-                rewritten=rewritten,
+                changed=changed,
+                kept=kept,
             )
 
     def _is_ignored(self) -> bool:

@@ -270,7 +270,8 @@ class SentRequest:
                     (own if role[i] == m.role else traced).add(i)
             written.sort(key=lambda i: i in traced and i not in own)
             if n < len(self.written):
-                return written, self.name(n)
+                what = self.added.get(n) if not written else None
+                return written, self.name(n) + (f" ({what}, which this file does not hold)" if what else "")
             last = len(self.written) - 1
             new = ", the last the new prompt the agent adds" if self.added.get(last) == _NEW_PROMPT else ""
             return written, f"{self.name(n)} (the request has {len(self.written)}{new})"

@@ -851,7 +851,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             update.added,
             quiet=(update.kind == "append" and not update.added) or loaded,
             recovered=recovered,
-            rewritten=update.rewritten,
+            changed=(update.changed, update.kept),
         )
         if not len(message.model):
             again = " It is watched: what is written to it shows here." if self.watching else ""
@@ -867,7 +867,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         added: int,
         quiet: bool = False,
         recovered: bool = False,
-        rewritten: bool = False,
+        changed: tuple[int, int] = (0, 0),
     ) -> None:
         view = self.view
         old = self.model
@@ -921,14 +921,14 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             return
         if old.transcript.format != transcript.format:  # another file now: not so many more messages
             said = f"now {transcript.format}, {count(len(transcript.messages), 'message')}"
-        elif rewritten:  # other messages, not more or fewer of the same
+        elif changed[0] and changed[0] == changed[1]:  # no message where it was: another file now
             said = f"rewritten, {count(len(transcript.messages), 'message')}"
-        elif added > 0:
-            said = "+" + count(added, "message")
-        elif added < 0:
-            said = "−" + count(-added, "message")
         else:
-            said = "reloaded"
+            # What changed at the places shown before, then what was added or cut at the end.
+            parts = [f"{count(changed[0], 'message')} changed"] if changed[0] else []
+            if added:
+                parts.append(("+" if added > 0 else "−") + count(abs(added), "message"))
+            said = ", ".join(parts) or "reloaded"
         self._note_reload(f"reads again, {said}" if recovered else said)
 
     def _note_reload(self, said: str) -> None:

@@ -104,7 +104,10 @@ class Finding:
         state = "after repair" if self.kind == AFTER else ("fixed by repair" if v.fixed else "not fixed by repair")
         label = f"{where} ({state})"
         if self.contract:
-            label = f"{CONTRACT}: {label}"
+            # The error's index counts the file sent as written, not what the agent sends (what
+            # ``:messages.N`` and the agent's findings count): said first in suture's words.
+            said = f"{v.problem} (the error, of the file sent as written: {v.error})"
+            return (f"{CONTRACT}: {label}", show.line(said))
         return (label, show.line(v.error))
 
 
