@@ -767,3 +767,18 @@ def test_goto_past_the_end_counts_the_new_prompt() -> None:
     assert found.indices == [2, 3, 4, 1]  # the result, the texts after it, then the call answered here
     beyond = resolve(transcript.messages, "messages.9", "anthropic", request)
     assert beyond.said == "messages.9 (the request has 5, the last the new prompt the agent adds)"
+
+
+@pytest.mark.parametrize("path", SESSION_SAMPLES, ids=lambda p: str(p.relative_to(SAMPLES)))
+def test_goto_a_place_the_agent_fills_itself_says_what_it_sends_there(path: Path) -> None:
+    # A place of the request that holds a message the agent adds (its system stand-in, its
+    # instructions, the new prompt) is named for what it is, as explain names it: not a bare
+    # "nothing at messages.1".
+    transcript = load_file(str(path))
+    request = sent_request(transcript)
+    assert request is not None
+    for n, what in request.added.items():
+        found = resolve(transcript.messages, f"{request.key}.{n}", None, request)
+        if found.indices:  # (a place that also holds messages of the file)
+            continue
+        assert found.said.endswith(f"({what}, which this file does not hold)"), (n, found.said)

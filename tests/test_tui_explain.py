@@ -216,3 +216,27 @@ async def test_colon_and_exclamation_are_text_in_boxes(worked: Path) -> None:
         assert not app.query_one("#goto").display
         await pilot.press("escape")
         assert app.screen is app.screen_stack[0]
+
+
+def test_a_contract_view_finding_says_which_request_its_index_counts() -> None:
+    # The contract view checks the file sent as written: its error's index counts that request,
+    # not what the agent sends (which :messages.N and the agent's findings count).
+    from suture.checks import Violation
+    from suture.tui.judged import BEFORE, Finding
+
+    v = Violation(
+        provider="anthropic",
+        rule="A1",
+        index=5,
+        error="messages.3: `tool_use` ids…",
+        problem="call c has no result in the next message",
+        fixed=True,
+        remedy="",
+        where="messages.3",
+    )
+    label, said = Finding(BEFORE, 4, 5, "anthropic", v, contract=True).said("Claude Code")
+    assert label.startswith("contract view: anthropic A1")
+    assert said == (
+        "call c has no result in the next message (the error, of the file sent as written: messages.3: `tool_use` ids…)"
+    )
+    assert Finding(BEFORE, 4, 5, "anthropic", v).said("Claude Code")[1] == "messages.3: `tool_use` ids…"
