@@ -112,6 +112,7 @@ def test_the_address_shown_for_an_ipv6_host_is_bracketed() -> None:
         ({"Host": "localhost:9000", "Origin": "http://localhost:9000"}, True, True),  # a forwarded port
         ({"Host": "[::1]:8000", "Origin": "http://[::1]:8000"}, True, True),
         ({"Host": "127.0.0.1:8000"}, True, True),  # a program, not a page
+        ({"Host": "evil.example:8000"}, True, False),  # a program naming another host
         ({"Host": "127.0.0.1:8000", "Origin": "http://evil.example"}, True, False),
         ({"Host": "127.0.0.1:8000", "Origin": "http://127.0.0.1:8001"}, True, False),
         ({"Host": "127.0.0.1:8000", "Origin": "null"}, True, False),
@@ -182,6 +183,35 @@ def test_a_page_from_another_site_cannot_open_the_app(tmp_path: Path) -> None:
         assert asyncio.run(attempt()) == 403
         assert served.descendants() == set()  # no app was started for it
     assert any("refused a connection" in line and "evil.example" in line for line in served.out)
+
+
+def test_a_host_name_that_is_not_this_machines_is_refused_every_route(tmp_path: Path) -> None:
+    # A site whose name was pointed at 127.0.0.1 (DNS rebinding) sends its own name as the Host.
+    source = tmp_path / "secret-plans.json"
+    shutil.copyfile(WORKED, source)
+    paths = ["/", "/?fontsize=20", "/static/js/textual.js", "/static/", "/download/x", "/ws", "/nothing"]
+
+    async def statuses(host: str) -> dict[str, tuple[int, str]]:
+        seen = {}
+        async with aiohttp.ClientSession() as session:
+            for path in paths:
+                async with session.get(served.url.rstrip("/") + path, headers={"Host": host}) as response:
+                    seen[path] = (response.status, await response.text(errors="replace"))
+        return seen
+
+    with serving(source, cwd=tmp_path) as served:
+        port = served.url.rstrip("/").rsplit(":", 1)[1]
+        for host in ("evil.com", f"evil.com:{port}", f"192.168.1.20:{port}", ""):
+            for path, (status, body) in asyncio.run(statuses(host)).items():
+                assert status == 403, (host, path)
+                assert "secret-plans" not in body and "textual" not in body.lower(), (host, path)
+        for host in (f"127.0.0.1:{port}", f"localhost:{port}"):
+            seen = asyncio.run(statuses(host))
+            assert seen["/"][0] == 200 and "secret-plans.json · suture" in seen["/"][1]
+            assert seen["/static/js/textual.js"][0] == 200
+            assert seen["/nothing"][0] == 404
+        assert served.descendants() == set()  # no app was started for a refused request
+    assert any("refused a request for '/'" in line and "evil.com" in line for line in served.out)
 
 
 def test_a_hostile_file_name_is_text_in_the_page(tmp_path: Path) -> None:

@@ -4,7 +4,8 @@ textual-serve runs a command per WebSocket connection with Textual's web driver 
 app's output in the page with xterm.js. What suture adds: its own page (no third-party fonts, the
 socket on the page's own host and port, so a forwarded port works), a check that a socket comes
 from this server's own page (any site a person visits could otherwise open one to a local port
-and read the transcripts), a line per connection, any free port on ``--port 0``, and an orderly
+and read the transcripts), a refusal of every request whose ``Host`` is not this machine's when
+served on a loopback address, a line per connection, any free port on ``--port 0``, and an orderly
 stop that ends every app process it started.
 """
 
@@ -25,12 +26,13 @@ from urllib.parse import urlsplit
 
 import aiohttp_jinja2
 from aiohttp import WSCloseCode, web
+from aiohttp.typedefs import Handler
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
 from suture.io import InputError
 
-__all__ = ["AppServer", "is_loopback", "refusal", "url_for"]
+__all__ = ["AppServer", "host_refusal", "is_loopback", "refusal", "url_for"]
 
 PAGE = Path(__file__).with_name("page.html")
 DRIVER = "suture.web.driver:WebDriver"
@@ -60,17 +62,28 @@ def _host_name(host_header: str) -> str:
         return ""
 
 
+def host_refusal(headers: Mapping[str, str], loopback_only: bool) -> str | None:
+    """Why any request (the page, a static file, the socket) must be refused for its ``Host``, or
+    ``None``. Served on a loopback address, the ``Host`` must name a loopback address too: a site
+    whose name was pointed at 127.0.0.1 (DNS rebinding) would otherwise be served the page, and
+    pass as the same origin when it opens the socket."""
+    host = headers.get("Host", "")
+    if loopback_only and not is_loopback(_host_name(host)):
+        return f"the Host {host!r} is not this machine's loopback address"
+    return None
+
+
 def refusal(headers: Mapping[str, str], loopback_only: bool) -> str | None:
     """Why a request for the app's socket must be refused, or ``None`` to let it through.
 
     Browsers let a page from any site open a WebSocket to any address, this machine's included,
     so the request's ``Origin`` must be the host and port it is sent to: the page this server
-    gave. Served on a loopback address, the ``Host`` must name a loopback address too, or a site
-    whose name was pointed at 127.0.0.1 (DNS rebinding) would pass as the same origin. A request
-    with no ``Origin`` comes from a program, not a page, and is let through."""
+    gave; and its ``Host`` must pass :func:`host_refusal`. A request with no ``Origin`` comes
+    from a program, not a page, and is let through."""
+    why = host_refusal(headers, loopback_only)
+    if why is not None:
+        return why
     host = headers.get("Host", "")
-    if loopback_only and not is_loopback(_host_name(host)):
-        return f"the Host {host!r} is not this machine's loopback address"
     origin = headers.get("Origin")
     if origin is None:
         return None
@@ -104,6 +117,21 @@ class AppServer(Server):
         self.say = say
         self.loopback_only = is_loopback(host)
         self._open: dict[web.WebSocketResponse, asyncio.Task[Any] | None] = {}
+
+    async def _make_app(self) -> web.Application:
+        """textual-serve's routes, each behind :meth:`_check_host`."""
+        app = await super()._make_app()
+        app.middlewares.append(self._check_host)
+        return app
+
+    @web.middleware
+    async def _check_host(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Refuse any request, to any route or none, whose ``Host`` :func:`host_refusal` refuses."""
+        why = host_refusal(request.headers, self.loopback_only)
+        if why is not None:
+            self.say(f"suture: refused a request for {request.path!r} from {request.remote}: {why}")
+            raise web.HTTPForbidden(text=why)
+        return await handler(request)
 
     async def on_startup(self, app: web.Application) -> None:
         """textual-serve prints a banner here; suture says one line once it listens."""
