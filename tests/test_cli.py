@@ -6,7 +6,9 @@ exit code 2 and exactly one line on stderr, never a traceback.
 
 from __future__ import annotations
 
+import argparse
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -522,3 +524,30 @@ def test_a_session_is_not_made_from_another_format(to: str) -> None:
     # needs to resume it (Codex's session line).
     line = one_error_line(run("repair", "--to", to, WORKED))
     assert "--to " in line  # says what to write instead
+
+
+def _commands() -> Iterator[tuple[str, argparse.ArgumentParser]]:
+    from suture.cli import build_parser
+
+    (commands,) = (a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    yield from commands.choices.items()
+
+
+@pytest.mark.parametrize(("name", "parser"), list(_commands()), ids=[name for name, _ in _commands()])
+def test_every_option_a_command_offers_is_in_the_readme(name: str, parser: argparse.ArgumentParser) -> None:
+    readme = (ROOT / "README.md").read_text()
+    for action in parser._actions:
+        spellings = [o for o in action.option_strings if o not in ("-h", "--help")]
+        if spellings and action.help != argparse.SUPPRESS:
+            said = (re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", readme) for o in spellings)
+            assert any(said), f"suture {name} {'/'.join(spellings)} is not in README.md"
+
+
+def test_the_readme_says_when_the_input_is_written() -> None:
+    # Wherever the README says the input is never written, it says what writes it: --in-place,
+    # after a copy kept as NAME.bak.
+    text = " ".join((ROOT / "README.md").read_text().split())
+    claims = [s for s in re.split(r"(?<=\.) ", text) if re.search(r"input( file)? is never written", s)]
+    assert claims
+    for claim in claims:
+        assert "--in-place" in claim and "NAME.bak" in claim, claim
