@@ -6,9 +6,17 @@ The library in one breath::
     transcript = suture.load_file("session.jsonl")      # detects the format
     result = suture.repair(transcript.messages)          # docs/contract.md, pure
     data = suture.dump(result.messages, transcript)      # bytes in the input's format
+
+``suture.InputError`` is what any of them raises for input suture cannot use (one line, fit to
+show); ``suture.NotTranscript``, one kind of it, for a file no format recognises.
 """
 
-from suture.formats import dump, load_bytes, load_file
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from suture.formats import NotTranscript, dump, load_bytes, load_file
+from suture.io import InputError
 from suture.model import (
     ImagePart,
     Message,
@@ -27,7 +35,9 @@ __all__ = [
     "Change",
     "ChangeKind",
     "ImagePart",
+    "InputError",
     "Message",
+    "NotTranscript",
     "OtherPart",
     "Repair",
     "Source",
@@ -42,3 +52,21 @@ __all__ = [
     "repair",
     "violations",
 ]
+
+if TYPE_CHECKING:
+    __version__: str
+
+
+def __getattr__(name: str) -> str:
+    """``suture.__version__``: the installed package's version (what ``suture --version`` says),
+    read from its metadata when first asked, since importing that reader is slow."""
+    if name != "__version__":
+        raise AttributeError(f"module 'suture' has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        found = version("suture")
+    except PackageNotFoundError:  # run from its source, not installed
+        found = "0+unknown"
+    globals()["__version__"] = found
+    return found

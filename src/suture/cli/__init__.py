@@ -21,6 +21,7 @@ from functools import cache
 from types import ModuleType
 from typing import Any
 
+import suture
 from suture.io import InputError
 
 __all__ = ["main"]
@@ -85,15 +86,6 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_BAD_INPUT)
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("suture")
-    except PackageNotFoundError:
-        return "0+unknown"
-
-
 class _VersionAction(argparse.Action):
     """``--version``, looking the version up only when asked (package metadata is slow to import)."""
 
@@ -101,7 +93,7 @@ class _VersionAction(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show the version and exit")
 
     def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
-        raise SystemExit(_flushed(EXIT_OK, f"suture {_version()}\n"))
+        raise SystemExit(_flushed(EXIT_OK, f"suture {suture.__version__}\n"))
 
 
 def build_parser(only: ModuleType | None = None) -> argparse.ArgumentParser:

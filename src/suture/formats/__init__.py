@@ -314,6 +314,7 @@ def dump(
     the records the transcript holds (``raw_format``: a Codex rollout holds Responses items) loses
     nothing and is not read back.
     """
+    _check_dump_arguments(messages, transcript)
     name = to or export_name(transcript)
     target = get(name)
     edit = getattr(target, "edit", None) if data is not None and name == transcript.format else None
@@ -321,6 +322,20 @@ def dump(
     if to and not transcript.raw_is(name) and not transcript.raw_is(getattr(target, "raw_format", name)):
         _check_expressed(messages, target, out)
     return out
+
+
+def _check_dump_arguments(messages: object, transcript: object) -> None:
+    """A TypeError that says what to pass, for the arguments of :func:`dump` mixed up."""
+    usage = "suture.dump(messages, transcript, to=None, data=None)"
+    if not isinstance(transcript, Transcript):
+        raise TypeError(
+            f"{usage}: transcript is the Transcript the messages were loaded from (suture.load_file or "
+            f"suture.load_bytes), not a {type(transcript).__name__}; to write another format, "
+            "name it with to=, e.g. suture.dump(result.messages, transcript, to='chat')"
+        )
+    if not isinstance(messages, Sequence) and hasattr(messages, "messages"):
+        kind = type(messages).__name__
+        raise TypeError(f"{usage}: messages is a list of Message; pass the {kind}'s .messages, not the {kind}")
 
 
 def reordered_turns(messages: Sequence[Message], transcript: Transcript, to: str | None = None) -> int:
