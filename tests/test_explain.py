@@ -683,13 +683,23 @@ def test_cli_uses_the_api_error_the_session_recorded() -> None:
     assert "tool_use` ids were found" in out["error"] and out["found"] is True
 
 
-def test_cli_without_error_text_on_a_file_that_records_none_exits_1_with_a_hint(broken: Path) -> None:
-    r = _run(str(broken))
-    assert r.returncode == 1
-    assert "records no API error: pass the provider's error text, or '-' to read it from stdin" in r.stdout
-    assert not r.stderr
-    out = json.loads(_run(str(broken), "--json").stdout)
-    assert out["recorded_error"] is None and "records no API error" in out["hint"]
+@pytest.mark.parametrize("json_flag", [(), ("--json",)], ids=["human", "json"])
+def test_cli_without_error_text_on_a_file_that_records_none_is_a_usage_error(
+    broken: Path, tmp_path: Path, json_flag: tuple[str, ...]
+) -> None:
+    """Nothing to explain is a usage error: one line on stderr, exit 2, nothing on stdout."""
+    empty = tmp_path / "empty.json"
+    empty.write_text("[]")
+    for path in (broken, empty):
+        before = path.read_bytes()
+        r = _run(*json_flag, str(path))
+        assert r.returncode == 2, r.stdout
+        assert r.stdout == ""
+        assert r.stderr == (
+            f"suture: error: {path} records no API error: pass the provider's error text as ERROR or --error, "
+            "or '-' to read it from stdin\n"
+        )
+        assert path.read_bytes() == before
 
 
 JSON_SAMPLES = sorted(

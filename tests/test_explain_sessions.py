@@ -137,8 +137,9 @@ def test_explain_names_the_message_the_real_error_is_about(folder: Path, how: st
     transcript = load_file(folder / "resumed.jsonl")
     if how == "recorded" and not transcript.evidence:
         proc = run("explain", folder / "resumed.jsonl")
-        assert proc.returncode == 1
-        assert "records no API error: pass the provider's error text" in proc.stdout
+        assert proc.returncode == 2 and not proc.stdout
+        assert proc.stderr.startswith("suture: error: ") and proc.stderr.count("\n") == 1
+        assert "records no API error: pass the provider's error text" in proc.stderr
         return
     error = () if how == "recorded" else (_shape(folder)["resume"]["error"],)
     stdout, report, code = _explained(folder, *error)

@@ -9,8 +9,8 @@ so. Where the session recorded the requests it sent (Claude Code 2.1.328 does), 
 behind the recorded error is rebuilt from the file and shown beside it: its size, the message the
 error names by its index (``messages.N`` counts that request's messages), and what suture's
 check of that request finds. Exit 0 when the error is recognised and its messages found; 1 when they are not (not in this
-file, not found, not recognised, or no error given and none recorded); 2 when the input cannot be
-read.
+file, not found, not recognised); 2 when the input cannot be read, or no error text is given and
+the file records none.
 """
 
 from __future__ import annotations
@@ -44,7 +44,8 @@ def add_arguments(sub: Any, name: str) -> None:
             "Recognise a provider's error text (paste it, or '-' to read it from stdin), find the "
             "messages it names in the transcript, and show the repair's changes to them or what to do "
             "where the repair does not fix it. Exit 0 when found; 1 when not (the error names ids or an index "
-            "this file does not hold, or no error is given and none is recorded); 2 if the file cannot be read."
+            "this file does not hold, or is not recognised); 2 if the file cannot be read, or no error text is "
+            "given and the file records none."
         ),
     )
     p.add_argument("input", metavar="IN", type=input_path, help="transcript file ('-': standard input)")
@@ -97,19 +98,14 @@ def run(args: argparse.Namespace) -> int:
     # As check reads it: the lines of a session log its agent skips (a last line cut off in a
     # crash) are skipped here too, each named on stderr.
     transcript = load_sent(args.input, args.format, args.skip_bad_lines)
+    if args.error is None and not transcript.evidence:
+        # Nothing to explain: a usage error (exit 2), as an empty error text is.
+        raise InputError(
+            f"{show.path(args.input)} records no API error: pass the provider's error text as ERROR "
+            "or --error, or '-' to read it from stdin"
+        )
     requests = recorded_in(args.input, transcript)  # a Claude Code session's own requests
     if args.error is None:
-        if not transcript.evidence:
-            # Nothing to explain is an answer (exit 1), not unreadable input (exit 2).
-            hint = (
-                f"{show.path(args.input)} records no API error: pass the provider's error text, "
-                "or '-' to read it from stdin"
-            )
-            if args.json:
-                out_json({"file": show.path_json(args.input), "recorded_error": None, "hint": hint})
-            else:
-                out(hint)
-            return EXIT_FOUND
         recorded_at, text = transcript.evidence[-1]
         if not args.json:
             more = len(transcript.evidence) - 1
