@@ -353,6 +353,33 @@ def test_report_folder_naming_an_input_writes_nothing(tmp_path: Path) -> None:
     assert fingerprint(tmp_path) == before
 
 
+def test_stdout_redirected_onto_the_input_says_so_in_the_users_terms(worked: Path) -> None:
+    """``suture repair in.json > in.json``: the shell empties the input before suture runs. The
+    error names standard output and the input, says the file is empty and why, and what to do;
+    it names no ``-`` or ``-o`` the person did not type."""
+    with worked.open("wb") as out:  # what the shell's > does: the file opened for writing, emptied
+        proc = run("repair", worked, stdout=out)
+    line = one_error_line(proc)
+    assert line == (
+        f"suture: error: standard output is {worked}, the input file, and it is empty: the shell's > empties "
+        "the file before suture runs; suture never writes over its input: redirect stdout to another file, "
+        "or write with -o FILE"
+    )
+    assert worked.read_bytes() == b""
+
+
+def test_stdout_appended_onto_the_input_is_refused_and_leaves_it_as_it_was(worked: Path) -> None:
+    before = worked.read_bytes()
+    with worked.open("ab") as out:  # >>: the input kept, stdout is the same file
+        proc = run("repair", worked, stdout=out)
+    line = one_error_line(proc)
+    assert line == (
+        f"suture: error: standard output is {worked}, the input file; suture never writes over its input: "
+        "redirect stdout to another file, or write with -o FILE"
+    )
+    assert worked.read_bytes() == before
+
+
 def test_output_and_report_naming_one_file(worked: Path, tmp_path: Path) -> None:
     x = tmp_path / "x.json"
     line = one_error_line(run("repair", worked, "-o", x, "--report", x))

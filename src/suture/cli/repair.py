@@ -414,6 +414,9 @@ def _clashes(inputs: Sequence[str], outputs: Sequence[tuple[str, Target]]) -> li
     taken: dict[tuple[object, ...], tuple[str, Target]] = {}
     for what, target in outputs:
         source = by_key.get(target.key)
+        if source is not None and target.is_stdout:
+            errors.append(_stdout_is_input(source, what))
+            continue
         if source is not None and not target.is_device:
             named = "" if show.path(source) == target.shown else f" {show.path(source)}"
             errors.append(
@@ -431,6 +434,24 @@ def _clashes(inputs: Sequence[str], outputs: Sequence[tuple[str, Target]]) -> li
             continue
         taken.setdefault(target.key, (what, target))
     return errors
+
+
+def _stdout_is_input(source: str, what: str) -> str:
+    """What is said where standard output is the input file (``suture repair x.json > x.json``:
+    the shell opened, and so emptied, the file before suture ran)."""
+    try:
+        empty = os.stat(source).st_size == 0
+    except OSError:
+        empty = False
+    said = (
+        "standard output is the file standard input reads"
+        if source == STDIN
+        else f"standard output is {show.path(source)}, the input file"
+    )
+    if empty:
+        said += ", and it is empty: the shell's > empties the file before suture runs"
+    fix = "redirect stdout to another file, or write with -o FILE" if what == "-o" else f"choose another {what}"
+    return f"{said}; suture never writes over its input: {fix}"
 
 
 def _single(args: argparse.Namespace) -> int:
