@@ -435,11 +435,21 @@ def test_two_inputs_with_one_name_are_refused(tmp_path: Path) -> None:
     other = tmp_path / "other"
     other.mkdir()
     shutil.copyfile(inputs[0], other / "a.json")
-    proc = run("repair", inputs[0], other / "a.json", "--out-dir", tmp_path / "out")
-    assert proc.returncode == 2
-    lines = proc.stderr.splitlines()
-    assert len(lines) == 2 and "same name" in lines[0] and lines[1].startswith("suture: nothing written")
-    assert not (tmp_path / "out").exists()
+    out = tmp_path / "out"
+    line = one_error_line(run("repair", inputs[0], other / "a.json", "--out-dir", out))
+    assert line == (
+        f"suture: error: {other / 'a.json'}: has the same name as {inputs[0]}; both would be written to "
+        f"{out / 'a.json'}; nothing written"
+    )
+    assert not out.exists()
+    # More clashes than one: still one line, the first named and the rest counted.
+    third = tmp_path / "third"
+    third.mkdir()
+    shutil.copyfile(inputs[0], third / "a.json")
+    line = one_error_line(run("repair", inputs[0], other / "a.json", third / "a.json", "--out-dir", out))
+    assert line.startswith(f"suture: error: {other / 'a.json'}: has the same name as {inputs[0]}; ")
+    assert line.endswith(" (and 1 more); nothing written")
+    assert not out.exists()
 
 
 def test_several_inputs_need_an_out_dir(tmp_path: Path) -> None:

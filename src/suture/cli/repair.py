@@ -580,10 +580,10 @@ def _many(args: argparse.Namespace) -> int:
     planned, clashes = _plan(args, inputs)
     same_name = [item for item in planned if isinstance(item, str) and _names_clash(item)]
     if clashes or same_name:
-        for line in [*same_name, *clashes]:
-            err(f"suture: error: {line}")
-        err("suture: nothing written: no output may replace an input or another output")
-        return EXIT_BAD_INPUT
+        # Any clash stops every write: one line says the first, how many more, and that.
+        first, *rest = [*same_name, *clashes]
+        more = f" (and {len(rest)} more)" if rest else ""
+        raise InputError(f"{first}{more}; nothing written")
     _folder(args.out_dir, "--out-dir")
     if args.report:
         _folder(args.report, "--report with several inputs")
