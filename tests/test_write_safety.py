@@ -362,7 +362,7 @@ def test_stdout_redirected_onto_the_input_says_so_in_the_users_terms(worked: Pat
     line = one_error_line(proc)
     assert line == (
         f"suture: error: standard output is {worked}, the input file, and it is empty: the shell's > empties "
-        "the file before suture runs; suture never writes over its input: redirect stdout to another file, "
+        "the file before suture runs; suture writes over its input only with --in-place: redirect stdout to another file, "
         "or write with -o FILE"
     )
     assert worked.read_bytes() == b""
@@ -374,7 +374,7 @@ def test_stdout_appended_onto_the_input_is_refused_and_leaves_it_as_it_was(worke
         proc = run("repair", worked, stdout=out)
     line = one_error_line(proc)
     assert line == (
-        f"suture: error: standard output is {worked}, the input file; suture never writes over its input: "
+        f"suture: error: standard output is {worked}, the input file; suture writes over its input only with --in-place: "
         "redirect stdout to another file, or write with -o FILE"
     )
     assert worked.read_bytes() == before

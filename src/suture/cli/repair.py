@@ -419,9 +419,7 @@ def _clashes(inputs: Sequence[str], outputs: Sequence[tuple[str, Target]]) -> li
             continue
         if source is not None and not target.is_device:
             named = "" if show.path(source) == target.shown else f" {show.path(source)}"
-            errors.append(
-                f"{target.shown}: is the input file{named}; suture never writes over its input, choose another {what}"
-            )
+            errors.append(f"{target.shown}: is the input file{named}; {OVER_INPUT}, choose another {what}")
             continue
         earlier = taken.get(target.key)
         if earlier is not None and target.is_stdout and earlier[1].is_stdout:
@@ -434,6 +432,10 @@ def _clashes(inputs: Sequence[str], outputs: Sequence[tuple[str, Target]]) -> li
             continue
         taken.setdefault(target.key, (what, target))
     return errors
+
+
+OVER_INPUT = "suture writes over its input only with --in-place"
+"""Said wherever an output would be the input file."""
 
 
 def _stdout_is_input(source: str, what: str) -> str:
@@ -451,7 +453,7 @@ def _stdout_is_input(source: str, what: str) -> str:
     if empty:
         said += ", and it is empty: the shell's > empties the file before suture runs"
     fix = "redirect stdout to another file, or write with -o FILE" if what == "-o" else f"choose another {what}"
-    return f"{said}; suture never writes over its input: {fix}"
+    return f"{said}; {OVER_INPUT}: {fix}"
 
 
 def _single(args: argparse.Namespace) -> int:
@@ -575,7 +577,7 @@ def _many(args: argparse.Namespace) -> int:
         what = "the inputs" if len(held) == len(inputs) else f"{show.path(held[0])}, an input,"
         raise InputError(
             f"--out-dir {show.path(args.out_dir)}: holds {what} and each output takes its input's name: "
-            "suture never writes over its input; choose another folder"
+            f"{OVER_INPUT}; choose another folder"
         )
     planned, clashes = _plan(args, inputs)
     same_name = [item for item in planned if isinstance(item, str) and _names_clash(item)]
