@@ -184,6 +184,23 @@ def test_with_no_path_the_agents_own_folders_are_scanned(tmp_path: Path) -> None
     assert agents == {"claude-code", "codex", "pi"}
 
 
+def test_a_request_file_in_an_agent_folder_is_no_agent_s_session(tmp_path: Path) -> None:
+    """An OpenAI chat request kept among Claude Code's sessions gets the same row (no agent,
+    judged as the chat request it is) whether it is named or found in the agent's folder."""
+    project = tmp_path / "home" / ".claude" / "projects" / "-home-u-proj"
+    project.mkdir(parents=True)
+    notes = project / "notes.json"
+    notes.write_bytes((SAMPLES / "chat" / "orphan-note.json").read_bytes())
+    (project / "settings.json").write_bytes(b'{"theme": "dark"}')
+    named = json_rows(scan("--no-cache", "--json", notes, home=tmp_path / "home"))
+    found = {Path(str(r["path"])).name: r for r in json_rows(scan("--no-cache", "--json", home=tmp_path / "home"))}
+    assert (named[0]["agent"], named[0]["format"], named[0]["provider"]) == ("", "chat", "openai-chat")
+    assert {k: v for k, v in found["notes.json"].items() if k != "path"} == {
+        k: v for k, v in named[0].items() if k != "path"
+    }
+    assert (found["settings.json"]["verdict"], found["settings.json"]["agent"]) == ("other", "")
+
+
 def test_with_no_path_and_no_agent_folder_it_says_where_it_looked(tmp_path: Path) -> None:
     proc = scan(home=tmp_path)
     assert proc.returncode == 2

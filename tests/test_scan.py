@@ -117,6 +117,16 @@ def test_a_pi_session_row_records_its_last_error() -> None:
     assert row.last_error == "error: terminated"
 
 
+def test_the_content_decides_the_agent_not_the_folder() -> None:
+    """A file found in Claude Code's folder is Claude Code's session only when it is one."""
+    st_ = CHAT_CLEAN.stat()
+    in_folder = scan_file(Found(str(CHAT_CLEAN), st_.st_size, st_.st_mtime, "claude-code"))
+    assert in_folder == scan_path(CHAT_CLEAN)
+    assert (in_folder.agent, in_folder.format) == ("", "chat")
+    session = scan_file(Found(str(CODEX_CLEAN), agent="claude-code"))
+    assert (session.agent, session.format) == ("codex", "codex")
+
+
 def test_a_request_file_is_judged_for_its_own_provider_and_dated_by_the_file() -> None:
     row = scan_path(CHAT_CLEAN)
     assert (row.verdict, row.agent, row.format, row.provider) == (OK, "", "chat", "openai-chat")

@@ -204,9 +204,11 @@ def _is_subagent(path: str) -> bool:
     return len(parts) >= 2 and parts[-2] == "subagents"
 
 
-def scan_bytes(data: bytes, path: str, size: int | None = None, mtime: float | None = None, agent: str = "") -> Row:
-    """The row of a file with content ``data``. ``agent`` is the agent whose folder it was found
-    in (the content decides the format either way). Raises :class:`InputError` when the bytes
+def scan_bytes(data: bytes, path: str, size: int | None = None, mtime: float | None = None) -> Row:
+    """The row of a file with content ``data``. The content alone decides the format and the
+    agent: an agent's session log is that agent's, any other transcript is no agent's, wherever
+    it was found (a request file kept in an agent's folder is not that agent's session, and is
+    judged as the request it is). Raises :class:`InputError` when the bytes
     cannot be read as a transcript (:class:`suture.formats.NotTranscript` when they are no
     transcript at all); :func:`scan_file` turns that into an ``unreadable`` (or ``other``) row."""
     doc = parse_document(data)
@@ -221,7 +223,7 @@ def scan_bytes(data: bytes, path: str, size: int | None = None, mtime: float | N
     return Row(
         path=path,
         verdict=judgement.verdict,
-        agent=fmt if session is not None else agent,
+        agent=fmt if session is not None else "",
         format=fmt,
         project=session.cwd if session is not None else "",
         session=session.session if session is not None else "",
@@ -263,12 +265,13 @@ def _read(path: str) -> bytes:
 
 
 def _unreadable(found: Found, error: str, verdict: str = UNREADABLE) -> Row:
-    """The row of a file that holds no transcript suture can read: ``unreadable``, or ``other``
-    for one that is no transcript at all."""
+    """The row of a file that holds no transcript suture can read: ``unreadable``, with the
+    agent whose folder it is in (the folder is all that is known of it), or ``other`` for one
+    that is no transcript at all, and so no agent's session wherever it is."""
     return Row(
         path=found.path,
         verdict=verdict,
-        agent=found.agent,
+        agent="" if verdict == OTHER else found.agent,
         error=_one_line(error),
         when=_iso(found.mtime) if found.mtime is not None else "",
         size=-1 if found.size is None else found.size,
@@ -322,7 +325,7 @@ def scan_found(found: Found) -> tuple[Row, bool]:
     except InputError as e:
         return _unreadable(found, _without_path(str(e), found.path)), False
     try:
-        return scan_bytes(data, found.path, found.size, found.mtime, found.agent), True
+        return scan_bytes(data, found.path, found.size, found.mtime), True
     except NotTranscript as e:
         return _unreadable(found, _without_path(str(e), found.path), OTHER), True
     except InputError as e:
