@@ -124,6 +124,45 @@ def test_no_files_at_all_exits_2_with_one_line(tmp_path: Path) -> None:
     assert proc.stderr == f"suture: error: no session files found in {tmp_path / 'empty'}\n"
 
 
+def test_no_files_in_a_home_names_the_hidden_folders_skipped(tmp_path: Path) -> None:
+    """Hidden folders are not walked; a home whose sessions are all under ``.claude`` says so,
+    the agent's folder first, and how to scan it."""
+    home = tmp_path / "h"
+    home_with_sessions(home)
+    (home / ".git").mkdir()
+    proc = scan(home, home=tmp_path)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == (
+        f"suture: error: no session files found in {home} (skipped hidden folders: .claude, .codex, .pi and 1 more; "
+        f"to scan one, name it: suture scan {home / '.claude'})\n"
+    )
+    named = scan(home / ".claude", "--json", home=tmp_path)
+    assert named.returncode == 0, named.stderr
+    assert {r["agent"] for r in json_rows(named)} == {"claude-code"}
+
+
+def test_a_path_with_no_files_among_others_is_a_warning(tmp_path: Path) -> None:
+    (tmp_path / "good").mkdir()
+    (tmp_path / "good" / "a.jsonl").write_bytes(CLEAN.read_bytes())
+    (tmp_path / "bad" / ".claude").mkdir(parents=True)
+    (tmp_path / "bad" / "notes.txt").write_bytes(b"not json")
+    proc = scan(tmp_path / "good", tmp_path / "bad", "--no-cache", home=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    warning, done = proc.stderr.splitlines()
+    assert warning == (
+        f"suture: warning: no session files found in {tmp_path / 'bad'} (skipped hidden folders: .claude; "
+        f"to scan one, name it: suture scan {tmp_path / 'bad' / '.claude'})"
+    )
+    assert done.startswith("suture: scanned 1 file ")
+    (tmp_path / "empty").mkdir()
+    alone = scan(tmp_path / "bad", tmp_path / "empty", home=tmp_path)
+    assert alone.returncode == 2
+    assert alone.stderr.startswith(
+        f"suture: error: no session files found in {tmp_path / 'bad'}, {tmp_path / 'empty'} "
+    )
+    assert len(alone.stderr.splitlines()) == 1
+
+
 def test_json_lines_have_every_column(folder: Path, tmp_path: Path) -> None:
     proc = scan(folder, "--json", home=tmp_path)
     assert proc.returncode == 1

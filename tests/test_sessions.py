@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from suture.sessions import Found, agent_places, find, is_url
+from suture.sessions import Found, Listing, agent_places, find, is_url
 from tests.fakehome import env_for, home_with_sessions, populate
 
 
@@ -106,6 +106,25 @@ def test_each_file_once_however_it_is_reached(tmp_path: Path) -> None:
     env = env_for(tmp_path)
     twice = _found(env, str(tmp_path / ".claude"), str(made["pi"][0]))
     assert len(twice) == len({f.path for f in twice}) == sum(len(v) for v in made.values())
+
+
+def test_the_listing_says_what_each_path_gave_and_the_hidden_folders_passed_over(tmp_path: Path) -> None:
+    """Counted before files already found through another path are left out: a path named twice
+    gave files, though it yields none the second time."""
+    home_with_sessions(tmp_path / "h")
+    (tmp_path / "h" / ".claude" / ".backup").mkdir()
+    (tmp_path / "h" / ".hidden.jsonl").write_bytes(b"{}")
+    claude = str(tmp_path / "h" / ".claude")
+    listing = Listing()
+    found = list(find([str(tmp_path / "h"), claude, claude], (), listing))
+    assert found and all(f.path.startswith(claude + os.sep) for f in found)
+    assert listing.files[str(tmp_path / "h")] == 0
+    assert listing.files[claude] == len(found)
+    assert listing.empty() == [str(tmp_path / "h")]
+    assert sorted(listing.hidden[str(tmp_path / "h")]) == [
+        str(tmp_path / "h" / x) for x in (".claude", ".codex", ".pi")
+    ]
+    assert listing.hidden[claude] == [os.path.join(claude, ".backup")]
 
 
 def test_newest_first_within_a_folder(tmp_path: Path) -> None:

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Found", "Place", "agent_places", "find", "find_urls", "is_url"]
+__all__ = ["Found", "Listing", "Place", "agent_places", "find", "find_urls", "is_url"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +50,20 @@ class Found:
     mtime: float | None = None
     agent: str = ""
     error: str = ""
+
+
+@dataclass(slots=True)
+class Listing:
+    """What :func:`find` saw of each path it was given: how many files it gave (counted before
+    any is left out as already found through another path), and the hidden folders it passed
+    over in walking it (they are not walked: see :func:`_walk`)."""
+
+    files: dict[str, int] = field(default_factory=dict)
+    hidden: dict[str, list[str]] = field(default_factory=dict)
+
+    def empty(self) -> list[str]:
+        """The paths that gave no file at all, in the order given."""
+        return [path for path, n in self.files.items() if not n]
 
 
 def _home(env: Mapping[str, str]) -> Path:
@@ -98,10 +112,11 @@ def _is_candidate(name: str) -> bool:
     return not name.startswith(".") and name.endswith(_SUFFIXES)
 
 
-def _walk(root: str, agent: str) -> Iterator[Found]:
+def _walk(root: str, agent: str, hidden: list[str] | None = None) -> Iterator[Found]:
     """Every candidate file under ``root``, depth first, each folder's files newest first.
-    Hidden files and folders (``.git``, a temporary file being written) are skipped; symbolic
-    links to folders are not followed (they could loop)."""
+    Hidden files and folders (``.git``, a temporary file being written) are skipped, the folders
+    added to ``hidden`` when given; symbolic links to folders are not followed (they could
+    loop). A hidden folder named as ``root`` is walked."""
     stack = [root]
     while stack:
         folder = stack.pop()
@@ -115,6 +130,8 @@ def _walk(root: str, agent: str) -> Iterator[Found]:
         subfolders: list[str] = []
         for entry in entries:
             if entry.name.startswith("."):
+                if hidden is not None and _is_folder(entry):
+                    hidden.append(entry.path)
                 continue
             try:
                 if entry.is_dir(follow_symlinks=False):
@@ -132,7 +149,14 @@ def _walk(root: str, agent: str) -> Iterator[Found]:
         stack.extend(sorted(subfolders, reverse=True))
 
 
-def _one(path: str, agent: str = "") -> Iterator[Found]:
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+def _one(path: str, agent: str = "", hidden: list[str] | None = None) -> Iterator[Found]:
     """A path a person named: a file as it is (whatever its name), a folder walked."""
     try:
         st = os.stat(path)
@@ -143,16 +167,19 @@ def _one(path: str, agent: str = "") -> Iterator[Found]:
         yield Found(path, agent=agent, error=f"cannot read ({e.strerror or e})")
         return
     if os.path.isdir(path):
-        yield from _walk(path, agent)
+        yield from _walk(path, agent, hidden)
     else:
         yield Found(path, st.st_size, st.st_mtime, agent)
 
 
-def find(paths: Iterable[str | os.PathLike[str]] = (), places: Iterable[Place] = ()) -> Iterator[Found]:
+def find(
+    paths: Iterable[str | os.PathLike[str]] = (), places: Iterable[Place] = (), listing: Listing | None = None
+) -> Iterator[Found]:
     """Every file to scan: the agents' ``places`` that exist (a missing one is no error: that
     agent is not installed), then ``paths`` (files as they are, folders walked; one that does not
     exist is a :class:`Found` with an error). Each file once, however it was reached. URLs are
-    listed through fsspec (:func:`find_urls`)."""
+    listed through fsspec (:func:`find_urls`). ``listing``, when given, is filled in with what
+    each path gave as the files are yielded."""
     seen: set[str] = set()
 
     def fresh(found: Found) -> bool:
@@ -167,8 +194,16 @@ def find(paths: Iterable[str | os.PathLike[str]] = (), places: Iterable[Place] =
             yield from (f for f in _walk(str(place.root), place.agent) if fresh(f))
     for path in paths:
         text = os.fspath(path)
-        found = find_urls(text) if is_url(text) else _one(text)
-        yield from (f for f in found if fresh(f))
+        hidden: list[str] = []
+        found = find_urls(text) if is_url(text) else _one(text, hidden=hidden)
+        if listing is not None:
+            listing.files[text] = 0
+            listing.hidden[text] = hidden
+        for f in found:
+            if listing is not None:
+                listing.files[text] += 1
+            if fresh(f):
+                yield f
 
 
 def find_urls(url: str) -> Iterator[Found]:

@@ -1,7 +1,9 @@
 """``suture scan [PATH...]``: a row per session file: would the provider reject it on resume?
 
-Folders are walked (their ``.json`` and ``.jsonl`` files); with no PATH, the folders Claude
-Code, Codex and pi keep their sessions in. Each file becomes one row (``suture.scan.Row``): a
+Folders are walked (their ``.json`` and ``.jsonl`` files, not their hidden folders: a PATH
+that gives no file is named in a warning, or the error when none gives one, with the hidden
+folders skipped in it); with no PATH, the folders Claude Code, Codex and pi keep their
+sessions in. Each file becomes one row (``suture.scan.Row``): a
 table on stdout (newest first), ``--json`` JSON Lines (as the rows come), ``--csv``; ``--out
 FILE`` writes the rows to a file instead (JSON Lines, or Parquet for ``.parquet``, CSV for
 ``.csv``), atomically. A summary line goes to stderr. Exit 1 when any file would be rejected,
@@ -21,6 +23,7 @@ import os
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import IO, Any
 
 from suture import show
@@ -45,7 +48,12 @@ def add_arguments(sub: Any, name: str) -> None:
             "rejected, 2 if no file could be read, else 0."
         ),
     )
-    p.add_argument("paths", metavar="PATH", nargs="*", help="a session file, a folder to walk, or an fsspec URL")
+    p.add_argument(
+        "paths",
+        metavar="PATH",
+        nargs="*",
+        help="a session file, a folder to walk (not its hidden folders, such as .claude: name one to walk it), or an fsspec URL",
+    )
     shape = p.add_mutually_exclusive_group()
     shape.add_argument("--json", action="store_true", help="JSON Lines on stdout, a row as each file is done")
     shape.add_argument("--csv", action="store_true", help="CSV on stdout, a header then a row per file")
@@ -241,7 +249,7 @@ class _Ticker:
 def run(args: argparse.Namespace) -> int:
     from suture.scan_cache import ScanCache
     from suture.scan_pool import Progress, require_fleet, scan_all
-    from suture.sessions import agent_places, find
+    from suture.sessions import Listing, agent_places, find
 
     if args.jobs is not None and args.jobs < 1:
         raise InputError("--jobs must be 1 or more")
@@ -253,7 +261,8 @@ def run(args: argparse.Namespace) -> int:
         if "pyarrow" not in sys.modules:
             raise InputError("writing Parquet needs pyarrow: pip install 'suture[parquet]'")
     places = [] if args.paths else agent_places()
-    found = find(args.paths, places)
+    listing = Listing()
+    found = find(args.paths, places, listing)
     if args.out:
         found = _not_into(found, args.out)
     cache = None if args.no_cache else ScanCache()
@@ -286,8 +295,11 @@ def run(args: argparse.Namespace) -> int:
             writer.close()
     total = sum(counts.values())
     if not total:
-        where = "in " + ", ".join(show.path(p) for p in args.paths) if args.paths else _no_places(places)
-        raise InputError(f"no session files found {where}")
+        if not args.paths:
+            raise InputError(f"no session files found {_no_places(places)}")
+        raise InputError(_nothing_in(args.paths, listing))
+    for path in listing.empty():
+        sys.stderr.write(f"suture: warning: {show.line(_nothing_in([path], listing))}\n")
     seconds = time.perf_counter() - start
     cached = f", {progress.cached:,} from the cache" if progress.cached else ""
     rejected = f"{counts[REJECTED]:,} would be rejected"
@@ -311,6 +323,35 @@ def _not_into(found: Iterator[Found], out: str) -> Iterator[Found]:
         if not f.error and not is_url(f.path) and same_file(f.path, out):
             raise InputError(f"{show.path(out)}: is one of the files scanned; choose another --out")
         yield f
+
+
+_HIDDEN_NAMED = 3
+"""How many hidden folders a message names (then how many more there are)."""
+
+
+def _nothing_in(paths: list[str], listing: Any) -> str:
+    """No session files in ``paths``, with the hidden folders passed over in them (folders whose
+    name starts with a dot are not walked: a ``.git`` or a cache holds no session) and how to
+    scan one: name it. The folders an agent keeps sessions in (``.claude`` in a home) first."""
+    text = "no session files found in " + ", ".join(show.path(p) for p in paths)
+    hidden = [(p, h) for p in paths for h in listing.hidden.get(p, [])]
+    if not hidden:
+        return text
+    hidden.sort(key=lambda ph: (not _holds_agent_place(ph[0], ph[1]), ph[1]))
+    names = [show.path(os.path.relpath(h, p) if len(paths) == 1 else h) for p, h in hidden]
+    more = f" and {len(names) - _HIDDEN_NAMED:,} more" if len(names) > _HIDDEN_NAMED else ""
+    return (
+        f"{text} (skipped hidden folders: {', '.join(names[:_HIDDEN_NAMED])}{more}; "
+        f"to scan one, name it: suture scan {show.path(hidden[0][1])})"
+    )
+
+
+def _holds_agent_place(path: str, hidden: str) -> bool:
+    """Whether ``hidden`` is, or holds, where an agent keeps sessions when ``path`` is a home."""
+    from suture.sessions import agent_places
+
+    folder = Path(hidden)
+    return any(folder == p.root or folder in p.root.parents for p in agent_places({"HOME": path}))
 
 
 def _no_places(places: list[Any]) -> str:
