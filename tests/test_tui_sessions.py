@@ -236,7 +236,7 @@ def test_suture_alone_without_a_terminal_prints_the_usage(tmp_path: Path) -> Non
     assert "sessions" in proc.stderr and "scan" in proc.stderr
 
 
-async def test_at_80_columns_a_row_keeps_its_verdict_and_why(home: Path) -> None:
+async def test_at_80_columns_a_row_keeps_its_verdict_and_file_and_why_is_under_the_list(home: Path) -> None:
     app = browser(home, watch=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await scanned(pilot, app.browser)
@@ -246,10 +246,12 @@ async def test_at_80_columns_a_row_keeps_its_verdict_and_why(home: Path) -> None
         await pilot.pause()
         line = table.render_line(k - int(table.scroll_y)).text
         assert line.startswith(" rejected    pi  ")
-        assert "anthropic A2 line 14" in line and line.endswith("…")  # cut where it shows
+        assert line.endswith("  2025-11-20…rted.jsonl") and "anthropic" not in line  # the file name, its middle cut
         assert len(line) == table.scrollable_content_region.width  # the scrollbar hides none of it
         header = app.browser.query_one("#sessions-header").render_line(0).text
-        assert "project" not in header and header.rstrip().endswith("why")
+        assert "project" not in header and header.rstrip().endswith("file")
+        detail = str(app.browser.query_one("#sessions-detail").render())
+        assert "anthropic would reject it: A2 line 14" in detail
 
 
 @pytest.mark.parametrize(("width", "project"), [(100, False), (120, True), (160, True)])
@@ -488,15 +490,38 @@ async def test_help_from_the_browser_lays_out_its_key_table_cleanly(home: Path, 
             )
 
 
+async def test_each_row_shows_its_file_name_in_an_80_column_terminal(home: Path) -> None:
+    # Sessions of one agent on one day differ by their file name: an 80-column list keeps it
+    # (its middle cut where it is long: its start and its end stay) and leaves why out.
+    app = browser(home, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await scanned(pilot, app.browser)
+        table = app.browser.table
+        header = app.screen.query_one(SessionHeader).render_line(0).text.split()
+        assert header[-1] == "file" and "why" not in header
+        lines = [table.render_line(y).text.rstrip() for y in range(table.size.height)]
+        rows = table.rows[: len([line for line in lines if line.strip()])]
+        assert len(rows) >= 8
+        for row, line in zip(rows, lines, strict=False):
+            name = os.path.basename(row.path)
+            cell = line.split("  ")[-1].strip().removeprefix("↳ ")
+            assert cell == name or (cell.startswith(name[:8]) and cell.endswith(name[-8:]) and "…" in cell), line
+        assert len(set(lines[: len(rows)])) == len(rows)
+
+
 def test_the_columns_share_the_row_and_never_pass_its_end() -> None:
     # At every width the fixed columns fit in, the columns shown, two spaces apart after a
-    # leading space, fill the row at most; from 94 cells (a 100-column terminal's row has 97)
-    # the file name has a column.
+    # leading space, fill the row at most; wherever 12 cells are left after the fixed columns
+    # the file name has a column, before why has any.
     from suture.tui.sessions import Columns
 
     for width in range(54, 240):
         columns = Columns(width)
         shown = [w for w in columns.widths if w > 0]
         assert 1 + sum(shown) + len(Columns.GAP) * (len(shown) - 1) <= width, width
-        assert (columns.file >= 12) == (width >= Columns.NARROW), width
+        least = 1 + sum(columns.fixed) + len(Columns.GAP) * 5 + Columns.FILE_LEAST
+        assert (columns.file >= Columns.FILE_LEAST) == (width >= least), width
+        assert columns.file == 0 or columns.file >= Columns.FILE_LEAST, width
+        assert columns.why == 0 or columns.why >= Columns.WHY_LEAST
+        assert columns.why == 0 or columns.file == Columns.FILE_MOST or width >= Columns.NARROW, width
         assert columns.project == 0 or columns.project >= Columns.PROJECT_LEAST

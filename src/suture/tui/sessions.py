@@ -118,7 +118,8 @@ def _order(row: Row) -> tuple[bool, str, str]:
 class Columns:
     """Column widths for a list ``width`` cells wide. The fixed columns first; of what is left,
     the project takes a quarter (up to a limit, and only where that is enough to read), the file
-    name half of the rest (up to a limit), and why what remains."""
+    name half of the rest (up to a limit), and why what remains; below :attr:`NARROW` the file
+    name takes what it can (up to its limit) and why only what is left after it."""
 
     width: int
     VERDICT: ClassVar[int] = 10
@@ -150,9 +151,10 @@ class Columns:
         return max(0, self.width - 1 - sum(self.fixed) - len(self.GAP) * (shown - 1))
 
     NARROW: ClassVar[int] = 94
-    """Below this many columns (a row has 97 in a 100-column terminal) the project and the file
-    name are left to the line under the list, and why a session would be rejected takes their
-    room."""
+    """Below this many columns (a row has 97 in a 100-column terminal) the project is left to the
+    line under the list; the file name keeps its column (cut in the middle), as what tells one
+    session from another, and why a session would be rejected has what room is left, if enough
+    (else it too is left to the lines under the list)."""
     PROJECT_LEAST: ClassVar[int] = 12
     """Below this many columns for it, the project is left to the line under the list and its
     room goes to the file name and why."""
@@ -166,10 +168,14 @@ class Columns:
         share = min(self.PROJECT_MOST, self._room(8) // 4)
         return share if share >= self.PROJECT_LEAST else 0
 
+    FILE_LEAST: ClassVar[int] = 12
+    """Below this many columns for it, the file name too is left to the line under the list."""
+
     @property
     def file(self) -> int:
         if self.width < self.NARROW:
-            return 0
+            room = min(self.FILE_MOST, self._room(6))
+            return room if room >= self.FILE_LEAST else 0
         return min(self.FILE_MOST, self._rest // 2)
 
     @property
@@ -177,7 +183,7 @@ class Columns:
         """The room for the project, the file name and why, and for the latter two where the
         project is left out."""
         if self.width < self.NARROW:
-            return self._room(6)
+            return self._room(7)
         project = self.project
         return self._room(8) - project if project else self._room(7)
 
