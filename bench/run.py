@@ -1036,7 +1036,60 @@ else:
 ``suture``, the pattern the first screen matches, the bare app's script or the file to open)."""
 FIRST_WORK_WAIT = 600.0
 """Seconds one counted run is waited for."""
-FIRST_WORK_IMPORTS = {
+_ONE_WIDGET = """
+import sys
+from rich.text import Text
+from textual.app import App
+from textual.widgets import Static
+from suture.live import LiveFile
+from suture.model import text_of
+from suture.tui.rows import RowBuilder
+
+
+class Read(Exception):
+    pass
+
+
+def screenful(path):
+    # The first piece of the file read and repaired as the app reads it, its rows laid out by
+    # the app's row model, and the first screenful of them written as plain text.
+    first = []
+
+    def told(partial):
+        if partial.transcript is not None and partial.repair is not None and partial.upto is not None:
+            first.append(partial)
+            raise Read
+
+    try:
+        LiveFile(path).poll(progress=told)
+    except Read:
+        pass
+    p = first[0]
+    model = RowBuilder().partial(p.transcript, p.repair, p.stable, p.upto)
+    out = Text()
+    for row in range(min(40, len(model))):
+        for side in (0, 1):
+            m = model.original(row) if side == 0 else model.repaired(row)
+            index = model.left[row] if side == 0 else model.right[row]
+            if m is None:
+                out.append(" " * 79)
+                continue
+            out.append(f"{index:>4} ", "dim")
+            out.append(f"{m.role:<9} ", "bold")
+            out.append(text_of(m.content)[:64].replace("\\n", " ").ljust(64))
+        out.append("\\n")
+    return out
+
+
+class OneWidget(App):
+    def compose(self):
+        yield Static(SHOWN)
+
+
+SHOWN = BODY
+OneWidget().run()
+"""
+FIRST_WORK_FLOORS = {
     "Textual's import alone": (
         "import os\nfrom textual.app import App\nfrom textual.widgets import Static\nos._exit(0)\n"
     ),
@@ -1044,10 +1097,19 @@ FIRST_WORK_IMPORTS = {
         "import os\nfrom textual.app import App\nfrom textual.widgets import Static\n"
         "import suture.live, suture.tui.rows\nos._exit(0)\n"
     ),
+    "those imports, then one Static of 40 rows of text (nothing read)": _ONE_WIDGET.replace(
+        "SHOWN = BODY", "SHOWN = Text('\\n'.join(f'{i:>4} user      some text' for i in range(40)))"
+    ),
+    "one Static of the first screenful, read, repaired and laid out": _ONE_WIDGET.replace(
+        "SHOWN = BODY", "SHOWN = screenful(sys.argv[-1])"
+    ),
 }
-"""Imports counted beside the first screens: how much of the bare app's count is Textual's
-import, and how far the modules any first screen of suture must import to read one message
-already take it. What is left of the 1.2x budget after them is all the app may run."""
+"""Programs counted beside the first screens, each from the process's start: how much of the
+bare app's count is Textual's import; how far the modules any first screen of suture must import
+to read one message already take it; and a first frame of one widget (the bare app's shape) with
+those imports, first with rows of made-up text, then with the file's first screenful read,
+repaired and laid out by suture's core (``sys.argv[-1]``: the JSONL file). What the app itself
+may run within the 1.2x budget is what is left after them."""
 
 
 def section_firstwork(size: str, runs: int) -> list[dict[str, Any]]:
@@ -1075,10 +1137,10 @@ def section_firstwork(size: str, runs: int) -> list[dict[str, Any]]:
     subprocess.run(["tmux", "set-option", "-w", "-t", terminal.name, "remain-on-exit", "on"], check=True)
     work = Path(tempfile.mkdtemp(prefix="suture-firstwork-"))
 
-    def counted(mode: str, shown: str, target: Path) -> float:
+    def counted(mode: str, shown: str, target: Path, *more: Path) -> float:
         log = work / f"{mode}-{target.name}.log"
         argv = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", f"--log-file={log}"]
-        argv += [sys.executable, str(runner), mode, shown, str(target)]
+        argv += [sys.executable, str(runner), mode, shown, str(target), *map(str, more)]
         subprocess.run(
             ["tmux", "respawn-pane", "-k", "-t", terminal.name, "exec " + " ".join(map(shlex.quote, argv))], check=True
         )
@@ -1094,10 +1156,10 @@ def section_firstwork(size: str, runs: int) -> list[dict[str, Any]]:
     imports: dict[str, float] = {}
     try:
         bare = counted("bare", "a bare Textual app is on screen", bare_script)
-        for i, (name, script) in enumerate(FIRST_WORK_IMPORTS.items()):
-            target = CACHE / f"first_work_imports_{i}.py"
+        for i, (name, script) in enumerate(FIRST_WORK_FLOORS.items()):
+            target = CACHE / f"first_work_floor_{i}.py"
             target.write_text(script)
-            imports[name] = counted("bare", "(the script ends itself)", target)
+            imports[name] = counted("bare", r"\d (user|assistant|system|tool) ", target, paths[1])
         mine = {path: counted("suture", r"\d (user|assistant|system|tool) ", path) for path in paths}
     finally:
         terminal.close()
@@ -1123,8 +1185,8 @@ def section_firstwork(size: str, runs: int) -> list[dict[str, Any]]:
                 "a bare Textual app's first screen, counted the same way",
                 None,
                 unit="M",
-                note="imports alone, nothing run: a floor no first screen of suture can go under"
-                " (the reading core: suture.live and suture.tui.rows, what reads and lays out one message)",
+                note="a floor: see FIRST_WORK_FLOORS (the reading core: suture.live and suture.tui.rows,"
+                " what reads and lays out one message)",
             )
         )
     for path in paths:
