@@ -23,6 +23,7 @@ def same_rows(got: RowModel, want: RowModel) -> None:
     assert list(got.row_of_output) == list(want.row_of_output)
     assert list(got.in_span) == list(want.in_span)
     assert list(got.out_span) == list(want.out_span)
+    assert list(got.listed) == list(want.listed)
     assert got.change_rows == want.change_rows
     assert got.changed_rows == want.changed_rows
     assert got.row_changes == want.row_changes

@@ -732,8 +732,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         view = self.view
         self.status.update_state(model=model, format_name=model.transcript.format)
         changes = self.query_one("#changes", ChangeList)
-        changes.set_items(model.changes)
-        n = len(model.changes)
+        changes.set_items(model.listed)
+        n = len(model.listed)
         self.query_one("#changes-title", Static).update(f"Changes ({n:,}…)" if n else "Changes")
         header = self.query_one("#pane-header", PaneHeader)
         header.counts = (f"({model.inputs:,}…)", f"({model.outputs:,}…)")
@@ -876,12 +876,12 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         self.status.update_state(model=model, format_name=transcript.format)
         changes = self.query_one("#changes", ChangeList)
         changes.empty = "the repair changes nothing here"
-        changes.set_items(model.repair.changes)
+        changes.set_items(model.listed)
         problems = self.query_one("#problems", ProblemList)
         if not problems.items and self.verdicts is None:
             problems.empty = "checking the providers…"
             problems.refresh()
-        n = len(model.repair.changes)
+        n = len(model.listed)
         self.query_one("#changes-title", Static).update(f"Changes ({n:,})" if n else "Changes")
         header = self.query_one("#pane-header", PaneHeader)
         header.counts = (f"({model.repair.input_count:,})", f"({len(model.repair.messages):,})")

@@ -183,7 +183,8 @@ class ItemList(ScrollView, Generic[T], can_focus=True):
 
 
 class ChangeList(ItemList[Change]):
-    """The repair's changes in input order."""
+    """The repair's changes in the order of their rows (:attr:`suture.tui.rows.RowModel.listed`):
+    as the panes read and ``n`` visits them."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = badge_classes("changes--badge")
     DEFAULT_CSS = (

@@ -349,7 +349,10 @@ class CheckFlow(App[None]):
             others, none_said = {}, f"{SHARED}: no problems in the rules all providers share"
             said = shared_summary(self.shared)
             empty = f"{said} in the rules all providers share (p: one provider's own rules)"
-            agent, items, title = "", list(before), f"Problems: {SHARED} {len(before)} → {len(after)}"
+            # Listed in the order of their rows, as the panes read them (a breach on a message
+            # not shown yet, last).
+            listed = sorted(before, key=lambda b: model.row_of_input[b.index] if b.index < model.inputs else len(model))
+            agent, items, title = "", listed, f"Problems: {SHARED} {len(before)} → {len(after)}"
             short = f"all {len(before)}→{len(after)}"
             breaches: dict[int, list[Finding | Breach]] = {}
             for breach in before:

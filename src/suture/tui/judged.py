@@ -12,13 +12,14 @@ them in the app's words.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from suture import show
 from suture.validity import Breach
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Sequence
 
     from suture.checks import Verdict, Violation
     from suture.checks.apart import Apart
@@ -369,25 +370,37 @@ def judge_all(
 
 
 def place(model: RowModel, provider: str, contract: Verdict, sent: SentVerdict | None = None) -> Judged:
-    """Put each of a verdict's findings on its row."""
+    """Put each of a verdict's findings on its row. Each kind's findings are in the order of
+    their rows, as the panes read and ``x`` visits them (a moved result's problem where the
+    result now is), a row's in the verdict's order: the problems list shows them so."""
     findings: list[Finding] = []
     last = max(len(model) - 1, 0)
     if sent is not None:
-        for v in sent.problems:
-            index = sent.at(v)
-            findings.append(Finding(SENT, _row_of_sent(model, sent, v.index), index, provider, v))
-        for fix in sent.notes:
-            row = _row(model.row_of_input, fix.index, last)
-            findings.append(Finding(AGENT, row, fix.index, provider, fix=fix))
+        findings += _by_row(
+            Finding(SENT, _row_of_sent(model, sent, v.index), sent.at(v), provider, v) for v in sent.problems
+        )
+        findings += _by_row(
+            Finding(AGENT, _row(model.row_of_input, fix.index, last), fix.index, provider, fix=fix)
+            for fix in sent.notes
+        )
     session = sent is not None
-    for v in contract.before:
-        findings.append(Finding(BEFORE, _row(model.row_of_input, v.index, 0), v.index, provider, v, contract=session))
-    for v in contract.after:
-        findings.append(Finding(AFTER, _row(model.row_of_output, v.index, 0), v.index, provider, v, contract=session))
+    findings += _by_row(
+        Finding(BEFORE, _row(model.row_of_input, v.index, 0), v.index, provider, v, contract=session)
+        for v in contract.before
+    )
+    findings += _by_row(
+        Finding(AFTER, _row(model.row_of_output, v.index, 0), v.index, provider, v, contract=session)
+        for v in contract.after
+    )
     by_row: dict[int, list[Finding]] = {}
     for f in findings:
         by_row.setdefault(f.row, []).append(f)
     return Judged(provider, contract, sent, findings, by_row)
+
+
+def _by_row(findings: Iterable[Finding]) -> list[Finding]:
+    """``findings`` in the order of their rows (a sort that keeps the order of a row's)."""
+    return sorted(findings, key=attrgetter("row"))
 
 
 def _row(rows: Sequence[int], index: int | None, default: int) -> int:

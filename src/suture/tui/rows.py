@@ -18,6 +18,7 @@ import threading
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 import orjson
@@ -167,7 +168,8 @@ class RowModel:
     an output index, a point where the repair starts a span: see :func:`stable_point`) keeps the
     rows before it only: a file still being read shows the part no later message can change.
     ``inputs``, ``outputs`` and ``changes`` are what the rows show (all of the repair's but
-    where ``upto`` cut them)."""
+    where ``upto`` cut them); ``listed`` is ``changes`` in the order of their rows, as the
+    Changes list shows them."""
 
     def __init__(
         self,
@@ -234,34 +236,55 @@ class RowModel:
         """The row of each change: those of ``previous`` before row ``r0``, then the changes
         ``numbers`` of the repair, each on the row of its output message (of its input message,
         for a dropped one); a renamed call's change also on the rows of the results it renamed
-        (:meth:`~suture.repair.Repair.renamed_results`)."""
+        (:meth:`~suture.repair.Repair.renamed_results`).
+
+        ``listed`` is the changes as the Changes list shows them: in the order of their rows, as
+        the panes read and ``n`` visits them (a moved result's change where the result now is),
+        a row's changes in the repair's order; ``change_rows`` the row of each. The kept changes
+        are all on rows before ``r0`` and keep their places: only the new ones are ordered."""
         changed: list[int]
         if previous is None:
-            self.change_rows: list[int] = []
+            self.listed: Grown[Change] = Grown()
+            self.change_rows: Grown[int] = Grown()
             self.row_changes: dict[int, list[Change]] = {}
             self.first_change: dict[int, int] = {}
             changed = []
         else:
-            self.change_rows = previous.change_rows[: numbers.start]
+            self.listed = previous.listed
+            self.change_rows = previous.change_rows
             self.row_changes = {r: c for r, c in previous.row_changes.items() if r < r0}
             self.first_change = {r: n for r, n in previous.first_change.items() if r < r0}
             changed = previous.changed_rows[: bisect.bisect_left(previous.changed_rows, r0)]
         all_changes = self.repair.changes
+        placed: list[tuple[int, int]] = []
+        renamed: list[tuple[int, int]] = []
         for number in numbers:
             change = all_changes[number]
             if change.output_index is not None:
                 row = self.row_of_output[change.output_index]
             else:
                 row = self.row_of_input[change.input_index]
-            self.change_rows.append(row)
+            placed.append((row, number))
             self.row_changes.setdefault(row, []).append(change)
-            self.first_change.setdefault(row, number)
             # A renamed call's result is sent under the new id too: its row shows the change.
             for j in self.repair.renamed_results(change):
                 if j < self.outputs:
                     result_row = self.row_of_output[j]
                     self.row_changes.setdefault(result_row, []).append(change)
-                    self.first_change.setdefault(result_row, number)
+                    renamed.append((result_row, number))
+        placed.sort(key=itemgetter(0))  # (stable: a row's changes stay in the repair's order)
+        kept = numbers.start
+        # The list item of a row: its own first change; a renamed result's row without one of its
+        # own, its call's rename.
+        for at, (row, _) in enumerate(placed, kept):
+            self.first_change.setdefault(row, at)
+        if renamed:
+            renames = {number for _, number in renamed}
+            position = {number: at for at, (_, number) in enumerate(placed, kept) if number in renames}
+            for row, number in renamed:
+                self.first_change.setdefault(row, position[number])
+        self.listed = self.listed.grown(kept, [all_changes[number] for _, number in placed])
+        self.change_rows = self.change_rows.grown(kept, [row for row, _ in placed])
         changed.extend(sorted(r for r in self.row_changes if r >= r0))
         self.changed_rows: list[int] = changed
 
