@@ -184,6 +184,30 @@ def test_error_events_are_evidence_not_history() -> None:
     assert all("stream disconnected" not in text_of(m.content) for m in t.messages)
 
 
+@pytest.mark.parametrize(
+    ("shape", "line", "said"),
+    [
+        ("overloaded-5xx", 15, "unexpected status 529 <unknown status code>: The server is overloaded."),
+        ("stream-cut-after-call", 11, "stream disconnected before completion: Transport error"),
+    ],
+)
+@pytest.mark.parametrize("version", ["0.169.0", "0.171.0"])
+def test_a_turn_that_ended_on_an_error_is_evidence(version: str, shape: str, line: int, said: str) -> None:
+    # Codex writes the provider's error into the turn's end event (task_complete's error), with no
+    # error event of its own: that is the error the session stopped on.
+    path = SAMPLES.parent / "recorded" / f"codex-{version}" / shape / "session.jsonl"
+    t = load_file(path)
+    assert [s.line for s, _ in t.evidence] == [line]
+    assert t.evidence[0][1].startswith(said)
+    # A turn that ended well (error null) is no evidence.
+    clean = load(
+        META,
+        rec("response_item", msg("user", "one")),
+        rec("event_msg", {"type": "task_complete", "error": None, "last_agent_message": "1"}),
+    )
+    assert clean.evidence == []
+
+
 def test_ghost_snapshots_and_unknown_records_are_not_history() -> None:
     t = load(
         META,

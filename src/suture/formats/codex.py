@@ -9,7 +9,8 @@ Each line is ``{"timestamp", "type", "payload"}`` with ``type`` one of ``session
   history; ``ghost_snapshot`` items (Codex's undo bookkeeping, never sent to the API) are left out;
 - ``event_msg`` lines are what the terminal showed: a ``user_message`` event repeats the text of
   the ``response_item`` user message next to it, so it is not history (counting it would put every
-  prompt in twice). An ``error`` event is kept as evidence of why the session stopped;
+  prompt in twice). An ``error`` event is kept as evidence of why the session stopped, and so is
+  the error a turn's end event carries (``task_complete``'s ``error``, Codex 0.169 and later);
 - ``compacted`` with ``replacement_history`` replaces everything before it; without one (older
   files) the history becomes the user messages so far plus the summary as a user message, as Codex
   rebuilds it;
@@ -213,8 +214,14 @@ class CodexAdapter:
                     rewrote = True
                 elif kind == "event_msg" and isinstance(payload, dict):
                     event = payload.get("type")
+                    failed = payload.get("error")
                     if _named(event, _EVIDENCE_EVENTS):
                         evidence.append((Source(line=line), str(payload.get("message", event))))
+                    elif isinstance(failed, dict) and isinstance(failed.get("message"), str) and failed["message"]:
+                        # A turn that ended on the provider's error: Codex 0.169 and later write it
+                        # into the turn's end event (``task_complete``'s ``error``), with no error
+                        # event of its own (recorded in sample_sessions/recorded/codex-*/).
+                        evidence.append((Source(line=line), failed["message"]))
                     elif event == "thread_rolled_back":
                         history = _rolled_back(history, payload.get("num_turns"))
                         rewrote = True
