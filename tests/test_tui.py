@@ -480,6 +480,27 @@ async def test_a_file_rewritten_with_other_messages_says_so_not_a_count(jsonl: P
         assert reload_note(app).startswith("+1 message, 0 s ago")
 
 
+async def test_a_compaction_appended_says_so_and_goes_to_the_end(tmp_path: Path) -> None:
+    # The history now starts at the compaction's summary: not "rewritten", and the place (a
+    # message before the compaction, no longer shown) gives way to the end.
+    lines = (ROOT / "sample_sessions" / "claude-code" / "compacted.jsonl").read_bytes().splitlines(keepends=True)
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(b"".join(lines[:3]))
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await pilot.press("g")
+        with open(path, "ab") as f:
+            f.write(b"".join(lines[3:]))
+        app.read_file()
+        await ready(pilot, app)
+        model = app.model
+        assert model is not None
+        n = len(model.transcript.messages)
+        assert reload_note(app).startswith(f"compacted at line 4, {n} messages, 0 s ago")
+        assert app.view.cursor == len(model) - 1
+
+
 async def test_reload_after_replace_by_rename(jsonl: Path, tmp_path: Path) -> None:
     app = SutureApp(jsonl, watch=False)
     async with app.run_test(size=SIZE) as pilot:

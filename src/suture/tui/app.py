@@ -37,7 +37,7 @@ from suture._deferred import deferred
 from suture.formats import skipped
 from suture.io import keeping_built
 from suture.live import LiveFile, Update
-from suture.model import Source
+from suture.model import Source, Transcript
 from suture.tail import Partial
 from suture.tui.banner import Banner, Recorded, request_words
 from suture.tui.bars import InfoBar, StatusBar, panes_gone
@@ -896,11 +896,16 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             if recovered:
                 self._note_reload("reads again")
             return
-        # Keep the place: the same message under the cursor, the same scroll offset.
+        # Keep the place: the same message under the cursor, the same scroll offset. After a
+        # compaction the messages before it are not shown: the place is the end, where it is.
+        compacted = _compaction_line(transcript)
+        compacted_now = compacted is not None and compacted != _compaction_line(old.transcript)
         row = view.cursor
         left = old.left[row] if row < len(old) else None
         right = old.right[row] if row < len(old) else None
-        if left is not None and left < len(model.row_of_input):
+        if compacted_now:
+            cursor = len(model) - 1
+        elif left is not None and left < len(model.row_of_input):
             cursor = model.row_of_input[left]
         elif right is not None and right < len(model.row_of_output):
             cursor = model.row_of_output[right]
@@ -921,6 +926,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             return
         if old.transcript.format != transcript.format:  # another file now: not so many more messages
             said = f"now {transcript.format}, {count(len(transcript.messages), 'message')}"
+        elif compacted_now:  # the history starts again from the compaction's summary
+            said = f"compacted at line {compacted:,}, {count(len(transcript.messages), 'message')}"
         elif changed[0] and changed[0] == changed[1]:  # no message where it was: another file now
             said = f"rewritten, {count(len(transcript.messages), 'message')}"
         else:
@@ -1441,6 +1448,13 @@ def _recorded_when(path: Path, source: Source) -> str:
         return ""
     when = stamp.replace("T", " ").split(".")[0].removesuffix("Z")
     return show.line(when + (" UTC" if stamp.endswith("Z") else ""))
+
+
+def _compaction_line(transcript: Transcript) -> int | None:
+    """The line of the compaction a session's history starts from (``None`` where none does)."""
+    compacted = transcript.meta.get("compacted")
+    line = compacted.get("line") if isinstance(compacted, dict) else None
+    return line if isinstance(line, int) else None
 
 
 def _in_document(model: RowModel) -> bool:
