@@ -5,7 +5,9 @@ errors, so patterns match the stable words and pull out the ids and indices);
 ``locate(messages, recognition)`` finds the messages: first among the violations the provider's
 check reports for that rule (narrowed to the ids and indices the text names), then, for a rule no
 check can see from the history alone (an edited thinking block), by the ids and indices
-themselves. ``closest(text)`` ranks rules for a text nothing recognises.
+themselves. ``elsewhere(text)`` tells an error that is not about the history at all (the
+provider overloaded or failing, a stream cut, a timeout, a rate limit); ``closest(text)`` ranks
+rules for a text nothing else recognises.
 
 ``explain(messages, text)`` puts it together (an :class:`Explanation`: the rule, the messages,
 what the error names that the history does not hold, whether the repair fixes it, and one
@@ -47,6 +49,7 @@ if TYPE_CHECKING:
     from suture.sent.recorded import RecordedRequest
 
 __all__ = [
+    "Elsewhere",
     "Explanation",
     "Finding",
     "Location",
@@ -55,6 +58,7 @@ __all__ = [
     "absent",
     "closest",
     "counted",
+    "elsewhere",
     "explain",
     "explain_transcript",
     "locate",
@@ -160,6 +164,98 @@ def closest(text: str, limit: int = 3) -> list[Rule]:
             scored.append((-common / (len(theirs) ** 0.5 or 1), order, r))
     scored.sort(key=lambda t: (t[0], t[1]))
     return [r for _, _, r in scored[:limit]]
+
+
+@dataclass(frozen=True, slots=True)
+class Elsewhere:
+    """An error that is not about the request's history: ``kind`` is ``server`` (the provider's
+    side, or the connection to it: overloaded, a 5xx, a stream cut, a timeout) or ``limit`` (a
+    rate limit or a quota); ``what`` says which, in a few words; ``matched`` is the text that says so."""
+
+    kind: str
+    what: str
+    matched: str
+
+    def verdict(self) -> str:
+        """What to do, in a sentence or two."""
+        if self.kind == "limit":
+            return (
+                f"Not a problem with the history: {self.what}, a limit on the account or the model. "
+                "Resume the session as it is once the limit allows it (wait for a rate limit to reset; "
+                "a quota or spend limit must be raised first); suture's repair has nothing to do here."
+            )
+        return (
+            f"Not a problem with the history: {self.what}. It is the provider's side (or the connection to it): "
+            "resume the session as it is, after a wait; suture's repair has nothing to do here."
+        )
+
+
+# Errors that say nothing of the history, as providers and agents word them (matched against the
+# normalised text, case ignored, only where no rule's text matches). Sources: Anthropic's errors
+# page (docs.anthropic.com/en/api/errors: 529 overloaded_error "Overloaded", 500 api_error, 429
+# rate_limit_error) and Claude Code's "API Error: Repeated 529 Overloaded errors" / "Connection
+# dropped (ECONNRESET)" (sample_sessions/recorded/claude-code-*/overloaded-5xx, stream-cut-after-call);
+# OpenAI's error codes guide (429 "Rate limit reached", "You exceeded your current quota", 500
+# "The server had an error while processing your request", 503 "The engine is currently
+# overloaded") and Codex's "unexpected status 529 ...: The server is overloaded" and "stream
+# disconnected before completion" (sample_sessions/recorded/codex-*/; openai/codex issues 6397,
+# 22472); pi's "error: terminated" for a cut stream (sample_sessions/recorded/pi-*/stream-cut-after-call);
+# Gemini's RESOURCE_EXHAUSTED, UNAVAILABLE ("The model is overloaded") and DEADLINE_EXCEEDED;
+# Bedrock's ThrottlingException, ServiceUnavailableException, InternalServerException and
+# ModelNotReadyException. The first that matches names it.
+_ELSEWHERE: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
+    (kind, what, re.compile(pattern, re.IGNORECASE))
+    for kind, what, pattern in (
+        (
+            "limit",
+            "a quota or spend limit",
+            r"\b(?:insufficient_quota|exceeded your current quota|spend(?:ing)? limit)",
+        ),
+        (
+            "limit",
+            "a rate limit (429)",
+            r"\b(?:rate[ _-]?limit(?:ed|_error|_exceeded)?|too many requests|resource_exhausted|throttling(?:exception)?"
+            r"|(?:status|http|error|code)[\s:=]*429)\b",
+        ),
+        (
+            "server",
+            "the provider is overloaded (529)",
+            r"\b(?:overloaded(?:_error)?|(?:status|http|error|code)[\s:=]*529)\b",
+        ),
+        (
+            "server",
+            "the response stream was cut before it completed",
+            r"\b(?:stream disconnected|stream closed before|connection (?:dropped|reset|closed)|econnreset|"
+            r"socket hang up|premature close|terminated)\b",
+        ),
+        ("server", "the request timed out", r"\b(?:timed out|timeout|etimedout|deadline_exceeded|gateway time-?out)\b"),
+        (
+            "server",
+            "a server error (5xx)",
+            r"\b(?:internal server error|server had an error|an error occurred while processing your request|"
+            r"server_error|api_error|internalserverexception|service ?unavailable(?:exception)?|"
+            r"modelnotreadyexception|bad gateway|(?:status|http|error|code)[\s:=]*5\d\d)\b",
+        ),
+    )
+)
+
+
+def elsewhere(text: str) -> Elsewhere | None:
+    """What an error that is not about the request's history says (the provider overloaded or
+    failing, a stream cut, a timeout, a rate limit or quota), or ``None``. Ask it only of a text
+    no rule recognises: a 400 about the history may name a status too."""
+    flat = normalise(text)
+    for kind, what, pattern in _ELSEWHERE:
+        m = pattern.search(flat)
+        if m:
+            return Elsewhere(kind, what, m.group())
+    return None
+
+
+def _unrecognised(text: str) -> Explanation:
+    """The explanation of a text no rule recognises: not about the history, or the closest rules."""
+    cause = elsewhere(text)
+    return Explanation(text, elsewhere=cause, closest=[] if cause is not None else closest(text))
 
 
 @dataclass(slots=True)
@@ -328,6 +424,8 @@ class Explanation:
     """What the error names that the history does not hold (then it is about another request)."""
     changes: list[Change] = field(default_factory=list)
     closest: list[Rule] = field(default_factory=list)
+    elsewhere: Elsewhere | None = None
+    """For a text no rule recognises: what it says where it is not about the history at all."""
     request: SentRequest | None = None
     named: int | None = None
     findings: list[Finding] = field(default_factory=list)
@@ -340,7 +438,16 @@ class Explanation:
 
     @property
     def recognised(self) -> bool:
+        """Whether a rule's text is recognised."""
         return self.recognition is not None
+
+    @property
+    def kind(self) -> str:
+        """``rule`` (a rule's text), ``server`` or ``limit`` (not about the history: the provider's
+        side, or a limit; :class:`Elsewhere`), or ``unrecognised``."""
+        if self.recognition is not None:
+            return "rule"
+        return self.elsewhere.kind if self.elsewhere is not None else "unrecognised"
 
     def left_out(self, i: int) -> bool:
         """Whether the agent leaves as-written message ``i`` out of what it sends (a session log:
@@ -393,6 +500,8 @@ class Explanation:
         """What to do, in a sentence or two, that never contradict each other."""
         rec = self.recognition
         if rec is None:
+            if self.elsewhere is not None:
+                return self.elsewhere.verdict()
             return "suture does not recognise this error text."
         rule = rec.rule
         if self.absent:
@@ -560,7 +669,7 @@ def explain(messages: Sequence[Message], text: str, repaired: Repair | None = No
     ``messages``. ``repaired`` reuses a repair of ``messages``."""
     recognised = recognise(text)
     if not recognised:
-        return Explanation(text, closest=closest(text))
+        return _unrecognised(text)
     rec = recognised[0]
     result = repaired if repaired is not None else repair(messages)
     missing = absent(messages, rec)
@@ -615,7 +724,7 @@ def explain_transcript(
         return explain(transcript.messages, text, repaired)
     recognised = recognise(text)
     if not recognised:
-        return Explanation(text, closest=closest(text))
+        return _unrecognised(text)
     result = repaired if repaired is not None else repair(transcript.messages)
     model = modelled(transcript, sent)
     behind = _behind(transcript, requests or (), recognised[0])

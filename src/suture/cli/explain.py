@@ -8,8 +8,10 @@ An error whose ids or index this file does not hold is about another file or req
 so. Where the session recorded the requests it sent (Claude Code 2.1.328 does), the request
 behind the recorded error is rebuilt from the file and shown beside it: its size, the message the
 error names by its index (``messages.N`` counts that request's messages), and what suture's
-check of that request finds. Exit 0 when the error is recognised and its messages found; 1 when they are not (not in this
-file, not found, not recognised); 2 when the input cannot be read, or no error text is given and
+check of that request finds. An error that is not about the history (the provider overloaded or
+failing, a stream cut, a timeout, a rate limit) says so, and that resuming as is is what to do. Exit
+0 when the error is recognised and its messages found, or it is not about the history; 1 when they
+are not (not in this file, not found, not recognised); 2 when the input cannot be read, or no error text is given and
 the file records none.
 """
 
@@ -23,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from suture import show
 from suture.checks import TITLES
-from suture.checks.explain import Explanation, closest, explain_transcript, summary
+from suture.checks.explain import Explanation, explain_transcript, summary
 from suture.cli import EXIT_FOUND, EXIT_OK
 from suture.cli._common import STDIN, input_path, load_sent, out, out_json
 from suture.io import InputError
@@ -43,7 +45,8 @@ def add_arguments(sub: Any, name: str) -> None:
         description=(
             "Recognise a provider's error text (paste it, or '-' to read it from stdin), find the "
             "messages it names in the transcript, and show the repair's changes to them or what to do "
-            "where the repair does not fix it. Exit 0 when found; 1 when not (the error names ids or an index "
+            "where the repair does not fix it, or that the error is not about the history (the provider's side, "
+            "or a limit). Exit 0 when found, or not about the history; 1 when not (the error names ids or an index "
             "this file does not hold, or is not recognised); 2 if the file cannot be read, or no error text is "
             "given and the file records none."
         ),
@@ -116,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     messages = transcript.messages
     found = explain_transcript(transcript, text, requests=requests)
     if not found.recognised:
-        return _unrecognised(args, text)
+        return _unrecognised(args, found)
     behind = found.request.recorded if found.request is not None else None
     if args.json:
         _json(args, transcript.format, messages, found, _request_json(behind, found) if behind is not None else None)
@@ -184,6 +187,7 @@ def _json(
             "format": fmt,
             "error": found.text,
             "recognised": True,
+            "kind": found.kind,
             "rule": rec.rule.id,
             "title": rec.rule.title,
             "found_rule": rule.id if found.flagged else None,
@@ -320,18 +324,30 @@ def _repair_command(path: str, transcript: Transcript) -> str:
     return f"$ suture repair {shlex.quote(show.path(path))} -o {shlex.quote(show.path(target))}"
 
 
-def _unrecognised(args: argparse.Namespace, text: str) -> int:
-    near = closest(text)
+def _unrecognised(args: argparse.Namespace, found: Explanation) -> int:
+    """A text no rule recognises: not about the history (the provider's side, or a limit: exit 0),
+    or the closest rules (exit 1)."""
+    near = found.closest
     if args.json:
         out_json(
             {
                 "file": show.path_json(args.input),
+                "error": found.text,
                 "recognised": False,
+                "kind": found.kind,
+                "matched": found.elsewhere.matched if found.elsewhere is not None else None,
+                "verdict": found.verdict(),
                 "closest": [{"rule": r.id, "providers": list(r.providers), "title": r.title} for r in near],
             }
         )
-        return EXIT_FOUND
-    lines = ["suture does not recognise this error text."]
+        return EXIT_OK if found.elsewhere is not None else EXIT_FOUND
+    if found.elsewhere is not None:
+        out(
+            found.verdict(),
+            f"Run 'suture check {show.path(args.input)}' to see whether the history itself is accepted.",
+        )
+        return EXIT_OK
+    lines = [found.verdict()]
     if near:
         lines.append("Closest rules:")
         for r in near:

@@ -133,7 +133,7 @@ class ExplainScreen(Overlay[int | None]):
         model = self.model_ref() if self.model_ref is not None else None
         rec = found.recognition
         if rec is None:
-            out.append("suture does not recognise this error text.", styled.part("heading"))
+            out.append(show.line(found.verdict()), styled.part("heading"))  # not about the history, or not known
             if found.closest:
                 out.append("\nclosest rules: ", styled.part("muted"))
                 out.append(", ".join(f"{r.id} ({', '.join(r.providers)}): {r.title}" for r in found.closest[:3]))

@@ -1,0 +1,118 @@
+"""An error that is not about the request's history (the provider overloaded or failing, a stream
+cut, a timeout, a rate limit or quota) is told as such: the provider's side or a limit, resume as
+is after a wait, and no closest rules, in the library, ``suture explain`` (text and ``--json``)
+and the app's explain screen."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from suture.checks.explain import elsewhere, explain
+from suture.tui.app import SutureApp
+from tests.helpers.app import WORKED
+from tests.helpers.explain import explained, paste_error
+
+RECORDED = Path(__file__).resolve().parent.parent / "sample_sessions" / "recorded"
+
+# Texts as providers and agents send them (see the sources beside ``_ELSEWHERE`` in suture.checks.explain).
+PASTED = [
+    ('{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":"req_1"}', "server"),
+    ("unexpected status 529 <unknown status code>: The server is overloaded. Please try again later.", "server"),
+    ('API Error: 500 {"type":"error","error":{"type":"api_error","message":"Internal server error"}}', "server"),
+    ("The server had an error while processing your request. Sorry about that!", "server"),
+    ("stream disconnected before completion: Transport error: network error: error decoding response body", "server"),
+    (
+        "API Error: Connection dropped (ECONNRESET). Check the gateway set in ANTHROPIC_BASE_URL, then try again.",
+        "server",
+    ),
+    ("Request timed out.", "server"),
+    (
+        '{"error": {"code": 503, "message": "The model is overloaded. Please try again later.", "status": "UNAVAILABLE"}}',
+        "server",
+    ),
+    (
+        '{"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed the rate limit '
+        'for your organization of 50,000 input tokens per minute."}}',
+        "limit",
+    ),
+    ("Rate limit reached for gpt-4o in organization org-x on tokens per min (TPM): Limit 30000, Used 29000.", "limit"),
+    ("You exceeded your current quota, please check your plan and billing details.", "limit"),
+    ("ThrottlingException: Too many requests, please wait before trying again.", "limit"),
+]
+
+
+@pytest.mark.parametrize(("text", "kind"), PASTED)
+def test_an_error_not_about_the_history_is_told_as_such(text: str, kind: str) -> None:
+    found = explain([], text)
+    assert found.kind == kind and not found.recognised
+    assert found.closest == []
+    said = found.verdict()
+    assert said.startswith("Not a problem with the history") and "resume the session as it is" in said.lower()
+    assert "does not recognise" not in said
+
+
+def test_a_rules_text_is_still_the_rule_where_it_names_a_status_too() -> None:
+    text = (
+        "API Error: 400 messages.529: `tool_use` ids were found without `tool_result` blocks immediately after: "
+        "toolu_1. Each `tool_use` block must have a corresponding `tool_result` block in the next message."
+    )
+    found = explain([], text)
+    assert found.kind == "rule" and found.recognition is not None and found.recognition.rule.id == "A1"
+
+
+@pytest.mark.parametrize("text", ["the weather is nice today", "messages.500 has something about a tool_result"])
+def test_other_texts_stay_unrecognised_with_closest_rules(text: str) -> None:
+    assert elsewhere(text) is None
+    found = explain([], text)
+    assert found.kind == "unrecognised" and found.verdict() == "suture does not recognise this error text."
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "suture", "explain", *args], capture_output=True, text=True, timeout=60
+    )
+
+
+SESSIONS = sorted(
+    p
+    for shape in ("overloaded-5xx", "stream-cut-after-call")
+    for p in RECORDED.glob(f"*/{shape}/session.jsonl")
+    if not p.parent.parent.name.startswith("codex")  # Codex's session logs record no API error suture reads
+)
+
+
+@pytest.mark.parametrize("session", SESSIONS, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}")
+def test_cli_a_recorded_overload_or_stream_cut_is_not_about_the_history(session: Path) -> None:
+    r = _run(str(session))
+    assert r.returncode == 0, r.stderr
+    assert "Not a problem with the history" in r.stdout and "resume the session as it is" in r.stdout
+    assert "Closest rules" not in r.stdout and "does not recognise" not in r.stdout
+    out = json.loads(_run(str(session), "--json").stdout)
+    assert out["kind"] == "server" and out["recognised"] is False and out["closest"] == []
+    assert out["verdict"].startswith("Not a problem with the history")
+
+
+def test_the_recorded_samples_cover_both_shapes() -> None:
+    assert {p.parent.name for p in SESSIONS} == {"overloaded-5xx", "stream-cut-after-call"}
+
+
+def test_cli_json_kind_of_a_pasted_rate_limit_and_of_a_rule() -> None:
+    out = json.loads(_run(str(WORKED), "--json", "--error", PASTED[8][0]).stdout)
+    assert out["kind"] == "limit"
+    unknown = json.loads(_run(str(WORKED), "--json", "--error", "the weather is nice today").stdout)
+    assert unknown["kind"] == "unrecognised"
+
+
+async def test_the_app_says_it_is_not_about_the_history(tmp_path: Path) -> None:
+    app = SutureApp(WORKED, watch=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await explained(pilot, app)
+        screen = await paste_error(pilot, app, PASTED[0][0])
+        said = str(screen.query_one("#explained").content)
+        assert "Not a problem with the history" in said and "does not recognise" not in said
+        assert "closest rules" not in said
