@@ -144,3 +144,39 @@ def test_suture_sent_names_the_places_of_what_the_agent_adds() -> None:
     assert [m["role"] for m in sent[:3]] == [m["role"] for m in body["messages"][:3]]
     assert "the system message Claude Code adds" in sent[1]["content"]
     assert "a stand-in at its place here" in proc.stderr
+
+
+COMPACTED = [
+    (CORPUS / "claude-code-2.1.332" / "compaction" / "session.jsonl", "lines 1–27 are before a compaction (line 28)"),
+    (
+        REAL / "claude-code" / "4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
+        "lines 1–753 are before a compaction (line 754) and are not sent",
+    ),
+]
+
+
+@pytest.mark.parametrize(("path", "said"), COMPACTED, ids=["recorded", "real"])
+def test_check_and_sent_say_the_lines_before_a_compaction_are_not_sent(path: Path, said: str) -> None:
+    from suture.cli._common import load_sent
+    from suture.formats import before_compaction, skipped
+
+    transcript = load_sent(str(path), None, False)
+    (sentence,) = skipped(transcript)  # the words the app's banner says
+    assert sentence.startswith(said)
+    proc = run("check", path)
+    head, under = proc.stdout.splitlines()[:2]
+    assert head.startswith(f"{path}: Claude Code") and under == f"  {sentence}"
+    report = json.loads(run("check", "--json", path).stdout)
+    assert report["history_not_sent"] == [sentence]
+    records = report["before_compaction"]
+    assert len(records) == len(before_compaction(transcript)) and records[0]["source"] == "line 1"
+    assert {r["kind"] for r in records} <= {"compacted", "compaction"}
+    sent = run("sent", path)
+    assert sent.returncode == 0 and sentence in sent.stderr and sent.stderr.count("\n") == 1
+
+
+def test_check_of_a_session_without_a_compaction_names_none() -> None:
+    path = CORPUS / "claude-code-2.1.332" / "killed-during-tool" / "session.jsonl"
+    report = json.loads(run("check", "--json", path).stdout)
+    assert report["history_not_sent"] == [] and report["before_compaction"] == []
+    assert "before a compaction" not in run("check", path).stdout

@@ -3,7 +3,8 @@
 For a session log (Claude Code, Codex, pi) the verdict is on what the agent sends when it resumes
 the session (``suture.sent``), for the provider it talks to unless ``--provider`` names others:
 its problems (exit 1 if any), then what the agent repairs itself (notes, never problems), the
-records it does not send, and the contract view: what suture's repair of the file as written
+records it does not send (the history before a compaction named under the file's header), and
+the contract view: what suture's repair of the file as written
 changes (``suture repair``). Lines the agent cannot read are skipped, as it skips them.
 
 For any other file, without ``--provider`` it lists every way the transcript breaks the repair contract's Valid property (the
@@ -23,8 +24,8 @@ from suture import show
 from suture.checks import PROVIDERS, RULES, STRICTER, TITLES, Verdict, Violation, resolve, verdicts
 from suture.cli import EXIT_FOUND, EXIT_OK
 from suture.cli._common import input_path, load_sent, out, out_json
-from suture.formats import own_provider
-from suture.model import Message, Transcript
+from suture.formats import before_compaction, own_provider, skipped
+from suture.model import Message, Skipped, Transcript
 from suture.validity import violations
 from suture.words import count
 
@@ -301,7 +302,11 @@ def _session_json(
             "added": [{"place": a.position, "role": a.role, "what": a.what} for a in sent.added],
         },
         "clean": not rejected,
-        "skipped": [{"source": str(s.source), "kind": s.kind, "reason": s.reason} for s in sent.skipped],
+        "skipped": [_skipped_json(s) for s in sent.skipped],
+        # The history the agent does not send (the lines before a compaction): in a sentence, as
+        # the text and the app say it, and its records one each.
+        "history_not_sent": skipped(transcript),
+        "before_compaction": [_skipped_json(s) for s in before_compaction(transcript)],
         "providers": {
             name: {
                 "title": TITLES[name],
@@ -334,6 +339,10 @@ def _session_json(
     }
 
 
+def _skipped_json(s: Skipped) -> dict[str, str]:
+    return {"source": str(s.source), "kind": s.kind, "reason": s.reason}
+
+
 def _session_lines(
     args: argparse.Namespace,
     transcript: Transcript,
@@ -356,7 +365,9 @@ def _session_lines(
         f"{show.path(args.input)}: {who}{version} session, {count(len(written), 'message')} as written, "
         f"{count(_history(sent), unit)} in the request {who} sends on resume, before the new prompt"
     )
-    lines = [head, f"  ({NUMBERS}, or [new] for one {who} makes up on resume)"]
+    lines = [head]
+    lines.extend(f"  {sentence}" for sentence in skipped(transcript))  # the lines before a compaction
+    lines.append(f"  ({NUMBERS}, or [new] for one {who} makes up on resume)")
     if sent.assumed:
         lines.append(f"  ({sent.assumed})")
     limit = None if args.all else SHOWN

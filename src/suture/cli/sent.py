@@ -4,13 +4,14 @@ For a session log (Claude Code, Codex, pi) this is what the agent builds from th
 (``suture.sent``): in the wire format of its provider (Anthropic ``messages``, Responses
 ``input`` items, Chat ``messages``), with the results it makes up, without what it leaves out.
 For a request file it is the file's own history. The JSON list goes to stdout; a line on stderr
-says whose behaviour was modelled and how many things the agent repairs itself
-(``suture check`` lists them).
+says whose behaviour was modelled, how many things the agent repairs itself (``suture check``
+lists them), and which lines of the file it does not send (those before a compaction).
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from typing import Any
 
 from suture import show
@@ -51,6 +52,7 @@ _NOUNS = {"responses": "item"}
 
 
 def run(args: argparse.Namespace) -> int:
+    from suture.formats import skipped
     from suture.sent import as_sent
     from suture.sent.numbered import body_of, list_key
 
@@ -58,12 +60,13 @@ def run(args: argparse.Namespace) -> int:
     sent = as_sent(transcript)
     out_json({list_key(sent.wire_format): body_of(sent)} if args.body else sent.wire)
     if not args.quiet:
-        err(summary(sent, args.input, args.body))
+        err(summary(sent, args.input, args.body, skipped(transcript)))
     return EXIT_OK
 
 
-def summary(sent: Any, path: str, body: bool = False) -> str:
-    """One line: who sends it, to whom, how much, and what the agent repairs itself."""
+def summary(sent: Any, path: str, body: bool = False, history: Sequence[str] = ()) -> str:
+    """One line: who sends it, to whom, how much, what the agent repairs itself, and ``history``:
+    what of the file it does not send (:func:`suture.formats.skipped`: the lines before a compaction)."""
     from suture.sent import agent_name
 
     n = len(sent.wire)
@@ -88,6 +91,8 @@ def summary(sent: Any, path: str, body: bool = False) -> str:
             + ("a stand-in at its place here" if body and one else "stand-ins at their places here" if body else "")
             + ("" if body else f"which this list leaves out (--body puts {'it' if one else 'them'} in)")
         )
+    for sentence in history:
+        line += f"; {sentence}"
     if sent.assumed:
         line += f" ({sent.assumed})"
     return line
