@@ -116,3 +116,18 @@ async def test_the_app_says_it_is_not_about_the_history(tmp_path: Path) -> None:
         said = str(screen.query_one("#explained").content)
         assert "Not a problem with the history" in said and "does not recognise" not in said
         assert "closest rules" not in said
+
+
+@pytest.mark.parametrize("agent", ["claude-code-2.1.332", "codex-0.171.0"])
+async def test_the_banner_says_a_recorded_overload_is_not_about_the_history(tmp_path: Path, agent: str) -> None:
+    from suture.tui.banner import Banner
+
+    path = tmp_path / "session.jsonl"
+    path.write_bytes((RECORDED / agent / "overloaded-5xx" / "session.jsonl").read_bytes())
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await explained(pilot, app)
+        assert app.recorded is not None and app.recorded.explanation is not None
+        said = app.query_one(Banner).render().plain
+        assert "not about the history: resume as it is" in said, said
+        assert "not a rule suture knows" not in said

@@ -149,6 +149,8 @@ class Banner(_Bar):
             parts.append(
                 Text("it names what this file does not hold" if explanation.absent else "not found here", end="")
             )
+        elif explanation.elsewhere is not None:  # overloaded, a 5xx, a limit: not the history
+            parts.append(Text("not about the history: resume as it is", self.part("muted"), end=""))
         else:
             parts.append(Text("not a rule suture knows", self.part("muted"), end=""))
         parts.append(Text("E explains", self.part("muted"), end=""))
