@@ -927,7 +927,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         if old.transcript.format != transcript.format:  # another file now: not so many more messages
             said = f"now {transcript.format}, {count(len(transcript.messages), 'message')}"
         elif compacted_now:  # the history starts again from the compaction's summary
-            said = f"compacted at line {compacted:,}, {count(len(transcript.messages), 'message')}"
+            said = f"compacted at line {compacted}, {count(len(transcript.messages), 'message')}"
         elif changed[0] and changed[0] == changed[1]:  # no message where it was: another file now
             said = f"rewritten, {count(len(transcript.messages), 'message')}"
         else:
