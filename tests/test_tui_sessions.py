@@ -525,3 +525,29 @@ def test_the_columns_share_the_row_and_never_pass_its_end() -> None:
         assert columns.why == 0 or columns.why >= Columns.WHY_LEAST
         assert columns.why == 0 or columns.file == Columns.FILE_MOST or width >= Columns.NARROW, width
         assert columns.project == 0 or columns.project >= Columns.PROJECT_LEAST
+
+
+async def open_session(pilot: Any, app: SessionsApp, name: str) -> None:
+    """Open the session ``name`` from the browser, and wait (a bounded while) for its checks."""
+    await scanned(pilot, app.browser)
+    target = next(i for i, r in enumerate(app.browser.table.rows) if os.path.basename(r.path) == name)
+    app.browser.table.cursor = target
+    await pilot.press("enter")
+    await until(pilot, lambda: app.model is not None and app.verdicts is not None)
+    await pilot.pause()
+
+
+async def test_a_key_of_a_session_opened_from_the_browser_says_why_it_cannot_act(home: Path) -> None:
+    # As in a file opened directly: s with nothing left out of what is sent, n with no change,
+    # each says why rather than doing nothing.
+    app = browser(home, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_session(pilot, app, "parallel-calls.jsonl")
+        assert app.screen is app.screen_stack[0]
+        for key, why in (
+            ("s", "the file holds nothing that is left out of what is sent"),
+            ("n", "the repair changes nothing here"),
+        ):
+            await pilot.press(key)
+            await pilot.pause()
+            assert [n.message for n in app._notifications][-1:] == [why], key

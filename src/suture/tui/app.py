@@ -422,11 +422,13 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
 
     @property
     def _main_keys(self) -> dict[str, list[Binding]]:
-        """The app's own bindings by key, and the panes' key that shows a message whole."""
+        """The app's own bindings by key (those of every class it is made from, as Textual binds
+        them: a subclass's ``BINDINGS`` add to these), and the panes' key that shows a message whole."""
+        own = [b for bound in self._bindings.key_to_bindings.values() for b in bound]
         opens = [
             Binding(b.key, "details") for b in TranscriptView.BINDINGS if isinstance(b, Binding) and b.action == "open"
         ]
-        return BindingsMap([*self.BINDINGS, *opens]).key_to_bindings
+        return BindingsMap([*own, *opens]).key_to_bindings
 
     # -- layout ------------------------------------------------------------------------------
 
