@@ -13,6 +13,7 @@ from rich.cells import cell_len
 
 from suture.scan import LISTED, OK, OTHER, REJECTED, UNREADABLE
 from suture.sessions import agent_places
+from suture.tui.keys import KeyBar
 from suture.tui.sessions import SessionHeader, SessionList, SessionsApp, SessionsScreen, matches
 from tests.fakehome import SAMPLES, env_for, use_home
 
@@ -551,3 +552,12 @@ async def test_a_key_of_a_session_opened_from_the_browser_says_why_it_cannot_act
             await pilot.press(key)
             await pilot.pause()
             assert [n.message for n in app._notifications][-1:] == [why], key
+
+
+@pytest.mark.parametrize("size", [(100, 30), (80, 24)])
+async def test_a_narrow_session_opened_from_the_browser_keeps_esc_back_to_it(home: Path, size: tuple[int, int]) -> None:
+    app = browser(home, watch=False)
+    async with app.run_test(size=size) as pilot:
+        await open_session(pilot, app, "interrupted-then-api-error.jsonl")
+        shown = [(k.key, k.description) for k in app.screen.query_one(KeyBar).fitted(size[0])]
+        assert ("esc", "Sessions") in shown and ("q", "Quit") in shown

@@ -953,6 +953,9 @@ class SessionsApp(SutureApp):
         ),
     ]
     MAIN_ONLY: ClassVar[frozenset[str]] = SutureApp.MAIN_ONLY | {"sessions"}
+    # Esc back to the list stays as long as quit does: without it q, which leaves the whole app,
+    # would look like the only way out.
+    FOOTER_KEEP: ClassVar[tuple[str, ...]] = (*SutureApp.FOOTER_KEEP[:2], "app.sessions", *SutureApp.FOOTER_KEEP[2:])
 
     def __init__(self, browser: SessionsScreen, **options: object) -> None:
         super().__init__(None, **options)  # type: ignore[arg-type]
