@@ -471,11 +471,12 @@ async def test_the_date_columns_title_is_whole_at_any_width(home: Path, width: i
 
 @pytest.mark.parametrize("width", [80, 120, 160])
 async def test_help_from_the_browser_lays_out_its_key_table_cleanly(home: Path, width: int) -> None:
-    # The help over the browser: each line as laid out is drawn whole (none wraps again), and a
-    # tooltip that takes more lines than one takes them evenly: no word left alone on a line.
+    # The help over a session opened from the browser: each line as laid out is drawn whole (none
+    # wraps again), and a tooltip that takes more lines than one takes them evenly: no word left
+    # alone on a line.
     app = browser(home, watch=False)
     async with app.run_test(size=(width, 40)) as pilot:
-        await scanned(pilot, app.browser)
+        await open_session(pilot, app, "interrupted-then-api-error.jsonl")
         await pilot.press("question_mark")
         await pilot.pause()
         body = app.screen.query_one("#help-text")
@@ -561,3 +562,30 @@ async def test_a_narrow_session_opened_from_the_browser_keeps_esc_back_to_it(hom
         await open_session(pilot, app, "interrupted-then-api-error.jsonl")
         shown = [(k.key, k.description) for k in app.screen.query_one(KeyBar).fitted(size[0])]
         assert ("esc", "Sessions") in shown and ("q", "Quit") in shown
+
+
+def help_lines(app: SessionsApp) -> list[str]:
+    body = app.screen.query_one("#help-text")
+    return [body.render_line(y).text.strip() for y in range(body.size.height)]
+
+
+async def test_help_lists_only_the_keys_that_act_where_it_is_opened(home: Path) -> None:
+    app = browser(home, watch=False)
+    async with app.run_test(size=(160, 100)) as pilot:
+        await scanned(pilot, app.browser)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        over_list = help_lines(app)
+        assert any(line.startswith("r") and "Rescan" in line for line in over_list)
+        assert any(line.startswith("⏎") or line.startswith("enter") for line in over_list), over_list
+        for view_key in ("Next change", "Reload", "Not sent", "Explain", "Go to error", "Export", "Anywhere"):
+            assert not any(view_key in line for line in over_list), view_key
+        await pilot.press("escape")
+        await open_session(pilot, app, "interrupted-then-api-error.jsonl")
+        await pilot.press("question_mark")
+        await pilot.pause()
+        over_view = help_lines(app)
+        for view_key in ("Next change", "Reload", "Not sent", "Explain", "Go to error", "Export"):
+            assert any(view_key in line for line in over_view), view_key
+        assert any(line.startswith("esc") and "Sessions" in line for line in over_view)
+        assert not any("Rescan" in line or "Verdict" in line for line in over_view)

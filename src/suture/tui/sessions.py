@@ -977,14 +977,23 @@ class SessionsApp(SutureApp):
         await self.open_file(message.row.path)
 
     def help_groups(self) -> list[tuple[str, Iterable[BindingType]]]:
-        groups = super().help_groups()
-        # "Anywhere": the app's keys, with Esc going back to the sessions rather than only
-        # clearing the search.
+        """The keys that act where the help is asked for: the list's over the browser; over a
+        session opened from it, the app's, with Esc going back to the sessions rather than only
+        clearing the search."""
+        if self.screen is self.browser:
+            help = [b for b in SutureApp.BINDINGS if isinstance(b, Binding) and b.id == "app.help"]
+            return [("Sessions", [*SessionsScreen.BINDINGS, *SessionList.BINDINGS, *help])]
         anywhere = [*self.BINDINGS, *(b for b in SutureApp.BINDINGS if not _is_key(b, "escape"))]
-        return [
-            ("Sessions", [*SessionsScreen.BINDINGS, *SessionList.BINDINGS]),
-            *((name, anywhere if name == "Anywhere" else keys) for name, keys in groups),
-        ]
+        return [(name, anywhere if name == "Anywhere" else keys) for name, keys in super().help_groups()]
+
+    def action_help(self) -> None:
+        if self.screen is not self.browser:
+            super().action_help()
+            return
+        from suture.tui.screens import HelpScreen
+
+        mouse = [("click a row", "select it"), ("double-click a row", "open the session side by side")]
+        self.push_screen(HelpScreen(self.help_groups(), mouse))
 
     def action_sessions(self) -> None:
         if self.match_query or self.row_filter != "all":
