@@ -149,3 +149,15 @@ async def test_export_with_an_empty_path_says_why_and_stays_open(worked: Path) -
         await pilot.press(*str(worked.parent / "out.json"), "enter")
         await ready(pilot, app)
         assert (worked.parent / "out.json").exists()
+
+
+async def test_readme_names_every_key_the_key_bar_shows(worked: Path) -> None:
+    # The key table of README's app section has a row for each key the key bar can show.
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    table = readme[readme.index("| key | does |") :].split("\n\n")[0]
+    named = {word for row in table.splitlines()[2:] for word in row.split("|")[1].replace(",", " ").split()}
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=(80, 24)):
+        shown = [b for bound in app._bindings.key_to_bindings.values() for b in bound if b.show]
+        missing = [app.get_key_display(b) for b in shown if app.get_key_display(b) not in named]
+    assert len(shown) > 10 and not missing, missing
