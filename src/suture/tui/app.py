@@ -901,7 +901,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         # Keep the place: the same message under the cursor, the same scroll offset. After a
         # compaction the messages before it are not shown: the place is the end, where it is.
         compacted = _compaction_line(transcript)
-        compacted_now = compacted is not None and compacted != _compaction_line(old.transcript)
+        # (Not the last of a read in pieces: a piece read before the compaction knows none.)
+        compacted_now = not old.partial and compacted is not None and compacted != _compaction_line(old.transcript)
         row = view.cursor
         left = old.left[row] if row < len(old) else None
         right = old.right[row] if row < len(old) else None
