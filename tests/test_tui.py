@@ -501,6 +501,24 @@ async def test_a_compaction_appended_says_so_and_goes_to_the_end(tmp_path: Path)
         assert app.view.cursor == len(model) - 1
 
 
+async def test_a_compacted_session_read_in_pieces_opens_at_its_start(tmp_path: Path) -> None:
+    # Its first piece is read before the compaction line: the whole file's state, which knows the
+    # compaction, is not a compaction written meanwhile (no note, the place not sent to the end).
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(
+        (ROOT / "sample_sessions" / "real" / "claude-code" / "4d5611e5-241a-462a-8d15-5122611a9569.jsonl").read_bytes()
+    )
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        for _ in range(200):  # a bound: the rest of the file is read after the first screen
+            if app.model is not None and not app.model.partial:
+                break
+            await pilot.pause(0.05)
+        assert app.model is not None and not app.model.partial
+        assert app.view.cursor == 0 and app.reloaded is None
+
+
 async def test_reload_after_replace_by_rename(jsonl: Path, tmp_path: Path) -> None:
     app = SutureApp(jsonl, watch=False)
     async with app.run_test(size=SIZE) as pilot:
