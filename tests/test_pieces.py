@@ -226,7 +226,7 @@ def _grown_states(
     """Each state of ``history`` read up to each cut, grown from the state before, with the same
     state built whole; ``each(grown, whole)`` is called as each is made."""
     from suture.model import Transcript
-    from suture.repair import repair_from, reused
+    from tests.helpers.same import next_state
 
     out: list[tuple[RowModel, RowModel]] = []
     previous = None
@@ -234,11 +234,7 @@ def _grown_states(
     for cut in [*sorted(cuts), len(history)]:
         now = history[:cut]
         transcript = Transcript(messages=now, format="chat")
-        if previous is None:
-            result, stable = repair(now), (0, 0)
-        else:
-            result = repair_from(previous, now, len(previous_in))
-            stable = reused(previous, now, len(previous_in)) or (0, 0)
+        result, stable = next_state(previous, previous_in, now)
         whole = RowModel(transcript, result)
         out.append((whole if not out else out[-1][0].grown(transcript, result, stable), whole))
         each(*out[-1])

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from suture.formats import load_file
 from suture.model import Transcript
-from suture.repair import Change, repair, repair_from, reused
+from suture.repair import Change, repair
 from suture.tui.rows import RowBuilder, RowModel, stable_point
 from tests.helpers.app import WORKED
-from tests.helpers.same import same_rows
+from tests.helpers.same import next_state, same_rows
 from tests.strategies import histories
 
 
@@ -69,11 +69,7 @@ def test_a_grown_model_lists_its_changes_as_one_built_whole(history: list[Any], 
     for cut in sorted(cuts):
         now = history[:cut]
         transcript = Transcript(messages=now, format="chat")
-        if previous is None:
-            result, stable = repair(now), (0, 0)
-        else:
-            result = repair_from(previous, now, len(previous_in))
-            stable = reused(previous, now, len(previous_in)) or (0, 0)
+        result, stable = next_state(previous, previous_in, now)
         if pieces:
             model = builder.partial(transcript, result, stable, stable_point(result, now))
             builder.finished(stable)
@@ -84,11 +80,7 @@ def test_a_grown_model_lists_its_changes_as_one_built_whole(history: list[Any], 
         _listed_by_row(model)
         previous, previous_in = result, now
     transcript = Transcript(messages=history, format="chat")
-    if previous is None:
-        result, stable = repair(history), (0, 0)
-    else:
-        result = repair_from(previous, history, len(previous_in))
-        stable = reused(previous, history, len(previous_in)) or (0, 0)
+    result, stable = next_state(previous, previous_in, history)
     if pieces:
         builder.finished(stable)
     model = builder.state(transcript, result, version=version + 1, appended=True, stable=stable)

@@ -3,8 +3,21 @@ that matters, compared one by one so that a failure names the field."""
 
 from __future__ import annotations
 
-from suture.repair import Repair
+from collections.abc import Sequence
+
+from suture.model import Message
+from suture.repair import Repair, repair, repair_from, reused
 from suture.tui.rows import RowModel
+
+
+def next_state(
+    previous: Repair | None, before: Sequence[Message], now: Sequence[Message]
+) -> tuple[Repair, tuple[int, int]]:
+    """The repair of ``now``, resumed from ``previous`` (the repair of ``before``) as a reload
+    resumes it, and how many input and output messages at the start it shares with it."""
+    if previous is None:
+        return repair(list(now)), (0, 0)
+    return repair_from(previous, list(now), len(before)), reused(previous, list(now), len(before)) or (0, 0)
 
 
 def same_repair(got: Repair, want: Repair) -> None:
