@@ -49,6 +49,7 @@ __all__ = [
     "adapters",
     "before_compaction",
     "closest",
+    "compaction_line",
     "detect",
     "dump",
     "essences",
@@ -276,6 +277,14 @@ def before_compaction(transcript: Transcript) -> list[Skipped]:
     ``before_compaction(transcript)`` lists them. The records :func:`skipped` names in a sentence."""
     list_them = getattr(get(transcript.format), "before_compaction", None)
     return list(list_them(transcript)) if list_them is not None else []
+
+
+def compaction_line(transcript: Transcript) -> int | None:
+    """The line of the last compaction a session's history starts from (``None`` where none
+    does): where an adapter that compacts says it is (its ``meta["compacted"]``)."""
+    compacted = transcript.meta.get("compacted")
+    line = compacted.get("line") if isinstance(compacted, dict) else None
+    return line if isinstance(line, int) else None
 
 
 def export_name(transcript: Transcript) -> str:

@@ -182,6 +182,8 @@ class CodexAdapter:
         ``history``; also whether a line rewrote what came before it (compaction, rollback)."""
         timestamps: dict[int, Any] = meta["timestamps"]
         rewrote = False
+        # The last compaction read: its place among ``records``, its line, the lines it kept.
+        compaction: tuple[int, int, set[int | None]] | None = None
         for n, (line, record) in enumerate(records, first):
             if not isinstance(record, dict):
                 problems.append(LoadProblem(line, "a rollout line must be an object"))
@@ -208,9 +210,7 @@ class CodexAdapter:
                     meta["model"] = payload.get("model")
                 elif kind == "compacted":
                     history = self._compacted(history, problems, payload, line, timestamps, stamp)
-                    sent = {source.line for _, source in history}
-                    before = [(at, _line_words(r)) for at, r in records[: n - first] if at not in sent]
-                    meta["compacted"] = {"line": line, "before": before}
+                    compaction = (n - first, line, {source.line for _, source in history})
                     rewrote = True
                 elif kind == "event_msg" and isinstance(payload, dict):
                     event = payload.get("type")
@@ -232,6 +232,10 @@ class CodexAdapter:
             elif ("type" in record or "role" in record) and "payload" not in record:
                 self._add(history, problems, record, Source(line=line), line)
             # Any other line (a record type newer than this reader) is not history.
+        if compaction is not None:  # (the lines before the last one only: those are not sent)
+            at, line, sent = compaction
+            before = [(n, _line_words(r)) for n, r in records[:at] if n not in sent]
+            meta["compacted"] = {"line": line, "before": before}
         return history, rewrote
 
     def extend(self, transcript: Transcript, doc: Document, start: int) -> tuple[Transcript, int] | None:

@@ -34,10 +34,10 @@ from textual.worker import Worker, WorkerState
 
 from suture import show
 from suture._deferred import deferred
-from suture.formats import skipped
+from suture.formats import compaction_line, skipped
 from suture.io import keeping_built
 from suture.live import LiveFile, Update
-from suture.model import Source, Transcript
+from suture.model import Source
 from suture.tail import Partial
 from suture.tui.banner import Banner, Recorded, request_words
 from suture.tui.bars import InfoBar, StatusBar, panes_gone
@@ -284,10 +284,10 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         """The :attr:`LiveFile.version` of what the view shows."""
         self._rows = RowBuilder()
         self._lines_kept: tuple[weakref.ref[RowModel], list[tuple[int, int] | None]] | None = None
+        """The lines of the messages of a JSON document, for the model they were found for."""
         self._lines_lock = threading.Lock()
         """Held while the lines of a JSON document's records are found (:meth:`_document_lines`:
         in a worker when the go-to box opens, or by the box itself): found once, not twice."""
-        """The lines of the messages of a JSON document, for the model they were found for."""
 
     # Actions that act on the main screen's panes; elsewhere (details, help) they are off, and the
     # footer leaves them out.
@@ -900,9 +900,9 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             return
         # Keep the place: the same message under the cursor, the same scroll offset. After a
         # compaction the messages before it are not shown: the place is the end, where it is.
-        compacted = _compaction_line(transcript)
+        compacted = compaction_line(transcript)
         # (Not the last of a read in pieces: a piece read before the compaction knows none.)
-        compacted_now = not old.partial and compacted is not None and compacted != _compaction_line(old.transcript)
+        compacted_now = not old.partial and compacted is not None and compacted != compaction_line(old.transcript)
         row = view.cursor
         left = old.left[row] if row < len(old) else None
         right = old.right[row] if row < len(old) else None
@@ -1373,14 +1373,17 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             ),
         ]
 
-    def action_help(self) -> None:
-        extra = [
+    def help_mouse(self) -> list[tuple[str, str]]:
+        """What the mouse does where the help is asked for, after :meth:`help_groups`' keys."""
+        return [
             ("click a row", "select it (its side becomes the focused side)"),
             ("double-click a row", "show the message whole"),
             ("click a change", "jump to it"),
             ("wheel", "scroll"),
         ]
-        self.push_screen(HelpScreen(self.help_groups(), extra))
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(self.help_groups(), self.help_mouse()))
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -1451,13 +1454,6 @@ def _recorded_when(path: Path, source: Source) -> str:
         return ""
     when = stamp.replace("T", " ").split(".")[0].removesuffix("Z")
     return show.line(when + (" UTC" if stamp.endswith("Z") else ""))
-
-
-def _compaction_line(transcript: Transcript) -> int | None:
-    """The line of the compaction a session's history starts from (``None`` where none does)."""
-    compacted = transcript.meta.get("compacted")
-    line = compacted.get("line") if isinstance(compacted, dict) else None
-    return line if isinstance(line, int) else None
 
 
 def _in_document(model: RowModel) -> bool:

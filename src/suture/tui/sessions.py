@@ -986,14 +986,10 @@ class SessionsApp(SutureApp):
         anywhere = [*self.BINDINGS, *(b for b in SutureApp.BINDINGS if not _is_key(b, "escape"))]
         return [(name, anywhere if name == "Anywhere" else keys) for name, keys in super().help_groups()]
 
-    def action_help(self) -> None:
+    def help_mouse(self) -> list[tuple[str, str]]:
         if self.screen is not self.browser:
-            super().action_help()
-            return
-        from suture.tui.screens import HelpScreen
-
-        mouse = [("click a row", "select it"), ("double-click a row", "open the session side by side")]
-        self.push_screen(HelpScreen(self.help_groups(), mouse))
+            return super().help_mouse()
+        return [("click a row", "select it"), ("double-click a row", "open the session side by side")]
 
     def action_sessions(self) -> None:
         if self.match_query or self.row_filter != "all":
