@@ -564,6 +564,17 @@ async def test_a_narrow_session_opened_from_the_browser_keeps_esc_back_to_it(hom
         assert ("esc", "Sessions") in shown and ("q", "Quit") in shown
 
 
+async def test_a_session_opened_from_the_browser_keeps_explain_and_go_to_at_160_columns(home: Path) -> None:
+    # The room "esc Sessions" takes comes out of keys a user can find in the help (copy, follow),
+    # not out of explaining the session's error or going to a place in it.
+    app = browser(home, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_session(pilot, app, "interrupted-then-api-error.jsonl")
+        shown = [(k.key, k.description) for k in app.screen.query_one(KeyBar).fitted(SIZE[0])]
+        for key in (("esc", "Sessions"), ("!", "Go to error"), ("E", "Explain"), (":", "Go to"), ("e", "Export")):
+            assert key in shown
+
+
 def help_lines(app: SessionsApp) -> list[str]:
     body = app.screen.query_one("#help-text")
     return [body.render_line(y).text.strip() for y in range(body.size.height)]

@@ -345,6 +345,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         "app.export",
         "app.next_problem",
         "app.not_sent",
+        "app.explain",
+        "app.goto",
         "app.provider",
         "app.reload",
     )
