@@ -180,6 +180,37 @@ async def test_no_sessions_says_where_it_looked(tmp_path: Path, monkeypatch: pyt
         assert "no sessions found in ~/.claude/projects" in list_text(app.browser.table)
 
 
+async def test_a_folder_whose_sessions_are_in_a_hidden_folder_names_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Another home given as a folder: its sessions are under .claude, which is not walked. The
+    # list says so, and how to look in it, as suture scan does.
+    monkeypatch.setenv("SUTURE_CACHE_DIR", str(tmp_path / "cache"))
+    other = tmp_path / "other"
+    (other / ".claude" / "p").mkdir(parents=True)
+    shutil.copy(SAMPLES / "claude-code" / "parallel-calls.jsonl", other / ".claude" / "p")
+    (other / ".git").mkdir()
+    app = SessionsApp(SessionsScreen([str(other)], [], watch=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await scanned(pilot, app.browser)
+        assert "skipped hidden folders: .claude, .git; to look in one, name it:" in list_text(app.browser.table)
+        assert app.browser.empty_text().splitlines()[1].endswith(f"suture sessions {other / '.claude'}")
+
+
+async def test_a_folder_given_that_holds_no_session_is_warned_of_beside_those_found(home: Path, tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    (empty / ".codex").mkdir(parents=True)
+    app = SessionsApp(SessionsScreen([str(empty)], agent_places({"HOME": str(home)}), watch=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await scanned(pilot, app.browser)
+        assert app.browser.table.rows
+        warned = [n.message for n in app._notifications if n.severity == "warning"]
+        assert warned == [
+            f"no session files found in {empty}\nskipped hidden folders: .codex; "
+            f"to look in one, name it: suture sessions {empty / '.codex'}"
+        ]
+
+
 async def test_no_agent_folder_at_all_is_said_in_words(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # A machine where no agent ran yet: not "no sessions found in nowhere".
     monkeypatch.setenv("SUTURE_CACHE_DIR", str(tmp_path / "cache"))

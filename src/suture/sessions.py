@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from suture import show
+
 __all__ = ["Found", "Listing", "Place", "agent_places", "find", "find_urls", "is_url"]
 
 
@@ -64,6 +66,34 @@ class Listing:
     def empty(self) -> list[str]:
         """The paths that gave no file at all, in the order given."""
         return [path for path, n in self.files.items() if not n]
+
+    def skipped(self, paths: Iterable[str], command: str) -> str:
+        """The hidden folders passed over in ``paths`` (folders whose name starts with a dot are
+        not walked: a ``.git`` or a cache holds no session) and how to take one in with
+        ``suture COMMAND``: name it; "" when there were none. The folders an agent keeps sessions
+        in (``.claude`` in a home) come first."""
+        paths = list(paths)
+        hidden = [(p, h) for p in paths for h in self.hidden.get(p, [])]
+        if not hidden:
+            return ""
+        hidden.sort(key=lambda ph: (not _holds_agent_place(ph[0], ph[1]), ph[1]))
+        names = [show.path(os.path.relpath(h, p) if len(paths) == 1 else h) for p, h in hidden]
+        more = f" and {len(names) - _HIDDEN_NAMED:,} more" if len(names) > _HIDDEN_NAMED else ""
+        verb = "scan" if command == "scan" else "look in"
+        return (
+            f"skipped hidden folders: {', '.join(names[:_HIDDEN_NAMED])}{more}; "
+            f"to {verb} one, name it: suture {command} {show.path(hidden[0][1])}"
+        )
+
+
+_HIDDEN_NAMED = 3
+"""How many hidden folders :meth:`Listing.skipped` names (then how many more there are)."""
+
+
+def _holds_agent_place(path: str, hidden: str) -> bool:
+    """Whether ``hidden`` is, or holds, where an agent keeps sessions when ``path`` is a home."""
+    folder = Path(hidden)
+    return any(folder == p.root or folder in p.root.parents for p in agent_places({"HOME": path}))
 
 
 def _home(env: Mapping[str, str]) -> Path:

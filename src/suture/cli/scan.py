@@ -23,7 +23,6 @@ import os
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import IO, Any
 
 from suture import show
@@ -325,33 +324,11 @@ def _not_into(found: Iterator[Found], out: str) -> Iterator[Found]:
         yield f
 
 
-_HIDDEN_NAMED = 3
-"""How many hidden folders a message names (then how many more there are)."""
-
-
 def _nothing_in(paths: list[str], listing: Any) -> str:
-    """No session files in ``paths``, with the hidden folders passed over in them (folders whose
-    name starts with a dot are not walked: a ``.git`` or a cache holds no session) and how to
-    scan one: name it. The folders an agent keeps sessions in (``.claude`` in a home) first."""
+    """No session files in ``paths``, with the hidden folders passed over in them."""
     text = "no session files found in " + ", ".join(show.path(p) for p in paths)
-    hidden = [(p, h) for p in paths for h in listing.hidden.get(p, [])]
-    if not hidden:
-        return text
-    hidden.sort(key=lambda ph: (not _holds_agent_place(ph[0], ph[1]), ph[1]))
-    names = [show.path(os.path.relpath(h, p) if len(paths) == 1 else h) for p, h in hidden]
-    more = f" and {len(names) - _HIDDEN_NAMED:,} more" if len(names) > _HIDDEN_NAMED else ""
-    return (
-        f"{text} (skipped hidden folders: {', '.join(names[:_HIDDEN_NAMED])}{more}; "
-        f"to scan one, name it: suture scan {show.path(hidden[0][1])})"
-    )
-
-
-def _holds_agent_place(path: str, hidden: str) -> bool:
-    """Whether ``hidden`` is, or holds, where an agent keeps sessions when ``path`` is a home."""
-    from suture.sessions import agent_places
-
-    folder = Path(hidden)
-    return any(folder == p.root or folder in p.root.parents for p in agent_places({"HOME": path}))
+    skipped = listing.skipped(paths, "scan")
+    return f"{text} ({skipped})" if skipped else text
 
 
 def _no_places(places: list[Any]) -> str:

@@ -41,7 +41,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from suture import show
 from suture.scan import LISTED, OK, OTHER, REJECTED, UNREADABLE, Row, listed, self_repairs
 from suture.scan_pool import Progress
-from suture.sessions import Found, Place
+from suture.sessions import Found, Listing, Place
 from suture.tui.app import SutureApp
 from suture.tui.judged import SHARED
 from suture.tui.keys import KeyBar
@@ -564,9 +564,12 @@ class SessionsScreen(Screen[None]):
         self.started = time.monotonic()
         self.took = 0.0
         self.absent = [p for p in self.places if not p.root.is_dir()]
+        """The agents' folders not there (yet): looked for every ``LOOK_EVERY`` seconds."""
+        self.listed: Listing | None = None
+        """What the last full scan saw of each path given: the files each gave and the hidden
+        folders passed over in it."""
         self._status_said = ""
         """What the status line says now (it is said again only when that changes)."""
-        """The agents' folders not there (yet): looked for every ``LOOK_EVERY`` seconds."""
 
     KEEP: ClassVar[tuple[str, ...]] = (
         "app.help",
@@ -620,8 +623,9 @@ class SessionsScreen(Screen[None]):
         found: list[Found] = []
         batch: list[Row] = []
         last = time.monotonic()
+        listing = Listing()
         try:
-            for f in find(self.paths, self.places):
+            for f in find(self.paths, self.places, listing):
                 found.append(f)
                 batch.append(listed(f))
                 now = time.monotonic()
@@ -631,6 +635,7 @@ class SessionsScreen(Screen[None]):
                     self.post_message(Scanned(batch, listed=True))
                     batch, last = [], now
             self.post_message(Scanned(batch, listed=True))
+            self.listed = listing
         finally:
             self.listing = False
         # Newest first: the sessions a person most likely wants are scanned (and shown) first.
@@ -761,9 +766,22 @@ class SessionsScreen(Screen[None]):
             self.finished = True
             self.took = time.monotonic() - self.started
             changed = True
+            if self.all:
+                self._warn_empty_paths()
         if changed:
             self.refilter()
         self._show_status()
+
+    def _warn_empty_paths(self) -> None:
+        """Say which folders given gave no session file (as ``suture scan`` warns), with the
+        hidden folders passed over in each."""
+        listed = self.listed
+        if listed is None:
+            return
+        for path in listed.empty():
+            skipped = listed.skipped([path], "sessions")
+            said = f"no session files found in {show.path(path)}" + (f"\n{skipped}" if skipped else "")
+            self.notify(said, severity="warning", timeout=10, markup=False)
 
     def action_rescan(self) -> None:
         self.workers.cancel_group(self, "sessions-watch")
@@ -787,6 +805,10 @@ class SessionsScreen(Screen[None]):
             return ""
         where = self.where()
         text = f"no sessions found in {where}" if where else "no sessions found: no agent's folder is on this machine"
+        listed = self.listed
+        skipped = listed.skipped(listed.empty(), "sessions") if listed is not None else ""
+        if skipped:
+            text += f"\n{skipped}"
         if self.absent and self.watching:
             text += f"\nthey will show here once the agents make {', '.join(p.origin for p in self.absent)}"
         return text + "\npass folders to look in: suture sessions DIR..."
