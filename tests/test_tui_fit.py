@@ -120,6 +120,35 @@ async def test_the_recorded_error_is_said_whole_within_the_width(tmp_path: Path,
         assert app.view.cursor != 0
 
 
+async def test_b_folds_the_recorded_error_to_one_line_and_unfolds_it(tmp_path: Path) -> None:
+    # At 80x24 the error takes five of the window's lines; folded, one, and the panes get the rest.
+    app = SutureApp(_copy(API_ERROR, tmp_path), watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot, app)
+        banner = app.query_one(Banner)
+        whole = drawn_in(app, banner)
+        rows = app.view.size.height
+        await pilot.press("b")
+        await pilot.pause()
+        folded = [line.strip() for line in drawn_in(app, banner)]
+        assert folded[0].startswith("⚠ API Error: 400 {") and folded[0].endswith("… (b unfolds)"), folded
+        assert folded[1].startswith("recorded at line 8"), folded
+        assert len(folded) < len(whole) and app.view.size.height == rows + len(whole) - len(folded)
+        assert any("! goes to" in line for line in folded) and any("s lists it" in line for line in folded)
+        await pilot.press("b")
+        await pilot.pause()
+        assert drawn_in(app, banner) == whole and app.view.size.height == rows
+
+
+async def test_b_with_no_recorded_error_says_why(tmp_path: Path) -> None:
+    app = SutureApp(_copy(WORKED, tmp_path), watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot, app)
+        await pilot.press("b")
+        await pilot.pause()
+        assert [n.message for n in app._notifications][-1:] == ["the file records no API error to fold"]
+
+
 @pytest.mark.parametrize("size", [(90, 30), (60, 24), (120, 40)])
 async def test_a_notification_does_not_cover_the_bars(tmp_path: Path, size: tuple[int, int]) -> None:
     path = _copy(WORKED, tmp_path)

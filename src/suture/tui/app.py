@@ -170,6 +170,14 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         ),
         Binding("E", "explain", "Explain", id="app.explain", tooltip="Explain an error: paste a provider's error text"),
         Binding(
+            "b",
+            "fold_banner",
+            "Fold the error",
+            show=False,
+            id="app.fold_banner",
+            tooltip="Fold the recorded API error above the panes to one line, or unfold it",
+        ),
+        Binding(
             "s",
             "not_sent",
             "Not sent",
@@ -310,6 +318,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             "goto",
             "not_sent",
             "details",
+            "fold_banner",
         }
     )
 
@@ -379,6 +388,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             return "no search: press / to search"
         if action == "not_sent" and not (model is not None and (model.transcript.skipped or self.history_not_sent)):
             return "the file holds nothing that is left out of what is sent"
+        if action == "fold_banner" and self.recorded is None:
+            return "the file records no API error to fold"
         if action == "go_error":  # only where the error points at a message of this file
             recorded = self.recorded
             if recorded is None:
@@ -1135,6 +1146,10 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         self.push_screen(
             NotSentScreen(self.path, model.transcript, self._agent_name(model), self.history_not_sent, before)
         )
+
+    def action_fold_banner(self) -> None:
+        if not self.refuse("fold_banner"):
+            self.query_one("#banner", Banner).fold()
 
     @on(Banner.Clicked)
     def _banner_clicked(self) -> None:

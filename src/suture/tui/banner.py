@@ -85,15 +85,23 @@ class Banner(_Bar):
         super().__init__(id=id)
         self.recorded: Recorded | None = None
         self.skipped: list[str] = []
+        self.folded = False
+        """Whether the recorded error is folded to its first line (``b`` in the app)."""
 
     def show_state(self, recorded: Recorded | None, skipped: list[str]) -> None:
         self.recorded, self.skipped = recorded, skipped
         self.display = recorded is not None or bool(skipped)
         self.refresh(layout=True)
 
+    def fold(self) -> None:
+        """Fold the recorded error to its first line, or unfold it whole again."""
+        self.folded = not self.folded
+        self.refresh(layout=True)
+
     ERROR_SHARE = 3
     """The error's words take at most a third of the window's height (at least
-    :attr:`ERROR_LINES`); a longer error ends with ``…`` and E shows it whole."""
+    :attr:`ERROR_LINES`); a longer error ends with ``…`` and E shows it whole. Folded, they take
+    one line."""
     ERROR_LINES = 3
 
     def render(self) -> Text:
@@ -105,10 +113,13 @@ class Banner(_Bar):
         lines: list[Text] = []
         recorded = self.recorded
         if recorded is not None:
-            said = _wrapped(show.prose(recorded.text), room) if room > 0 else [show.prose(recorded.text)]
-            most = max(self.ERROR_LINES, self.app.size.height // self.ERROR_SHARE)
-            if len(said) > most:
-                tail = " (E shows it whole)"
+            if self.folded:  # one line: the error's lines joined, as much of it as the width holds
+                said, most = [show.line(" ".join(recorded.text.split()))], 1
+            else:
+                said = _wrapped(show.prose(recorded.text), room) if room > 0 else [show.prose(recorded.text)]
+                most = max(self.ERROR_LINES, self.app.size.height // self.ERROR_SHARE)
+            if len(said) > most or cell_len(said[-1]) > room:
+                tail = " (b unfolds)" if self.folded else " (E shows it whole)"
                 said = said[:most]
                 said[-1] = set_cell_size(said[-1], max(0, room - cell_len(tail) - 1)).rstrip() + "…" + tail
             for k, part in enumerate(said):
@@ -119,7 +130,7 @@ class Banner(_Bar):
             lines.extend(
                 Text("  ", end="") + line for line in _parts_in_lines(self._where(recorded), room, self.part("muted"))
             )
-            if recorded.behind_said:
+            if recorded.behind_said and not self.folded:
                 behind = _wrapped(show.line(recorded.behind_said), room) if room > 0 else [recorded.behind_said]
                 lines.extend(Text("  " + part, self.part("muted"), end="") for part in behind)
         self._recorded_lines = len(lines)
