@@ -466,7 +466,7 @@ async def test_a_file_rewritten_with_other_messages_says_so_not_a_count(jsonl: P
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app)
         other = tmp_path / ".live.jsonl.swp"
-        other.write_bytes(line({"role": "user", "content": "something else"}) + line(USER) + line(CALL) + line(RESULT))
+        other.write_bytes(b"".join(line({"role": "user", "content": f"something else {k}"}) for k in range(4)))
         os.replace(other, jsonl)
         app.read_file()
         await ready(pilot, app)
@@ -530,10 +530,35 @@ async def test_reload_after_replace_by_rename(jsonl: Path, tmp_path: Path) -> No
         app.read_file()
         await ready(pilot, app)
         assert app.model is not None and len(app.model.transcript.messages) == 4
-        # A message put in before those shown: the two after it moved, not the file grown at its end.
-        assert reload_note(app).startswith("2 messages changed, +1 message, 0 s ago")
-        # The selected message (the result, input 2) is now input 2 still: the place is kept by index.
-        assert app.view.cursor == app.model.row_of_input[2]
+        # A message put in before those shown: said where, not as the two after it changed.
+        assert reload_note(app).startswith("+1 message at #1, 0 s ago")
+        # The selected message (the result, input 2) is input 3 now: the place follows it.
+        assert app.view.cursor == app.model.row_of_input[3]
+
+
+@pytest.mark.parametrize(
+    ("written", "said", "selected"),
+    [
+        ([USER, RESULT], "−1 message at #1", 1),  # the call cut: the result is selected still
+        ([{"role": "user", "content": "first"}, USER, CALL, RESULT], "+1 message at #0", 3),
+        ([USER, {"role": "user", "content": "other"}, RESULT], "1 message changed", 2),
+        ([{"role": "user", "content": "another"}, CALL, RESULT], "1 message changed", 2),
+    ],
+)
+async def test_a_reload_says_what_changed_where_and_keeps_the_message_selected(
+    jsonl: Path, tmp_path: Path, written: list[dict[str, object]], said: str, selected: int
+) -> None:
+    app = SutureApp(jsonl, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        app.view.select(app.model.row_of_input[2])  # type: ignore[union-attr]  # (the result)
+        other = tmp_path / ".live.jsonl.swp"
+        other.write_bytes(b"".join(line(m) for m in written))
+        os.replace(other, jsonl)
+        app.read_file()
+        await ready(pilot, app)
+        assert reload_note(app).startswith(f"{said}, 0 s ago")
+        assert app.view.cursor == app.model.row_of_input[selected]  # type: ignore[union-attr]
 
 
 async def test_reload_after_truncation(jsonl: Path) -> None:

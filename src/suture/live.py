@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, TypeAlias
@@ -71,7 +71,28 @@ class Update:
     stable_output: int = 0
     version: int = 0
     changed: int = 0
+    """A full read: how many of the messages shown before are not found again where they were,
+    between the run both reads share from the start and the run they share at the end (a
+    message put in or cut out changes none of the others)."""
     kept: int = 0
+    """How many places the two reads share (the shorter one's length)."""
+    shared_end: int = 0
+    """A full read: how many messages both reads end with, after those changed, put in or cut
+    (0 where the file only grew or was cut at its end)."""
+
+
+def _change_between(earlier: Sequence[Message], now: Sequence[Message]) -> tuple[int, int]:
+    """``(changed, shared_end)`` of two reads (see :class:`Update`): the messages between the run
+    they share from the start and the run they share at the end, counted at the places both
+    have; and the length of that end run."""
+    places = min(len(earlier), len(now))
+    start = 0
+    while start < places and _same_message(earlier[start], now[start]):
+        start += 1
+    end = 0
+    while end < places - start and _same_message(earlier[-1 - end], now[-1 - end]):
+        end += 1
+    return places - start - end, end
 
 
 def _same_message(a: Message, b: Message) -> bool:
@@ -189,9 +210,9 @@ class LiveFile:
                 return self._keep("unchanged", found.pending_line)
             earlier = self._shown[0].messages if self._shown is not None else ()
             kept = min(len(earlier), len(found.transcript.messages))
-            changed = 0
+            changed = shared_end = 0
             if found.kind == "full":
-                changed = sum(not _same_message(a, b) for a, b in zip(earlier, found.transcript.messages, strict=False))
+                changed, shared_end = _change_between(earlier, found.transcript.messages)
             self._shown = (found.transcript, found.repair)
             self.version += 1
             return Update(
@@ -206,6 +227,7 @@ class LiveFile:
                 version=self.version,
                 changed=changed,
                 kept=kept,
+                shared_end=shared_end,
             )
 
     def _is_ignored(self) -> bool:

@@ -866,7 +866,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             update.added,
             quiet=(update.kind == "append" and not update.added) or loaded,
             recovered=recovered,
-            changed=(update.changed, update.kept),
+            changed=(update.changed, update.kept, update.shared_end),
         )
         if not len(message.model):
             again = " It is watched: what is written to it shows here." if self.watching else ""
@@ -882,8 +882,10 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         added: int,
         quiet: bool = False,
         recovered: bool = False,
-        changed: tuple[int, int] = (0, 0),
+        changed: tuple[int, int, int] = (0, 0, 0),
     ) -> None:
+        """Show ``model``; ``changed``: a full read's ``(changed, kept, shared_end)`` (see
+        :class:`suture.live.Update`), for the place kept and the reload note."""
         view = self.view
         old = self.model
         self.model = model
@@ -919,6 +921,12 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         row = view.cursor
         left = old.left[row] if row < len(old) else None
         right = old.right[row] if row < len(old) else None
+        shared_end = changed[2]
+        if left is not None and left >= len(old.row_of_input) - shared_end:
+            # A message of the run both reads end with: the same message, moved by those put in
+            # or cut before it.
+            left += len(model.row_of_input) - len(old.row_of_input)
+            right = None
         if compacted_now:
             cursor = len(model) - 1
         elif left is not None and left < len(model.row_of_input):
@@ -950,7 +958,9 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             # What changed at the places shown before, then what was added or cut at the end.
             parts = [f"{count(changed[0], 'message')} changed"] if changed[0] else []
             if added:
-                parts.append(("+" if added > 0 else "−") + count(abs(added), "message"))
+                # Put in or cut before the messages both reads end with: where, by its index.
+                at = f" at #{changed[1] - changed[0] - shared_end}" if shared_end else ""
+                parts.append(("+" if added > 0 else "−") + count(abs(added), "message") + at)
             said = ", ".join(parts) or "reloaded"
         self._note_reload(f"reads again, {said}" if recovered else said)
 
