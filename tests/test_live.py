@@ -445,3 +445,27 @@ def test_a_verifying_poll_gives_way_to_a_read_waiting_but_not_a_needed_check(
     rewritten = live.poll(verify=True, wanted=lambda: True)
     assert rewritten.kind == "full"
     assert _texts(rewritten) == _fresh(path)
+
+
+@given(
+    st.lists(st.integers(0, 3), max_size=8),
+    st.integers(0, 8),
+    st.lists(st.integers(4, 6), max_size=3),
+    st.integers(0, 3),
+)
+def test_messages_put_in_or_cut_out_at_one_place_change_none_of_the_others(
+    kept: list[int], at: int, put: list[int], cut: int
+) -> None:
+    # ``put`` put in at ``at`` in place of ``cut`` messages: at most the fewer of the two count as
+    # changed (none where only one was done), whatever the messages around them.
+    from suture.live import _change_between
+    from suture.model import Message
+
+    def messages(texts: list[int]) -> list[Message]:
+        return [Message(role="user", content=f"text {t}") for t in texts]
+
+    at = min(at, len(kept))
+    cut = min(cut, len(kept) - at)
+    changed, shared_end = _change_between(messages(kept), messages(kept[:at] + put + kept[at + cut :]))
+    assert changed <= min(cut, len(put))
+    assert shared_end <= min(len(kept), len(kept) - cut + len(put)) - changed
