@@ -43,6 +43,7 @@ from suture.scan import LISTED, OK, OTHER, REJECTED, UNREADABLE, Row, listed, se
 from suture.scan_pool import Progress
 from suture.sessions import Found, Listing, Place
 from suture.tui.app import SutureApp
+from suture.tui.bars import _wrapped
 from suture.tui.judged import SHARED
 from suture.tui.keys import KeyBar
 from suture.words import count
@@ -425,13 +426,12 @@ class SessionList(ScrollView, can_focus=True):
         return self.scrollable_content_region.width or self.size.width
 
     def _empty_line(self, y: int, width: int, base: Style) -> Strip:
-        lines = self.empty.splitlines()
+        # Each line of what the list says wrapped to the width (a folder's name is kept whole).
+        lines = [part for line in self.empty.splitlines() for part in _wrapped(line, width - 2) or [""]]
         k = y - max(0, (self.size.height - len(lines)) // 2)
         if not 0 <= k < len(lines):
             return Strip.blank(width, base)
         text = lines[k]
-        if cell_len(text) > width:
-            text = set_cell_size(text, max(0, width - 1)) + "…"
         pad = max(0, (width - cell_len(text)) // 2)
         return Strip([Segment(" " * pad, base), Segment(text, self._on(base, "muted"))], width).adjust_cell_length(
             width, base
