@@ -601,6 +601,7 @@ async def test_a_session_opened_from_the_browser_keeps_explain_and_go_to_at_160_
     app = browser(home, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await open_session(pilot, app, "interrupted-then-api-error.jsonl")
+        await until(pilot, lambda: app.why_not("go_error") is None)  # (the recorded error read)
         shown = [(k.key, k.description) for k in app.screen.query_one(KeyBar).fitted(SIZE[0])]
         for key in (("esc", "Sessions"), ("!", "Go to error"), ("E", "Explain"), (":", "Go to"), ("e", "Export")):
             assert key in shown
