@@ -37,7 +37,7 @@ from suture._deferred import deferred
 from suture.formats import compaction_line, skipped
 from suture.io import keeping_built
 from suture.live import LiveFile, Update
-from suture.model import Source
+from suture.model import Source, Transcript
 from suture.tail import Partial
 from suture.tui.banner import Banner, Recorded, request_words
 from suture.tui.bars import InfoBar, StatusBar, panes_gone
@@ -120,6 +120,28 @@ def freeze_heap() -> None:
     when a reload replaces the model they are still freed, by reference counting: the model holds
     no reference cycles (``tests/test_tui.py`` checks that an old model is freed)."""
     gc.freeze()
+
+
+def _reload_said(
+    old: Transcript, transcript: Transcript, added: int, changed: tuple[int, int, int], compacted: int | None
+) -> str:
+    """What the reload note says a full read or an append brought (``changed`` as in
+    :meth:`SutureApp._show`; ``compacted``: the line of a compaction written meanwhile)."""
+    messages = count(len(transcript.messages), "message")
+    if old.format != transcript.format:  # another file now: not so many more messages
+        return f"now {transcript.format}, {messages}"
+    if compacted is not None:  # the history starts again from the compaction's summary
+        return f"compacted at line {compacted}, {messages}"
+    different, kept, shared_end = changed
+    if different and different == kept:  # no message where it was: another file now
+        return f"rewritten, {messages}"
+    # What changed at the places shown before, then what was put in or cut.
+    parts = [f"{count(different, 'message')} changed"] if different else []
+    if added:
+        # Put in or cut before the messages both reads end with: where, by its index.
+        at = f" at #{kept - different - shared_end}" if shared_end else ""
+        parts.append(("+" if added > 0 else "−") + count(abs(added), "message") + at)
+    return ", ".join(parts) or "reloaded"
 
 
 class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
@@ -948,20 +970,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         freeze_heap()
         if quiet:  # only a line still being written grew: nothing new to show
             return
-        if old.transcript.format != transcript.format:  # another file now: not so many more messages
-            said = f"now {transcript.format}, {count(len(transcript.messages), 'message')}"
-        elif compacted_now:  # the history starts again from the compaction's summary
-            said = f"compacted at line {compacted}, {count(len(transcript.messages), 'message')}"
-        elif changed[0] and changed[0] == changed[1]:  # no message where it was: another file now
-            said = f"rewritten, {count(len(transcript.messages), 'message')}"
-        else:
-            # What changed at the places shown before, then what was added or cut at the end.
-            parts = [f"{count(changed[0], 'message')} changed"] if changed[0] else []
-            if added:
-                # Put in or cut before the messages both reads end with: where, by its index.
-                at = f" at #{changed[1] - changed[0] - shared_end}" if shared_end else ""
-                parts.append(("+" if added > 0 else "−") + count(abs(added), "message") + at)
-            said = ", ".join(parts) or "reloaded"
+        said = _reload_said(old.transcript, transcript, added, changed, compacted if compacted_now else None)
         self._note_reload(f"reads again, {said}" if recovered else said)
 
     def _note_reload(self, said: str) -> None:
