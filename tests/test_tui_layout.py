@@ -13,7 +13,7 @@ from textual.widgets import Static
 from suture.live import Update
 from suture.tui.app import SutureApp
 from suture.tui.keys import KeyBar
-from tests.helpers.app import WORKED, ready, screen_text
+from tests.helpers.app import ROOT, WORKED, ready, screen_text
 
 SMALL = (80, 24)
 
@@ -75,6 +75,24 @@ async def test_lists_move_with_the_width(worked: Path) -> None:
         await pilot.resize_terminal(160, 40)
         await pilot.pause()
         assert sidebar.display
+
+
+@pytest.mark.parametrize("selected", [29, 40, 60])
+async def test_a_smaller_window_keeps_the_selected_row_in_sight(tmp_path: Path, selected: int) -> None:
+    path = tmp_path / "session.jsonl"
+    shutil.copy(ROOT / "sample_sessions" / "real" / "pi" / "large-session.jsonl", path)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await ready(pilot, app)
+        assert app.model is not None
+        app.view.select(app.model.row_of_input[selected], center=True)
+        await pilot.pause()
+        for size in ((80, 24), (100, 30), (60, 20)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            view = app.view
+            top, height = int(view.scroll_y), view.scrollable_content_region.height
+            assert top <= view._pos(view.cursor) < top + height, (size, top, height, view.cursor)
 
 
 @pytest.mark.parametrize("width", [30, 50, 64, 80, 100, 120, 160, 200])

@@ -318,6 +318,10 @@ class TranscriptView(ScrollView, can_focus=True):
         self.show_cursor(center=center)
         self._announce(self.cursor)
 
+    def on_resize(self, event: events.Resize) -> None:
+        # A smaller window (or the lists moved below the panes) keeps the selected row in sight.
+        self.call_after_refresh(self.show_cursor)
+
     def show_cursor(self, center: bool = False) -> None:
         height = self.scrollable_content_region.height or self.size.height
         if not height:
