@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 
 def suture(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -19,9 +22,23 @@ def test_missing_file_is_one_line_and_exit_2(tmp_path: Path) -> None:
         assert "Traceback" not in done.stderr
 
 
-def test_folder_is_refused(tmp_path: Path) -> None:
-    done = suture("view", str(tmp_path))
-    assert done.returncode == 2 and "is a folder" in done.stderr
+def test_a_folder_opens_its_sessions_in_the_browser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # suture DIR: the sessions browser on that folder only, as suture serve DIR shows it.
+    import suture.cli.sessions
+    from suture.cli import main
+
+    opened: list[argparse.Namespace] = []
+    monkeypatch.setattr(suture.cli.sessions, "run", lambda args: opened.append(args) or 0)
+    for args in ([str(tmp_path)], ["view", str(tmp_path)]):
+        assert main(args) == 0
+    assert [(a.paths, a.only) for a in opened] == [([str(tmp_path)], True)] * 2
+
+
+def test_options_for_a_file_given_with_a_folder_are_one_line_and_exit_2(tmp_path: Path) -> None:
+    for flags in (["--format", "chat"], ["--no-watch"], ["--read-only", "ls"]):
+        done = suture("view", *flags, str(tmp_path))
+        assert done.returncode == 2
+        assert done.stderr == f"suture: error: {flags[0]}: for a FILE; a folder opens in the sessions browser\n"
 
 
 def test_view_and_demo_are_listed() -> None:

@@ -17,7 +17,7 @@ from typing import Any
 from suture import show
 from suture.cli import EXIT_OK
 from suture.cli._common import err, out
-from suture.cli.view import add_app_options
+from suture.cli.view import add_app_options, refuse_file_options
 from suture.io import InputError
 
 NAMES = ("serve",)
@@ -68,11 +68,7 @@ def app_command(args: argparse.Namespace) -> tuple[list[str], str]:
         raise InputError("name a transcript FILE or a folder of sessions to serve (or --demo for the bundled sample)")
     path = Path(args.input)
     if path.is_dir():
-        given = [flag for flag, value in (("--format", args.format), ("--read-only", args.read_only)) if value]
-        if args.no_watch:
-            given.append("--no-watch")
-        if given:
-            raise InputError(f"{', '.join(given)}: for a FILE; a folder is served as the sessions browser")
+        refuse_file_options(args)
         # The sessions browser on that folder only: serving one folder shows no other sessions.
         return [*suture, "sessions", "--only", str(path.absolute())], show.path(path.absolute().name or "/") + "/"
     if not path.exists():

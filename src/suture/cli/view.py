@@ -43,7 +43,7 @@ def add_arguments(sub: Any, name: str) -> None:
             "unless you export over it and confirm."
         ),
     )
-    p.add_argument("input", metavar="FILE", help="transcript file")
+    p.add_argument("input", metavar="FILE", help="transcript file (a folder: its sessions, in the sessions browser)")
     add_app_options(p)
     p.set_defaults(run=run, demo=False)
 
@@ -58,6 +58,16 @@ def add_app_options(p: argparse.ArgumentParser) -> None:
         help="tools that only read: their interrupted calls are marked safe to run again",
     )
     p.add_argument("--no-watch", action="store_true", help="read the file once; do not reload when it changes")
+
+
+def refuse_file_options(args: argparse.Namespace) -> None:
+    """InputError where options that say how to read a FILE were given with a folder (a folder
+    opens in the sessions browser)."""
+    given = [flag for flag, value in (("--format", args.format), ("--read-only", args.read_only)) if value]
+    if args.no_watch:
+        given.append("--no-watch")
+    if given:
+        raise InputError(f"{', '.join(given)}: for a FILE; a folder opens in the sessions browser")
 
 
 def demo_path() -> Path:
@@ -91,7 +101,12 @@ def run(args: argparse.Namespace) -> int:
         title = "demo"
     else:
         path = Path(args.input)
-        open_file(path).close()  # a folder, a FIFO, a device: said here, in one line
+        if path.is_dir():  # its sessions, in the browser (as suture serve DIR shows them)
+            from suture.cli import sessions
+
+            refuse_file_options(args)
+            return sessions.run(argparse.Namespace(paths=[str(path)], only=True, no_cache=False))
+        open_file(path).close()  # a FIFO, a device: said here, in one line
         export_dir = None
         title = None
     need_terminal()
