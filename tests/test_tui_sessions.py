@@ -223,6 +223,20 @@ async def test_no_agent_folder_at_all_is_said_in_words(tmp_path: Path, monkeypat
         assert "nowhere" not in shown + status and not status.rstrip().endswith(" in")
 
 
+async def test_what_an_empty_list_says_paints_whole_lines(home: Path) -> None:
+    # Each line the list draws is as wide as the list, so nothing drawn there before (a session's
+    # panes, opened from it) shows through beside the words.
+    app = browser(home, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await scanned(pilot, app.browser)
+        await pilot.press("slash", *"zzz", "enter")
+        table = app.browser.table
+        await until(pilot, lambda: not table.rows)
+        lines = [table.render_line(y) for y in range(table.size.height)]
+        assert any("no session passes the filter" in line.text for line in lines)
+        assert {len(line.text) for line in lines} == {table.row_width}
+
+
 def test_matches_every_word_in_any_field() -> None:
     from suture.scan import Row
 

@@ -433,9 +433,9 @@ class SessionList(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         text = lines[k]
         pad = max(0, (width - cell_len(text)) // 2)
-        return Strip([Segment(" " * pad, base), Segment(text, self._on(base, "muted"))], width).adjust_cell_length(
-            width, base
-        )
+        # (The strip's length is counted, not claimed: padded to the width, it paints the whole
+        # line over what was drawn there before.)
+        return Strip([Segment(" " * pad, base), Segment(text, self._on(base, "muted"))]).adjust_cell_length(width, base)
 
     def _draw(self, row: Row, width: int, base: Style, selected: bool) -> Strip:
         under = self._on(base, "cursor") if selected else base
