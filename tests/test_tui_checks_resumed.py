@@ -263,7 +263,7 @@ async def test_the_valid_property_of_an_ai_sdk_file_after_appends_resumes_and_sa
         assert kept is not None and not isinstance(kept, SentChecks)
         assert kept.valid is not None and kept.valid._before.cut > 0  # the Valid property resumed
         resumed = _said(app)
-        assert resumed["provider"] is None and resumed["status"][0].startswith("every provider: 3 problems")
+        assert resumed["provider"] is None and resumed["status"][0].startswith("Valid: 3 problems")
     fresh = SutureApp(path, watch=False)
     async with fresh.run_test(size=SIZE) as pilot:
         await settled(pilot, fresh)

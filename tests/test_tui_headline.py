@@ -72,7 +72,7 @@ async def test_a_file_for_no_single_provider_is_headed_by_the_valid_property(tmp
         await settled(pilot, app)
         assert app.verdicts is not None and app.verdicts["anthropic"].rejected
         assert app.provider is None
-        assert _status(app).endswith("every provider: no problems")
+        assert _status(app).endswith("Valid: no problems")
         assert not app.problem_rows
         problems = app.query_one("#problems", ProblemList)
         assert problems.items == [] and "rules all providers share" in problems.empty
@@ -96,7 +96,7 @@ async def test_the_valid_property_problems_of_such_a_file_are_listed_and_visited
         await settled(pilot, app)
         model = app.model
         assert model is not None and app.provider is None
-        assert _status(app).endswith("every provider: 1 problem → 0 after repair")
+        assert _status(app).endswith("Valid: 1 problem → 0 after repair")
         problems = app.query_one("#problems", ProblemList)
         [breach] = problems.items
         assert isinstance(breach, Breach) and breach.problem in judgement.first

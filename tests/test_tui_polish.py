@@ -152,7 +152,7 @@ async def test_the_shared_verdict_of_a_file_for_no_single_provider_is_picked_bac
     async with app.run_test(size=SIZE) as pilot:
         await settled(pilot, app)
         first = app.status._first_line(short=False).plain
-        assert first.endswith("every provider: 1 problem → 0 after repair")
+        assert first.endswith("Valid: 1 problem → 0 after repair")
         problems = app.query_one("#problems", ProblemList)
         await pilot.press("p")
         assert isinstance(app.screen, ProviderScreen)
@@ -163,21 +163,21 @@ async def test_the_shared_verdict_of_a_file_for_no_single_provider_is_picked_bac
         await pilot.press("p")
         picker = app.screen
         assert isinstance(picker, ProviderScreen)
-        assert picker.choices[0][1][0] == "every provider: 1 problem → 0 after repair (shared rules)"
+        assert picker.choices[0][1][0] == "Valid: 1 problem → 0 after repair (shared rules)"
         await pilot.press("g", "enter")
         await pilot.pause()
         assert app.provider is None and app.provider_picked
         assert app.status._first_line(short=False).plain == first
         [breach] = problems.items
         assert isinstance(breach, Breach)
-        assert str(app.query_one("#problems-title", Static).content) == "Problems: every provider 1 → 0"
+        assert str(app.query_one("#problems-title", Static).content) == "Problems: Valid 1 → 0"
         assert app.problem_rows
         # The row it is about says it under the panes, as a provider's problem would.
         await pilot.press("g", "x")
         await pilot.pause()
         assert app.view.cursor == min(app.problem_rows)
         info = str(app.query_one("#info").render())
-        assert f"every provider: Valid: {breach.problem}" in info
+        assert f"Valid: {breach.problem}" in info
 
 
 async def test_the_details_say_when_there_is_no_next_or_previous_message(tmp_path: Path) -> None:

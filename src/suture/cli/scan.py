@@ -30,6 +30,7 @@ from suture.cli import EXIT_BAD_INPUT, EXIT_FOUND, EXIT_OK
 from suture.io import InputError, open_atomic, same_file
 from suture.scan import COLUMNS, OK, OTHER, REJECTED, UNREADABLE, Row, self_repairs
 from suture.sessions import Found, is_url
+from suture.validity import NAME as VALID
 from suture.words import count
 
 NAMES = ("scan",)
@@ -119,7 +120,7 @@ def _note(row: Row) -> str:
     if row.verdict in (UNREADABLE, OTHER):
         bits.append(row.error)
     if row.verdict == REJECTED:
-        who = row.provider or "every provider"
+        who = row.provider or VALID
         left = "repair fixes it" if not row.after_repair else f"{row.after_repair} left after repair"
         more = f" (+{row.problems - 1} more)" if row.problems > 1 else ""
         bits.append(f"{who}: {row.problem}{more}; {left}")

@@ -16,6 +16,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from suture import show
+from suture.validity import NAME as VALID
 from suture.validity import Breach
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ BEFORE = "before"
 AFTER = "after"
 """A problem left in suture's repair of it."""
 
-SHARED = "every provider"
+SHARED = VALID
 """What the headline of a file written for no single provider (the AI SDK's) names: the Valid
 property every provider's rules share, as ``suture scan`` and the sessions browser say it."""
 
@@ -117,7 +118,7 @@ def said_of(item: Finding | Breach, agent: str) -> tuple[str, str]:
     of the Valid property every provider shares (a file written for no single provider): a
     label, which takes a colour of its own, and its text."""
     if isinstance(item, Breach):
-        return (f"{SHARED}: Valid", show.line(item.problem))
+        return (SHARED, show.line(item.problem))
     return item.said(agent)
 
 

@@ -859,7 +859,8 @@ class SessionsScreen(Screen[None]):
             elif row.verdict == REJECTED:
                 more = f" (and {row.problems - 1} more)" if row.problems > 1 else ""
                 left = "repair fixes it" if not row.after_repair else f"{row.after_repair} left after repair"
-                first = f"{row.provider or SHARED} would reject it: {show.prose(row.problem)}{more}; {left}"
+                who = f"{row.provider} would reject it" if row.provider else f"it breaks {SHARED}"
+                first = f"{who}: {show.prose(row.problem)}{more}; {left}"
             else:
                 first = f"{row.provider or SHARED}: no problems"
                 if row.fixes:
