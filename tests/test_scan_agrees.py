@@ -67,6 +67,10 @@ def test_scan_and_check_agree(path: Path, capsysbinary: pytest.CaptureFixture[by
         if judged["sent"]:
             first = judged["sent"][0]
             assert row.problem.startswith(f"{first['rule']} {first['source']}: ")
+        # The stricter servers of the same API that reject what the provider accepts: both say so.
+        strict = report["stricter"].get(row.provider)
+        assert row.stricter == (strict["provider"] if strict else "")
+        assert bool(row.stricter_problem) == bool(strict)
         return
     # A request file: without --provider, suture check judges the Valid property (so does scan
     # where the format has no one provider); with it, that provider's rules, as scan does.
@@ -135,3 +139,12 @@ async def test_the_browser_shows_what_scan_says(tmp_path: Path, monkeypatch: pyt
     assert set(shown) == {str(p) for p in FILES}
     for path in FILES:
         assert shown[str(path)] == scan_path(path), path
+
+
+@pytest.mark.parametrize(("shape", "rule"), [("item-between-call-and-output", "R7"), ("repeated-id", "R9")])
+def test_a_codex_session_only_a_stricter_server_rejects_says_so(shape: str, rule: str) -> None:
+    # Recorded: OpenAI's Responses API accepts what Codex 0.171 sends on resume, a strict server
+    # of the same API answers 400. The row stays ok, and says which servers reject it and why.
+    row = scan_path(SAMPLES / "recorded" / "codex-0.171.0" / shape / "session.jsonl")
+    assert (row.verdict, row.provider, row.stricter) == (OK, "openai-responses", "openai-responses-strict")
+    assert row.stricter_problem.startswith(f"{rule} line ")

@@ -646,3 +646,12 @@ async def test_help_lists_only_the_keys_that_act_where_it_is_opened(home: Path) 
             assert any(view_key in line for line in over_view), view_key
         assert any(line.startswith("esc") and "Sessions" in line for line in over_view)
         assert not any("Rescan" in line or "Verdict" in line for line in over_view)
+
+
+def test_a_session_only_a_stricter_server_rejects_says_so_in_its_row() -> None:
+    from suture.scan import scan_path
+    from suture.tui.sessions import _note
+
+    row = scan_path(SAMPLES / "recorded" / "codex-0.171.0" / "repeated-id" / "session.jsonl")
+    assert row.verdict == OK
+    assert _note(row).startswith("stricter servers of the same API, openai-responses-strict, reject it: R9 line ")

@@ -41,6 +41,7 @@ __all__ = [
     "scan_found",
     "scan_path",
     "self_repairs",
+    "stricter_said",
     "warm",
 ]
 
@@ -72,6 +73,9 @@ class Row:
     itself on resume: never problems. ``when`` is the last time the session
     recorded (its last timestamp, else the file's modification time), ISO 8601 in UTC.
     ``skipped`` counts lines that could not be read and were left out, as the agents do.
+    ``stricter`` names the stricter servers of the provider's API where the provider accepts what
+    is sent and they would not (a Codex session against DeepSeek's Responses endpoint), with
+    their first problem in ``stricter_problem``: the verdict stays ``ok``.
     """
 
     path: str
@@ -94,6 +98,8 @@ class Row:
     skipped: int = 0
     size: int = -1
     mtime: float = -1.0
+    stricter: str = ""
+    stricter_problem: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -119,6 +125,9 @@ class Judgement:
     after_repair: int
     first: str
     fixes: int = 0
+    stricter: str = ""
+    """The stricter servers of the same API that would reject what the provider accepts."""
+    stricter_first: str = ""
 
     @property
     def verdict(self) -> str:
@@ -133,14 +142,18 @@ def judge(transcript: Transcript, repaired: Repair) -> Judgement:
     AI SDK speaks to many) is judged by the Valid property every provider shares, as ``suture
     check`` judges it without ``--provider``. ``repaired`` is suture's repair of the file as
     written (the contract view: what ``after_repair`` counts)."""
-    from suture.sent import models, verdict
+    from suture.sent import models, stricter, verdict
 
     if transcript.format in models():
         v = verdict(transcript, None, repaired)
+        strict = stricter(transcript, v)
+        said = v.problems or (strict.problems if strict is not None else [])
         first = ""
-        if v.problems:
-            x = v.problems[0]
+        if said:
+            x = said[0]
             first = f"{x.rule} {v.where(x, transcript.messages)}: {x.problem}"
+        if strict is not None:
+            return Judgement(v.provider, 0, len(v.contract.after), "", len(v.notes), strict.provider, first)
         return Judgement(v.provider, len(v.problems), len(v.contract.after), first, len(v.notes))
     # A request file's history is what is sent: ``suture.sent.verdict`` is its provider's checks
     # on it, called here without building the wire copy it does not need.
@@ -157,6 +170,14 @@ def judge(transcript: Transcript, repaired: Repair) -> Judgement:
     c = contract_verdict(messages, provider, repaired=repaired)
     first = f"{c.before[0].rule} message {c.before[0].index}: {c.before[0].problem}" if c.before else ""
     return Judgement(provider, len(c.before), len(c.after), first)
+
+
+def stricter_said(row: Row) -> str:
+    """What a row says where its provider accepts what is sent and the stricter servers of the
+    same API would not (``""`` otherwise)."""
+    if not row.stricter:
+        return ""
+    return f"stricter servers of the same API, {row.stricter}, reject it: {row.stricter_problem}"
 
 
 def self_repairs(row: Row) -> str:
@@ -238,6 +259,8 @@ def scan_bytes(data: bytes, path: str, size: int | None = None, mtime: float | N
         problem=_one_line(judgement.first),
         last_error=last_error,
         skipped=len(transcript.problems),
+        stricter=judgement.stricter,
+        stricter_problem=_one_line(judgement.stricter_first),
         size=len(data) if size is None else size,
         mtime=-1.0 if mtime is None else mtime,
     )

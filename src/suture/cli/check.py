@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from suture import show
-from suture.checks import PROVIDERS, RULES, STRICTER, TITLES, Verdict, Violation, resolve, verdicts
+from suture.checks import PROVIDERS, RULES, TITLES, Verdict, Violation, resolve, verdicts
 from suture.cli import EXIT_FOUND, EXIT_OK
 from suture.cli._common import input_path, load_sent, out, out_json
 from suture.formats import before_compaction, own_provider, skipped
@@ -239,7 +239,7 @@ CONTRACT = "contract view (suture's repair of the file as written, what suture r
 
 
 def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tuple[str, ...]) -> int:
-    from suture.sent import as_sent, verdict
+    from suture.sent import as_sent, stricter, verdict
     from suture.sent.numbered import modelled
 
     sent = as_sent(transcript)
@@ -253,11 +253,9 @@ def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tu
     # not (a Codex session resumed against DeepSeek's Responses endpoint), say so beside it.
     stricter_of = {}
     for name in () if providers else (sent.provider,):
-        strict = STRICTER.get(name)
-        if strict is not None and not results[name].rejected:
-            found = verdict(transcript, strict, repaired, sent)
-            if found.rejected:
-                stricter_of[name] = found
+        found = stricter(transcript, results[name])
+        if found is not None:
+            stricter_of[name] = found
     request = modelled(transcript, sent)
     if args.json:
         report = _session_json(args, transcript, sent, request, results, rejected)
@@ -355,7 +353,7 @@ def _session_lines(
     (the app's ``#n``); the provider's own pointer counts the request the agent sends, as the
     provider does: what the agent adds to the history is in it (each provider's line says where),
     so it is the index of the provider's 400."""
-    from suture.sent import agent_name
+    from suture.sent import agent_name, stricter_words
 
     written = transcript.messages
     who = agent_name(sent.agent or transcript.format)
@@ -392,11 +390,8 @@ def _session_lines(
         lines.append(f"  {CONTRACT}: {v.contract.summary()}")
         stricter = stricter_of.get(name)
         if stricter is not None:
-            n = len(stricter.problems)
-            lines.append(
-                f"  (stricter servers of the same API, {stricter.provider}, reject it: {count(n, 'problem')}; "
-                f"--provider {stricter.provider} lists {'it' if n == 1 else 'them'})"
-            )
+            them = "it" if len(stricter.problems) == 1 else "them"
+            lines.append(f"  ({stricter_words(stricter)}; --provider {stricter.provider} lists {them})")
     if sent.skipped:
         lines.extend(["", f"Not sent by {who} (kept as evidence):"])
         lines.extend(f"  {s}" for s in sent.skipped[:limit])

@@ -28,7 +28,7 @@ from typing import IO, Any
 from suture import show
 from suture.cli import EXIT_BAD_INPUT, EXIT_FOUND, EXIT_OK
 from suture.io import InputError, open_atomic, same_file
-from suture.scan import COLUMNS, OK, OTHER, REJECTED, UNREADABLE, Row, self_repairs
+from suture.scan import COLUMNS, OK, OTHER, REJECTED, UNREADABLE, Row, self_repairs, stricter_said
 from suture.sessions import Found, is_url
 from suture.validity import NAME as VALID
 from suture.words import count
@@ -124,6 +124,8 @@ def _note(row: Row) -> str:
         left = "repair fixes it" if not row.after_repair else f"{row.after_repair} left after repair"
         more = f" (+{row.problems - 1} more)" if row.problems > 1 else ""
         bits.append(f"{who}: {row.problem}{more}; {left}")
+    if row.verdict == OK and row.stricter:
+        bits.append(stricter_said(row))
     if row.verdict == OK and row.fixes:
         bits.append(self_repairs(row))
     if row.last_error:

@@ -80,6 +80,8 @@ __all__ = [
     "as_sent",
     "models",
     "raw_values",
+    "stricter",
+    "stricter_words",
     "verdict",
     "wire_places",
 ]
@@ -525,3 +527,22 @@ def verdict(
 
     request = modelled(transcript, sent)
     return SentVerdict(name, sent, request.sent_problems(name), contract)
+
+
+def stricter(transcript: Transcript, accepted: SentVerdict) -> SentVerdict | None:
+    """Where ``accepted`` (a provider's verdict on what is sent) accepts it and the stricter
+    servers of the same API would not, their verdict; else ``None``. A Codex session resumed
+    against DeepSeek's Responses endpoint is answered "No tool output found for function call"
+    where OpenAI's accepts it (``suture.checks.openai_responses_strict``)."""
+    from suture.checks import STRICTER
+
+    strict = STRICTER.get(accepted.provider)
+    if strict is None or accepted.rejected:
+        return None
+    found = verdict(transcript, strict, accepted.contract.repair, accepted.sent)
+    return found if found.rejected else None
+
+
+def stricter_words(found: SentVerdict) -> str:
+    """What every surface says of :func:`stricter`'s verdict, before how to see its problems."""
+    return f"stricter servers of the same API, {found.provider}, reject it: {count(len(found.problems), 'problem')}"

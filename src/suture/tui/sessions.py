@@ -39,7 +39,7 @@ from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from suture import show
-from suture.scan import LISTED, OK, OTHER, REJECTED, UNREADABLE, Row, listed, self_repairs
+from suture.scan import LISTED, OK, OTHER, REJECTED, UNREADABLE, Row, listed, self_repairs, stricter_said
 from suture.scan_pool import Progress
 from suture.sessions import Found, Listing, Place
 from suture.tui.app import SutureApp
@@ -86,6 +86,8 @@ def _note(row: Row) -> str:
         who = row.provider or SHARED
         left = "repair fixes it" if not row.after_repair else f"{row.after_repair} left after repair"
         bits.append(f"{who} {row.problem}; {left}")
+    if row.stricter and row.verdict == OK:
+        bits.append(stricter_said(row))
     if row.fixes and row.verdict == OK:
         bits.append(self_repairs(row))
     if row.last_error:
@@ -863,6 +865,8 @@ class SessionsScreen(Screen[None]):
                 first = f"{who}: {show.prose(row.problem)}{more}; {left}"
             else:
                 first = f"{row.provider or SHARED}: no problems"
+                if row.stricter:
+                    first += f"; {show.prose(stricter_said(row))}"
                 if row.fixes:
                     first += f" ({self_repairs(row)})"
             second = (
