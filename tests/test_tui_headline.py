@@ -121,3 +121,22 @@ async def test_a_session_log_is_still_headed_by_its_agents_provider(tmp_path: Pa
         assert app.model is not None and app.verdicts is not None
         assert app.provider == own_provider(app.model.transcript) != ""
         assert app.verdicts[app.provider].session
+
+
+async def test_a_session_only_a_stricter_server_rejects_says_so_beside_its_verdict(tmp_path: Path) -> None:
+    # Recorded: OpenAI's Responses API accepts what Codex 0.171 sends on resume, a strict server of
+    # the same API answers 400. The headline and the problems list say it, as suture check does.
+    path = _copy("recorded/codex-0.171.0/item-between-call-and-output/session.jsonl", tmp_path)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot, app)
+        said = (
+            "openai-responses: no problems in what Codex sends (stricter servers of the same API, "
+            "openai-responses-strict, reject it: 1 problem; p shows it)"
+        )
+        assert _status(app).endswith(said)
+        assert str(app.query_one("#problems-title").render()).endswith("· openai-responses-strict rejects it")
+        # Picked, the strict server's own verdict heads the view, with no word of another.
+        app.provider = "openai-responses-strict"
+        app._show_verdict()
+        assert _status(app).endswith("openai-responses-strict: rejected, 1 problem in what Codex sends")

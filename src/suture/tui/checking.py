@@ -46,6 +46,7 @@ from suture.words import count
 if TYPE_CHECKING:
     from suture.checks.apart import Apart
     from suture.checks.resume import Checks, Valid
+    from suture.sent import SentVerdict
     from suture.sent.resume import SentChecks
     from suture.tui.rows import RowModel
     from suture.tui.screens import ProviderScreen
@@ -328,6 +329,7 @@ class CheckFlow(App[None]):
         status = self.status
         items: list[Any]
         by_row: Mapping[int, Sequence[Finding | Breach]]
+        stricter = ""
         if self.provider is not None and self.verdicts is not None and self.provider in self.verdicts:
             judged = self.verdicts[self.provider]
             rows: dict[int, list[Finding]] = {}
@@ -339,6 +341,14 @@ class CheckFlow(App[None]):
             none_said = judged.none_said()
             empty, agent, items, title = f"{self.provider}: no problems", judged.agent, judged.listed(), judged.title()
             said, short, by_row = judged.summary(), judged.short(), judged.by_row
+            strict = self._stricter_rejecting(judged)
+            if strict is not None:  # accepted, but the stricter servers of the same API would not
+                from suture.sent import stricter_words
+
+                them = "it" if len(strict.problems) == 1 else "them"
+                stricter = f"{stricter_words(strict)}; p shows {them}"
+                empty += f" ({stricter})"
+                title += f" · {strict.provider} rejects it"
             if judged.session:
                 style = "error" if judged.rejected else "ok"
             else:
@@ -376,6 +386,9 @@ class CheckFlow(App[None]):
         self.query_one("#problems-title", Static).update(title)
         summary = Text(said, status.part(style), end="")
         shortened = Text(short, status.part(style), end="")
+        if stricter:
+            summary.append(f" ({stricter})", status.part("error"))
+            shortened.append(" (strict rejects)", status.part("error"))
         if self.checks_pending:
             summary.append(f"  (checking {self.checks_pending} more providers…)", status.part("muted"))
             shortened.append(" …", status.part("muted"))
@@ -384,6 +397,16 @@ class CheckFlow(App[None]):
         info.findings = by_row
         info.agent = agent
         info.refresh()
+
+    def _stricter_rejecting(self, judged: Judged) -> SentVerdict | None:
+        """Where ``judged`` accepts what a session sends, the verdict of the stricter servers of the
+        same API that would not (:func:`suture.sent.stricter`, from the verdicts already made)."""
+        from suture.checks import STRICTER
+
+        strict = self.verdicts.get(STRICTER.get(judged.provider, "")) if self.verdicts is not None else None
+        if judged.rejected or strict is None or strict.sent is None or not strict.sent.rejected:
+            return None
+        return strict.sent
 
     def _findings_at(self, row: int) -> tuple[list[Finding | Breach], str]:
         """What the verdict shown says about a row (the line under the panes says it too): the
