@@ -57,6 +57,29 @@ def test_check_lists_the_agents_own_fixes_as_notes_and_labels_the_contract_view(
     assert report["assumed"] == "Claude Code 2.1.38 wrote this file; Claude Code 2.1.332's resume is assumed"
 
 
+def test_check_names_each_problem_of_the_contract_view_as_the_app_does() -> None:
+    # The file as written breaks A7 and A12 (a whitespace-only text block before a thinking
+    # block) and suture's repair leaves both: each is listed under the contract view's line,
+    # before and after repair, with the rule and the problem the app's list shows.
+    path = REAL / "claude-code" / "short.jsonl"
+    lines = run("check", path, "--provider", "anthropic").stdout.splitlines()
+    head = lines.index(
+        "  contract view (suture's repair of the file as written, what suture repair changes): "
+        "anthropic: 2 problems → 2 after repair"
+    )
+    listed = [line for line in lines[head + 1 :] if line.startswith("  [")]
+    assert [line.split("  ")[2].split(":")[0] for line in listed] == ["A7", "A12", "A7", "A12"]
+    assert listed[0].endswith("A7: a text block holding only whitespace")
+    assert listed[1].startswith("  [1] assistant (line 5, merged with 4 more lines through line 10)")
+    assert "  anthropic would say, of the file sent as written: messages.1.content.0: If an assistant" in "\n".join(
+        lines
+    )
+    assert "  after suture's repair ([n] and the error count the repaired file):" in lines
+    report = json.loads(run("check", "--json", path).stdout)
+    contract = report["providers"]["anthropic"]["contract"]
+    assert [x["rule"] for x in contract["before"]] == [x["rule"] for x in contract["after"]] == ["A7", "A12"]
+
+
 def test_check_names_the_problem_where_it_is_in_the_file() -> None:
     folder = CORPUS / "claude-code-2.1.328" / "text-before-result"
     proc = run("check", folder / "session.jsonl")

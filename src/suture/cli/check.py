@@ -4,8 +4,8 @@ For a session log (Claude Code, Codex, pi) the verdict is on what the agent send
 the session (``suture.sent``), for the provider it talks to unless ``--provider`` names others:
 its problems (exit 1 if any), then what the agent repairs itself (notes, never problems), the
 records it does not send (the history before a compaction named under the file's header), and
-the contract view: what suture's repair of the file as written
-changes (``suture repair``). Lines the agent cannot read are skipped, as it skips them.
+the contract view: what suture's repair of the file as written changes (``suture repair``), each
+of its problems listed as the app lists them. Lines the agent cannot read are skipped, as it skips them.
 
 For any other file, without ``--provider`` it lists every way the transcript breaks the repair contract's Valid property (the
 contract every provider's rules share). With ``--provider NAME|all`` (repeatable or
@@ -26,6 +26,8 @@ from suture.cli import EXIT_FOUND, EXIT_OK
 from suture.cli._common import input_path, load_sent, out, out_json
 from suture.formats import before_compaction, own_provider, skipped
 from suture.model import Message, Skipped, Transcript
+from suture.sent import AS_WRITTEN
+from suture.sent import CONTRACT as CONTRACT_VIEW
 from suture.validity import violations
 from suture.words import count
 
@@ -188,13 +190,27 @@ def _render(
     counts: str,
 ) -> list[str]:
     """The lines about one provider (each to be shown by :func:`suture.cli._common.out`)."""
-    lines = ["", f"{v.summary()}  ({TITLES[name]})", f"  ({counts})"]
+    return ["", f"{v.summary()}  ({TITLES[name]})", f"  ({counts})", *_listed(v, messages, repaired, limit)]
+
+
+def _listed(
+    v: Verdict,
+    messages: Sequence[Message],
+    repaired: Sequence[Message],
+    limit: int | None,
+    after: str = "after repair",
+    of: str = "",
+) -> list[str]:
+    """A verdict's problems before repair (with whether the repair fixes each), then those left
+    after it under ``after``, each list cut at ``limit``; ``of`` says whose places the provider's
+    error counts before repair, where that is not what the lines above it say."""
+    lines: list[str] = []
     for x in v.before[:limit]:
-        lines.extend(_lines(x, messages))
+        lines.extend(_lines(x, messages, of=of))
         lines.append(f"      fixed by repair: {x.remedy}" if x.fixed else f"      not fixed by repair: {x.remedy}")
     lines.extend(_more(v.before, limit))
     if v.after:
-        lines.append("  after repair:")
+        lines.append(f"  {after}:")
         for x in v.after[:limit]:
             lines.extend(_lines(x, repaired))
             lines.append(f"      to do: {x.remedy}")
@@ -215,11 +231,16 @@ NUMBERS = "[n] is the message's number in the file as suture reads it (the app's
 
 
 def _lines(
-    x: Violation, messages: Sequence[Message], source: str | None = None, written: tuple[int | None, str] | None = None
+    x: Violation,
+    messages: Sequence[Message],
+    source: str | None = None,
+    written: tuple[int | None, str] | None = None,
+    of: str = "",
 ) -> list[str]:
     """A problem in two lines: ``[n] role (source) pointer  rule: problem``, then the provider's
-    text. ``n`` is the message's index in ``messages``, or for a session log ``written``: the
-    as-written message (``None``: one the agent makes up, ``[new]``) and its role."""
+    text (``of``: whose places it counts, where the heading does not say it). ``n`` is the
+    message's index in ``messages``, or for a session log ``written``: the as-written message
+    (``None``: one the agent makes up, ``[new]``) and its role."""
     role = messages[x.index].role if 0 <= x.index < len(messages) else "?"
     source = _source(messages, x.index) if source is None else source
     where = f" {x.where}" if x.where else ""
@@ -229,13 +250,13 @@ def _lines(
         n, role = (written[0] if written[0] is not None else "new"), written[1]
     return [
         f"  [{n}] {role}{at}{where}  {x.rule}: {x.problem}",
-        f"      {x.provider} would say: {x.error}",
+        f"      {x.provider} would say{', ' + of if of else ''}: {x.error}",
     ]
 
 
 # -- session logs: the verdict on what is sent -------------------------------------------------
 
-CONTRACT = "contract view (suture's repair of the file as written, what suture repair changes)"
+CONTRACT = f"{CONTRACT_VIEW} (suture's repair of the file as written, what suture repair changes)"
 
 
 def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tuple[str, ...]) -> int:
@@ -387,7 +408,19 @@ def _session_lines(
             lines.extend(f"    {f.summary}" for f in v.notes[:limit])
             if limit is not None and len(v.notes) > limit:
                 lines.append(f"    … and {len(v.notes) - limit} more; --all lists them")
+        # The contract view's problems, as the app lists them: their [n] counts the file as
+        # written and the provider's error the file sent as written (after repair: the repaired file).
         lines.append(f"  {CONTRACT}: {v.contract.summary()}")
+        lines.extend(
+            _listed(
+                v.contract,
+                written,
+                v.contract.repair.messages,
+                limit,
+                after="after suture's repair ([n] and the error count the repaired file)",
+                of=AS_WRITTEN,
+            )
+        )
         stricter = stricter_of.get(name)
         if stricter is not None:
             them = "it" if len(stricter.problems) == 1 else "them"

@@ -16,6 +16,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from suture import show
+from suture.sent import AS_WRITTEN, CONTRACT
 from suture.validity import NAME as VALID
 from suture.validity import Breach
 
@@ -57,10 +58,6 @@ AFTER = "after"
 SHARED = VALID
 """What the headline of a file written for no single provider (the AI SDK's) names: the Valid
 property every provider's rules share, as ``suture scan`` and the sessions browser say it."""
-
-CONTRACT = "contract view"
-"""What the problems of a session log's file as written are called: suture's repair contract on
-the file, not what the agent sends (``suture check`` says the same)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +105,7 @@ class Finding:
         if self.contract:
             # The error's index counts the file sent as written, not what the agent sends (what
             # ``:messages.N`` and the agent's findings count): said first in suture's words.
-            said = f"{v.problem} (the error, of the file sent as written: {v.error})"
+            said = f"{v.problem} (the error, {AS_WRITTEN}: {v.error})"
             return (f"{CONTRACT}: {label}", show.line(said))
         return (label, show.line(v.error))
 
