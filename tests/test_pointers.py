@@ -70,6 +70,38 @@ def test_line_numbers_find_merged_lines_and_the_next_message() -> None:
     assert resolve(messages, "line 100000").indices == []
 
 
+PI = ROOT / "sample_sessions" / "real" / "pi" / "large-session.jsonl"
+
+
+def test_a_line_the_agent_does_not_send_is_said_to_hold_what_it_holds(tmp_path: Path) -> None:
+    from suture.sent.numbered import sent_request
+
+    # Line 33 of the pi session is a failed turn pi does not send; line 34 is the next message.
+    transcript = suture.load_file(PI)
+    (failed,) = [s for s in transcript.skipped if s.source.line == 33]
+    request = sent_request(transcript)
+    found = resolve(transcript.messages, "line 33", "anthropic", request, where_listed="s lists it")
+    nxt = next(i for i, m in enumerate(transcript.messages) if m.source is not None and m.source.line == 34)
+    assert found.indices == [nxt] and found.nearest and found.record == failed
+    assert found.said == (
+        "line 33 holds a turn that ended with stopReason 'error': pi does not send it and its 16 calls "
+        "(s lists it); the next message read is on line 34"
+    )
+    assert resolve(transcript.messages, "33", None, request).said.startswith("line 33 holds a turn that ended")
+    # A line that holds a message is the message; one that holds nothing sent or kept says so.
+    assert resolve(transcript.messages, "line 34", None, request) == resolve(transcript.messages, "line 34")
+    assert "holds no message" in resolve(transcript.messages, "line 1", None, request).said
+    # Where no message is read after the record, the last one before it is where it leads.
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(b"".join(PI.read_bytes().splitlines(keepends=True)[:33]))
+    cut_transcript = suture.load_file(cut)
+    last = max(i for i, m in enumerate(cut_transcript.messages) if m.source is not None)
+    line = cut_transcript.messages[last].source
+    assert line is not None
+    found = resolve(cut_transcript.messages, "line 33", None, sent_request(cut_transcript))
+    assert found.indices == [last] and found.said.endswith(f"; the last message read before it is on line {line.line}")
+
+
 def test_something_else_is_not_a_pointer() -> None:
     found = resolve(HISTORY, "hello")
     assert found.indices == [] and "not a pointer" in found.said

@@ -207,6 +207,27 @@ async def test_colon_finds_a_line_and_names_a_compaction(tmp_path: Path) -> None
         assert any("line 10 holds no message" in n and "before a compaction" in n for n in said)
 
 
+async def test_going_to_a_line_the_agent_does_not_send_says_what_it_holds(tmp_path: Path) -> None:
+    # Line 33 of the pi session is a failed turn pi does not send: said so, and the next message
+    # (line 34) is where the cursor goes.
+    path = tmp_path / "session.jsonl"
+    shutil.copy(ROOT / "sample_sessions" / "real" / "pi" / "large-session.jsonl", path)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=(120, 35)) as pilot:
+        await ready(pilot, app)
+        model = app.model
+        assert model is not None
+        nxt = next(i for i, m in enumerate(model.transcript.messages) if m.source and m.source.line == 34)
+        await pilot.press("colon", *"line 33", "enter")
+        await pilot.pause()
+        assert app.view.cursor == model.row_of_input[nxt]
+        said = [n.message for n in app._notifications]
+        assert said[-1] == (
+            "line 33 holds a turn that ended with stopReason 'error': pi does not send it and its 16 calls "
+            "(s lists it); the next message read is on line 34"
+        )
+
+
 async def test_colon_and_exclamation_are_text_in_boxes(worked: Path) -> None:
     app = SutureApp(worked, watch=False)
     async with app.run_test(size=SMALL) as pilot:

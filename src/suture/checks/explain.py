@@ -38,7 +38,7 @@ from suture import show
 from suture.checks import Verdict, Violation, verdict
 from suture.checks._wire import contents, items, turns
 from suture.checks.rules import RULES, Rule, normalise
-from suture.model import ImagePart, Message, TextPart, Transcript, text_of
+from suture.model import ImagePart, Message, Skipped, TextPart, Transcript, text_of
 from suture.repair import Change, Repair, repair
 from suture.words import count
 from suture.written import lines_of
@@ -1049,6 +1049,12 @@ class Pointer:
     said: str
     understood: bool = True
     """False where ``typed`` is no pointer at all (``said`` is then the whole answer)."""
+    nearest: bool = False
+    """The line typed holds no message: ``indices`` is the nearest one read, which ``said`` names
+    with what the line is (a thing to say beside going there)."""
+    record: Skipped | None = None
+    """The record on the line typed that the agent does not send (``Transcript.skipped``: a
+    failed turn, an API error record), which ``said`` names."""
 
 
 def resolve(
@@ -1057,6 +1063,7 @@ def resolve(
     provider: str | None = None,
     request: SentRequest | None = None,
     document: Callable[[], Sequence[tuple[int, int] | None]] | None = None,
+    where_listed: str = "",
 ) -> Pointer:
     """The input messages ``typed`` points at: ``messages.N`` (the Nth message of the request
     ``provider`` is sent, as its errors count them), ``input[N]`` (an OpenAI Responses item),
@@ -1065,7 +1072,9 @@ def resolve(
     (:func:`suture.sent.numbered.modelled`), which a provider's index counts. For a JSON
     document, whose messages carry no line, ``document()`` gives the first and last line of each
     message's record in the file (:func:`suture.written.document_lines`): asked for only when a
-    line is typed. No indices where nothing matches; ``said`` says what was looked for."""
+    line is typed. A line that holds a record the agent does not send (``request.sent.skipped``)
+    is said to hold it, followed by ``where_listed`` in brackets where given (where the caller lists
+    those records). No indices where nothing matches; ``said`` says what was looked for."""
     m = _POINTER.match(typed)
     if m is None:
         return Pointer(
@@ -1077,7 +1086,7 @@ def resolve(
         return Pointer([n] if ok else [], f"message #{n}" + ("" if ok else f" (the file has {len(messages)})"))
     number = m.group("line") or m.group("bare")
     if number is not None:
-        return _line(messages, int(number), document)
+        return _line(messages, int(number), document, request.sent.skipped if request is not None else (), where_listed)
     wire, n = m.group("wire").lower(), int(m.group("n"))
     if request is not None:
         key = "input" if wire == "items" else wire
@@ -1100,13 +1109,20 @@ def resolve(
 
 
 def _line(
-    messages: Sequence[Message], line: int, document: Callable[[], Sequence[tuple[int, int] | None]] | None = None
+    messages: Sequence[Message],
+    line: int,
+    document: Callable[[], Sequence[tuple[int, int] | None]] | None = None,
+    not_sent: Sequence[Skipped] = (),
+    where_listed: str = "",
 ) -> Pointer:
     """The message read from ``line`` (or merged from it; in a JSON document, whose record spans
-    it), else the first read after it."""
+    it), else the first read after it. A line holding a record the agent does not send
+    (``not_sent``: a session's :attr:`~suture.model.Transcript.skipped`) is said to hold it, and
+    leads to the first message read after it, or where none is, the last one before it."""
     in_lines = any(m.source is not None and m.source.line is not None for m in messages)
     spans = document() if document is not None and messages and not in_lines else []
     after: tuple[int, int] | None = None
+    before: tuple[int, int] | None = None
     for i, m in enumerate(messages):
         span = spans[i] if i < len(spans) else None
         if span is not None:
@@ -1120,8 +1136,27 @@ def _line(
             first = lines[0] if lines else 0
         if first > line and (after is None or first < after[0]):
             after = (first, i)
+        elif 0 < first < line and (before is None or first >= before[0]):
+            before = (first, i)
+    record = next((s for s in not_sent if line in lines_of(s.source)), None)
+    if record is not None:
+        said = f"line {line} holds {record.reason}" + (f" ({where_listed})" if where_listed else "")
+        if after is not None:
+            return Pointer(
+                [after[1]], f"{said}; the next message read is on line {after[0]}", nearest=True, record=record
+            )
+        if before is not None:
+            return Pointer(
+                [before[1]],
+                f"{said}; the last message read before it is on line {before[0]}",
+                nearest=True,
+                record=record,
+            )
+        return Pointer([], f"{said}; no message is read from the file", record=record)
     if after is not None:
-        return Pointer([after[1]], f"line {line} holds no message; the next one read is on line {after[0]}")
+        return Pointer(
+            [after[1]], f"line {line} holds no message; the next one read is on line {after[0]}", nearest=True
+        )
     if messages and not in_lines and not any(spans):
         return Pointer(
             [],

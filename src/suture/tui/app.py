@@ -1239,16 +1239,17 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             self.provider,
             sent_request(model.transcript),
             document=lambda: self._document_lines(model),
+            where_listed="s lists it",
         )
         said = found.said
         notes = skipped(model.transcript)
-        if notes and "holds no message" in said:
+        if notes and found.nearest and found.record is None:
             said += f" ({notes[0]})"
         if not found.indices:
             self.notify(show.line(f"nothing at {said}" if found.understood else said), severity="warning", markup=False)
             return
         self._go_to_input(found.indices[0])
-        if "holds no message" in said:
+        if found.nearest:
             self.notify(show.line(said), markup=False)
 
     def _document_lines(self, model: RowModel) -> list[tuple[int, int] | None]:
