@@ -1,12 +1,21 @@
-"""How suture words a count: ``1 call``, ``16 calls``, ``1,204 messages``, never ``call(s)``.
+"""How suture words a count: ``1 call``, ``16 calls``, ``1,204 messages``, never ``call(s)``;
+and the names every surface gives the same things.
 
 The one place the command line, the app and the formats' notes turn a number and a noun into
-words. Pure: no I/O, no Textual.
+words. Pure: no I/O, no Textual, no import (the app's first screen imports it).
 """
 
 from __future__ import annotations
 
-__all__ = ["count"]
+__all__ = ["AS_WRITTEN", "CONTRACT", "count"]
+
+CONTRACT = "contract view"
+"""What the problems of a session log's file as written are called: suture's repair contract on
+the file (what ``suture repair`` changes), not what the agent sends (``SentVerdict.contract``)."""
+
+AS_WRITTEN = "of the file sent as written"
+"""Whose places a contract-view problem's pointer and error (``messages.3``) count: the file sent
+as written, not the request the agent sends (which a problem in what is sent counts)."""
 
 
 def count(n: int, one: str, many: str | None = None) -> str:

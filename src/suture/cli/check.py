@@ -26,10 +26,9 @@ from suture.cli import EXIT_FOUND, EXIT_OK
 from suture.cli._common import input_path, load_sent, out, out_json
 from suture.formats import before_compaction, own_provider, skipped
 from suture.model import Message, Skipped, Transcript
-from suture.sent import AS_WRITTEN
-from suture.sent import CONTRACT as CONTRACT_VIEW
 from suture.validity import violations
-from suture.words import count
+from suture.words import AS_WRITTEN, count
+from suture.words import CONTRACT as CONTRACT_VIEW
 
 if TYPE_CHECKING:
     from suture.sent import Sent, SentVerdict

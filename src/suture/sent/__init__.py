@@ -70,8 +70,6 @@ if TYPE_CHECKING:  # (the checks load when a verdict is asked for: naming an age
     from suture.checks import Verdict, Violation
 
 __all__ = [
-    "AS_WRITTEN",
-    "CONTRACT",
     "FIX_KINDS",
     "RESUME_PROMPT",
     "Added",
@@ -87,14 +85,6 @@ __all__ = [
     "verdict",
     "wire_places",
 ]
-
-CONTRACT = "contract view"
-"""What the problems of a session log's file as written are called: suture's repair contract on
-the file (what ``suture repair`` changes), not what the agent sends (``SentVerdict.contract``)."""
-
-AS_WRITTEN = "of the file sent as written"
-"""Whose places a contract-view problem's pointer and error (``messages.3``) count: the file sent
-as written, not the request the agent sends (which a problem in what is sent counts)."""
 
 FIX_KINDS = {
     "inserted_result": "a result for a call that never got one",

@@ -16,9 +16,9 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from suture import show
-from suture.sent import AS_WRITTEN, CONTRACT
 from suture.validity import NAME as VALID
 from suture.validity import Breach
+from suture.words import AS_WRITTEN, CONTRACT
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
