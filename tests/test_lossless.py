@@ -272,3 +272,19 @@ def test_skip_bad_lines_does_not_drop_a_result_with_a_lone_surrogate(tmp_path: P
     plain_body = run("repair", sample, "--skip-bad-lines", "--to", "messages")
     assert b"checkout \\ud83d: KeyError" in body.stdout
     assert body.stdout == plain_body.stdout.replace(b"checkout: KeyError", b"checkout \\ud83d: KeyError")
+
+
+@pytest.mark.parametrize(
+    "sample", ["messages/interrupted-and-restarted.json", "gemini/broken-no-ids.json", "pi/v1-clean.jsonl"]
+)
+def test_an_assistant_message_of_calls_alone_is_written_for_chat_with_null_content(sample: str) -> None:
+    # OpenAI answers an empty content list 400 ("Invalid 'messages[1].content': empty array"):
+    # a message of calls and nothing said is written as the API writes it, content null.
+    from tests.conftest import SAMPLES
+
+    path = SAMPLES / sample
+    transcript = load_bytes(path.read_bytes())
+    written = orjson.loads(dump(repair(transcript.messages).messages, transcript, to="chat"))
+    calls = [m for m in written if m.get("tool_calls")]
+    assert calls and all(m["content"] is None for m in calls if not m["content"])
+    assert not [m for m in written if m.get("content") == []]

@@ -251,7 +251,13 @@ class ChatAdapter:
         role = m.role if m.role in _ROLES else "user"
         if m.role == "tool":
             return {"role": "tool", "tool_call_id": m.tool_call_id, "content": self._content_out(m.content, own)}
-        record: dict[str, Any] = {"role": role, "content": self._content_out(m.content, own)}
+        content = self._content_out(m.content, own)
+        if m.tool_calls and content == []:
+            # Calls and nothing said: null, as the API writes it. An empty list is answered 400
+            # "Invalid 'messages[1].content': empty array. Expected an array with minimum length
+            # 1" (langchain-ai/langchainjs#11416).
+            content = None
+        record: dict[str, Any] = {"role": role, "content": content}
         if m.tool_calls:
             record["tool_calls"] = [
                 {
