@@ -19,6 +19,8 @@ from tests.helpers.app import WORKED, ready
 
 ROOT = Path(__file__).resolve().parent.parent
 PARALLEL = ROOT / "sample_sessions" / "claude-code" / "parallel-calls.jsonl"
+SHORT = ROOT / "sample_sessions" / "real" / "claude-code" / "short.jsonl"
+MESSAGES = ROOT / "sample_sessions" / "messages" / "clean-request.json"
 
 
 @pytest.fixture
@@ -207,6 +209,60 @@ async def test_o_without_a_terminal_says_so(worked: Path) -> None:
         await pilot.pause()
         assert any("cannot open" in n.message for n in app._notifications)
         assert app.is_running
+
+
+def headings(screen: DetailScreen, side: int) -> list[str]:
+    """The headings of a side, in order."""
+    return [h.strip() for h in styled(body(screen, side), screen._class_style("detail-heading"))]
+
+
+async def test_each_content_block_is_shown_under_its_kind_in_order(tmp_path: Path) -> None:
+    # A Claude Code response whose first block is whitespace-only text, before its thinking:
+    # what the A12 rule reports ("thinking blocks are not first").
+    path = tmp_path / "short.jsonl"
+    shutil.copy(SHORT, path)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await ready(pilot, app)
+        screen = await open_row(pilot, app, 1)
+        for side in (0, 1):
+            shown = body(screen, side).plain
+            assert headings(screen, side)[:4] == ["text", "thinking", "text", "calls"]
+            assert shown.startswith('text\nwhitespace only: "\\n\\n"\n\nthinking · signed\nThe user is having trouble')
+            assert "\n\ntext\nLet me check the project structure" in shown
+        assert 'whitespace only: "\\n\\n"' in styled(body(screen, 0), screen._class_style("detail-muted"))
+
+
+async def test_redacted_thinking_images_and_empty_text_are_shown_as_themselves(tmp_path: Path) -> None:
+    request = orjson.loads(MESSAGES.read_bytes())
+    request["messages"][0]["content"] = [
+        {"type": "text", "text": ""},
+        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "A" * 4096}},
+        {"type": "text", "text": "what \x1b[31mis\x1b[0m this?"},
+    ]
+    path = tmp_path / "request.json"
+    path.write_bytes(orjson.dumps(request))
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await ready(pilot, app)
+        model = app.model
+        assert model is not None
+        first = next(r for r in range(len(model)) if model.repaired(r).role == "user")  # type: ignore[union-attr]
+        screen = await open_row(pilot, app, first)
+        shown = body(screen, 0).plain
+        assert headings(screen, 0)[:3] == ["text", "image", "text"]
+        assert shown.startswith(
+            "text\nempty\n\nimage\nimage/png, 4.0 KB of base64\n\ntext\nwhat \\x1b[31mis\\x1b[0m this?"
+        )
+        redacted = next(
+            r
+            for r in range(len(model))
+            if any(getattr(p, "kind", "") == "redacted_thinking" for p in model.repaired(r).content or [])  # type: ignore[union-attr]
+        )
+        await pilot.press("escape")
+        screen = await open_row(pilot, app, redacted)
+        assert headings(screen, 0)[:2] == ["redacted_thinking", "text"]
+        assert '"type": "redacted_thinking"' in body(screen, 0).plain
 
 
 def test_paired_call_finds_the_nearest_call_with_the_id() -> None:

@@ -1,7 +1,8 @@
 """A message whole, for a person reviewing a repair: Original and Repaired side by side.
 
-Each side shows the message's text, its calls with their arguments (indented JSON, coloured),
-the call a result answers (a synthetic result too: its Original side shows the call it answers),
+Each side shows the message's content block by block, each under its kind (text, thinking,
+image, redacted_thinking...) in the message's order, its calls with their arguments (indented
+JSON, coloured), the call a result answers (a synthetic result too: its Original side shows the call it answers),
 and the record (as read from the file, or as an export writes it). Ids that differ between the
 two sides are marked. ``w`` shows the record exactly as written in the file (its line or span,
 byte for byte) beside suture's normalised view of it; ``m`` shows long strings whole; ``o``
@@ -32,12 +33,12 @@ from textual.containers import Horizontal, VerticalScroll
 
 from suture import show
 from suture.kinds import KINDS
-from suture.model import Message, ToolCall
+from suture.model import ImagePart, Message, Part, TextPart, ThinkingPart, ToolCall
 from suture.repair import Change
 from suture.tui.judged import Finding, said_of
 from suture.tui.keys import Scroll
 from suture.tui.records import HUGE, neutral_record, pretty, shorten_payloads
-from suture.tui.rows import RowModel, human_size, next_round, text_of_all
+from suture.tui.rows import RowModel, human_size, next_round
 from suture.tui.screens import Overlay, Styled, record_json
 from suture.tui.view import SIDES
 from suture.validity import Breach
@@ -72,6 +73,16 @@ def paired_call(messages: Sequence[Message], index: int) -> tuple[int, int] | No
             if call.id == wanted:
                 return i, k
     return None
+
+
+def blank_said(value: str, limit: int = 200) -> str:
+    """What a text holding only whitespace is shown as: the whitespace written as a string
+    literal (``"\\n\\n"``), so a block that shows nothing can still be seen."""
+    if not value:
+        return "empty"
+    shown = show.line(orjson.dumps(value[:limit]).decode())
+    more = f"… {len(value) - limit:,} more characters" if len(value) > limit else ""
+    return f"whitespace only: {shown}{more}"
 
 
 def arguments_json(call: ToolCall) -> str:
@@ -381,17 +392,10 @@ class DetailScreen(Overlay[None]):
         heading = self._class_style("detail-heading")
         old, new = self.changed_ids(self.row)
         changed = old if side == 0 else new
-        content = text_of_all(message)
-        if content:
-            text.append("text\n", heading)
-            if len(content) > HUGE and not self.whole:
-                text.append(show.block(content[:HUGE]))
-                text.append(
-                    f"… {len(content) - HUGE:,} more characters (m shows them, o opens them in $PAGER)",
-                    self._class_style("detail-muted"),
-                )
-            else:
-                text.append(show.block(content))
+        content = message.content
+        parts = [TextPart(content)] if isinstance(content, str) and content else content
+        for part in parts if isinstance(parts, list) else ():
+            text.append_text(self._part(part))
             text.append("\n\n")
         if message.tool_calls:
             text.append("calls\n", heading)
@@ -422,6 +426,43 @@ class DetailScreen(Overlay[None]):
             ids = self.written_ids()
         source = record_json(message, side, self.model.transcript, shorten=not self.whole, ids=ids)
         text.append_text(self._json(source, changed))
+        return text
+
+    def _part(self, part: Part) -> Text:
+        """One part of a message's content under a heading naming its kind (``text``,
+        ``thinking``, ``image``, or the record's own type for any other: ``redacted_thinking``),
+        so the order of a message's blocks can be read; a text that is only whitespace says so."""
+        muted = self._class_style("detail-muted")
+        text = Text(end="")
+        if isinstance(part, TextPart | ThinkingPart):
+            text.append(part.type, self._class_style("detail-heading"))
+            if isinstance(part, ThinkingPart) and part.signature:
+                text.append(" · signed", muted)
+            text.append("\n")
+            said = part.text
+            if not said.strip():
+                text.append(blank_said(said), muted)
+            elif len(said) > HUGE and not self.whole:
+                text.append(show.block(said[:HUGE]))
+                text.append(f"… {len(said) - HUGE:,} more characters (m shows them, o opens them in $PAGER)", muted)
+            else:
+                text.append(show.block(said))
+        elif isinstance(part, ImagePart):
+            text.append("image", self._class_style("detail-heading"))
+            text.append("\n")
+            what = [show.line(part.media_type or "no media type")]
+            if part.data is not None:
+                what.append(f"{human_size(part.size)} of base64")
+            elif part.url is not None:
+                what.append(f"at {show.line(part.url[:200])}" + ("…" if len(part.url) > 200 else ""))
+            elif part.size:
+                what.append(human_size(part.size))
+            text.append(", ".join(what), muted)
+        else:
+            text.append(show.line(part.kind), self._class_style("detail-heading"))
+            text.append("\n")
+            raw = part.raw if self.whole else shorten_payloads(part.raw)
+            text.append_text(self._json(pretty(raw)))
         return text
 
     # -- as written --------------------------------------------------------------------------
