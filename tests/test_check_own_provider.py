@@ -54,8 +54,8 @@ def test_results_out_of_call_order_break_valid_but_not_openai_chat(tmp_path: Pat
     proc = run("check", path)
     assert proc.returncode == 1
     assert proc.stdout.splitlines()[-1] == (
-        "  (Valid is suture's property, what every provider's rules share. This file's provider, "
-        "openai-chat: no problems)"
+        "  (Valid is suture's property, stricter than any one provider: results in call order, say. "
+        "This file's provider, openai-chat: no problems)"
     )
     assert run("check", "--provider", "openai-chat", path).returncode == 0
 

@@ -75,7 +75,7 @@ async def test_a_file_for_no_single_provider_is_headed_by_the_valid_property(tmp
         assert _status(app).endswith("Valid: no problems")
         assert not app.problem_rows
         problems = app.query_one("#problems", ProblemList)
-        assert problems.items == [] and "rules all providers share" in problems.empty
+        assert problems.items == [] and "stricter than any one provider" in problems.empty
         await pilot.press("x")  # nothing to visit
         assert app.view.cursor == 0
         await pilot.press("p")

@@ -163,7 +163,7 @@ async def test_the_shared_verdict_of_a_file_for_no_single_provider_is_picked_bac
         await pilot.press("p")
         picker = app.screen
         assert isinstance(picker, ProviderScreen)
-        assert picker.choices[0][1][0] == "Valid: 1 problem → 0 after repair (shared rules)"
+        assert picker.choices[0][1][0] == "Valid: 1 problem → 0 after repair (suture's property)"
         await pilot.press("g", "enter")
         await pilot.pause()
         assert app.provider is None and app.provider_picked

@@ -18,9 +18,9 @@ __all__ = ["NAME", "Breach", "scan", "violations"]
 
 NAME = "Valid"
 """What a verdict by this property is headed with (a file written for no single provider, the
-AI SDK's, in the app, the sessions browser and ``suture scan``): the property's own name. Every
-provider's rules share it, but each provider counts and words its problems its own way, so its
-count is not any one provider's."""
+AI SDK's, in the app, the sessions browser and ``suture scan``): the property's own name. It is
+stricter than any one provider (results in call order, say), and each provider counts and words
+its problems its own way, so its count is not any one provider's."""
 
 
 @dataclass(frozen=True, slots=True)

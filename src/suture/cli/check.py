@@ -117,7 +117,8 @@ def run(args: argparse.Namespace) -> int:
         if mine is not None:
             listed = f"; --provider {own} lists them" if mine.before else ""
             out(
-                f"  (Valid is suture's property, what every provider's rules share. This file's provider, "
+                f"  (Valid is suture's property, stricter than any one provider: results in call order, say. "
+                f"This file's provider, "
                 f"{mine.summary()}{listed})"
             )
     return EXIT_FOUND if found else EXIT_OK

@@ -356,9 +356,9 @@ class CheckFlow(App[None]):
         elif self.provider is None and self.shared is not None:
             before, after = self.shared
             rows = {model.row_of_input[b.index]: [] for b in before if b.index < model.inputs}
-            others, none_said = {}, f"{SHARED}: no problems in the rules all providers share"
+            others, none_said = {}, f"{SHARED}: no problems by suture's property, stricter than any one provider"
             said = shared_summary(self.shared)
-            empty = f"{said} in the rules all providers share (p: one provider's own rules)"
+            empty = f"{said} by suture's property, stricter than any one provider (p: one provider's own rules)"
             # Listed in the order of their rows, as the panes read them (a breach on a message
             # not shown yet, last).
             listed = sorted(before, key=lambda b: model.row_of_input[b.index] if b.index < model.inputs else len(model))
@@ -425,7 +425,7 @@ class CheckFlow(App[None]):
             before, after = (len(found) for found in self.shared)
             figures = f"{before} → {after} after repair" if before or after else "no problems"
             forms = (
-                f"{shared_summary(self.shared)} (shared rules)",
+                f"{shared_summary(self.shared)} (suture's property)",
                 f"{SHARED}: {figures}",
                 f"{SHARED} {before}→{after}",
             )
