@@ -91,3 +91,15 @@ def test_check_counts_one_message_in_words(tmp_path: Path) -> None:
     path.write_text('[{"role": "user", "content": "hi"}]')
     first = suture("check", str(path)).stdout.splitlines()[0]
     assert first == f"{path}: valid (1 message, chat)"
+
+
+def test_a_mistyped_command_is_named_not_taken_for_a_file(tmp_path: Path) -> None:
+    done = suture("chek", "x.json", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == "suture: error: unknown command 'chek' (did you mean check?); 'suture --help' lists them\n"
+    # A file of that name is the file to open (here: the app needs a terminal).
+    (tmp_path / "chek").write_text('[{"role": "user", "content": "hi"}]')
+    done = subprocess.run(
+        [sys.executable, "-m", "suture", "chek"], capture_output=True, text=True, cwd=tmp_path, stdin=subprocess.DEVNULL
+    )
+    assert done.returncode == 2 and "needs a terminal" in done.stderr

@@ -59,6 +59,17 @@ def _is_command(word: str) -> bool:
     return word.isidentifier() and word in commands()
 
 
+def _meant(word: str) -> str | None:
+    """The command ``word`` is a typing slip of, where it names no file and is close to one
+    (``chek``: ``check``); ``None`` for a word that may be the file to open."""
+    if not word.isidentifier() or os.path.lexists(word):
+        return None
+    import difflib
+
+    close = difflib.get_close_matches(word, list(commands()), n=1, cutoff=0.75)
+    return close[0] if close else None
+
+
 # The exit codes every subcommand returns.
 EXIT_OK = 0
 """Done, and nothing to report (no problem found, the file written)."""
@@ -123,6 +134,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args_list = ["view", *args_list]  # suture -- -x.json: a file whose name starts with '-'
     own = _own_module(args_list[0]) if args_list else None
     if own is None and args_list and not args_list[0].startswith("-") and not _is_command(args_list[0]):
+        meant = _meant(args_list[0])
+        if meant is not None:  # suture chek FILE: a command mistyped, not a file to open
+            _error(f"unknown command '{args_list[0]}' (did you mean {meant}?); 'suture --help' lists them")
+            return EXIT_BAD_INPUT
         args_list.insert(0, "view")  # suture FILE
         own = _own_module("view")
     if not args_list and sys.stdin.isatty() and sys.stdout.isatty():
