@@ -74,7 +74,9 @@ def test_check_names_each_problem_of_the_contract_view_as_the_app_does() -> None
     assert "  anthropic would say, of the file sent as written: messages.1.content.0: If an assistant" in "\n".join(
         lines
     )
-    assert "  after suture's repair ([n] and the error count the repaired file):" in lines
+    assert "  after suture's repair (the error counts the repaired file):" in lines
+    # Numbered as every line of the file's is: the message as written it came from.
+    assert listed[2].startswith("  [1] assistant (line 5, merged with 4 more lines through line 10)")
     report = json.loads(run("check", "--json", path).stdout)
     contract = report["providers"]["anthropic"]["contract"]
     assert [x["rule"] for x in contract["before"]] == [x["rule"] for x in contract["after"]] == ["A7", "A12"]

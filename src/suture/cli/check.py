@@ -200,10 +200,13 @@ def _listed(
     limit: int | None,
     after: str = "after repair",
     of: str = "",
+    origin: Sequence[int | None] | None = None,
 ) -> list[str]:
     """A verdict's problems before repair (with whether the repair fixes each), then those left
     after it under ``after``, each list cut at ``limit``; ``of`` says whose places the provider's
-    error counts before repair, where that is not what the lines above it say."""
+    error counts before repair, where that is not what the lines above it say. ``origin`` (the
+    repair's): a problem left after repair is numbered by the message of ``messages`` it came
+    from (``[new]`` for one the repair made), as every other line of the file's is."""
     lines: list[str] = []
     for x in v.before[:limit]:
         lines.extend(_lines(x, messages, of=of))
@@ -212,7 +215,9 @@ def _listed(
     if v.after:
         lines.append(f"  {after}:")
         for x in v.after[:limit]:
-            lines.extend(_lines(x, repaired))
+            came = origin[x.index] if origin is not None and 0 <= x.index < len(origin) else None
+            role = repaired[x.index].role if 0 <= x.index < len(repaired) else "?"
+            lines.extend(_lines(x, repaired, written=(came, role) if origin is not None else None))
             lines.append(f"      to do: {x.remedy}")
         lines.extend(_more(v.after, limit))
     return lines
@@ -243,7 +248,7 @@ def _lines(
     (``None``: one the agent makes up, ``[new]``) and its role."""
     role = messages[x.index].role if 0 <= x.index < len(messages) else "?"
     source = _source(messages, x.index) if source is None else source
-    where = f" {x.where}" if x.where else ""
+    where = f" {x.where}" + (f" ({of})" if of else "") if x.where else ""
     at = f" ({source})" if source else ""
     n: int | str = x.index
     if written is not None:
@@ -417,8 +422,9 @@ def _session_lines(
                 written,
                 v.contract.repair.messages,
                 limit,
-                after="after suture's repair ([n] and the error count the repaired file)",
+                after="after suture's repair (the error counts the repaired file)",
                 of=AS_WRITTEN,
+                origin=v.contract.repair.origin,
             )
         )
         stricter = stricter_of.get(name)

@@ -381,7 +381,9 @@ def _run_job(job: _Job) -> _Done:
     try:
         warnings, summary, notes = _repair_one(job)
     except InputError as e:
-        return _Done((), str(e))
+        said, name = str(e), show.path(job.input)
+        # Which input it is about, where the error does not say (a conversion's, among several).
+        return _Done((), said if said.startswith(f"{name}:") else f"{name}: {said}")
     except RecursionError:
         return _Done((), f"{show.path(job.input)}: nested too deeply to be a transcript")
     return _Done((*warnings, f"suture: {show.path(job.input)}: {summary}", *notes))
