@@ -561,3 +561,17 @@ def test_the_readme_says_when_the_input_is_written() -> None:
     assert claims
     for claim in claims:
         assert "--in-place" in claim and "NAME.bak" in claim, claim
+
+
+def test_a_conversion_error_among_several_inputs_names_its_input(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parent.parent / "sample_sessions"
+    for name in ("gemini/clean-request.json", "chat/clean.json"):
+        shutil.copy(root / name, tmp_path / Path(name).name)
+    proc = run("repair", "clean-request.json", "clean.json", "--out-dir", "out", "--to", "responses", cwd=tmp_path)
+    assert proc.returncode == 2
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("suture: error: ")]
+    assert errors == [
+        "suture: error: clean-request.json: responses cannot express this history: message 2 (assistant, "
+        "contents[1]) would not keep its thinking"
+    ]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["clean.json"]  # the other is written
