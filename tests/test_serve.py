@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -86,6 +87,27 @@ def test_a_port_in_use_is_one_line(tmp_path: Path) -> None:
 def test_loopback_hosts_get_no_warning(host: str) -> None:
     assert is_loopback(host)
     assert exposure_warning(host, 8000) is None
+
+
+def test_the_warning_names_the_port_listened_on(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # --port 0: the system picks the port; the warning, said once bound, names that one. (No
+    # server is started: the one here only tells where it would listen.)
+    import suture.web.server
+
+    class Bound:
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            pass
+
+        async def serve_until_stopped(self, ready: Any) -> None:
+            ready("http://host.example:32795/")
+
+    monkeypatch.setattr(suture.web.server, "AppServer", Bound)
+    assert main(["serve", "--host", "0.0.0.0", "--port", "0", str(WORKED)]) == 0
+    said = capsys.readouterr()
+    assert "anyone who can reach port 32795 can read" in said.err and "port 0" not in said.err
+    assert "at http://host.example:32795/" in said.out
 
 
 @pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.1.20", "example.com", "10.0.0.1"])

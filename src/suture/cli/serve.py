@@ -113,12 +113,15 @@ def run(args: argparse.Namespace) -> int:
         if (e.name or "").split(".")[0] in ("textual_serve", "aiohttp", "aiohttp_jinja2", "jinja2"):
             raise InputError(INSTALL_HINT) from None
         raise
-    warning = exposure_warning(args.host, args.port)
-    if warning:
-        err(warning)
     server = AppServer(argv, name=name, host=args.host, port=args.port, say=_say)
 
     def ready(url: str) -> None:
+        # Once bound: the port said is the one listened on (--port 0 picks one).
+        from urllib.parse import urlsplit
+
+        warning = exposure_warning(args.host, urlsplit(url).port or args.port)
+        if warning:
+            err(warning)
         _say(f"suture: serving {name} at {url} (each page gets its own app; Ctrl+C stops)")
 
     asyncio.run(server.serve_until_stopped(ready))
