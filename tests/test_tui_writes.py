@@ -104,8 +104,10 @@ async def test_ctrl_c_quits(tmp_path: Path) -> None:
     app = SutureApp(real, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app)
+        assert app.return_code is None
         await pilot.press("ctrl+c")
         await pilot.pause()
+        assert app.return_code == 0  # (asked to exit by the key, not by the test's end)
     assert not app.is_running
 
 
