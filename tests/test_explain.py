@@ -792,3 +792,18 @@ def test_goto_a_place_the_agent_fills_itself_says_what_it_sends_there(path: Path
         if found.indices:  # (a place that also holds messages of the file)
             continue
         assert found.said.endswith(f"({what}, which this file does not hold)"), (n, found.said)
+
+
+def test_a_short_id_the_error_names_narrows_to_the_call_that_has_it() -> None:
+    # "y" is a word of no error but this one: the message with call y, not every message whose
+    # problem's words hold the letter.
+    transcript = load_file(str(SAMPLES / "chat" / "worked-example.json"))
+    text = (
+        "An assistant message with 'tool_calls' must be followed by tool messages responding to each "
+        "'tool_call_id'. The following tool_call_ids did not have response messages: y"
+    )
+    (rec,) = [r for r in recognise(text) if r.rule.id == "O1"]
+    assert rec.ids == ("y",)
+    where = locate(transcript.messages, rec)
+    assert where.indices == [1]
+    assert all("y" in {c.id for c in transcript.messages[i].tool_calls} for i in where.indices)

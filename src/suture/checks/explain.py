@@ -280,10 +280,15 @@ def _wire_index(rec: Recognition) -> tuple[int | None, int | None]:
     return rec.index, rec.block
 
 
+def _says_id(text: str, call_id: str) -> bool:
+    """Whether ``text`` names ``call_id`` as a whole (``y`` is not named by "by" or "any")."""
+    return re.search(rf"(?<![\w-]){re.escape(call_id)}(?![\w-])", text) is not None
+
+
 def _narrow(found: list[Violation], rec: Recognition) -> list[Violation]:
     n, m = _wire_index(rec)
     if rec.ids:
-        by_id = [v for v in found if v.call_id in rec.ids or any(i in v.error for i in rec.ids)]
+        by_id = [v for v in found if v.call_id in rec.ids or any(_says_id(v.error, i) for i in rec.ids)]
         if by_id:
             found = by_id
         elif n is None:
