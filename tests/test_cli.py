@@ -575,3 +575,23 @@ def test_a_conversion_error_among_several_inputs_names_its_input(tmp_path: Path)
         "contents[1]) would not keep its thinking"
     ]
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["clean.json"]  # the other is written
+
+
+@pytest.mark.parametrize("provider", [None, "anthropic", "session"])
+def test_check_json_lists_the_lines_it_left_out(tmp_path: Path, provider: str | None) -> None:
+    # --skip-bad-lines: what stderr warns of is in the report too, for a script that reads it.
+    root = Path(__file__).resolve().parent.parent / "sample_sessions"
+    if provider == "session":
+        lines = (root / "claude-code" / "parallel-calls.jsonl").read_bytes().splitlines(keepends=True)
+        path = tmp_path / "session.jsonl"
+        path.write_bytes(lines[0] + b"{broken\n" + b"".join(lines[1:]))
+        args: list[str] = []
+    else:
+        path = tmp_path / "chat.jsonl"
+        path.write_bytes(b'{"role":"user","content":"hi"}\n{broken\n{"role":"assistant","content":"yo"}\n')
+        args = ["--provider", provider] if provider else []
+    proc = run("check", path, "--skip-bad-lines", "--json", *args)
+    assert proc.returncode in (0, 1), proc.stderr
+    bad = orjson.loads(proc.stdout)["bad_lines"]
+    assert [b["line"] for b in bad] == [2] and bad[0]["problem"].startswith("not valid JSON")
+    assert "skipped line 2: not valid JSON" in proc.stderr

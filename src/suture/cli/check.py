@@ -91,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
                 "file": show.path_json(args.input),
                 "format": transcript.format,
                 "messages": len(transcript.messages),
+                "bad_lines": _bad_lines_json(transcript),
                 "valid": not found,
                 "problems": [{**v.to_json(), "source": str(transcript.messages[v.index].source or "")} for v in found],
                 "own_provider": None
@@ -150,6 +151,7 @@ def _run_providers(args: argparse.Namespace, transcript: Transcript, providers: 
             "file": show.path_json(args.input),
             "format": transcript.format,
             "messages": len(messages),
+            "bad_lines": _bad_lines_json(transcript),
             "repaired_messages": len(repaired),
             "clean": not broken,
             "providers": {
@@ -301,6 +303,12 @@ def _history(sent: Sent) -> int:
     return len(sent.wire) + len(sent.added)
 
 
+def _bad_lines_json(transcript: Transcript) -> list[dict[str, Any]]:
+    """The lines left out because they could not be read (``--skip-bad-lines``), as the warnings
+    on stderr say them: each line's number and what is wrong with it."""
+    return [{"line": p.line, "problem": p.message} for p in transcript.problems]
+
+
 def _session_json(
     args: argparse.Namespace,
     transcript: Transcript,
@@ -319,6 +327,7 @@ def _session_json(
         "model": sent.model,
         "assumed": sent.assumed,
         "messages": len(written),
+        "bad_lines": _bad_lines_json(transcript),
         "sent_messages": len(sent.messages),
         "request": {
             "key": request.key,
