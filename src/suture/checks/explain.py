@@ -285,10 +285,23 @@ def _says_id(text: str, call_id: str) -> bool:
     return re.search(rf"(?<![\w-]){re.escape(call_id)}(?![\w-])", text) is not None
 
 
-def _narrow(found: list[Violation], rec: Recognition) -> list[Violation]:
+def _holds_one_of(m: Message, ids: Sequence[str]) -> bool:
+    """Whether ``m`` holds a call or a result with one of ``ids``."""
+    return m.tool_call_id in ids or any(c.id in ids for c in m.tool_calls)
+
+
+def _narrow(found: list[Violation], rec: Recognition, messages: Sequence[Message]) -> list[Violation]:
     n, m = _wire_index(rec)
     if rec.ids:
-        by_id = [v for v in found if v.call_id in rec.ids or any(_says_id(v.error, i) for i in rec.ids)]
+        # A problem about an id the error names, or on a message that holds one (the calls'
+        # message, where suture's own words name another of its calls).
+        by_id = [
+            v
+            for v in found
+            if v.call_id in rec.ids
+            or any(_says_id(v.error, i) for i in rec.ids)
+            or (0 <= v.index < len(messages) and _holds_one_of(messages[v.index], rec.ids))
+        ]
         if by_id:
             found = by_id
         elif n is None:
@@ -338,7 +351,7 @@ def locate(messages: Sequence[Message], rec: Recognition, repaired: Repair | Non
     for provider in rec.providers:
         v = verdict(messages, provider, repaired)
         repaired = v.repair
-        found = _narrow([x for x in v.before if x.rule in rec.rule.members], rec)
+        found = _narrow([x for x in v.before if x.rule in rec.rule.members], rec, messages)
         if found:
             indices = sorted({x.index for x in found})
             return Location(provider, found, indices, v, "check")
