@@ -168,3 +168,13 @@ async def test_a_notification_does_not_cover_the_bars(tmp_path: Path, size: tupl
             assert toast.region.height, toast
             assert not any(toast.region.overlaps(bar) for bar in covered), (toast.region, covered)
             assert toast.region.intersection(app.screen.region) == toast.region
+
+
+async def test_the_header_names_the_file_the_same_way_in_every_form(tmp_path: Path) -> None:
+    # Opened by a long path: the header's long and short forms both name the file itself, so a
+    # longer verdict that turns the line short does not turn the name into another.
+    app = SutureApp(_copy(WORKED, tmp_path), watch=False)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settled(pilot, app)
+        for short in (False, True):
+            assert app.status._first_line(short=short).plain.startswith("suture worked-example.json  "), short

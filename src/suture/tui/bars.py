@@ -209,11 +209,11 @@ class StatusBar(_Bar):
         state = self.state
         text = Text(no_wrap=False, end="")
         text.append("suture ", self.part("title"))
-        name = show.line(state.name_shown)
-        if short:  # the file's own name, cut in the middle where the window is narrow
-            name = name.rsplit("/", 1)[-1]
-            if name_room is not None and len(name) > name_room:
-                name = name[: name_room // 2] + "…" + name[-(name_room - name_room // 2 - 1) :]
+        # The file's own name, in every form of the line (a longer verdict does not turn it into
+        # another name), cut in the middle where the window is narrow.
+        name = show.line(state.name_shown).rsplit("/", 1)[-1]
+        if short and name_room is not None and len(name) > name_room:
+            name = name[: name_room // 2] + "…" + name[-(name_room - name_room // 2 - 1) :]
         text.append(name)
         if state.format_name:
             text.append(f"  {show.line(state.format_name)}", self.part("muted"))
