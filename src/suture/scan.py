@@ -177,7 +177,9 @@ def stricter_said(row: Row) -> str:
     same API would not (``""`` otherwise)."""
     if not row.stricter:
         return ""
-    return f"stricter servers of the same API, {row.stricter}, reject it: {row.stricter_problem}"
+    from suture.sent import stricter_words
+
+    return stricter_words(row.stricter, row.stricter_problem)
 
 
 def self_repairs(row: Row) -> str:

@@ -439,7 +439,8 @@ def _session_lines(
         stricter = stricter_of.get(name)
         if stricter is not None:
             them = "it" if len(stricter.problems) == 1 else "them"
-            lines.append(f"  ({stricter_words(stricter)}; --provider {stricter.provider} lists {them})")
+            said = stricter_words(stricter.provider, count(len(stricter.problems), "problem"))
+            lines.append(f"  ({said}; --provider {stricter.provider} lists {them})")
     if sent.skipped:
         lines.extend(["", f"Not sent by {who} (kept as evidence):"])
         lines.extend(f"  {s}" for s in sent.skipped[:limit])

@@ -543,6 +543,7 @@ def stricter(transcript: Transcript, accepted: SentVerdict) -> SentVerdict | Non
     return found if found.rejected else None
 
 
-def stricter_words(found: SentVerdict) -> str:
-    """What every surface says of :func:`stricter`'s verdict, before how to see its problems."""
-    return f"stricter servers of the same API, {found.provider}, reject it: {count(len(found.problems), 'problem')}"
+def stricter_words(provider: str, what: str) -> str:
+    """What every surface says of :func:`stricter`'s verdict: the servers, then ``what`` of their
+    problems it says (how many, or the first)."""
+    return f"stricter servers of the same API, {provider}, reject it: {what}"

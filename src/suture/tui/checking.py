@@ -346,7 +346,8 @@ class CheckFlow(App[None]):
                 from suture.sent import stricter_words
 
                 them = "it" if len(strict.problems) == 1 else "them"
-                stricter = f"{stricter_words(strict)}; p shows {them}"
+                n = count(len(strict.problems), "problem")
+                stricter = f"{stricter_words(strict.provider, n)}; p shows {them}"
                 empty += f" ({stricter})"
                 title += f" · {strict.provider} rejects it"
             if judged.session:
