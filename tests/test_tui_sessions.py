@@ -206,8 +206,8 @@ async def test_a_folder_given_that_holds_no_session_is_warned_of_beside_those_fo
         assert app.browser.table.rows
         warned = [n.message for n in app._notifications if n.severity == "warning"]
         assert warned == [
-            f"no session files found in {empty}\nskipped hidden folders: .codex; "
-            f"to look in one, name it: suture sessions {empty / '.codex'}"
+            f"no session files found in {empty} (skipped hidden folders: .codex; "
+            f"to look in one, name it: suture sessions {empty / '.codex'})"
         ]
 
 

@@ -85,6 +85,14 @@ class Listing:
             f"to {verb} one, name it: suture {command} {show.path(hidden[0][1])}"
         )
 
+    def nothing_in(self, paths: Iterable[str], command: str) -> str:
+        """That ``paths`` gave no session file, with the hidden folders passed over in them
+        (:meth:`skipped`)."""
+        paths = list(paths)
+        text = "no session files found in " + ", ".join(show.path(p) for p in paths)
+        skipped = self.skipped(paths, command)
+        return f"{text} ({skipped})" if skipped else text
+
 
 _HIDDEN_NAMED = 3
 """How many hidden folders :meth:`Listing.skipped` names (then how many more there are)."""

@@ -299,9 +299,9 @@ def run(args: argparse.Namespace) -> int:
     if not total:
         if not args.paths:
             raise InputError(f"no session files found {_no_places(places)}")
-        raise InputError(_nothing_in(args.paths, listing))
+        raise InputError(listing.nothing_in(args.paths, "scan"))
     for path in listing.empty():
-        sys.stderr.write(f"suture: warning: {show.line(_nothing_in([path], listing))}\n")
+        sys.stderr.write(f"suture: warning: {show.line(listing.nothing_in([path], 'scan'))}\n")
     seconds = time.perf_counter() - start
     cached = f", {progress.cached:,} from the cache" if progress.cached else ""
     rejected = f"{counts[REJECTED]:,} would be rejected"
@@ -325,13 +325,6 @@ def _not_into(found: Iterator[Found], out: str) -> Iterator[Found]:
         if not f.error and not is_url(f.path) and same_file(f.path, out):
             raise InputError(f"{show.path(out)}: is one of the files scanned; choose another --out")
         yield f
-
-
-def _nothing_in(paths: list[str], listing: Any) -> str:
-    """No session files in ``paths``, with the hidden folders passed over in them."""
-    text = "no session files found in " + ", ".join(show.path(p) for p in paths)
-    skipped = listing.skipped(paths, "scan")
-    return f"{text} ({skipped})" if skipped else text
 
 
 def _no_places(places: list[Any]) -> str:

@@ -781,9 +781,7 @@ class SessionsScreen(Screen[None]):
         if listed is None:
             return
         for path in listed.empty():
-            skipped = listed.skipped([path], "sessions")
-            said = f"no session files found in {show.path(path)}" + (f"\n{skipped}" if skipped else "")
-            self.notify(said, severity="warning", timeout=10, markup=False)
+            self.notify(listed.nothing_in([path], "sessions"), severity="warning", timeout=10, markup=False)
 
     def action_rescan(self) -> None:
         self.workers.cancel_group(self, "sessions-watch")
