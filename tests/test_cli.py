@@ -595,3 +595,16 @@ def test_check_json_lists_the_lines_it_left_out(tmp_path: Path, provider: str | 
     bad = orjson.loads(proc.stdout)["bad_lines"]
     assert [b["line"] for b in bad] == [2] and bad[0]["problem"].startswith("not valid JSON")
     assert "skipped line 2: not valid JSON" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("given", "name"),
+    [
+        ('{"role":"user","content":"hi"}\n{"role":"assistant","content":"yo"}\n', "stdin.jsonl"),
+        ('[{"role":"user","content":"hi"},{"role":"assistant","content":"yo"}]', "stdin.json"),
+    ],
+)
+def test_standard_input_into_an_out_dir_is_named_for_what_is_written(tmp_path: Path, given: str, name: str) -> None:
+    proc = run("repair", "-", "--out-dir", "out", cwd=tmp_path, stdin=given)
+    assert proc.returncode == 0, proc.stderr
+    assert [p.name for p in (tmp_path / "out").iterdir()] == [name]

@@ -523,11 +523,14 @@ def _plan(args: argparse.Namespace, inputs: list[str | InputError]) -> tuple[lis
         if isinstance(path, InputError):
             planned.append(str(path))
             continue
-        name = Path(path).name
+        # Standard input has no name of its own: its output is stdin.json, or stdin.jsonl where
+        # what is written is JSONL.
+        stdin = path == STDIN
+        name = "stdin.json" if stdin else Path(path).name
         output = os.path.join(args.out_dir, name)
         # Converting (--to), what is written may be JSON where the input was JSONL, or the other
         # way round: the output then takes the other ending, so both names are the input's own.
-        other = _other_ending(output) if args.to else None
+        other = _other_ending(output) if args.to or stdin else None
         names = [name] if other is None else [name, Path(other).name]
         same = next((n for n in names if n in taken), None)
         if same is not None and same_file(path, taken[same]):
