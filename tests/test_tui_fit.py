@@ -178,3 +178,37 @@ async def test_the_header_names_the_file_the_same_way_in_every_form(tmp_path: Pa
         await settled(pilot, app)
         for short in (False, True):
             assert app.status._first_line(short=short).plain.startswith("suture worked-example.json  "), short
+
+
+async def test_the_info_line_of_a_json_document_names_the_records_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A JSON document's messages have a pointer ($[3]), not a line of their own: once read, the
+    # line each record is on is found in a worker, and the info line names it beside the pointer.
+    import suture.tui.app
+    from suture.tui.bars import InfoBar
+
+    path = _copy(WORKED, tmp_path)
+    lines = path.read_text().splitlines()
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settled(pilot, app)
+        assert app.model is not None
+        app.view.select(app.model.row_of_input[3])
+        info = app.query_one("#info", InfoBar)
+        for _ in range(100):  # a bound: the lines are found in a worker
+            if "line " in info.render().plain:
+                break
+            await pilot.pause(0.05)
+        said = info.render().plain.splitlines()[0]
+        assert "Original #3 ($[3], line 8)" in said
+        assert '"tool_call_id": "y"' in lines[7]
+    # Larger than the bound: found only when the go-to box opens, the info line gives the pointer.
+    monkeypatch.setattr(suture.tui.app, "DOCUMENT_LINES_AT_LOAD", 10)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settled(pilot, app)
+        assert app.model is not None
+        app.view.select(app.model.row_of_input[3])
+        await pilot.pause(0.3)
+        assert "Original #3 ($[3])  →" in app.query_one("#info", InfoBar).render().plain

@@ -107,6 +107,10 @@ FIRST_STATE_WAIT = 0.2
 the transcript rather than a "reading…" line followed by a second full redraw. A file slower than
 this shows "reading…" first, as before."""
 
+DOCUMENT_LINES_AT_LOAD = 16 * 1024 * 1024
+"""Bytes of a JSON document up to which the line of each record is found as soon as it is read
+(for the info line); a larger one's are found when the go-to box opens."""
+
 VERIFY_SETTLE = 1.0
 """Seconds with no reload before a file whose appends were taken unchecked (a large one: see
 :mod:`suture.tail`) is checked whole against what was read."""
@@ -926,6 +930,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         header.counts = (f"({model.repair.input_count:,})", f"({len(model.repair.messages):,})")
         header.refresh()
         self._show_banner(model)
+        self._lines_for_info(model)
         # The provider checks, and the recorded error's explanation with them.
         self.check_model(model, initial or old is None or old.partial, self.explain_recorded)
         if initial or old is None:
@@ -1215,11 +1220,35 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         if model is not None and self._lines_kept_for(model) is None and _in_document(model):
             # ``line N`` in a JSON document needs the line of every record: found while the
             # place is typed (about a second for 100,000 messages), not once it is asked for.
-            self._find_document_lines(model)
+            self._find_document_lines(weakref.ref(model))
 
     @work(thread=True, exclusive=True, group="goto-lines", exit_on_error=False)
-    def _find_document_lines(self, model: RowModel) -> None:
-        self._document_lines(model)
+    def _find_document_lines(self, shown: weakref.ref[RowModel]) -> None:
+        # (The model is held weakly: a finished worker is kept a while, and a reload frees the
+        # model it replaces.)
+        model = shown()
+        found = self._document_lines(model) if model is not None else []
+        del model
+        if found:
+            self.call_from_thread(self._document_lines_found, shown, found)
+
+    def _lines_for_info(self, model: RowModel) -> None:
+        """A JSON document up to :data:`DOCUMENT_LINES_AT_LOAD` bytes: the line of each record,
+        found in a worker once it is read, for the info line (``$[5], line 42``)."""
+        if not _in_document(model):
+            return
+        try:
+            small = self.path.stat().st_size <= DOCUMENT_LINES_AT_LOAD
+        except OSError:
+            return
+        if small:
+            self._find_document_lines(weakref.ref(model))
+
+    def _document_lines_found(self, shown: weakref.ref[RowModel], found: list[tuple[int, int] | None]) -> None:
+        if self.model is not None and self.model is shown() and not panes_gone(self):
+            info = self.screen_stack[0].query_one("#info", InfoBar)
+            info.document_lines = (shown, found)
+            info.refresh()
 
     @on(Input.Submitted, "#goto")
     def _goto_submitted(self, event: Input.Submitted) -> None:

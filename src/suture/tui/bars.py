@@ -4,6 +4,7 @@ panes that says what the selected row is and why it changed."""
 from __future__ import annotations
 
 import time
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -349,6 +350,10 @@ class InfoBar(_Bar):
         self.agent = ""
         self.search = ""
         self.waiting = "loading…"
+        self.document_lines: tuple[weakref.ref[RowModel], Sequence[tuple[int, int] | None]] | None = None
+        """A JSON document's model (weakly: a reload frees it) and the first and last line of each
+        of its messages' records, where they were found: the info line names the line beside the
+        pointer."""
 
     def show(self, model: RowModel | None, row: int) -> None:
         self.model, self.row = model, row
@@ -369,6 +374,11 @@ class InfoBar(_Bar):
         original = model.original(row)
         if original is not None:
             where = str(original.source) if original.source is not None else "?"
+            lines = self.document_lines
+            if left is not None and lines is not None and lines[0]() is model and left < len(lines[1]):
+                span = lines[1][left]
+                if span is not None:
+                    where += f", line {span[0]}" if span[0] == span[1] else f", lines {span[0]}–{span[1]}"
             text.append(f"Original #{left} ")
             text.append(f"({show.line(where)})", self.part("muted"))
         else:
