@@ -1241,8 +1241,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             small = self.path.stat().st_size <= DOCUMENT_LINES_AT_LOAD
         except OSError:
             return
-        if small:
-            self._find_document_lines(weakref.ref(model))
+        if small:  # (once the frame is drawn: the first screen does not wait for it)
+            self.call_after_refresh(self._find_document_lines, weakref.ref(model))
 
     def _document_lines_found(self, shown: weakref.ref[RowModel], found: list[tuple[int, int] | None]) -> None:
         if self.model is not None and self.model is shown() and not panes_gone(self):
