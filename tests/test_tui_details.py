@@ -15,7 +15,7 @@ from rich.text import Text
 
 from suture.tui.app import SutureApp
 from suture.tui.details import DetailScreen, json_text, paired_call
-from tests.helpers.app import WORKED, ready
+from tests.helpers.app import WORKED, app_on_copy, ready
 
 ROOT = Path(__file__).resolve().parent.parent
 PARALLEL = ROOT / "sample_sessions" / "claude-code" / "parallel-calls.jsonl"
@@ -142,9 +142,7 @@ async def test_as_written_shows_the_files_bytes_beside_the_normalised_view(worke
 
 
 async def test_as_written_gives_every_line_of_a_merged_response(tmp_path: Path) -> None:
-    path = tmp_path / "session.jsonl"
-    shutil.copy(PARALLEL, path)
-    app = SutureApp(path, watch=False)
+    app = app_on_copy(PARALLEL, tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
         model = app.model
@@ -156,7 +154,7 @@ async def test_as_written_gives_every_line_of_a_merged_response(tmp_path: Path) 
         title = str(screen.query_one("#detail-side-0").border_title)
         assert "line 4, line 5, line 6, line 9" in title
         left = body(screen, 0).plain
-        lines = path.read_bytes().decode().splitlines()
+        lines = app.path.read_bytes().decode().splitlines()
         for number in (4, 5, 6, 9):
             assert lines[number - 1] in left
 
@@ -219,9 +217,7 @@ def headings(screen: DetailScreen, side: int) -> list[str]:
 async def test_each_content_block_is_shown_under_its_kind_in_order(tmp_path: Path) -> None:
     # A Claude Code response whose first block is whitespace-only text, before its thinking:
     # what the A12 rule reports ("thinking blocks are not first").
-    path = tmp_path / "short.jsonl"
-    shutil.copy(SHORT, path)
-    app = SutureApp(path, watch=False)
+    app = app_on_copy(SHORT, tmp_path, "short.jsonl")
     async with app.run_test(size=(160, 45)) as pilot:
         await ready(pilot, app)
         screen = await open_row(pilot, app, 1)

@@ -12,7 +12,7 @@ from textual.widgets import OptionList, TextArea
 from suture.tui.app import SutureApp
 from suture.tui.banner import Banner
 from suture.tui.explain import ExplainScreen
-from tests.helpers.app import WORKED, ready
+from tests.helpers.app import WORKED, app_on_copy, ready
 from tests.helpers.explain import explained, paste_error
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -187,9 +187,7 @@ async def test_colon_goes_to_a_pointer(worked: Path, typed: str, index: int | No
 
 
 async def test_colon_finds_a_line_and_names_a_compaction(tmp_path: Path) -> None:
-    path = tmp_path / "session.jsonl"
-    shutil.copy(COMPACTED, path)
-    app = SutureApp(path, watch=False)
+    app = app_on_copy(COMPACTED, tmp_path)
     async with app.run_test(size=(120, 35)) as pilot:
         await explained(pilot, app)
         # The view names the history that is not sent.

@@ -57,6 +57,14 @@ def screen_text(app: SutureApp) -> str:
     return "\n".join(lines)
 
 
+def app_on_copy(sample: Path, tmp_path: Path, name: str = "session.jsonl") -> SutureApp:
+    """The app (not watching) on a copy of ``sample`` named ``name`` in ``tmp_path``: the sample
+    itself is never written."""
+    path = tmp_path / name
+    path.write_bytes(sample.read_bytes())
+    return SutureApp(path, watch=False)
+
+
 def line(record: dict[str, object]) -> bytes:
     return orjson.dumps(record) + b"\n"
 

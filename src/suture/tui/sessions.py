@@ -303,6 +303,8 @@ class SessionList(ScrollView, can_focus=True):
         """Whether the person moved the cursor: until then it stays on the newest row."""
         self._cache: LRUCache[tuple[str, int, bool, bool], Strip] = LRUCache(512)
         self._styles: dict[tuple[Style, str], Style] = {}
+        self._empty_lines: tuple[str, int, list[str]] | None = None
+        """What the empty list says, for a width, wrapped to it."""
         self.empty = ""
         """What the list says, in its middle, when no row is shown (it stays on screen, focused,
         so the keys still work)."""
@@ -428,8 +430,13 @@ class SessionList(ScrollView, can_focus=True):
         return self.scrollable_content_region.width or self.size.width
 
     def _empty_line(self, y: int, width: int, base: Style) -> Strip:
-        # Each line of what the list says wrapped to the width (a folder's name is kept whole).
-        lines = [part for line in self.empty.splitlines() for part in _wrapped(line, width - 2) or [""]]
+        # Each line of what the list says wrapped to the width (a folder's name is kept whole),
+        # once for every line drawn of it.
+        kept = self._empty_lines
+        if kept is None or kept[:2] != (self.empty, width):
+            wrapped = [part for line in self.empty.splitlines() for part in _wrapped(line, width - 2) or [""]]
+            kept = self._empty_lines = (self.empty, width, wrapped)
+        lines = kept[2]
         k = y - max(0, (self.size.height - len(lines)) // 2)
         if not 0 <= k < len(lines):
             return Strip.blank(width, base)
