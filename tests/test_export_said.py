@@ -14,7 +14,7 @@ from suture.formats import load_bytes
 from suture.repair import repair
 from suture.tui.app import SutureApp, default_export_path
 from suture.tui.screens import ConfirmScreen, ExportScreen
-from suture.writeback import export_choices
+from suture.writeback import export_choices, write_back
 from tests.fakehome import use_home
 from tests.helpers.app import SIZE, export, ready
 
@@ -64,7 +64,8 @@ async def _exported(tmp_path: Path, sample: Path) -> tuple[str, str, str]:
 
 async def test_the_app_says_a_claude_code_session_is_written_unchanged(tmp_path: Path) -> None:
     status, what, note = await _exported(tmp_path, CLAUDE_MOVED)
-    assert "2 changes" in status and "Claude Code repairs 2 things itself" in status
+    # (At 160 columns the header says the changes are left to Claude Code, and the verdict short.)
+    assert "2 changes ↕2 (left to Claude Code)  anthropic accepts" in status
     assert "For this file: Claude Code session written unchanged; left to Claude Code" in what
     assert (tmp_path / "out.jsonl").read_bytes() == CLAUDE_MOVED.read_bytes()
     assert note.startswith(f"wrote {tmp_path / 'out.jsonl'}; Claude Code session written unchanged; left to Claude")
@@ -148,3 +149,74 @@ def test_the_export_of_a_session_in_its_agents_folder_is_offered_outside_it(
     elsewhere = tmp_path / "copy.jsonl"
     shutil.copyfile(session, elsewhere)
     assert default_export_path(elsewhere) == tmp_path / "copy.repaired.jsonl"
+
+
+ENTRY_LIKE = ROOT / "sample_sessions" / "recorded" / "claude-code-2.1.332" / "entry-like-id" / "session.jsonl"
+CLAUDE_SAME = ROOT / "sample_sessions" / "claude-code" / "compacted.jsonl"
+
+
+def _aside(path: Path) -> tuple[str, str] | None:
+    data = path.read_bytes()
+    transcript = load_bytes(data)
+    fixed = repair(transcript.messages)
+    return write_back(data, transcript, fixed).aside(len(fixed.changes))
+
+
+def test_the_export_says_where_it_writes_otherwise_than_the_repair() -> None:
+    # Every change left to Claude Code: the repair's count would have a person expect an edit.
+    assert _aside(CLAUDE_MOVED) == (
+        "left to Claude Code, which does them on resume: the export writes the file unchanged",
+        "left to Claude Code",
+    )
+    # No change, but two lines written otherwise, for how Claude Code reads an id.
+    assert _aside(ENTRY_LIKE) == (
+        "the export: 2 lines changed, for how Claude Code reads the file",
+        "export: 2 lines",
+    )
+    assert _aside(CLAUDE_SAME) is None  # written as the repair says
+
+
+@pytest.mark.parametrize(
+    ("sample", "width", "said"),
+    [
+        (CLAUDE_MOVED, 250, "2 changes: 2 moved (left to Claude Code, which does them on resume: the export writes"),
+        (CLAUDE_MOVED, 160, "2 changes ↕2 (left to Claude Code)"),
+        (ENTRY_LIKE, 250, "no changes needed (the export: 2 lines changed, for how Claude Code reads the file)"),
+        (ENTRY_LIKE, 160, "no changes (export: 2 lines)"),
+    ],
+)
+async def test_the_header_says_where_the_export_writes_otherwise(
+    tmp_path: Path, sample: Path, width: int, said: str
+) -> None:
+    path = tmp_path / sample.name
+    shutil.copyfile(sample, path)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=(width, 45)) as pilot:
+        await ready(pilot, app)
+        assert said in app.status.render().plain.splitlines()[0]
+
+
+async def test_the_header_works_the_export_out_again_for_each_version(tmp_path: Path) -> None:
+    # The file read again holds what the export writes as the repair says (its moved results put
+    # back in their calls' order by hand): the aside goes, as it came for the version before.
+    path = tmp_path / "session.jsonl"
+    shutil.copyfile(CLAUDE_MOVED, path)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=(250, 45)) as pilot:
+        await ready(pilot, app)
+        assert "left to Claude Code" in app.status.render().plain
+        shutil.copyfile(CLAUDE_SAME, path)
+        await pilot.press("r")
+        await ready(pilot, app)
+        first = app.status.render().plain.splitlines()[0]
+        assert "left to" not in first and "export" not in first
+
+
+async def test_a_file_no_agent_resumes_has_no_export_aside(tmp_path: Path) -> None:
+    path = tmp_path / "moved.json"
+    shutil.copyfile(ROOT / "sample_sessions" / "chat" / "moved-result.json", path)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=(250, 45)) as pilot:
+        await ready(pilot, app)
+        first = app.status.render().plain.splitlines()[0]
+        assert "2 changes: 2 moved" in first and "(" not in first.split("moved", 1)[1].split("  ")[0]

@@ -110,6 +110,10 @@ this shows "reading…" first, as before."""
 DOCUMENT_LINES_AT_LOAD = 16 * 1024 * 1024
 """Bytes of a JSON document up to which the line of each record is found as soon as it is read
 (for the info line); a larger one's are found when the go-to box opens."""
+WRITTEN_AT_LOAD = 32 * 1024 * 1024
+"""A session log (Claude Code, Codex, pi) up to this many bytes has its export worked out in a
+worker once it is shown whole, so the header says where the export writes otherwise than the
+repair's changes (about 0.7 s for 23 MB); a larger one's is worked out when it is exported."""
 
 VERIFY_SETTLE = 1.0
 """Seconds with no reload before a file whose appends were taken unchecked (a large one: see
@@ -916,7 +920,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         old = self.model
         self.model = model
         transcript = model.transcript
-        self.status.update_state(model=model, format_name=transcript.format)
+        self.status.update_state(model=model, format_name=transcript.format, export=("", ""))
+        self._plan_export(model)
         changes = self.query_one("#changes", ChangeList)
         changes.empty = "the repair changes nothing here"
         changes.set_items(model.listed)
@@ -1243,6 +1248,39 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             return
         if small:  # (once the frame is drawn: the first screen does not wait for it)
             self.call_after_refresh(self._find_document_lines, weakref.ref(model))
+
+    def _plan_export(self, model: RowModel) -> None:
+        """A session log read whole, up to :data:`WRITTEN_AT_LOAD` bytes: its export worked out
+        in a worker once the frame is drawn, for what the header says of it."""
+        if model.partial or not self.has_file:
+            return
+        try:
+            small = self.path.stat().st_size <= WRITTEN_AT_LOAD
+        except OSError:
+            return
+        if small:
+            self.call_after_refresh(self._export_planned, weakref.ref(model))
+
+    @work(thread=True, exclusive=True, group="export-plan", exit_on_error=False)
+    def _export_planned(self, shown: weakref.ref[RowModel]) -> None:
+        # (The model is held weakly, as for the document's lines.)
+        from suture.io import InputError, read_input
+        from suture.writeback import write_back, writes_back
+
+        model = shown()
+        if model is None or not writes_back(model.transcript.format):
+            return
+        try:
+            written = write_back(read_input(self.path, streams=False), model.transcript, model.repair)
+        except (InputError, OSError):  # the file changed since it was read (its next read is shown), or is gone
+            return
+        aside = written.aside(len(model.repair.changes)) or ("", "")
+        del model
+        self.call_from_thread(self._export_worked_out, shown, aside)
+
+    def _export_worked_out(self, shown: weakref.ref[RowModel], aside: tuple[str, str]) -> None:
+        if self.model is not None and self.model is shown() and not panes_gone(self):
+            self.status.update_state(export=aside)
 
     def _document_lines_found(self, shown: weakref.ref[RowModel], found: list[tuple[int, int] | None]) -> None:
         if self.model is not None and self.model is shown() and not panes_gone(self):

@@ -76,6 +76,10 @@ class StatusState:
     """The providers' verdict, whole and short (for a narrow window)."""
     reloaded: tuple[str, float] | None = None
     """What the last reload brought (``+3 messages``) and when (``time.monotonic()``)."""
+    export: tuple[str, str] = ("", "")
+    """What the export of a session log writes otherwise than the repair's changes, whole and
+    short (:meth:`suture.writeback.Written.aside`), once worked out for the model shown; empty
+    where it writes what they say, or is not known yet."""
 
 
 class StatusBar(_Bar):
@@ -104,6 +108,7 @@ class StatusBar(_Bar):
         notes: Sequence[str] | None = None,
         checks: tuple[Text, Text] | None = None,
         reloaded: tuple[str, float] | None = None,
+        export: tuple[str, str] | None = None,
     ) -> None:
         """Show a new state: each value given replaces the one shown (``None``: as it is);
         ``checks`` is the verdict's whole line and its short one."""
@@ -117,6 +122,7 @@ class StatusBar(_Bar):
             notes=state.notes if notes is None else tuple(notes),
             checks=state.checks if checks is None else checks,
             reloaded=state.reloaded if reloaded is None else reloaded,
+            export=state.export if export is None else export,
         )
         self.refresh(layout=True)
 
@@ -232,6 +238,9 @@ class StatusBar(_Bar):
                 self.part("muted"),
             )
             changes = model.changes if model.partial else model.repair.changes
+            # What the export writes otherwise than the repair's changes (a session log's agent
+            # reads ids its own way, or does some of the changes itself on resume).
+            export = (state.export[1] if short else state.export[0]) if aside else ""
             if not changes:
                 text.append("no changes" + more if short else "no changes needed" + more, self.part("ok"))
                 # The repair changes nothing, but the export still writes a turn in another order.
@@ -241,6 +250,8 @@ class StatusBar(_Bar):
 
                     said = f"{reordered:,} reordered" if short else f"the export: {reordered_said(reordered)}"
                     text.append(f" ({said})", self.part("muted"))
+                elif export:
+                    text.append(f" ({show.line(export)})", self.part("muted"))
             else:
                 text.append(
                     f"{len(changes):,}{more} {'change' if len(changes) == 1 else 'changes'}" + (" " if short else ": ")
@@ -256,6 +267,8 @@ class StatusBar(_Bar):
                     first = False
                     figure = f"{shown.symbol}{count:,}" if short else f"{count:,} {shown.short_words(count)}"
                     text.append(figure, self.part(f"badge-{shown.name}"))
+                if export:
+                    text.append(f" ({show.line(export)})", self.part("muted"))
         text.rstrip()
         units = [text]
         short_checks = short if short_checks is None else short_checks

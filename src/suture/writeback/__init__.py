@@ -135,6 +135,8 @@ class Written:
     agent that reads a meaning into the repair's ``{id}_{k}``: ``suture.writeback.claude_code``)."""
     notes: list[str] = field(default_factory=list)
     """What the file says otherwise than the repair, and why: a sentence each."""
+    left_changes: int = 0
+    """How many of the repair's changes the file leaves to its agent (what ``left`` says)."""
 
     @property
     def changed(self) -> bool:
@@ -180,6 +182,26 @@ class Written:
             return f"{repair_summary}; {self.summary()}", [*left, *self.notes]
         why = f" for how {who} reads it: {'; '.join(self.notes)}" if self.notes else ""
         return f"{repair_summary}, but the {who} session is written with {self.lines_said()}{why}", left
+
+    def aside(self, changes: int) -> tuple[str, str] | None:
+        """What the session written does otherwise than the repair's ``changes`` (how many the
+        repair makes), whole and short, for a line that counts them (the app's header); ``None``
+        where it writes what they say. Where the repair changes nothing, lines may still be
+        written (a call renamed for how the agent reads ids: ``notes``); where it changes
+        something, the agent may do it itself on resume and the file leaves it (``left``)."""
+        who = AGENTS.get(self.agent, self.agent)
+        if not changes:
+            if not self.edits:
+                return None
+            lines = count(len(self.edits), "line")
+            return f"the export: {self.lines_said()}, for how {who} reads the file", f"export: {lines}"
+        left = self.left_changes
+        if not left:
+            return None
+        them = "it" if left == 1 else "them"
+        if left >= changes and not self.edits:
+            return f"left to {who}, which does {them} on resume: the export writes the file unchanged", f"left to {who}"
+        return f"{left:,} left to {who}, which does {them} on resume", f"{left:,} left to {who}"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -253,17 +275,20 @@ def written_id(change: Change, ids: Mapping[str, str]) -> str | None:
     return ids.get(final) if final else None
 
 
-def left_notes(transcript: Transcript, repaired: Repair, agent: str, written: set[int]) -> list[str]:
-    """Sentences for the repair's changes that the written file leaves to the agent: moved
-    results not written as moved (``written``: the input indices of results that were), dropped
-    placeholders."""
+def left_notes(transcript: Transcript, repaired: Repair, agent: str, written: set[int]) -> tuple[list[str], int]:
+    """Sentences for the repair's changes that the written file leaves to the agent, and how
+    many changes they are: moved results not written as moved (``written``: the input indices of
+    results that were), dropped placeholders."""
     who = AGENTS[agent]
     notes: list[str] = []
     order = 0
+    left = 0
     for change in repaired.changes:
         if change.kind == ChangeKind.MOVED_RESULT and change.input_index not in written:
             order += 1
+            left += 1
         elif change.kind == ChangeKind.DROPPED_PLACEHOLDER:
+            left += 1
             m = transcript.messages[change.input_index]
             where = f" ({m.source})" if m.source is not None else ""
             notes.append(
@@ -277,7 +302,7 @@ def left_notes(transcript: Transcript, repaired: Repair, agent: str, written: se
             f"{'their turns' if order != 1 else 'its turn'}: {who} sends them together, and providers accept "
             "results in any order",
         )
-    return notes
+    return notes, left
 
 
 # -- the file's lines ---------------------------------------------------------------------------
@@ -581,8 +606,8 @@ class LogWriter:
         """The session log written (``data``, its ``edits``), with the notes on what it cannot
         say of the repair (``moved``: the results it writes in their new place) and the command
         that resumes it (``resume``: the agent's own)."""
-        notes = left_notes(self.transcript, self.repaired, agent, moved)
-        return Written(data, edits, agent, notes, resume(self.transcript, self.lines.data, None))
+        notes, left = left_notes(self.transcript, self.repaired, agent, moved)
+        return Written(data, edits, agent, notes, resume(self.transcript, self.lines.data, None), left_changes=left)
 
     def kept(self) -> Iterator[tuple[int, int, Message, Message]]:
         """Each repaired message that stands for one read from the file: its index in the
