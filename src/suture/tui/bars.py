@@ -248,7 +248,11 @@ class StatusBar(_Bar):
                 if reordered:
                     from suture.formats import reordered_said
 
-                    said = f"{reordered:,} reordered" if short else f"the export: {reordered_said(reordered)}"
+                    said = (
+                        f"export: {reordered:,} {'turn' if reordered == 1 else 'turns'} reordered"
+                        if short
+                        else f"the export: {reordered_said(reordered)}"
+                    )
                     text.append(f" ({said})", self.part("muted"))
                 elif export:
                     text.append(f" ({show.line(export)})", self.part("muted"))
