@@ -920,7 +920,10 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         old = self.model
         self.model = model
         transcript = model.transcript
-        self.status.update_state(model=model, format_name=transcript.format, export=("", ""))
+        # What the export writes otherwise is worked out again for each version; the last one's
+        # words stay meanwhile where the changes counted are the same (no flicker on appends).
+        same = old is not None and not old.partial and not model.partial and old.counts() == model.counts()
+        self.status.update_state(model=model, format_name=transcript.format, export=None if same else ("", ""))
         self._plan_export(model)
         changes = self.query_one("#changes", ChangeList)
         changes.empty = "the repair changes nothing here"
@@ -1252,14 +1255,14 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
     def _plan_export(self, model: RowModel) -> None:
         """A session log read whole, up to :data:`WRITTEN_AT_LOAD` bytes: its export worked out
         in a worker once the frame is drawn, for what the header says of it."""
-        if model.partial or not self.has_file:
-            return
-        try:
-            small = self.path.stat().st_size <= WRITTEN_AT_LOAD
-        except OSError:
-            return
+        small = False
+        if not model.partial and self.has_file:
+            with contextlib.suppress(OSError):
+                small = self.path.stat().st_size <= WRITTEN_AT_LOAD
         if small:
             self.call_after_refresh(self._export_planned, weakref.ref(model))
+        else:
+            self.status.update_state(export=("", ""))
 
     @work(thread=True, exclusive=True, group="export-plan", exit_on_error=False)
     def _export_planned(self, shown: weakref.ref[RowModel]) -> None:
@@ -1273,8 +1276,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         try:
             written = write_back(read_input(self.path, streams=False), model.transcript, model.repair)
         except (InputError, OSError):  # the file changed since it was read (its next read is shown), or is gone
-            return
-        aside = written.aside(len(model.repair.changes)) or ("", "")
+            written = None
+        aside = (written.aside(len(model.repair.changes)) if written is not None else None) or ("", "")
         del model
         self.call_from_thread(self._export_worked_out, shown, aside)
 
