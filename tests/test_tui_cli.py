@@ -103,3 +103,12 @@ def test_a_mistyped_command_is_named_not_taken_for_a_file(tmp_path: Path) -> Non
         [sys.executable, "-m", "suture", "chek"], capture_output=True, text=True, cwd=tmp_path, stdin=subprocess.DEVNULL
     )
     assert done.returncode == 2 and "needs a terminal" in done.stderr
+
+
+def test_a_command_suture_does_not_have_is_named_when_words_follow_it(tmp_path: Path) -> None:
+    # The app opens one file: a word no file is named by, with more words after it, is a command.
+    done = suture("diff", "a.json", "b.json", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (2, "suture: error: unknown command 'diff'; 'suture --help' lists them\n")
+    # Alone, or followed by an option, it is still the file to open, and said to be missing.
+    assert suture("diff", cwd=tmp_path).stderr == "suture: error: diff: no such file\n"
+    assert suture("diff", "--no-watch", cwd=tmp_path).stderr == "suture: error: diff: no such file\n"

@@ -59,15 +59,22 @@ def _is_command(word: str) -> bool:
     return word.isidentifier() and word in commands()
 
 
-def _meant(word: str) -> str | None:
-    """The command ``word`` is a typing slip of, where it names no file and is close to one
-    (``chek``: ``check``); ``None`` for a word that may be the file to open."""
+def _meant(words: Sequence[str]) -> str | None:
+    """What to say of ``words[0]`` where it is a command mistyped or unknown, not a file to open:
+    it names no file and is close to a command (``chek``: ``check``), or a word follows it that
+    no option takes (``suture diff a b``: the app opens one file); ``None`` for a word that may
+    be the file to open."""
+    word = words[0]
     if not word.isidentifier() or os.path.lexists(word):
         return None
     import difflib
 
     close = difflib.get_close_matches(word, list(commands()), n=1, cutoff=0.75)
-    return close[0] if close else None
+    if close:
+        return f"unknown command '{word}' (did you mean {close[0]}?); 'suture --help' lists them"
+    if len(words) > 1 and not words[1].startswith("-"):
+        return f"unknown command '{word}'; 'suture --help' lists them"
+    return None
 
 
 # The exit codes every subcommand returns.
@@ -134,9 +141,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args_list = ["view", *args_list]  # suture -- -x.json: a file whose name starts with '-'
     own = _own_module(args_list[0]) if args_list else None
     if own is None and args_list and not args_list[0].startswith("-") and not _is_command(args_list[0]):
-        meant = _meant(args_list[0])
+        meant = _meant(args_list)
         if meant is not None:  # suture chek FILE: a command mistyped, not a file to open
-            _error(f"unknown command '{args_list[0]}' (did you mean {meant}?); 'suture --help' lists them")
+            _error(meant)
             return EXIT_BAD_INPUT
         args_list.insert(0, "view")  # suture FILE
         own = _own_module("view")
