@@ -118,7 +118,7 @@ def test_what_the_agent_does_itself_is_named_not_written(tmp_path: Path) -> None
     assert out.read_bytes() == sample.read_bytes()
     lines = proc.stderr.splitlines()
     assert lines[0].endswith("Claude Code session written unchanged")
-    assert lines[1].startswith("suture: left to Claude Code, which does it on resume: 2 results left where written")
+    assert lines[1].startswith("suture: 2 results left where written among the results of their turns: Claude Code")
 
 
 def test_to_still_gives_the_request_body(session: Path, tmp_path: Path) -> None:

@@ -1,5 +1,5 @@
 """What the app says of a session it exports is what ``suture repair`` says of it: a Claude Code
-session whose moved results are left to Claude Code is written unchanged, and a Codex turn
+session whose moved results Claude Code sends as written is written unchanged, and a Codex turn
 written with its outputs right after its calls moves a line though the repair changes nothing."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def _said(path: Path) -> list[list[str]]:
 def test_a_session_choice_says_what_the_session_written_is() -> None:
     (session, body) = _said(CLAUDE_MOVED)
     assert session[0] == "Claude Code session written unchanged"
-    assert session[1].startswith("left to Claude Code, which does it on resume: 2 results left where written")
+    assert session[1].startswith("2 results left where written among the results of their turns: Claude Code sends")
     assert body == []  # a request body is the repair as it is
     (session, body) = _said(CODEX_REORDERED)
     assert session == [
@@ -64,11 +64,11 @@ async def _exported(tmp_path: Path, sample: Path) -> tuple[str, str, str]:
 
 async def test_the_app_says_a_claude_code_session_is_written_unchanged(tmp_path: Path) -> None:
     status, what, note = await _exported(tmp_path, CLAUDE_MOVED)
-    # (At 160 columns the header says the changes are left to Claude Code, and the verdict short.)
-    assert "2 changes ↕2 (left to Claude Code)  anthropic accepts" in status
-    assert "For this file: Claude Code session written unchanged; left to Claude Code" in what
+    # (At 160 columns the header says the export writes the file unchanged, and the verdict short.)
+    assert "2 changes ↕2 (export: unchanged)  anthropic accepts" in status
+    assert "For this file: Claude Code session written unchanged; 2 results left where written" in what
     assert (tmp_path / "out.jsonl").read_bytes() == CLAUDE_MOVED.read_bytes()
-    assert note.startswith(f"wrote {tmp_path / 'out.jsonl'}; Claude Code session written unchanged; left to Claude")
+    assert note.startswith(f"wrote {tmp_path / 'out.jsonl'}; Claude Code session written unchanged; 2 results left")
 
 
 async def test_the_app_says_a_codex_export_moves_a_line_the_repair_does_not(tmp_path: Path) -> None:
@@ -153,6 +153,7 @@ def test_the_export_of_a_session_in_its_agents_folder_is_offered_outside_it(
 
 ENTRY_LIKE = ROOT / "sample_sessions" / "recorded" / "claude-code-2.1.332" / "entry-like-id" / "session.jsonl"
 CLAUDE_SAME = ROOT / "sample_sessions" / "claude-code" / "compacted.jsonl"
+REPEATED_ID = ROOT / "sample_sessions" / "recorded" / "claude-code-2.1.332" / "repeated-id" / "session.jsonl"
 
 
 def _aside(path: Path) -> tuple[str, str] | None:
@@ -163,15 +164,20 @@ def _aside(path: Path) -> tuple[str, str] | None:
 
 
 def test_the_export_says_where_it_writes_otherwise_than_the_repair() -> None:
-    # Every change left to Claude Code: the repair's count would have a person expect an edit.
+    # Every change left as written: the repair's count would have a person expect an edit.
     assert _aside(CLAUDE_MOVED) == (
-        "left to Claude Code, which does them on resume: the export writes the file unchanged",
-        "left to Claude Code",
+        "the export writes the file unchanged: Claude Code sends them as written, which providers accept",
+        "export: unchanged",
     )
-    # No change, but two lines written otherwise, for how Claude Code reads an id.
+    # No change, but a call's id written otherwise, for how Claude Code reads ids.
     assert _aside(ENTRY_LIKE) == (
-        "the export: 2 lines changed, for how Claude Code reads the file",
-        "export: 2 lines",
+        "the export writes 1 call id otherwise, for how Claude Code reads ids (2 lines changed)",
+        "export: 1 id renamed",
+    )
+    # A renamed call whose new id is written otherwise: said though the repair changes it.
+    assert _aside(REPEATED_ID) == (
+        "the export writes 1 call id otherwise, for how Claude Code reads ids",
+        "export: 1 id renamed",
     )
     assert _aside(CLAUDE_SAME) is None  # written as the repair says
 
@@ -179,10 +185,10 @@ def test_the_export_says_where_it_writes_otherwise_than_the_repair() -> None:
 @pytest.mark.parametrize(
     ("sample", "width", "said"),
     [
-        (CLAUDE_MOVED, 250, "2 changes: 2 moved (left to Claude Code, which does them on resume: the export writes"),
-        (CLAUDE_MOVED, 160, "2 changes ↕2 (left to Claude Code)"),
-        (ENTRY_LIKE, 250, "no changes needed (the export: 2 lines changed, for how Claude Code reads the file)"),
-        (ENTRY_LIKE, 160, "no changes (export: 2 lines)"),
+        (CLAUDE_MOVED, 320, "2 changes: 2 moved (the export writes the file unchanged: Claude Code sends them as"),
+        (CLAUDE_MOVED, 160, "2 changes ↕2 (export: unchanged)"),
+        (ENTRY_LIKE, 250, "no changes needed (the export writes 1 call id otherwise, for how Claude Code reads ids"),
+        (ENTRY_LIKE, 160, "no changes (export: 1 id renamed)"),
     ],
 )
 async def test_the_header_says_where_the_export_writes_otherwise(
@@ -204,7 +210,7 @@ async def test_the_header_works_the_export_out_again_for_each_version(tmp_path: 
     app = SutureApp(path, watch=False)
     async with app.run_test(size=(250, 45)) as pilot:
         await ready(pilot, app)
-        assert "left to Claude Code" in app.status.render().plain
+        assert "export: unchanged" in app.status.render().plain
         shutil.copyfile(CLAUDE_SAME, path)
         await pilot.press("r")
         await ready(pilot, app)

@@ -15,7 +15,7 @@ The API::
     written = write_back(data, transcript, repaired)   # data: the bytes ``transcript`` was read from
     written.data                 # the session log, repaired
     written.edits                # list[Edit]: every line changed, added, moved or renumbered
-    written.left                 # what the repair changes that the agent does itself on resume
+    written.left                 # what the repair changes that the file leaves as written, and why
     written.ids                  # final id -> the id the file gives that call, where they differ
     written.notes                # why the file says something otherwise than the repair
     written_ids(transcript, repaired)   # written.ids, known without writing (what the app shows)
@@ -39,10 +39,11 @@ are put first (Claude Code: in the one record where text comes before them; Code
 lines moved up to follow the call). Links (``parentUuid``, ``parentId``), the leaf an agent
 resumes (Claude Code's ``last-prompt``) and Codex's ``ordinal`` are kept valid.
 
-What the agent does itself when it resumes need not be written and is not (it is listed in
-``Written.left``): results of one turn in another order than its calls (every provider these
-agents talk to accepts any order), and whitespace-only assistant messages (each agent leaves them
-out, or sends them harmlessly). Writing never makes resuming worse.
+What the agent sends in a way providers accept needs no edit and gets none (it is listed in
+``Written.left``): results of one turn in another order than its calls (the agent sends them
+together, and every provider these agents talk to accepts any order), and whitespace-only
+assistant messages (each agent leaves them out, or sends them harmlessly). Writing never makes
+resuming worse.
 """
 
 from __future__ import annotations
@@ -160,10 +161,11 @@ class Written:
         return ", ".join(f"{count(n, 'line')} {kind}" for kind, n in self.counts().items() if n)
 
     def left_said(self) -> list[str]:
-        """What the file leaves to its agent, a sentence each: ``left to Claude Code, which does
-        it on resume: ...``."""
-        who = AGENTS.get(self.agent, self.agent)
-        return [f"left to {who}, which does it on resume: {note}" for note in self.left]
+        """What the file leaves as written of the repair's changes, since its agent sends it in a
+        way providers accept, a sentence each: ``3 results left where written among the results of
+        their turns: Claude Code sends them together, and providers accept results in any
+        order``."""
+        return list(self.left)
 
     def said(self) -> list[str]:
         """What the session written is, for a person who exports it: its summary, what it leaves
@@ -186,22 +188,33 @@ class Written:
     def aside(self, changes: int) -> tuple[str, str] | None:
         """What the session written does otherwise than the repair's ``changes`` (how many the
         repair makes), whole and short, for a line that counts them (the app's header); ``None``
-        where it writes what they say. Where the repair changes nothing, lines may still be
-        written (a call renamed for how the agent reads ids: ``notes``); where it changes
-        something, the agent may do it itself on resume and the file leaves it (``left``)."""
+        where it writes what they say. Some changes the file may leave as written, since its
+        agent sends them in a way providers accept (``left``); a call's id it may write otherwise,
+        for how its agent reads ids (``ids``), even where the repair changes nothing."""
         who = AGENTS.get(self.agent, self.agent)
-        if not changes:
-            if not self.edits:
-                return None
-            lines = count(len(self.edits), "line")
-            return f"the export: {self.lines_said()}, for how {who} reads the file", f"export: {lines}"
+        whole: list[str] = []
+        short: list[str] = []
         left = self.left_changes
-        if not left:
+        if left:
+            them = "it" if left == 1 else "them"
+            if left >= changes and not self.edits:
+                whole.append(f"writes the file unchanged: {who} sends {them} as written, which providers accept")
+                short.append("unchanged")
+            else:
+                whole.append(f"leaves {left:,} as written: {who} sends {them} so, which providers accept")
+                short.append(f"leaves {left:,}")
+        if self.ids:
+            n = len(self.ids)
+            ids = "call id" if n == 1 else "call ids"
+            lines = "" if changes else f" ({self.lines_said()})"  # (else the lines are the changes' too)
+            whole.append(f"writes {n:,} {ids} otherwise, for how {who} reads ids{lines}")
+            short.append(f"{n:,} {'id' if n == 1 else 'ids'} renamed")
+        if not whole and not changes and self.edits:
+            whole.append(f"writes {self.lines_said()}")
+            short.append(self.lines_said())
+        if not whole:
             return None
-        them = "it" if left == 1 else "them"
-        if left >= changes and not self.edits:
-            return f"left to {who}, which does {them} on resume: the export writes the file unchanged", f"left to {who}"
-        return f"{left:,} left to {who}, which does {them} on resume", f"{left:,} left to {who}"
+        return f"the export {'; '.join(whole)}", f"export: {', '.join(short)}"
 
     def to_json(self) -> dict[str, Any]:
         return {
