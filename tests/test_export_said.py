@@ -226,3 +226,34 @@ async def test_a_file_no_agent_resumes_has_no_export_aside(tmp_path: Path) -> No
         await ready(pilot, app)
         first = app.status.render().plain.splitlines()[0]
         assert "2 changes: 2 moved" in first and "(" not in first.split("moved", 1)[1].split("  ")[0]
+
+
+async def test_the_info_line_says_the_id_the_export_writes(tmp_path: Path) -> None:
+    # A message the repair leaves as it is, whose call the export names otherwise for Claude Code.
+    path = tmp_path / "entry.jsonl"
+    shutil.copyfile(ENTRY_LIKE, path)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        app.view.select(3)
+        await pilot.pause()
+        info = app.query_one("#info").render().plain.splitlines()[0]
+        assert (
+            "unchanged; the export writes toolu_01KJEbZo445Vpr4abtkisEUD_1 as toolu_01KJEbZo445Vpr4abtkisEUD-1" in info
+        )
+    # A call the repair renames: its change says the id written, as the details do.
+    path = tmp_path / "repeated.jsonl"
+    shutil.copyfile(REPEATED_ID, path)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await pilot.press("n")
+        change = app.query_one("#info").render().plain.splitlines()[1]
+        assert "renamed to toolu_01rzC4HmC7LfecDxdJLmXHn3-1: an earlier call already uses that id (not" in change
+
+
+def test_the_check_says_what_the_model_reads_of_a_call_claude_code_answers_itself() -> None:
+    from suture.sent import as_sent
+
+    notes = [fix.summary for fix in as_sent(load_bytes(ENTRY_LIKE.read_bytes())).fixes]
+    assert any("with a result of its own, '[Tool result missing due to internal error]'" in n for n in notes)

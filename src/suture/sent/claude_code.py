@@ -530,7 +530,7 @@ class _Builder:
             self.fix(
                 "inserted_result",
                 f"Claude Code answers call {call_id}{self.where(unit.index)}, whose result is not in the next "
-                "message, with a result of its own",
+                f"message, with a result of its own, {_MISSING!r}: what the model reads of that call",
                 unit.index,
                 str(call_id),
             )

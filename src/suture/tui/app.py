@@ -1278,12 +1278,16 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         except (InputError, OSError):  # the file changed since it was read (its next read is shown), or is gone
             written = None
         aside = (written.aside(len(model.repair.changes)) if written is not None else None) or ("", "")
+        ids = written.ids if written is not None else {}
         del model
-        self.call_from_thread(self._export_worked_out, shown, aside)
+        self.call_from_thread(self._export_worked_out, shown, aside, ids)
 
-    def _export_worked_out(self, shown: weakref.ref[RowModel], aside: tuple[str, str]) -> None:
+    def _export_worked_out(self, shown: weakref.ref[RowModel], aside: tuple[str, str], ids: dict[str, str]) -> None:
         if self.model is not None and self.model is shown() and not panes_gone(self):
             self.status.update_state(export=aside)
+            info = self.screen_stack[0].query_one("#info", InfoBar)
+            info.written_ids = (shown, ids) if ids else None
+            info.refresh()
 
     def _document_lines_found(self, shown: weakref.ref[RowModel], found: list[tuple[int, int] | None]) -> None:
         if self.model is not None and self.model is shown() and not panes_gone(self):

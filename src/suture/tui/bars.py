@@ -367,6 +367,10 @@ class InfoBar(_Bar):
         self.agent = ""
         self.search = ""
         self.waiting = "loading…"
+        self.written_ids: tuple[weakref.ref[RowModel], Mapping[str, str]] | None = None
+        """A session log's model (weakly) and the calls its session written back names otherwise
+        than the repair (``suture.writeback.written_ids``), once worked out: a change and a row
+        say the id the export writes."""
         self.document_lines: tuple[weakref.ref[RowModel], Sequence[tuple[int, int] | None]] | None = None
         """A JSON document's model (weakly: a reload frees it) and the first and last line of each
         of its messages' records, where they were found: the info line names the line beside the
@@ -406,8 +410,16 @@ class InfoBar(_Bar):
             text.append(" (made by repair)", self.part("muted"))
         changes = model.row_changes.get(row, [])
         problems = self.findings.get(row, [])
+        written = self.written_ids
+        ids = written[1] if written is not None and written[0]() is model else None
         if not changes:
             text.append("   unchanged", self.part("muted"))
+            repaired = model.repaired(row)
+            if ids and repaired is not None:  # (not by the repair: by the export, for its agent)
+                from suture.writeback import ids_written_in
+
+                for said in ids_written_in(repaired, model.transcript, ids):
+                    text.append(f"; {said}", self.part("muted"))
         hidden = len(changes) + len(problems) - self.DETAIL_LINES
         if hidden > 0:
             text.append(f"   +{hidden} more: ⏎ details", self.part("muted"))
@@ -418,6 +430,10 @@ class InfoBar(_Bar):
             text.append("\n")
             shown = KINDS[change.kind]
             text.append(f"{shown.badge}  ", self.part(f"badge-{shown.name}"))
+            if ids:  # the id the session written back gives the call, as the details say it
+                from suture.writeback import as_written
+
+                change = as_written(change, model.transcript, ids)
             text.append(show.line(change.summary))
         for finding in problems[: room - min(room, len(changes))]:
             text.append("\n")

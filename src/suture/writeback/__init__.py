@@ -288,6 +288,23 @@ def written_id(change: Change, ids: Mapping[str, str]) -> str | None:
     return ids.get(final) if final else None
 
 
+def ids_written_in(message: Message, transcript: Transcript, ids: Mapping[str, str]) -> list[str]:
+    """Sentences for the calls and the result of ``message`` (a repaired message) whose ids the
+    session written back names otherwise (``ids``: :func:`written_ids`): ``the export writes
+    X_1 as X-1: Claude Code would read X_1 ... as an entry of a batch call X``."""
+    if not ids:
+        return []
+    named = [c.id for c in message.tool_calls]
+    if message.role == "tool" and message.tool_call_id:
+        named.append(message.tool_call_id)
+    why = writers()[transcript.format].why_written  # type: ignore[attr-defined]
+    return [
+        f"the export writes {show.line(final)} as {show.line(ids[final])}: {show.line(why(final, ids[final]))}"
+        for final in dict.fromkeys(named)
+        if final in ids
+    ]
+
+
 def left_notes(transcript: Transcript, repaired: Repair, agent: str, written: set[int]) -> tuple[list[str], int]:
     """Sentences for the repair's changes that the written file leaves to the agent, and how
     many changes they are: moved results not written as moved (``written``: the input indices of
