@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from textual.widgets import Label
+from textual.widgets import Input, Label
 
 from suture.formats import load_bytes
 from suture.repair import repair
@@ -257,3 +257,30 @@ def test_the_check_says_what_the_model_reads_of_a_call_claude_code_answers_itsel
 
     notes = [fix.summary for fix in as_sent(load_bytes(ENTRY_LIKE.read_bytes())).fixes]
     assert any("with a result of its own, '[Tool result missing due to internal error]'" in n for n in notes)
+
+
+async def test_a_request_body_export_says_what_its_provider_would_reject(tmp_path: Path) -> None:
+    # The Anthropic body of a Claude Code session keeps the whitespace-only text block in front
+    # of a thinking block (A7, A12): the export says so, as suture repair --to messages does.
+    path = tmp_path / CLAUDE_MOVED.name
+    shutil.copyfile(CLAUDE_MOVED, path)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await pilot.press("e")
+        await ready(pilot, app)
+        await pilot.press("ctrl+t")  # the request body
+        app.screen.query_one("#export-path", Input).value = str(tmp_path / "body.json")
+        await pilot.press("enter")
+        await ready(pilot, app)
+        (toast,) = [n for n in app._notifications if n.title == "exported"]
+    assert toast.severity == "warning"
+    assert "Anthropic Messages would reject it: 2 problems the repair does not fix (A7, A12)" in toast.message
+    # The session written back says nothing of it: Claude Code leaves the block out when it sends.
+    path.write_bytes(CLAUDE_MOVED.read_bytes())
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await export(pilot, app, str(tmp_path / "session.jsonl"))
+        (toast,) = [n for n in app._notifications if n.title == "exported"]
+    assert toast.severity == "information" and "would reject" not in toast.message

@@ -95,6 +95,7 @@ __all__ = [
     "Verdict",
     "Violation",
     "check",
+    "rejected_words",
     "resolve",
     "verdict",
     "verdicts",
@@ -184,6 +185,20 @@ def check(messages: Sequence[Message], provider: str, *, repaired: bool = False)
     with _collector_paused():
         found = checker(messages)
     return _fix_remedies(found)
+
+
+def rejected_words(found: Sequence[Violation]) -> str:
+    """What a request body suture wrote would meet, said in one sentence (``found``: the problems
+    :func:`check` finds in it, at least one): ``Anthropic Messages would reject it: 2 problems the
+    repair does not fix (A7, A12); the first, ...; suture check --provider anthropic on the
+    written file lists them``. What ``suture repair`` warns, and the app's export."""
+    first = found[0]
+    rules = ", ".join(dict.fromkeys(v.rule for v in found))
+    return (
+        f"{TITLES[first.provider]} would reject it: {count(len(found), 'problem')} the repair does not fix "
+        f"({rules}); the first, {first.where} {first.rule}: {first.problem}; "
+        f"suture check --provider {first.provider} on the written file lists them"
+    )
 
 
 def _fix_remedies(found: list[Violation]) -> list[Violation]:

@@ -234,17 +234,11 @@ def _rejected(checking: Callable[[], list[Violation]], shown: str, warnings: lis
     """The problems the provider would find in the request body written (``checking``: from
     :func:`_check_body`; ``shown``: where it is written), said in one warning (the exit code
     stays 0: the repair did its work)."""
-    from suture.checks import TITLES
+    from suture.checks import rejected_words
 
     found = checking()
     if found:
-        first = found[0]
-        rules = ", ".join(dict.fromkeys(v.rule for v in found))
-        warnings.append(
-            f"suture: warning: {shown}: {TITLES[first.provider]} would reject it: {count(len(found), 'problem')} "
-            f"the repair does not fix ({rules}); the first, {first.where} {first.rule}: {first.problem}; "
-            f"suture check --provider {first.provider} on the written file lists them"
-        )
+        warnings.append(f"suture: warning: {shown}: {rejected_words(found)}")
     return found
 
 

@@ -64,6 +64,9 @@ class Exported(Message):
     notes: tuple[str, ...] = ()
     over_input: bool = False
     """The file written is the one shown (the view stays on the original it read)."""
+    rejected: str = ""
+    """What the provider of the request body written would reject in it, as ``suture repair``
+    warns it (:func:`suture.checks.rejected_words`); empty where nothing, or for a session."""
 
 
 class ExportFlow(App[None]):
@@ -262,7 +265,26 @@ class ExportFlow(App[None]):
             said = str(e) if isinstance(e, InputError) else f"{show.path(target)}: {getattr(e, 'strerror', None) or e}"
             self.post_message(Exported(None, said))
             return
-        self.post_message(Exported(target, None, (*self._export_said, *notes), replace))
+        self.post_message(Exported(target, None, (*self._export_said, *notes), replace, self._rejected(update)))
+
+    def _rejected(self, update: Update) -> str:
+        """(In a worker.) What the provider of the request body just written would reject in it
+        (the repaired history of ``update``, as written), as ``suture repair`` warns it; empty
+        for a session written back, a format written for no one provider, or nothing found."""
+        from suture.formats import provider_of
+        from suture.writeback import writes_back
+
+        transcript, repaired = update.transcript, update.repair
+        body = self._export_choice
+        if transcript is None or repaired is None or (body == transcript.format and writes_back(body)):
+            return ""
+        provider = provider_of(body)
+        if not provider:
+            return ""
+        from suture.checks import check, rejected_words
+
+        found = check(repaired.messages, provider, repaired=True)
+        return rejected_words(found) if found else ""
 
     def _replace_keeping(self, target: Path, data: bytes, is_input: bool) -> list[str]:
         """(In a worker.) Replace ``target`` (the opened file, or another file the person said
@@ -291,7 +313,9 @@ class ExportFlow(App[None]):
             said = f"wrote {show.path(message.path or '')}"
             if message.notes:
                 said += "; " + "; ".join(show.line(note) for note in message.notes)
-            self.notify(said, title="exported", markup=False)
+            if message.rejected:  # said as suture repair warns it, and marked as a warning
+                said += f"; {show.line(message.rejected)}"
+            self.notify(said, title="exported", severity="warning" if message.rejected else "information", markup=False)
 
 
 def _export_words(transcript: Transcript, label: str, resume: str | None, session: bool) -> str:
