@@ -226,6 +226,28 @@ async def test_going_to_a_line_the_agent_does_not_send_says_what_it_holds(tmp_pa
         )
 
 
+async def test_go_to_a_pointer_of_the_recorded_error_says_where_that_error_counts_it() -> None:
+    # The recorded error counts the request Claude Code sent then, which ! follows; :messages.1
+    # counts the request sent on resume, whose messages.1 this file does not hold.
+    app = SutureApp(API_ERROR, watch=False)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await ready(pilot, app)
+        assert app.recorded is not None and app.recorded.target.startswith("Original #1")
+        await pilot.press("colon", *"messages.1", "enter")
+        await pilot.pause()
+        said = [n.message for n in app._notifications]
+        assert said[-1] == (
+            "nothing at messages.1 (the system message Claude Code adds after the first message, which this file "
+            "does not hold); the recorded error's messages.1 counts the request sent when it was recorded: ! goes "
+            "to Original #1 (line 2)"
+        )
+        # A pointer the error does not name is gone to as it is, with nothing more said.
+        before = len(app._notifications)
+        await pilot.press("colon", *"messages.2", "enter")
+        await pilot.pause()
+        assert len(app._notifications) == before
+
+
 async def test_colon_and_exclamation_are_text_in_boxes(worked: Path) -> None:
     app = SutureApp(worked, watch=False)
     async with app.run_test(size=SMALL) as pilot:

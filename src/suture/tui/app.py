@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import gc
 import os
+import re
 import sys
 import threading
 import time
@@ -1319,12 +1320,30 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         notes = skipped(model.transcript)
         if notes and found.nearest and found.record is None:
             said += f" ({notes[0]})"
+        recorded = self._as_recorded(typed, found.indices[0] if found.indices else None)
         if not found.indices:
-            self.notify(show.line(f"nothing at {said}" if found.understood else said), severity="warning", markup=False)
+            said = f"nothing at {said}" if found.understood else said
+            self.notify(show.line(said + recorded), severity="warning", markup=False)
             return
         self._go_to_input(found.indices[0])
-        if found.nearest:
-            self.notify(show.line(said), markup=False)
+        if found.nearest or recorded:
+            self.notify(show.line(said + recorded), markup=False)
+
+    def _as_recorded(self, typed: str, found: int | None) -> str:
+        """Where a pointer the recorded API error names (``messages.1``) leads elsewhere than
+        ``found`` (the input message it is in the request sent on resume, ``None``: none): that
+        error counts the request sent when it was recorded, which ``!`` follows. ``""`` else."""
+        recorded = self.recorded
+        if recorded is None or not recorded.target:
+            return ""
+        if not re.search(rf"(?<![\w.\[]){re.escape(typed)}(?![\w\]])", recorded.text):
+            return ""
+        target = re.match(r"Original #(\d+)", recorded.target)
+        if target is not None and found is not None and int(target.group(1)) == found:
+            return ""
+        return (
+            f"; the recorded error's {typed} counts the request sent when it was recorded: ! goes to {recorded.target}"
+        )
 
     def _document_lines(self, model: RowModel) -> list[tuple[int, int] | None]:
         """The first and last line of each message's record, where ``model``'s file is one JSON
