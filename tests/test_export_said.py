@@ -64,8 +64,8 @@ async def _exported(tmp_path: Path, sample: Path) -> tuple[str, str, str]:
 
 async def test_the_app_says_a_claude_code_session_is_written_unchanged(tmp_path: Path) -> None:
     status, what, note = await _exported(tmp_path, CLAUDE_MOVED)
-    # (At 160 columns the header says the export writes the file unchanged, and the verdict short.)
-    assert "2 changes ↕2 (export: unchanged)  anthropic accepts" in status
+    # (At 160 columns the verdict's sentence comes before what the export does otherwise.)
+    assert "2 changes ↕2  anthropic: no problems in what Claude Code sends (Claude Code repairs 2 things" in status
     assert "For this file: Claude Code session written unchanged; 2 results left where written" in what
     assert (tmp_path / "out.jsonl").read_bytes() == CLAUDE_MOVED.read_bytes()
     assert note.startswith(f"wrote {tmp_path / 'out.jsonl'}; Claude Code session written unchanged; 2 results left")
@@ -89,10 +89,38 @@ async def test_an_export_to_a_folder_is_refused_before_any_question(tmp_path: Pa
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app)
         await export(pilot, app, str(tmp_path / "dir"))
-        assert not isinstance(app.screen, ConfirmScreen)  # nothing asked: nothing could be written
-        (note,) = [n.message for n in app._notifications if n.title == "export failed"]
-        assert note == f"{tmp_path / 'dir'}: is a folder, not a file"
+        # Nothing asked (nothing could be written): the dialog again, with what was typed, and why.
+        assert isinstance(app.screen, ExportScreen)
+        assert app.screen.query_one("#export-path", Input).value == str(tmp_path / "dir")
+        why = app.screen.query_one("#export-why", Label)
+        assert why.display and str(why.render()) == f"Nothing written: {tmp_path / 'dir'}: is a folder, not a file"
     assert list((tmp_path / "dir").iterdir()) == []
+
+
+async def test_an_overwrite_declined_asks_again_with_the_path_typed(tmp_path: Path) -> None:
+    path = tmp_path / CLAUDE_MOVED.name
+    shutil.copyfile(CLAUDE_MOVED, path)
+    there = tmp_path / "there.json"
+    there.write_text("kept")
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await pilot.press("e")
+        await ready(pilot, app)
+        await pilot.press("ctrl+t")  # the request body
+        app.screen.query_one("#export-path", Input).value = str(there)
+        await pilot.press("enter")
+        await ready(pilot, app)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await ready(pilot, app)
+        assert isinstance(app.screen, ExportScreen)
+        assert app.screen.chosen == 1 and app.screen.query_one("#export-path", Input).value == str(there)
+        assert str(app.screen.query_one("#export-why", Label).render()) == f"Not overwritten: {there} is as it was."
+        # Keys typed now go to the path, not to the panes behind.
+        await pilot.press("end", "x", "enter")
+        await ready(pilot, app)
+        assert (tmp_path / "there.jsonx").exists() and there.read_text() == "kept"
 
 
 async def test_the_export_says_what_becomes_of_an_unreadable_line(tmp_path: Path) -> None:
@@ -186,9 +214,9 @@ def test_the_export_says_where_it_writes_otherwise_than_the_repair() -> None:
     ("sample", "width", "said"),
     [
         (CLAUDE_MOVED, 320, "2 changes: 2 moved (the export writes the file unchanged: Claude Code sends them as"),
-        (CLAUDE_MOVED, 160, "2 changes ↕2 (export: unchanged)"),
+        (CLAUDE_MOVED, 200, "2 changes ↕2 (export: unchanged)  anthropic: no problems in what Claude Code sends"),
         (ENTRY_LIKE, 250, "no changes needed (the export writes 1 call id otherwise, for how Claude Code reads ids"),
-        (ENTRY_LIKE, 160, "no changes (export: 1 id renamed)"),
+        (ENTRY_LIKE, 120, "no changes (export: 1 id renamed)  anthropic accepts"),
     ],
 )
 async def test_the_header_says_where_the_export_writes_otherwise(

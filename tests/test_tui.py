@@ -351,7 +351,9 @@ async def test_export_asks_before_overwriting(worked: Path) -> None:
         await pilot.press("n")
         await ready(pilot, app)
         assert target.read_bytes() == b"keep me"
-        await export(pilot, app)
+        assert isinstance(app.screen, ExportScreen)  # asked again, the path as it was
+        await pilot.press("enter")
+        await ready(pilot, app)
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("y")
         await ready(pilot, app)
@@ -367,6 +369,9 @@ async def test_export_over_the_input_needs_a_yes(worked: Path) -> None:
         await export(pilot, app, str(worked))
         assert isinstance(app.screen, ConfirmScreen)
         assert "is the file you opened" in str(app.screen.query_one("Label").render())
+        await pilot.press("escape")  # no: the dialog again, then esc leaves it
+        await ready(pilot, app)
+        assert isinstance(app.screen, ExportScreen)
         await pilot.press("escape")
         await ready(pilot, app)
         assert worked.read_bytes() == before
@@ -402,7 +407,9 @@ async def test_export_failure_is_reported(worked: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app)
         await export(pilot, app, str(worked.parent / "no-such-folder" / "out.json"))
-        assert any("export failed" in n.title for n in app._notifications)
+        # Said in the dialog, asked again: nothing typed is lost.
+        assert isinstance(app.screen, ExportScreen)
+        assert str(app.screen.query_one("#export-why").render()).startswith("Nothing written: ")
         assert app.is_running
 
 

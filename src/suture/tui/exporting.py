@@ -9,6 +9,7 @@ export carries from one question to the next, the format last chosen.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -174,9 +175,22 @@ class ExportFlow(App[None]):
             options.append(ExportOption(choice.label, what, target, choice.format, made, error, said))
         return options
 
-    def _ask_export(self, options: list[ExportOption], version: int, stale: str | None) -> None:
+    def _ask_export(
+        self,
+        options: list[ExportOption],
+        version: int,
+        stale: str | None,
+        answer: tuple[str, int] | None = None,
+        why: str = "",
+    ) -> None:
+        """The export dialog; asked again (``answer``: what was typed and chosen) with ``why``
+        under the path where a target is refused or an overwrite declined, so nothing typed is
+        lost."""
+        path, chosen = answer if answer is not None else (None, 0)
+        if answer is not None and path == str(options[chosen].target):
+            path = None  # the path offered, shown as the dialog shows it
         self.push_screen(
-            ExportScreen(options, stale or ""),
+            ExportScreen(options, stale or "", path=path, chosen=chosen, why=why),
             lambda answer: self._export_to(answer, options, version),
         )
 
@@ -193,9 +207,13 @@ class ExportFlow(App[None]):
             target = (self.export_dir or Path.cwd()) / target
         try:
             output_target(target)  # a folder, a missing folder, a socket: said now, before any question
-        except InputError as e:
-            self.notify(show.line(str(e)), title="export failed", severity="error", markup=False)
+        except InputError as e:  # said in the dialog, asked again with what was typed
+            self._ask_export(options, version, None, answer, f"Nothing written: {show.line(str(e))}")
             return
+
+        def declined() -> None:
+            self._ask_export(options, version, None, answer, f"Not overwritten: {show.path(target)} is as it was.")
+
         is_input = same_file(target, self.path)
         if is_input:
             question = (
@@ -204,7 +222,7 @@ class ExportFlow(App[None]):
             )
             self.push_screen(
                 ConfirmScreen(question, yes="Overwrite the input"),
-                lambda yes: self._confirmed(yes, target, data, version),
+                lambda yes: self._confirmed(yes, target, data, version, declined=declined),
             )
         elif target.exists():
             question = (
@@ -213,14 +231,25 @@ class ExportFlow(App[None]):
             )
             self.push_screen(
                 ConfirmScreen(question),
-                lambda yes: self._confirmed(yes, target, data, version),
+                lambda yes: self._confirmed(yes, target, data, version, declined=declined),
             )
         else:
             self.write_export(target, data, version)
 
-    def _confirmed(self, yes: bool | None, target: Path, data: bytes | None, version: int, force: bool = False) -> None:
+    def _confirmed(
+        self,
+        yes: bool | None,
+        target: Path,
+        data: bytes | None,
+        version: int,
+        force: bool = False,
+        declined: Callable[[], None] | None = None,
+    ) -> None:
+        """Write on yes; on no, the dialog again (``declined``), or nothing exported."""
         if yes:
             self.write_export(target, data, version, force)
+        elif declined is not None:
+            declined()
         else:
             self.notify("not exported", markup=False)
 

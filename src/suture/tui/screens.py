@@ -326,11 +326,17 @@ class ExportScreen(Dialog["tuple[str, int] | None"]):
     }
     """
 
-    def __init__(self, options: list[ExportOption], note: str) -> None:
+    def __init__(
+        self, options: list[ExportOption], note: str, path: str | None = None, chosen: int = 0, why: str = ""
+    ) -> None:
+        """``path`` and ``chosen``: what the box holds and the option chosen, where the dialog is
+        asked again (an answer refused, an overwrite declined); ``why`` says why, under the box."""
         super().__init__()
         self.options = options
         self.note = note
-        self.chosen = 0
+        self.chosen = chosen
+        self.path = path
+        self.why = why
 
     @property
     def default(self) -> Path:
@@ -347,11 +353,14 @@ class ExportScreen(Dialog["tuple[str, int] | None"]):
                         said = show.line(option.label) + (
                             f" (cannot: {show.line(option.error)})" if option.error else ""
                         )
-                        yield WrappedRadio(Text(said), value=k == 0, disabled=option.error is not None)
-            yield Label(self._what(0), id="export-what", markup=False)
+                        yield WrappedRadio(Text(said), value=k == self.chosen, disabled=option.error is not None)
+            yield Label(self._what(self.chosen), id="export-what", markup=False)
             yield Label("Write to (enter to write, esc to cancel):")
-            yield Input(show.path(self.default), id="export-path", select_on_focus=False)
-            yield Label("", id="export-why", markup=False)
+            typed = show.path(self.default) if self.path is None else self.path
+            yield Input(typed, id="export-path", select_on_focus=False)
+            why = Label(self.why, id="export-why", markup=False)
+            why.display = bool(self.why)
+            yield why
             note = Label(self.note, id="export-note", markup=False)
             note.display = bool(self.note)  # (no empty lines where there is nothing to note)
             yield note
