@@ -70,7 +70,7 @@ def clean(tmp_path: Path) -> Iterator[Path]:
 def expected_repair(path: Path, read_only: frozenset[str] = frozenset()) -> bytes:
     transcript = suture.load_file(path)
     result = suture.repair(transcript.messages, read_only.__contains__ if read_only else None)
-    return suture.dump(result.messages, transcript)
+    return suture.dump(result.messages, transcript, data=path.read_bytes())  # (laid out as the file)
 
 
 # -- repair --------------------------------------------------------------------------------------

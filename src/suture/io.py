@@ -46,10 +46,12 @@ __all__ = [
     "STREAM_LIMIT",
     "Document",
     "InputError",
+    "Layout",
     "Target",
     "file_key",
     "first_line_is_a_value",
     "gc_paused",
+    "json_layout",
     "keeping_built",
     "open_atomic",
     "open_file",
@@ -295,10 +297,10 @@ def parse_document(data: bytes, *, live: bool = False) -> Document:
             value = loads(data)
     except orjson.JSONDecodeError as whole:
         return _jsonl_or_not_utf8(data, whole, live)
-    # As data.strip()[:4096] would give, without copying the whole file.
+    # As data.strip()[:_HEAD] would give, without copying the whole file.
     start = _NON_SPACE.search(data).start()  # type: ignore[union-attr]  # not all whitespace
     head = data[start : start + 1]
-    pretty = head in (b"[", b"{") and b"\n" in data[start : min(start + 4096, _content_end(data))]
+    pretty = head in (b"[", b"{") and b"\n" in data[start : min(start + _HEAD, _content_end(data))]
     return Document("json", value=value, pretty=pretty, size=len(data))
 
 
@@ -390,6 +392,145 @@ def first_line_is_a_value(data: Any, within: int | None = None) -> bool:
     except orjson.JSONDecodeError:
         return False
     return True
+
+
+# -- the layout of a JSON document -------------------------------------------------------------
+
+_HEAD = 4096
+"""How many bytes from its start say how a JSON document is laid out (whether it is ``pretty``,
+its :func:`json_layout`): a large file is not read further for that."""
+
+# A whole JSON string (one cut off where the bytes looked at end is a lone quote), or a quote or
+# colon outside strings.
+_TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[":]')
+# A member's key at the start of an indented line, and the space after its colon.
+_KEY_SPACE = re.compile(rb'\n([ \t]*"[^"\\\n]*(?:\\.[^"\\\n]*)*"): ')
+# The escape of a lone surrogate as suture.codec writes it (\udXXX, after an even number of
+# backslashes), and the escape of a private-use character it stands in as (\ueXXX: orjson
+# writes such a character as itself, never as an escape) while msgspec lays a document out.
+_LONE_ESCAPE = re.compile(rb"(?<!\\)((?:\\\\)*)\\ud")
+_STAND_IN = re.compile(rb"(?<!\\)((?:\\\\)*)\\ue")
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """How a JSON document is laid out, as far as :meth:`write` follows it (:func:`json_layout`
+    finds it in a file's bytes).
+
+    ``indent`` is one level's indentation (``b"  "``, ``b"    "``, ``b"\\t"``), ``None`` for a
+    document on one line; ``colon`` follows a member's key (``b": "`` or ``b":"``; on one line,
+    items are then parted by ``b", "`` or ``b","`` alike, as Python's ``json.dumps`` and
+    JavaScript's ``JSON.stringify`` write them); ``newline`` ends a line (``b"\\n"`` or
+    ``b"\\r\\n"``); ``before`` and ``after`` are the whitespace around the document (``after`` is
+    ``b"\\n"`` for a final newline, ``b""`` for none). The default is how suture writes a document.
+    """
+
+    indent: bytes | None = b"  "
+    colon: bytes = b": "
+    newline: bytes = b"\n"
+    before: bytes = b""
+    after: bytes = b"\n"
+
+    def write(self, data: bytes) -> bytes:
+        """``data``, one JSON document as orjson writes it (two-space indent or one line, with or
+        without a final newline), laid out so. Only whitespace between values changes: every
+        value keeps its bytes (a number, an escape in a string). A document msgspec cannot lay
+        out (nested deeper than it reads) is returned as it is."""
+        end = _content_end(data)
+        body = memoryview(data)[:end]  # (msgspec reads it where it is: no copy of a large file)
+        pretty = data[1:2] == b"\n"  # orjson's two-space indent (else one line)
+        if self.indent is None:
+            kept = not pretty and self.colon == b":"
+            laid = None if kept else _laid_out(body, 0 if self.colon == b": " else -1)
+        else:
+            kept = pretty and self.indent == b"  " and self.colon == b": " and self.newline == b"\n"
+            laid = None if kept else self._indented(body, pretty)
+        if kept:
+            return data if not self.before and data[end:] == self.after else b"".join((self.before, body, self.after))
+        return data if laid is None else b"".join((self.before, laid, self.after))
+
+    def _indented(self, body: memoryview, pretty: bool) -> bytes | None:
+        indent = self.indent
+        assert indent is not None
+        laid = bytes(body) if pretty and indent == b"  " else _laid_out(body, len(indent))
+        if laid is None:
+            return None
+        if indent.startswith(b"\t"):
+            laid = _tabs(laid)
+        if self.colon == b":":
+            laid = _KEY_SPACE.sub(rb"\n\1:", laid)
+        if self.newline != b"\n":
+            laid = laid.replace(b"\n", self.newline)  # (a raw newline is layout: a string's is escaped)
+        return laid
+
+
+def _laid_out(data: bytes | memoryview, indent: int) -> bytes | None:
+    """``msgspec.json.format(data, indent=indent)``: values' bytes as they are, only whitespace
+    between them made anew. None where msgspec cannot (nesting too deep)."""
+    try:
+        return msgspec.json.format(data, indent=indent)
+    except (msgspec.DecodeError, RecursionError):
+        pass
+    # msgspec refuses a lone surrogate's escape: lay the document out with a stand-in for each.
+    try:
+        return _STAND_IN.sub(rb"\1\\ud", msgspec.json.format(_LONE_ESCAPE.sub(rb"\1\\ue", bytes(data)), indent=indent))
+    except (msgspec.DecodeError, RecursionError):
+        return None
+
+
+def _tabs(data: bytes) -> bytes:
+    """``data`` with tabs for the spaces it is indented by. (A raw tab in JSON is layout only:
+    one in a string is escaped.)"""
+    data = data.replace(b"\n ", b"\n\t")
+    while b"\t " in data:
+        data = data.replace(b"\t ", b"\t\t")
+    return data
+
+
+def json_layout(data: bytes) -> Layout | None:
+    """How ``data``, the bytes of a file, lays out its JSON document: found in its first
+    :data:`_HEAD` bytes and the whitespace around it, so a large file is not read again.
+
+    None where ``data`` is not one JSON array or object (JSONL, say), or lays it out in a way
+    :class:`Layout` does not follow: lines not indented by one unit a level (a mix of tabs and
+    spaces), an element written whole on its own line."""
+    found = _NON_SPACE.search(data)
+    if found is None or data[found.start()] not in b"[{" or first_line_is_a_value(data):
+        return None
+    start, end = found.start(), _content_end(data)
+    head = data[start : min(start + _HEAD, end)]
+    colon = _colon(head)
+    if b"\n" not in head:
+        return Layout(None, colon or b":", b"\n", data[:start], data[end:])
+    lines = head.split(b"\n")
+    if lines[0].rstrip(b"\r") not in (b"[", b"{"):
+        return None
+    second = lines[1]
+    indent = second[: len(second) - len(second.lstrip(b" \t"))]
+    if not indent or indent.strip(indent[:1]):
+        return None
+    for line in lines[1:-1]:  # the last may be cut off where the head ends
+        text = line.lstrip(b" \t")
+        lead = line[: len(line) - len(text)]
+        if lead != indent * (len(lead) // len(indent)):
+            return None
+        text = text.rstrip(b"\r").removesuffix(b",")
+        if text[:1] in (b"[", b"{") and text not in (b"[", b"{", b"[]", b"{}"):
+            return None  # an element on one line: a layout of its own
+    newline = b"\r\n" if lines[0].endswith(b"\r") else b"\n"
+    return Layout(indent, colon or b": ", newline, data[:start], data[end:])
+
+
+def _colon(head: bytes) -> bytes | None:
+    """What follows the first colon outside a string in ``head``: ``b": "`` or ``b":"``. None
+    where there is none, or what follows it is neither."""
+    for m in _TOKEN.finditer(head):
+        if m.group() == b'"':
+            return None  # a string cut off where the head ends
+        if m.group() == b":":
+            after = head[m.end() : m.end() + 1]
+            return b": " if after == b" " else None if after in (b"", b"\t", b"\n", b"\r") else b":"
+    return None
 
 
 def _parse_jsonl(data: bytes, whole: orjson.JSONDecodeError | None, live: bool) -> tuple[Document, bytes]:

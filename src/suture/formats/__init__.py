@@ -34,7 +34,7 @@ from typing import Any, Protocol
 import orjson
 
 from suture import codec, show
-from suture.io import Document, InputError, parse_document, read_input
+from suture.io import Document, InputError, first_line_is_a_value, json_layout, parse_document, read_input
 from suture.model import Message, Skipped, TextPart, Transcript
 
 __all__ = [
@@ -315,7 +315,9 @@ def dump(
     ``data``: the bytes the transcript was read from. Written in its own format, an adapter with
     an ``edit(data, messages, transcript)`` method writes over them (JSONL of chat, Anthropic
     messages and the AI SDK keeps the lines the repair left alone byte for byte, and its blank
-    lines: ``suture.formats._shared.edit_lines``).
+    lines: ``suture.formats._shared.edit_lines``), and a JSON document is laid out as ``data``
+    is (:func:`suture.io.json_layout`: its indent, the space after a key's colon, its final
+    newline), so a diff of the two shows what the repair changed, not every line.
 
     Converting (``to`` names a format other than the one the records are in), the result is read
     back with ``to``'s own loader and must give the same history; where it does not, the target
@@ -328,9 +330,20 @@ def dump(
     target = get(name)
     edit = getattr(target, "edit", None) if data is not None and name == transcript.format else None
     out: bytes = edit(data, messages, transcript) if edit is not None else target.dump(messages, transcript)
+    if data is not None and name == transcript.format:
+        out = _laid_out_as(data, out)
     if to and not transcript.raw_is(name) and not transcript.raw_is(getattr(target, "raw_format", name)):
         _check_expressed(messages, target, out)
     return out
+
+
+def _laid_out_as(data: bytes, out: bytes) -> bytes:
+    """``out`` laid out as ``data``, the file it was read from, where both are one JSON document
+    (JSONL, and a layout :func:`~suture.io.json_layout` does not follow, stay as written)."""
+    layout = json_layout(data)
+    if layout is None or first_line_is_a_value(out):
+        return out
+    return layout.write(out)
 
 
 def _check_dump_arguments(messages: object, transcript: object) -> None:
