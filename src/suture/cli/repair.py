@@ -356,7 +356,7 @@ def _in_place(
     if out == data:
         if job.report:
             write_files([(output_target(job.report), _report_bytes(report))])
-        return f"{summary}; {show.path(job.input)} left as it is: nothing to change"
+        return f"{summary}; {show.path(job.input)} left as it is: what repair writes is what it holds, byte for byte"
     if _stat(job.input) != before:
         raise InputError(
             f"{show.path(job.input)}: changed while suture read it (is the agent still running?); nothing written"
