@@ -241,7 +241,8 @@ class StatusBar(_Bar):
             )
             changes = model.changes if model.partial else model.repair.changes
             # What the export writes otherwise than the repair's changes (a session log's agent
-            # reads ids its own way, or does some of the changes itself on resume).
+            # reads ids its own way, or sends some of what the repair changes in a way providers
+            # accept, so the file leaves it as written).
             export = (state.export[1] if short else state.export[0]) if aside else ""
             if not changes:
                 text.append("no changes" + more if short else "no changes needed" + more, self.part("ok"))

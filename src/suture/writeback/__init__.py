@@ -137,7 +137,7 @@ class Written:
     notes: list[str] = field(default_factory=list)
     """What the file says otherwise than the repair, and why: a sentence each."""
     left_changes: int = 0
-    """How many of the repair's changes the file leaves to its agent (what ``left`` says)."""
+    """How many of the repair's changes the file leaves as written (what ``left`` says)."""
 
     @property
     def changed(self) -> bool:
@@ -306,8 +306,8 @@ def ids_written_in(message: Message, transcript: Transcript, ids: Mapping[str, s
 
 
 def left_notes(transcript: Transcript, repaired: Repair, agent: str, written: set[int]) -> tuple[list[str], int]:
-    """Sentences for the repair's changes that the written file leaves to the agent, and how
-    many changes they are: moved results not written as moved (``written``: the input indices of
+    """Sentences for the repair's changes that the written file leaves as written (its agent
+    sends them in a way providers accept), and how many changes they are: moved results not written as moved (``written``: the input indices of
     results that were), dropped placeholders."""
     who = AGENTS[agent]
     notes: list[str] = []
