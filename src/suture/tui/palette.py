@@ -134,10 +134,12 @@ def badge_variables(theme: Theme) -> dict[str, str]:
     chosen: list[_Choice] = []
     out: dict[str, str] = {}
     for shown in sorted(KINDS.values(), key=lambda shown: THEME_COLOURS.index(shown.colour)):
-        own, *others = _candidates(shown, variables, backgrounds)
-        choice = own
-        if _apart(own, chosen) < DISTINCT:
-            choice = max(others, key=lambda other: _apart(other, chosen + spare))
+        # The other candidates are made only for a kind whose own colour is taken (each is
+        # worked out on every background): most kinds keep theirs.
+        candidates = _candidates(shown, variables, backgrounds)
+        choice = next(candidates)
+        if _apart(choice, chosen) < DISTINCT:
+            choice = max(candidates, key=lambda other: _apart(other, chosen + spare))
         chosen.append(choice)
         name = badge_variable(shown)
         out[name], out[f"text-{name}"], out[f"{name}-muted"] = choice.base, choice.text, choice.muted
