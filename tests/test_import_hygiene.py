@@ -191,6 +191,10 @@ NOT_FOR_THE_FIRST_SCREEN = (
     "suture.tui.explain",
     "suture.tui.evidence",
     "textual.widgets._text_area",
+    # The command line's parser: ``suture FILE`` alone is read without it.
+    "argparse",
+    "gettext",
+    "suture.cli._parser",
 )
 
 # The command line as a person runs it (``suture FILE``), the app run headless in place of the

@@ -41,6 +41,27 @@ def test_options_for_a_file_given_with_a_folder_are_one_line_and_exit_2(tmp_path
         assert done.stderr == f"suture: error: {flags[0]}: for a FILE; a folder opens in the sessions browser\n"
 
 
+@pytest.mark.parametrize("argv", [["view", "x.jsonl"], ["view", ""], ["view", "a b/c d.json"], ["view", "view"]])
+def test_suture_file_alone_reads_as_its_parser_reads_it(argv: list[str]) -> None:
+    # suture FILE (and suture view FILE) with no option is read without argparse: the same
+    # arguments as the parser gives, each option at its default.
+    from suture.cli import _opened_alone, _own_module, build_parser
+
+    own = _own_module("view")
+    alone = _opened_alone(own, argv)
+    assert alone is not None and vars(alone) == vars(build_parser().parse_args(argv))
+
+
+@pytest.mark.parametrize(
+    "argv", [["view", "--no-watch", "x.json"], ["view", "-"], ["view"], ["demo"], ["view", "a", "b"]]
+)
+def test_any_other_command_line_is_read_by_the_parser(argv: list[str]) -> None:
+    from suture.cli import _opened_alone, _own_module
+
+    assert _opened_alone(_own_module("view"), argv) is None
+    assert _opened_alone(_own_module("repair"), ["view", "x.json"]) is None
+
+
 def test_view_and_demo_are_listed() -> None:
     done = suture("--help")
     assert "view" in done.stdout + done.stderr and "demo" in done.stdout + done.stderr

@@ -9,7 +9,6 @@ line on stderr and exit code 2.
 
 from __future__ import annotations
 
-import argparse
 import errno
 import importlib
 import io
@@ -19,10 +18,12 @@ import sys
 from collections.abc import Callable, Sequence
 from functools import cache
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import suture
 from suture.io import InputError
+
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["main"]
 
@@ -90,41 +91,19 @@ process that a broken pipe ends (128 + SIGPIPE), never 0, so ``set -o pipefail``
 an unfinished ``suture check`` for a clean file. Nothing is said on stderr."""
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse that reports a usage error as one line and exit code 2, pointing at the help of
-    the subcommand in use (argparse reports a subcommand's unknown options from the top)."""
-
-    command: str | None = None
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        from suture.show import line
-
-        prog = self.prog if self.prog != "suture" or not _Parser.command else f"suture {_Parser.command}"
-        sys.stderr.write(f"suture: error: {line(message)} (see '{prog} --help')\n")
-        raise SystemExit(EXIT_BAD_INPUT)
-
-
-class _VersionAction(argparse.Action):
-    """``--version``, looking the version up only when asked (package metadata is slow to import)."""
-
-    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kwargs: object) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show the version and exit")
-
-    def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
-        raise SystemExit(_flushed(EXIT_OK, f"suture {suture.__version__}\n"))
-
-
 def build_parser(only: ModuleType | None = None) -> argparse.ArgumentParser:
     """The whole command line, or with ``only`` just that module's subcommands."""
-    parser = _Parser(
+    from suture.cli._parser import Parser, VersionAction
+
+    parser = Parser(
         prog="suture",
         description=(
             "See why a provider rejects an LLM agent transcript, repair it, and review every change. "
             "'suture FILE' opens the app."
         ),
     )
-    parser.add_argument("--version", action=_VersionAction)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    parser.add_argument("--version", action=VersionAction)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     if only is not None:
         for name in only.NAMES:
             only.add_arguments(sub, name)
@@ -132,6 +111,17 @@ def build_parser(only: ModuleType | None = None) -> argparse.ArgumentParser:
     for name, module in commands().items():
         module.add_arguments(sub, name)
     return parser
+
+
+def _opened_alone(own: ModuleType | None, args_list: list[str]) -> argparse.Namespace | None:
+    """What the parser makes of ``suture view FILE`` with no option (``suture FILE`` comes here
+    as that), worked out without building the parser: argparse and the message catalogues it
+    loads would take part of the app's first screen. None for any other command line."""
+    opened = getattr(own, "opened", None)
+    if opened is None or len(args_list) != 2 or args_list[0] != "view" or args_list[1].startswith("-"):
+        return None
+    result: argparse.Namespace = opened(args_list[1])
+    return result
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -151,15 +141,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         own = _own_module("sessions")
         if own is not None:
             args_list = ["sessions"]  # a person at a terminal: the sessions browser
-    parser = build_parser(own)
-    if not args_list:
-        parser.print_help(sys.stderr)
-        return EXIT_BAD_INPUT
-    _Parser.command = args_list[0] if own is not None or args_list[0] in commands() else None
-    try:
-        args = parser.parse_args(args_list)
-    except SystemExit as e:  # usage errors, --help, --version
-        return _flushed(e.code if isinstance(e.code, int) else EXIT_BAD_INPUT)
+    args = _opened_alone(own, args_list)
+    if args is None:
+        parser = build_parser(own)
+        if not args_list:
+            parser.print_help(sys.stderr)
+            return EXIT_BAD_INPUT
+        from suture.cli._parser import Parser
+
+        Parser.command = args_list[0] if own is not None or args_list[0] in commands() else None
+        try:
+            args = parser.parse_args(args_list)
+        except SystemExit as e:  # usage errors, --help, --version
+            return _flushed(e.code if isinstance(e.code, int) else EXIT_BAD_INPUT)
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         return _flushed(run(args))

@@ -5,7 +5,6 @@ Textual is imported inside :func:`run` only, so the other subcommands start fast
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import gc
 import os
@@ -13,10 +12,14 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, cast
 
 from suture.cli import EXIT_OK
 from suture.io import InputError, open_file
+
+if TYPE_CHECKING:
+    import argparse
 
 NAMES = ("view", "demo")
 ORDER = 10
@@ -48,16 +51,26 @@ def add_arguments(sub: Any, name: str) -> None:
     p.set_defaults(run=run, demo=False)
 
 
+FILE_OPTIONS: dict[str, Any] = {"format": None, "read_only": "", "no_watch": False}
+"""The options of :func:`add_app_options` as they are when none is given."""
+
+
 def add_app_options(p: argparse.ArgumentParser) -> None:
     """The options that say how the app reads a file (``view``, and ``serve`` passes them on)."""
     p.add_argument("--format", metavar="NAME", help="the input's format (default: detect from content)")
     p.add_argument(
         "--read-only",
         metavar="NAME,...",
-        default="",
         help="tools that only read: their interrupted calls are marked safe to run again",
     )
     p.add_argument("--no-watch", action="store_true", help="read the file once; do not reload when it changes")
+    p.set_defaults(**FILE_OPTIONS)
+
+
+def opened(path: str) -> argparse.Namespace:
+    """The arguments of ``suture view FILE`` with no option, as its parser gives them, made
+    without argparse (``suture FILE`` is read so: see :func:`suture.cli.main`)."""
+    return cast("argparse.Namespace", SimpleNamespace(command="view", input=path, **FILE_OPTIONS, run=run, demo=False))
 
 
 def refuse_file_options(args: argparse.Namespace) -> None:
@@ -102,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         path = Path(args.input)
         if path.is_dir():  # its sessions, in the browser (as suture serve DIR shows them)
+            import argparse
+
             from suture.cli import sessions
 
             refuse_file_options(args)

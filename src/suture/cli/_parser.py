@@ -1,0 +1,40 @@
+"""The command line's parser classes: argparse, imported once a command line is parsed with it.
+
+``suture FILE`` alone is read without it (:func:`suture.cli.view.opened`), so the app's first
+screen does not wait for argparse and the message catalogues it loads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+import suture
+from suture.cli import EXIT_BAD_INPUT, EXIT_OK, _flushed
+
+__all__ = ["Parser", "VersionAction"]
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error as one line and exit code 2, pointing at the help of
+    the subcommand in use (argparse reports a subcommand's unknown options from the top)."""
+
+    command: str | None = None
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        from suture.show import line
+
+        prog = self.prog if self.prog != "suture" or not Parser.command else f"suture {Parser.command}"
+        sys.stderr.write(f"suture: error: {line(message)} (see '{prog} --help')\n")
+        raise SystemExit(EXIT_BAD_INPUT)
+
+
+class VersionAction(argparse.Action):
+    """``--version``, looking the version up only when asked (package metadata is slow to import)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
+        raise SystemExit(_flushed(EXIT_OK, f"suture {suture.__version__}\n"))
