@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from textual.app import App
-from textual.color import Color, rgb_to_lab
+from textual.color import Color, Lab, rgb_to_lab
 from textual.theme import Theme
 
 from suture.kinds import KINDS, Shown, badge_variable
@@ -44,7 +44,11 @@ _STEPS = 12
 
 def distance(a: Color, b: Color) -> float:
     """How far apart two colours look: CIE76 ΔE in CIE L*a*b*."""
-    x, y = rgb_to_lab(a), rgb_to_lab(b)
+    return _delta(rgb_to_lab(a), rgb_to_lab(b))
+
+
+def _delta(x: Lab, y: Lab) -> float:
+    """:func:`distance` of two colours already in CIE L*a*b*."""
     return float(((x.L - y.L) ** 2 + (x.a - y.a) ** 2 + (x.b - y.b) ** 2) ** 0.5)
 
 
@@ -59,23 +63,25 @@ def _drawn(text: Color, background: Color) -> Color:
 
 
 class _Choice:
-    """One kind's colour: the variables that draw it, and how it looks on each background."""
+    """One kind's colour: the variables that draw it, and how it looks on each background (in
+    CIE L*a*b*, worked out once: a choice is compared with many others)."""
 
     def __init__(self, base: str, text: str, muted: str, backgrounds: list[Color]) -> None:
         self.base, self.text, self.muted = base, text, muted
         self.ansi = Color.parse(base).ansi is not None
         if self.ansi:
-            self.looks: list[Color] = []
+            self.looks: list[Lab] = []
             return
         back = backgrounds[0]
-        self.looks = [_drawn(_solid(text, bg), bg) for bg in backgrounds] + [_solid(muted, back)]
+        drawn = [_drawn(_solid(text, bg), bg) for bg in backgrounds] + [_solid(muted, back)]
+        self.looks = [rgb_to_lab(colour) for colour in drawn]
 
     def apart(self, other: _Choice) -> float:
         """How far this colour is from ``other`` where it looks least different (the badges in
         the panes' middle column, whose backgrounds are muted, count a third as much)."""
         if self.ansi or other.ansi:  # the terminal's colours: only their names can be told apart
             return DISTINCT if self.base != other.base else 0.0
-        *texts, muted = (distance(a, b) for a, b in zip(self.looks, other.looks, strict=True))
+        *texts, muted = (_delta(a, b) for a, b in zip(self.looks, other.looks, strict=True))
         return min(*texts, 3 * muted)
 
 
