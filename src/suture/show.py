@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import re
+from functools import cache
 from typing import Any
 
 import orjson
@@ -51,10 +52,21 @@ _JOINERS = "\u200c\u200d"
 _SPACES = "\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000"
 
 _ALWAYS = _CONTROLS + _FORMAT + _SEPARATORS + _SURROGATES
-_LINE = re.compile(f"[{_ALWAYS}{_JOINERS}{_SPACES}]")
+_LINE = f"[{_ALWAYS}{_JOINERS}{_SPACES}]"
 _PROSE = re.compile(f"[{_ALWAYS}]")
-_BLOCK = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_FORMAT}{_SEPARATORS}{_SURROGATES}]")
+_BLOCK = f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_FORMAT}{_SEPARATORS}{_SURROGATES}]"
 _WHITESPACE = re.compile(r"\s+")
+
+
+@cache
+def _pattern(source: str) -> re.Pattern[str]:
+    """``source`` compiled when first used. A class of characters across Unicode takes about a
+    millisecond to compile, and most text (printable) never needs one: compiled at import, those
+    only :func:`line`, :func:`block` and :func:`inert_json` use would make every start of the app
+    wait for them. :func:`prose`, which transcript text with a newline needs, compiles its own
+    at import."""
+    return re.compile(source)
+
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
@@ -82,7 +94,7 @@ def line(text: str) -> str:
     written as its escape. For ids, tool names, file names and messages that quote them."""
     if text.isprintable():
         return text
-    return _LINE.sub(_sub, text)
+    return _pattern(_LINE).sub(_sub, text)
 
 
 def prose(text: str) -> str:
@@ -98,7 +110,7 @@ def block(text: str) -> str:
     four spaces, everything else :func:`prose` escapes escaped."""
     if text.isprintable():
         return text
-    return _BLOCK.sub(_sub, text.replace("\r\n", "\n").replace("\t", "    "))
+    return _pattern(_BLOCK).sub(_sub, text.replace("\r\n", "\n").replace("\t", "    "))
 
 
 def path_json(name: str | os.PathLike[str]) -> str:
@@ -115,8 +127,8 @@ def path(name: str | os.PathLike[str]) -> str:
 
 # What JSON leaves raw that a terminal may act on or that hides or reorders text: DEL, the C1
 # controls, format characters (bidi, zero-width, tags), line and paragraph separators.
-_RAW_IN_JSON = re.compile(f"[\x7f-\x9f{_FORMAT}{_SEPARATORS}]")
-_RAW_IN_JSON_BMP = re.compile(f"[\x7f-\x9f{_FORMAT_BMP}{_SEPARATORS}]")
+_RAW_IN_JSON = f"[\x7f-\x9f{_FORMAT}{_SEPARATORS}]"
+_RAW_IN_JSON_BMP = f"[\x7f-\x9f{_FORMAT_BMP}{_SEPARATORS}]"
 # The first bytes of those characters in UTF-8 (text with none of them has nothing to escape),
 # and of the ones beyond U+FFFF, which a class of its own finds ten times faster without.
 _LEAD_BYTES = (b"\x7f", b"\xc2", b"\xd8", b"\xdb", b"\xdc", b"\xe0", b"\xe1", b"\xe2", b"\xef", b"\xf0", b"\xf3")
@@ -138,7 +150,7 @@ def inert_json(data: bytes) -> bytes:
         return data
     text = data.decode("utf-8", "backslashreplace")  # (bytes that are not UTF-8 shown as \\xNN)
     pattern = _RAW_IN_JSON if any(lead in data for lead in _ASTRAL_LEADS) else _RAW_IN_JSON_BMP
-    return pattern.sub(_json_escape, text).encode("utf-8")
+    return _pattern(pattern).sub(_json_escape, text).encode("utf-8")
 
 
 def dumps(value: Any, *, indent: bool = True) -> bytes:
