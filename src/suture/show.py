@@ -53,7 +53,7 @@ _SPACES = "\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000"
 
 _ALWAYS = _CONTROLS + _FORMAT + _SEPARATORS + _SURROGATES
 _LINE = f"[{_ALWAYS}{_JOINERS}{_SPACES}]"
-_PROSE = re.compile(f"[{_ALWAYS}]")
+_PROSE = f"[{_ALWAYS}]"
 _BLOCK = f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_FORMAT}{_SEPARATORS}{_SURROGATES}]"
 _WHITESPACE = re.compile(r"\s+")
 
@@ -61,10 +61,8 @@ _WHITESPACE = re.compile(r"\s+")
 @cache
 def _pattern(source: str) -> re.Pattern[str]:
     """``source`` compiled when first used. A class of characters across Unicode takes about a
-    millisecond to compile, and most text (printable) never needs one: compiled at import, those
-    only :func:`line`, :func:`block` and :func:`inert_json` use would make every start of the app
-    wait for them. :func:`prose`, which transcript text with a newline needs, compiles its own
-    at import."""
+    millisecond to compile, and most text (printable, or printable once its whitespace is one
+    space) never needs one: compiled at import, they would make every start of the app wait."""
     return re.compile(source)
 
 
@@ -102,7 +100,10 @@ def prose(text: str) -> str:
     space, then what :func:`line` escapes is escaped, except joiners (emoji and scripts need them)."""
     if text.isprintable():
         return text
-    return _PROSE.sub(_sub, _WHITESPACE.sub(" ", text))
+    text = _WHITESPACE.sub(" ", text)
+    if text.isprintable():  # (most often: it had newlines, and nothing else to escape)
+        return text
+    return _pattern(_PROSE).sub(_sub, text)
 
 
 def block(text: str) -> str:
