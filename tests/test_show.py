@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import unicodedata
 
@@ -116,3 +117,18 @@ def test_inert_json_only_touches_strings() -> None:
     assert b"\xc2\x85" not in data and b"\\u0085" in data
     assert orjson.loads(data) == value
     assert b"\\udb40\\udc41" in data and b"\x7f" not in data
+
+
+def test_text_with_nothing_to_escape_compiles_no_class_of_characters() -> None:
+    # Each class of characters to escape is compiled when first needed (about a millisecond of
+    # every start otherwise): printable text, and text whose only whitespace is newlines and
+    # tabs, need none.
+    body = (
+        "from suture import show\n"
+        "said = show.prose('a\\n\\tb'), show.line('x'), show.block('y'), show.inert_json(b'{}')\n"
+        "before = show._pattern.cache_info().currsize\n"
+        "show.prose('a\\u200bb')\n"
+        "print(said, before, show._pattern.cache_info().currsize)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", body], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["('a", "b',", "'x',", "'y',", "b'{}')", "0", "1"]
