@@ -168,9 +168,10 @@ except SystemExit:
 
 # -- the app's first screen loads only what it draws -------------------------------------------
 
-# What opening a file in the app leaves for later: the screens a key opens, the provider checks
-# and what they use (they start once the first frame is drawn), the request an agent sends, the
-# write-back of sessions, the scans and the sessions browser, the browser front end.
+# What opening a file in the app leaves for later: the screens a key opens, the provider checks,
+# what they use and what words their verdicts (they start once the first frame is drawn), the
+# request an agent sends, the write-back of sessions, the scans and the sessions browser, the
+# browser front end; and the command line's parser.
 NOT_FOR_THE_FIRST_SCREEN = (
     "suture.checks",
     "suture.sent",
@@ -190,8 +191,8 @@ NOT_FOR_THE_FIRST_SCREEN = (
     "suture.tui.screens",
     "suture.tui.explain",
     "suture.tui.evidence",
+    "suture.tui.judged",
     "textual.widgets._text_area",
-    # The command line's parser: ``suture FILE`` alone is read without it.
     "argparse",
     "gettext",
     "suture.cli._parser",

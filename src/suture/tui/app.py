@@ -46,7 +46,6 @@ from suture.tui.changes import ChangeList, ProblemList
 from suture.tui.checking import CheckFlow
 from suture.tui.contrast import ContrastFilter
 from suture.tui.exporting import ExportFlow, default_export_path
-from suture.tui.judged import Finding
 from suture.tui.keys import LIST_KEYS, KeyBar
 from suture.tui.palette import BadgePalette
 from suture.tui.rows import RowBuilder, RowModel, human_size, next_round
@@ -1009,6 +1008,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         if isinstance(item, Breach):  # the Valid property's (a file written for no single provider)
             row = self.model.row_of_input[item.index] if item.index < self.model.inputs else None
         else:
+            from suture.tui.judged import Finding
+
             row = item.row if isinstance(item, Finding) else None
         if row is None:
             return  # a heading

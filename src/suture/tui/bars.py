@@ -7,7 +7,7 @@ import time
 import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import Console
 from rich.style import Style
@@ -17,10 +17,15 @@ from textual.geometry import Size
 from textual.widget import Widget
 
 from suture import show
+from suture._deferred import deferred
 from suture.kinds import KINDS, badge_classes, badge_rules
-from suture.tui.judged import Finding, said_of
 from suture.tui.rows import RowModel
 from suture.validity import Breach
+
+if TYPE_CHECKING:
+    from suture.tui.judged import Finding, said_of
+else:  # A provider's findings come once the first frame is drawn: so does what says them.
+    said_of = deferred("suture.tui.judged", "said_of")
 
 __all__ = ["InfoBar", "StatusBar", "StatusState", "panes_gone"]
 

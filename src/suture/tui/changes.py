@@ -8,7 +8,7 @@ changes costs no more than one with five.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from rich.style import Style
 from rich.text import Text
@@ -24,8 +24,11 @@ from textual.strip import Strip
 from suture import show
 from suture.kinds import KINDS, badge_classes, badge_rules
 from suture.repair import Change
-from suture.tui.judged import AFTER, AGENT, SENT, Finding, Section, without_agent
 from suture.validity import Breach
+
+if TYPE_CHECKING:
+    # A provider's verdict comes once the first frame is drawn: its module is imported then.
+    from suture.tui.judged import Finding, Section
 
 __all__ = ["ChangeList", "ItemList", "ProblemList"]
 
@@ -215,7 +218,7 @@ class ChangeList(ItemList[Change]):
         return self._strip(text, width, base)
 
 
-class ProblemList(ItemList[Finding | Section | Breach]):
+class ProblemList(ItemList["Finding | Section | Breach"]):
     """A provider's verdict, item by item (:meth:`suture.tui.judged.Judged.listed`): for a
     session log, the problems in what the agent sends, what it repairs itself and the contract
     view under their headings; for any other file, the problems before repair (what the provider
@@ -244,10 +247,14 @@ class ProblemList(ItemList[Finding | Section | Breach]):
     """The agent's name, where the list is about a session log."""
 
     def index_of(self, item: Finding | Section | Breach) -> int:
+        from suture.tui.judged import Finding
+
         index = item.index if isinstance(item, Finding | Breach) else None
         return index if index is not None else 0
 
     def _draw(self, index: int, width: int, base: Style) -> Strip:
+        from suture.tui.judged import AFTER, AGENT, SENT, Section, without_agent
+
         item = self.items[index]
         text = Text(no_wrap=True, overflow="ellipsis", end="", style=base + self._cursor_style(index))
         part = self.get_component_rich_style

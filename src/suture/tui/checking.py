@@ -39,20 +39,24 @@ from textual.worker import get_current_worker
 from suture._deferred import deferred
 from suture.tui.bars import InfoBar, StatusBar, panes_gone
 from suture.tui.changes import ProblemList
-from suture.tui.judged import AGENT, CONTRACT, SHARED, Finding, Judged, judge_all
+from suture.validity import NAME as SHARED  # (what suture.tui.judged.SHARED names)
 from suture.validity import Breach
-from suture.words import count
+from suture.words import CONTRACT, count
 
 if TYPE_CHECKING:
     from suture.checks.apart import Apart
     from suture.checks.resume import Checks, Valid
     from suture.sent import SentVerdict
     from suture.sent.resume import SentChecks
+    from suture.tui.judged import Finding, Judged, judge_all
     from suture.tui.rows import RowModel
     from suture.tui.screens import ProviderScreen
     from suture.tui.view import TranscriptView
-else:  # opened by a key: the first screen does not wait for it
+else:
+    # Opened by a key: the first screen does not wait for it.
     ProviderScreen = deferred("suture.tui.screens", "ProviderScreen")
+    # The verdicts, which come once the first frame is drawn.
+    judge_all = deferred("suture.tui.judged", "judge_all")
 
 __all__ = ["CHECKS_SETTLE", "SHARED", "CheckFlow", "Checked", "ChecksKept"]
 
@@ -464,6 +468,8 @@ class CheckFlow(App[None]):
             return
         here = self.other_rows[row]
         agent = self.query_one("#problems", ProblemList).agent or "the agent"
+        from suture.tui.judged import AGENT
+
         fixes = sum(f.kind == AGENT for f in here)
         parts = [f"{count(fixes, 'thing')} {agent} repairs itself"] if fixes else []
         if len(here) > fixes:
@@ -477,6 +483,8 @@ class CheckFlow(App[None]):
         """Put the problems list's cursor on the first item of ``row``, the row ``x`` went to
         (one of its findings ``here``, or a breach of the Valid property every provider shares
         on it), without moving the panes."""
+        from suture.tui.judged import Finding
+
         problems = self.query_one("#problems", ProblemList)
         model = self.model
         for k, item in enumerate(problems.items):
