@@ -36,10 +36,10 @@ from suture.kinds import KINDS
 from suture.model import ImagePart, Message, Part, TextPart, ThinkingPart, ToolCall
 from suture.repair import Change
 from suture.tui.judged import Finding, said_of
-from suture.tui.keys import Scroll
 from suture.tui.records import HUGE, neutral_record, pretty, shorten_payloads
 from suture.tui.rows import RowModel, human_size, next_round
 from suture.tui.screens import Overlay, Styled, record_json
+from suture.tui.scrolling import Scroll
 from suture.tui.view import SIDES
 from suture.validity import Breach
 from suture.written import Written, written

@@ -28,10 +28,10 @@ from textual.widgets.option_list import Option
 
 from suture import codec, show
 from suture.model import Skipped, Transcript
-from suture.tui.keys import PickList, Scroll
 from suture.tui.records import pretty, shorten_payloads
 from suture.tui.rows import human_size
 from suture.tui.screens import Overlay, Styled
+from suture.tui.scrolling import PickList, Scroll
 from suture.words import count
 
 __all__ = ["KIND_WORDS", "NotSentScreen", "not_sent_line"]

@@ -24,9 +24,9 @@ from suture import show
 from suture.checks import TITLES
 from suture.checks.explain import Explanation, explain, explain_transcript, summary
 from suture.sent.recorded import RecordedRequest, recorded_in
-from suture.tui.keys import PickList, Scroll
 from suture.tui.rows import RowModel
 from suture.tui.screens import Overlay, Styled
+from suture.tui.scrolling import PickList, Scroll
 from suture.words import count
 
 __all__ = ["ExplainScreen"]

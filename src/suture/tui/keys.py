@@ -19,13 +19,11 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
 from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import OptionList
 
-__all__ = ["LIST_KEYS", "SCROLL_KEYS", "KeyBar", "PickList", "Scroll"]
+__all__ = ["LIST_KEYS", "SCROLL_KEYS", "KeyBar"]
 
 _GAP = 2
 
@@ -159,7 +157,8 @@ class KeyBar(Widget):
                 return
 
 
-# The same moving keys in every list and dialog: j/k a line, g/G the first and the last.
+# The same moving keys in every list and dialog: j/k a line, g/G the first and the last
+# (:mod:`suture.tui.scrolling` binds them to the panes and lists of the screens a key opens).
 SCROLL_KEYS: list[BindingType] = [
     Binding("j", "scroll_down", "Down", show=False, id="scroll.down"),
     Binding("k", "scroll_up", "Up", show=False, id="scroll.up"),
@@ -172,15 +171,3 @@ LIST_KEYS: list[BindingType] = [
     Binding("g", "first", "First", show=False, id="list.first"),
     Binding("G", "last", "Last", show=False, id="list.last"),
 ]
-
-
-class Scroll(VerticalScroll):
-    """A scrolling pane that also moves with j/k and g/G."""
-
-    BINDINGS: ClassVar[list[BindingType]] = SCROLL_KEYS
-
-
-class PickList(OptionList):
-    """An option list that also moves with j/k and g/G."""
-
-    BINDINGS: ClassVar[list[BindingType]] = LIST_KEYS

@@ -28,8 +28,9 @@ from textual.widgets.option_list import Option
 from suture import show
 from suture.model import Message, Transcript
 from suture.tui.bars import _wrapped
-from suture.tui.keys import KeyBar, PickList, Scroll
+from suture.tui.keys import KeyBar
 from suture.tui.records import pretty, repaired_record, shorten_payloads
+from suture.tui.scrolling import PickList, Scroll
 
 __all__ = [
     "ConfirmScreen",
