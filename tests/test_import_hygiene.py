@@ -192,6 +192,7 @@ NOT_FOR_THE_FIRST_SCREEN = (
     "suture.tui.explain",
     "suture.tui.evidence",
     "suture.tui.judged",
+    "suture.tui.scrolling",
     "textual.widgets._text_area",
     "argparse",
     "gettext",
@@ -287,7 +288,8 @@ def test_the_first_screen_of_a_small_file_loads_only_what_it_shows() -> None:
     # (suture.sent, without the checks) and words the records not sent with the module of the
     # screen that lists them, which loads the screens.
     found = first_screen_modules(WORKED)
-    assert _loaded_early(found["rows"], but=("suture.sent", "suture.tui.evidence", "suture.tui.screens")) == []
+    loaded_with_the_banner = ("suture.sent", "suture.tui.evidence", "suture.tui.screens", "suture.tui.scrolling")
+    assert _loaded_early(found["rows"], but=loaded_with_the_banner) == []
     assert not [m for m in found["first"] if _within(m, ("watchfiles",))]
 
 
