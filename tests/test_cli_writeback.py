@@ -177,7 +177,9 @@ def test_in_place_keeps_a_copy_and_replaces_the_session(session: Path) -> None:
     # Again: nothing to change, nothing written, no second copy.
     again = run("repair", session, "--in-place")
     assert again.returncode == 0, again.stderr
-    assert again.stderr.rstrip().endswith(f"{session} left as it is: what repair writes is what it holds, byte for byte")
+    assert again.stderr.rstrip().endswith(
+        f"{session} left as it is: what repair writes is what it holds, byte for byte"
+    )
     assert sorted(p.name for p in session.parent.iterdir()) == [session.name, backup.name]
 
 

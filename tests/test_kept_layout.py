@@ -198,7 +198,10 @@ def test_suture_repair_in_place_leaves_a_document_with_nothing_to_repair_as_it_i
     path.write_bytes(data)
     done = run("repair", "--in-place", path)
     assert done.returncode == 0, done.stderr
-    assert "no changes needed" in done.stderr and "left as it is: what repair writes is what it holds, byte for byte" in done.stderr
+    assert (
+        "no changes needed" in done.stderr
+        and "left as it is: what repair writes is what it holds, byte for byte" in done.stderr
+    )
     assert path.read_bytes() == data
     assert not (tmp_path / "clean.json.bak").exists()
 
