@@ -244,43 +244,7 @@ class StatusBar(_Bar):
                 f"  {n_in:,}{more}→{n_out:,}{more}  " if short else f"  {n_in:,}{more} in → {n_out:,}{more} out  ",
                 self.part("muted"),
             )
-            changes = model.changes if model.partial else model.repair.changes
-            # What the export writes otherwise than the repair's changes (a session log's agent
-            # reads ids its own way, or sends some of what the repair changes in a way providers
-            # accept, so the file leaves it as written).
-            export = (state.export[1] if short else state.export[0]) if aside else ""
-            if not changes:
-                text.append("no changes" + more if short else "no changes needed" + more, self.part("ok"))
-                # The repair changes nothing, but the export still writes a turn in another order.
-                reordered = model.reordered() if aside else 0
-                if reordered:
-                    from suture.formats import reordered_said
-
-                    said = (
-                        f"export: {reordered:,} {'turn' if reordered == 1 else 'turns'} reordered"
-                        if short
-                        else f"the export: {reordered_said(reordered)}"
-                    )
-                    text.append(f" ({said})", self.part("muted"))
-                elif export:
-                    text.append(f" ({show.line(export)})", self.part("muted"))
-            else:
-                text.append(
-                    f"{len(changes):,}{more} {'change' if len(changes) == 1 else 'changes'}" + (" " if short else ": ")
-                )
-                first = True
-                counts = model.counts()
-                for kind, shown in KINDS.items():
-                    count = counts[kind]
-                    if not count:
-                        continue
-                    if not first:
-                        text.append(" " if short else " · ", self.part("muted"))
-                    first = False
-                    figure = f"{shown.symbol}{count:,}" if short else f"{count:,} {shown.short_words(count)}"
-                    text.append(figure, self.part(f"badge-{shown.name}"))
-                if export:
-                    text.append(f" ({show.line(export)})", self.part("muted"))
+            self._changes_said(text, model, short, more, aside)
         text.rstrip()
         units = [text]
         short_checks = short if short_checks is None else short_checks
@@ -291,6 +255,47 @@ class StatusBar(_Bar):
         if reload and state.reloaded is not None:
             units.append(self._reload_note(state.reloaded))
         return units
+
+    def _changes_said(self, text: Text, model: RowModel, short: bool, more: str, aside: bool) -> None:
+        """The repair's changes counted by kind onto ``text`` (``more``: ``…`` while the file is
+        read), with what the export writes otherwise (``aside``)."""
+        changes = model.changes if model.partial else model.repair.changes
+        # What the export writes otherwise than the repair's changes (a session log's agent
+        # reads ids its own way, or sends some of what the repair changes in a way providers
+        # accept, so the file leaves it as written).
+        export = (self.state.export[1] if short else self.state.export[0]) if aside else ""
+        if not changes:
+            text.append("no changes" + more if short else "no changes needed" + more, self.part("ok"))
+            # The repair changes nothing, but the export still writes a turn in another order.
+            reordered = model.reordered() if aside else 0
+            if reordered:
+                from suture.formats import reordered_said
+
+                said = (
+                    f"export: {reordered:,} {'turn' if reordered == 1 else 'turns'} reordered"
+                    if short
+                    else f"the export: {reordered_said(reordered)}"
+                )
+                text.append(f" ({said})", self.part("muted"))
+            elif export:
+                text.append(f" ({show.line(export)})", self.part("muted"))
+        else:
+            text.append(
+                f"{len(changes):,}{more} {'change' if len(changes) == 1 else 'changes'}" + (" " if short else ": ")
+            )
+            first = True
+            counts = model.counts()
+            for kind, shown in KINDS.items():
+                count = counts[kind]
+                if not count:
+                    continue
+                if not first:
+                    text.append(" " if short else " · ", self.part("muted"))
+                first = False
+                figure = f"{shown.symbol}{count:,}" if short else f"{count:,} {shown.short_words(count)}"
+                text.append(figure, self.part(f"badge-{shown.name}"))
+            if export:
+                text.append(f" ({show.line(export)})", self.part("muted"))
 
 
 def _laid_out(units: Sequence[Text], width: int) -> list[Text]:
