@@ -312,3 +312,39 @@ async def test_a_request_body_export_says_what_its_provider_would_reject(tmp_pat
         await export(pilot, app, str(tmp_path / "session.jsonl"))
         (toast,) = [n for n in app._notifications if n.title == "exported"]
     assert toast.severity == "information" and "would reject" not in toast.message
+
+
+@pytest.mark.parametrize(
+    ("sample", "said"),
+    [
+        (
+            CLAUDE_MOVED,
+            "Of the contract view's 2 changes, suture repair writes the file unchanged: Claude Code sends them as "
+            "written, which providers accept",
+        ),
+        (ENTRY_LIKE, "suture repair writes 1 call id otherwise, for how Claude Code reads ids (2 lines changed)"),
+        (CLAUDE_SAME, None),
+    ],
+)
+def test_check_says_where_suture_repair_writes_otherwise(sample: Path, said: str | None) -> None:
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "suture", "check", str(sample)], capture_output=True, text=True, check=False
+    )
+    assert (said in done.stdout.splitlines()) if said else "suture repair writes" not in done.stdout
+    done = subprocess.run(
+        [sys.executable, "-m", "suture", "check", "--json", str(sample)], capture_output=True, text=True, check=False
+    )
+    assert json.loads(done.stdout)["export"] == said
+    # Read from standard input, the file cannot be read again to write it: nothing is said.
+    done = subprocess.run(
+        [sys.executable, "-m", "suture", "check", "--json", "-"],
+        input=sample.read_text(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert json.loads(done.stdout)["export"] is None

@@ -25,7 +25,9 @@ from suture.checks import PROVIDERS, RULES, TITLES, Verdict, Violation, resolve,
 from suture.cli import EXIT_FOUND, EXIT_OK
 from suture.cli._common import input_path, load_sent, out, out_json
 from suture.formats import before_compaction, own_provider, skipped
+from suture.io import InputError, read_input
 from suture.model import Message, Skipped, Transcript
+from suture.repair import Repair
 from suture.validity import violations
 from suture.words import AS_WRITTEN, count
 from suture.words import CONTRACT as CONTRACT_VIEW
@@ -285,16 +287,42 @@ def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tu
         if found is not None:
             stricter_of[name] = found
     request = modelled(transcript, sent)
+    export = _export_aside(args.input, transcript, repaired)
     if args.json:
         report = _session_json(args, transcript, sent, request, results, rejected)
         report["stricter"] = {
             name: {"provider": v.provider, "problems": len(v.problems), "summary": v.summary()}
             for name, v in stricter_of.items()
         }
+        report["export"] = export
         out_json(report)
     else:
-        out(*_session_lines(args, transcript, sent, request, results, stricter_of))
+        lines = _session_lines(args, transcript, sent, request, results, stricter_of)
+        if export is not None:  # (after the contract view, before the records not sent)
+            at = next((k for k, line in enumerate(lines) if line.startswith("Not sent by ")), len(lines))
+            lines[at:at] = ["", export] if at == len(lines) else [export, ""]
+        out(*lines)
     return EXIT_FOUND if rejected else EXIT_OK
+
+
+def _export_aside(path: str, transcript: Transcript, repaired: Repair | None) -> str | None:
+    """What the session ``suture repair`` writes does otherwise than the contract view's changes
+    (``repaired``), in a sentence (:meth:`suture.writeback.Written.aside`): changes it leaves as
+    written, a call's id written otherwise for how the agent reads ids. ``None`` where it writes
+    what they say, or the file cannot be read again (standard input, or changed since)."""
+    from suture.writeback import write_back, writes_back
+
+    if repaired is None or path == "-" or not writes_back(transcript.format):
+        return None
+    try:
+        written = write_back(read_input(path, streams=False), transcript, repaired)
+    except (InputError, OSError):
+        return None
+    n = len(repaired.changes)
+    aside = written.aside(n, "suture repair")
+    if aside is None:
+        return None
+    return f"Of the contract view's {count(n, 'change')}, {aside[0]}" if n else aside[0]
 
 
 def _history(sent: Sent) -> int:

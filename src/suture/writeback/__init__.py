@@ -185,12 +185,13 @@ class Written:
         why = f" for how {who} reads it: {'; '.join(self.notes)}" if self.notes else ""
         return f"{repair_summary}, but the {who} session is written with {self.lines_said()}{why}", left
 
-    def aside(self, changes: int) -> tuple[str, str] | None:
+    def aside(self, changes: int, writer: str = "the export") -> tuple[str, str] | None:
         """What the session written does otherwise than the repair's ``changes`` (how many the
         repair makes), whole and short, for a line that counts them (the app's header); ``None``
         where it writes what they say. Some changes the file may leave as written, since its
         agent sends them in a way providers accept (``left``); a call's id it may write otherwise,
-        for how its agent reads ids (``ids``), even where the repair changes nothing."""
+        for how its agent reads ids (``ids``), even where the repair changes nothing. ``writer``
+        names what writes the session (``suture repair``, where the command line says it)."""
         who = AGENTS.get(self.agent, self.agent)
         whole: list[str] = []
         short: list[str] = []
@@ -214,7 +215,7 @@ class Written:
             short.append(self.lines_said())
         if not whole:
             return None
-        return f"the export {'; '.join(whole)}", f"export: {', '.join(short)}"
+        return f"{writer} {'; '.join(whole)}", f"export: {', '.join(short)}"
 
     def to_json(self) -> dict[str, Any]:
         return {
