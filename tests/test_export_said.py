@@ -323,6 +323,11 @@ async def test_a_request_body_export_says_what_its_provider_would_reject(tmp_pat
             "written, which providers accept",
         ),
         (ENTRY_LIKE, "suture repair writes 1 call id otherwise, for how Claude Code reads ids (2 lines changed)"),
+        (
+            CODEX_REORDERED,
+            "suture repair writes 1 line moved, 4 lines renumbered (1 turn written with the outputs right after the "
+            "calls)",
+        ),
         (CLAUDE_SAME, None),
     ],
 )

@@ -322,7 +322,12 @@ def _export_aside(path: str, transcript: Transcript, repaired: Repair | None) ->
     aside = written.aside(n, "suture repair")
     if aside is None:
         return None
-    return f"Of the contract view's {count(n, 'change')}, {aside[0]}" if n else aside[0]
+    if n:
+        return f"Of the contract view's {count(n, 'change')}, {aside[0]}"
+    from suture.formats import reordered_said, reordered_turns
+
+    turns = reordered_turns(repaired.messages, transcript)  # why lines move where nothing changes
+    return f"{aside[0]} ({reordered_said(turns)})" if turns and not written.ids else aside[0]
 
 
 def _history(sent: Sent) -> int:
