@@ -121,6 +121,20 @@ def test_what_the_agent_does_itself_is_named_not_written(tmp_path: Path) -> None
     assert lines[1].startswith("suture: 2 results left where written among the results of their turns: Claude Code")
 
 
+def test_among_several_inputs_every_line_names_its_input(tmp_path: Path) -> None:
+    """A batch's notes (results left where written, a call the file names otherwise) name their
+    input as its summary does: the output searched for one file gives all of its lines."""
+    heavy = ROOT / "sample_sessions" / "real" / "claude-code" / "tool_heavy.jsonl"
+    repeated = CORPUS / "claude-code-2.1.328" / "repeated-id" / "session.jsonl"
+    proc = run("repair", heavy, repeated, "--out-dir", tmp_path / "out", "--report", f"{tmp_path / 'reports'}{os.sep}")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 4
+    assert all(line.startswith((f"suture: {heavy}: ", f"suture: {repeated}: ")) for line in lines), lines
+    assert lines[1].startswith(f"suture: {heavy}: 2 results left where written among the results of their turns")
+    assert lines[3].startswith(f"suture: {repeated}: call ") and "-1 in the call and its result" in lines[3]
+
+
 def test_to_still_gives_the_request_body(session: Path, tmp_path: Path) -> None:
     out = tmp_path / "body.json"
     proc = run("repair", session, "--to", "messages", "-o", out)

@@ -224,8 +224,9 @@ def test_sessions_converted_into_an_out_dir_are_named_for_what_is_written(tmp_pa
     assert sorted(p.name for p in out.iterdir()) == ["claude-code.json", "repeated-id.json"]
     assert all(isinstance(orjson.loads(p.read_bytes()), list) for p in out.iterdir())
     assert f"written to {out / 'claude-code.json'}" in proc.stderr
-    # The warning names the file written.
-    assert f"suture: warning: {out / 'claude-code.json'}: Anthropic Messages would reject it" in proc.stderr
+    # The warning names the input, as every line of a batch does, and the file written.
+    named = f"suture: warning: {folder / 'claude-code.jsonl'}: {out / 'claude-code.json'}: Anthropic Messages would"
+    assert named in proc.stderr
     # Written back (no --to), a session keeps its name.
     again = run("repair", folder, "--out-dir", tmp_path / "back", "-q")
     assert again.returncode == 0 and sorted(p.name for p in (tmp_path / "back").iterdir()) == [

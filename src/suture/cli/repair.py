@@ -43,6 +43,9 @@ ORDER = 20
 # Files a folder given as input contributes (format detection itself is by content).
 _TRANSCRIPT_SUFFIXES = (".json", ".jsonl")
 
+_WARNING = "suture: warning: "
+"""How a warning line begins (the exit code stays 0)."""
+
 
 def add_arguments(sub: Any, name: str) -> None:
     p = sub.add_parser(
@@ -126,8 +129,9 @@ def _report_bytes(report: dict[str, Any]) -> bytes:
 
 
 def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
-    """Repair one input and write its outputs. Returns the warnings, the summary, and notes on
-    what a session log written back leaves to its agent.
+    """Repair one input and write its outputs. Returns the warnings (each a whole line), the
+    summary, and notes on what a session log written back leaves to its agent (the summary and
+    the notes each without ``suture:``, which names the input where there are several).
 
     Both outputs are made before either is written, and written together (:func:`write_files`):
     a report that cannot be written leaves no repaired file behind."""
@@ -170,8 +174,7 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
         summary += _valid_before(result, transcript.messages)
     notes: list[str] = []
     if written is not None:
-        summary, said = written.report(summary, bool(result.changes or reordered))
-        notes = [f"suture: {note}" for note in said]
+        summary, notes = written.report(summary, bool(result.changes or reordered))
     output = job.input if job.in_place else job.output
     if job.other is not None and output is not None and not _fits(Path(output).suffix, out):
         output = job.other
@@ -189,7 +192,7 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
         writes = [(target, out)]
         if job.report:
             writes.append((output_target(job.report), _report_bytes(report)))
-        warnings.extend(f"suture: warning: {note}" for note in write_files(writes))
+        warnings.extend(f"{_WARNING}{note}" for note in write_files(writes))
     if checking is not None:
         _rejected(checking, shown, warnings)
     return warnings, summary, notes
@@ -238,7 +241,7 @@ def _rejected(checking: Callable[[], list[Violation]], shown: str, warnings: lis
 
     found = checking()
     if found:
-        warnings.append(f"suture: warning: {shown}: {rejected_words(found)}")
+        warnings.append(f"{_WARNING}{shown}: {rejected_words(found)}")
     return found
 
 
@@ -380,7 +383,22 @@ def _run_job(job: _Job) -> _Done:
         return _Done((), said if said.startswith(f"{name}:") else f"{name}: {said}")
     except RecursionError:
         return _Done((), f"{show.path(job.input)}: nested too deeply to be a transcript")
-    return _Done((*warnings, f"suture: {show.path(job.input)}: {summary}", *notes))
+    # Among several inputs every line names its input, as the summary does: the output of a
+    # batch can be searched for one file's lines.
+    name = show.path(job.input)
+    return _Done(
+        (
+            *(_naming(line, name) for line in warnings),
+            *(f"suture: {name}: {line}" for line in (summary, *notes)),
+        )
+    )
+
+
+def _naming(warning: str, name: str) -> str:
+    """A warning line of one input among several, naming the input (``name``) after
+    ``suture: warning:`` where it does not already begin with it."""
+    said = warning.removeprefix(_WARNING)
+    return warning if said.startswith(f"{name}: ") else f"{_WARNING}{name}: {said}"
 
 
 def _inputs(paths: Sequence[str]) -> Iterator[str | InputError]:
@@ -488,7 +506,7 @@ def _single(args: argparse.Namespace) -> int:
     )
     err(*warnings)
     if not args.quiet:
-        err(f"suture: {summary}", *notes)
+        err(*(f"suture: {line}" for line in (summary, *notes)))
     return EXIT_OK
 
 
@@ -594,7 +612,7 @@ def _many(args: argparse.Namespace) -> int:
     for item in planned:
         outcome = _Done((), item) if isinstance(item, str) else next(done)
         for line in outcome.lines:
-            if not args.quiet or line.startswith("suture: warning:"):
+            if not args.quiet or line.startswith(_WARNING):
                 err(line)
         if outcome.error is not None:
             bad = True
