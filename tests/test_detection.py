@@ -124,6 +124,22 @@ def test_suture_formats_lists_every_format() -> None:
     assert "exports as" not in lines["chat"]
 
 
+def test_suture_formats_json_gives_what_the_table_says_for_scripts() -> None:
+    proc = _run("formats", "--json")
+    assert proc.returncode == 0, proc.stderr
+    listed = orjson.loads(proc.stdout)
+    assert [f["name"] for f in listed] == [a.name for a in adapters()]
+    table = {line.split()[0]: line for line in _run("formats").stdout.splitlines()}
+    for f in listed:
+        # The table's line is the name, the title and what is written, where that is said.
+        assert table[f["name"]].split(None, 1)[1] == f["title"] + (f"  ({f['writes']})" if f["writes"] else "")
+    by_name = {f["name"]: f for f in listed}
+    assert by_name["claude-code"]["written_back"] == "Claude Code"
+    assert by_name["claude-code"]["request_formats"] == ["messages"]
+    assert by_name["pi"]["request_formats"] == ["chat", "gemini", "messages", "responses"]
+    assert by_name["chat"]["written_back"] is None and by_name["chat"]["writes"] is None
+
+
 def test_suture_formats_tells_what_a_pi_session_is_written_as() -> None:
     """A pi session that talked to an OpenAI Chat provider is sent as chat: `suture formats`
     names chat among pi's request formats, and `suture repair` writes the session back."""
