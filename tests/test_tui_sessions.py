@@ -223,6 +223,30 @@ async def test_no_agent_folder_at_all_is_said_in_words(tmp_path: Path, monkeypat
         assert "nowhere" not in shown + status and not status.rstrip().endswith(" in")
 
 
+async def test_a_verdict_no_session_has_says_what_is_shown_and_that_none_passes(home: Path) -> None:
+    app = browser(home, watch=False)
+    async with app.run_test(size=(50, 24)) as pilot:
+        await scanned(pilot, app.browser)
+        assert not any(r.verdict == OTHER for r in app.browser.all.values())
+        await pilot.press("v", "v", "v", "v")
+        await pilot.pause()
+        assert app.browser.verdict == OTHER and app.browser.table.rows == []
+        said = " ".join(list_text(app.browser.table).split())
+        assert "showing other only: no session passes the filter (esc clears it)" in said
+        # The text filter too, in the status line's words.
+        await pilot.press("slash", *"zzz", "enter")
+        await until(pilot, lambda: "'zzz'" in list_text(app.browser.table))
+        assert "showing other only, 'zzz': no session passes" in " ".join(list_text(app.browser.table).split())
+        assert "showing 0 (other only, 'zzz')" in str(app.browser.query_one("#sessions-status").render())
+
+
+def test_a_filter_before_the_scan_found_a_session_says_what_it_shows(tmp_path: Path) -> None:
+    screen = SessionsScreen([str(tmp_path)])
+    assert screen.empty_text() == ""  # (nothing found yet, no filter: the list waits)
+    screen.verdict = OTHER
+    assert screen.empty_text() == "showing other only: no session passes the filter (esc clears it)"
+
+
 async def test_what_an_empty_list_says_paints_whole_lines(home: Path) -> None:
     # Each line the list draws is as wide as the list, so nothing drawn there before (a session's
     # panes, opened from it) shows through beside the words.

@@ -805,11 +805,11 @@ class SessionsScreen(Screen[None]):
         self.table.set_rows(rows, "" if rows else self.empty_text())
 
     def empty_text(self) -> str:
-        """What the list says when it shows no row."""
-        if self.all:
-            return "no session passes the filter (esc clears it)"
-        if not self.finished:
-            return ""
+        """What the list says when it shows no row: where the scan found none, where it looked;
+        under a filter, what it shows and that no session passes (also while the scan goes on)."""
+        if self.all or not self.finished:
+            filtered = self.words or self.verdict
+            return f"showing {self.filter_said()}: no session passes the filter (esc clears it)" if filtered else ""
         where = self.where()
         text = f"no sessions found in {where}" if where else "no sessions found: no agent's folder is on this machine"
         listed = self.listed
@@ -949,12 +949,15 @@ class SessionsScreen(Screen[None]):
             parts.append(f"{counts[UNREADABLE]:,} unreadable")
         if counts[OTHER]:
             parts.append(f"{counts[OTHER]:,} other" if short else count(counts[OTHER], "other file"))
-        shown = len(self.table.rows)
         if self.words or self.verdict:
-            what = " ".join(self.words)
-            verdict = f"{self.verdict} only" if self.verdict else ""
-            parts.append(f"showing {shown:,} ({', '.join(x for x in (verdict, what and repr(what)) if x)})")
+            parts.append(f"showing {len(self.table.rows):,} ({self.filter_said()})")
         return parts
+
+    def filter_said(self) -> str:
+        """What the filter lets through, in words: ``other only``, ``'dev'``, ``rejected only, 'dev'``."""
+        what = " ".join(self.words)
+        verdict = f"{self.verdict} only" if self.verdict else ""
+        return ", ".join(x for x in (verdict, what and repr(what)) if x)
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._show_status)
