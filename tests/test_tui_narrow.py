@@ -5,6 +5,7 @@ problem) and the ids an export writes."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -174,3 +175,23 @@ async def test_the_sessions_status_says_every_figure_and_folder_whole(home: Path
         # The file name has a column wherever 12 cells are left for it; why, from 100 columns.
         named = ["file", "why"] if width >= 100 else ["file"] if width > 60 else []
         assert header.split() == ["verdict", "agent", "written", "msgs", "changes", *named]
+
+
+@pytest.mark.parametrize("width", [50, 51, 52, 54])
+async def test_a_cut_id_ends_its_row_with_one_ellipsis(tmp_path: Path, width: int) -> None:
+    """At 50 columns a result's row has room for only the head of its shortened id: the row ends
+    with the id's own ellipsis (``← toolu_01U…``), not a second one after it (nor, a little wider,
+    after a piece of the id's tail)."""
+    path = tmp_path / "subagent.jsonl"
+    shutil.copy(SAMPLES / "real" / "claude-code" / "subagent.jsonl", path)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await settled(pilot, app)
+        lines = drawn_in(app, app.view)
+        results = [line for line in lines if " tool ← toolu_" in line]
+        assert results, lines
+        for line in lines:
+            # Neither a second ellipsis after the id's nor a piece of its tail before one.
+            assert "……" not in line and not re.search(r"…\w{1,3}…", line), line
+        if width == 50:
+            assert all(re.search(r"tool ← toolu_\w{3}… ", line) for line in results), results

@@ -61,7 +61,19 @@ def short_id(value: str) -> str:
     """A long id cut to its head and tail (``toolu_01Wj…dKQ``): rows have room for the text too.
     The detail view, the info line, copying and search use the whole id."""
     value = show.line(value)
-    return value if len(value) <= 16 else f"{value[:9]}…{value[-4:]}"
+    return value if len(value) <= 16 else f"{value[:9]}{ID_CUT}{value[-4:]}"
+
+
+ID_CUT = "…"
+"""What stands for the middle of an id :func:`short_id` cuts."""
+
+
+def id_head(shown: str) -> str:
+    """What a row too narrow for an id :func:`short_id` cut keeps of it: its head and the
+    ellipsis that says it is cut (``toolu_01Wj…``), which then ends the row. An id left whole
+    stays as it is."""
+    at = shown.find(ID_CUT)
+    return shown if at < 0 else shown[: at + 1]
 
 
 def summarize(message: Message, limit: int = 400) -> list[Piece]:

@@ -30,7 +30,7 @@ from textual.widget import Widget
 from suture import show
 from suture.kinds import KINDS, badge_classes, badge_rules
 from suture.tui.contrast import ContrastFilter, readable_style
-from suture.tui.rows import RowModel
+from suture.tui.rows import Piece, RowModel, id_head
 
 __all__ = ["Layout", "PaneHeader", "TranscriptView"]
 
@@ -529,16 +529,7 @@ class TranscriptView(ScrollView, can_focus=True):
             add((shown.ljust(role_width), under if selected_here else self._on(under, f"role-{role_class}")))
             add((" ", under))
             start = len(pieces)
-            used = 1 + digits + 1 + role_width + 1
-            for piece in model.summary(side, row):
-                room = width + 8 - used
-                if room <= 0:
-                    break
-                style = self._on(under, piece.kind) if piece.kind != "text" and not selected_here else under
-                # Cut a long piece (a whole message's text) to what can show before measuring it.
-                text = piece.text[:room]
-                used += len(text)
-                add((text, style))
+            self._summary(pieces, model.summary(side, row), width, under, selected_here)
             if self.query_text and matched:
                 pieces[start:] = self._highlight(pieces[start:])
         lengths = [cell_len(text) for text, _ in pieces]
@@ -561,6 +552,32 @@ class TranscriptView(ScrollView, can_focus=True):
                 _emit(out, set_cell_size(text, room), style)
             _emit(out, "…", style)
             return
+
+    def _summary(
+        self, pieces: list[tuple[str, Style]], summary: list[Piece], width: int, under: Style, selected_here: bool
+    ) -> None:
+        """The pieces of a message's summary onto ``pieces`` (what the pane shows before it), as
+        many as can show in ``width`` cells and a little more (the pane cuts the rest)."""
+        used = sum(len(text) for text, _ in pieces)
+        for k, piece in enumerate(summary):
+            room = width + 8 - used
+            if room <= 0:
+                break
+            style = self._on(under, piece.kind) if piece.kind != "text" and not selected_here else under
+            # Cut a long piece (a whole message's text) to what can show before measuring it.
+            text = piece.text[:room]
+            if piece.kind == "id":
+                # An id shortened with an ellipsis that the pane cuts too ends the row at its
+                # own ellipsis (``toolu_01U…``), not a second one after it.
+                before = sum(cell_len(t) for t, _ in pieces)
+                end = before + cell_len(text)
+                cut = end > width or (end == width and k < len(summary) - 1)
+                head = id_head(text)
+                if cut and before + cell_len(head) <= width:
+                    pieces.append((head, style))
+                    return
+            used += len(text)
+            pieces.append((text, style))
 
     def _highlight(self, pieces: list[tuple[str, Style]]) -> list[tuple[str, Style]]:
         """The summary pieces with every match of the search marked (case-insensitive)."""
