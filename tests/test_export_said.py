@@ -64,8 +64,8 @@ async def _exported(tmp_path: Path, sample: Path) -> tuple[str, str, str]:
 
 async def test_the_app_says_a_claude_code_session_is_written_unchanged(tmp_path: Path) -> None:
     status, what, note = await _exported(tmp_path, CLAUDE_MOVED)
-    # (At 160 columns the verdict's sentence comes before what the export does otherwise.)
-    assert "2 changes ↕2  anthropic: no problems in what Claude Code sends (Claude Code repairs 2 things" in status
+    # (At 160 columns the header says what the export does otherwise, and the verdict short.)
+    assert "2 changes ↕2 (export: unchanged)  anthropic accepts" in status
     assert "For this file: Claude Code session written unchanged; 2 results left where written" in what
     assert (tmp_path / "out.jsonl").read_bytes() == CLAUDE_MOVED.read_bytes()
     assert note.startswith(f"wrote {tmp_path / 'out.jsonl'}; Claude Code session written unchanged; 2 results left")
@@ -199,7 +199,7 @@ def test_the_export_says_where_it_writes_otherwise_than_the_repair() -> None:
     )
     # No change, but a call's id written otherwise, for how Claude Code reads ids.
     assert _aside(ENTRY_LIKE) == (
-        "the export writes 1 call id otherwise, for how Claude Code reads ids (2 lines changed)",
+        "the export writes 1 call id otherwise, for how Claude Code reads ids, 2 lines changed",
         "export: 1 id renamed",
     )
     # A renamed call whose new id is written otherwise: said though the repair changes it.
@@ -215,7 +215,7 @@ def test_the_export_says_where_it_writes_otherwise_than_the_repair() -> None:
     [
         (CLAUDE_MOVED, 320, "2 changes: 2 moved (the export writes the file unchanged: Claude Code sends them as"),
         (CLAUDE_MOVED, 200, "2 changes ↕2 (export: unchanged)  anthropic: no problems in what Claude Code sends"),
-        (ENTRY_LIKE, 250, "no changes needed (the export writes 1 call id otherwise, for how Claude Code reads ids"),
+        (ENTRY_LIKE, 250, "no changes needed (the export writes 1 call id otherwise, for how Claude Code reads ids, 2"),
         (ENTRY_LIKE, 120, "no changes (export: 1 id renamed)  anthropic accepts"),
     ],
 )
@@ -319,10 +319,10 @@ async def test_a_request_body_export_says_what_its_provider_would_reject(tmp_pat
     [
         (
             CLAUDE_MOVED,
-            "Of the contract view's 2 changes, suture repair writes the file unchanged: Claude Code sends them as "
-            "written, which providers accept",
+            "suture repair makes 2 changes (2 moved results) and writes the file unchanged: Claude Code sends them "
+            "as written, which providers accept",
         ),
-        (ENTRY_LIKE, "suture repair writes 1 call id otherwise, for how Claude Code reads ids (2 lines changed)"),
+        (ENTRY_LIKE, "suture repair writes 1 call id otherwise, for how Claude Code reads ids, 2 lines changed"),
         (
             CODEX_REORDERED,
             "suture repair writes 1 line moved, 4 lines renumbered (1 turn written with the outputs right after the "

@@ -348,6 +348,8 @@ async def test_export_asks_before_overwriting(worked: Path) -> None:
         await ready(pilot, app)
         await export(pilot, app)
         assert isinstance(app.screen, ConfirmScreen)
+        # The copy kept is named as it will be written, not as a placeholder.
+        assert f"A copy of it is kept beside it ({target.name}.bak)" in str(app.screen.query_one("Label").render())
         await pilot.press("n")
         await ready(pilot, app)
         assert target.read_bytes() == b"keep me"

@@ -141,7 +141,8 @@ async def test_what_the_agent_repairs_itself_is_never_a_problem(tmp_path: Path) 
     expected = verdict(load_sent(str(path), None, False))
     assert not expected.rejected and expected.notes and expected.contract.before
     app = SutureApp(path, watch=False)
-    async with app.run_test(size=SIZE) as pilot:
+    # (Wide enough for the verdict's sentence beside what the export does otherwise.)
+    async with app.run_test(size=(200, 45)) as pilot:
         await checked(pilot, app)
         assert expected.summary() in app.status.render().plain
         assert not app.problem_rows

@@ -26,6 +26,7 @@ from suture.cli import EXIT_FOUND, EXIT_OK
 from suture.cli._common import input_path, load_sent, out, out_json
 from suture.formats import before_compaction, own_provider, skipped
 from suture.io import InputError, read_input
+from suture.kinds import counted
 from suture.model import Message, Skipped, Transcript
 from suture.repair import Repair
 from suture.validity import violations
@@ -319,11 +320,15 @@ def _export_aside(path: str, transcript: Transcript, repaired: Repair | None) ->
     except (InputError, OSError):
         return None
     n = len(repaired.changes)
-    aside = written.aside(n, "suture repair")
+    if n:  # the changes named, as suture repair's own line names them
+        kinds = ", ".join(counted(kind, k) for kind, k in repaired.counts().items() if k)
+        aside = written.aside(n, f"suture repair makes {count(n, 'change')} ({kinds}) and")
+    else:
+        aside = written.aside(n, "suture repair")
     if aside is None:
         return None
     if n:
-        return f"Of the contract view's {count(n, 'change')}, {aside[0]}"
+        return aside[0]
     from suture.formats import reordered_said, reordered_turns
 
     turns = reordered_turns(repaired.messages, transcript)  # why lines move where nothing changes

@@ -175,8 +175,6 @@ class StatusBar(_Bar):
         units = self._units(short=False, reload=False)
         if _joined_width(units) > width:  # short figures, the verdict in a sentence
             units = self._units(short=True, short_checks=False, reload=False)
-        if _joined_width(units) > width:  # the verdict's sentence before what the export does otherwise
-            units = self._units(short=True, short_checks=False, aside=False, reload=False)
         if _joined_width(units) > width:
             units = self._units(short=True, reload=False)
         if _joined_width(units) > width:  # the least needed first: the verdict before an aside

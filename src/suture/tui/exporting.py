@@ -218,7 +218,8 @@ class ExportFlow(App[None]):
         if is_input:
             question = (
                 f"{show.path(target)} is the file you opened. Overwrite the input with the repaired transcript? "
-                "A copy of the original is kept beside it (NAME.bak), as suture repair --in-place keeps one."
+                f"A copy of the original is kept beside it ({show.path(os.path.basename(backup_name(target)))}), as suture "
+                "repair --in-place keeps one."
             )
             self.push_screen(
                 ConfirmScreen(question, yes="Overwrite the input"),
@@ -226,8 +227,8 @@ class ExportFlow(App[None]):
             )
         elif target.exists():
             question = (
-                f"{show.path(target)} exists. Overwrite it? A copy of it is kept beside it (NAME.bak), "
-                "as when an export replaces the input."
+                f"{show.path(target)} exists. Overwrite it? A copy of it is kept beside it "
+                f"({show.path(os.path.basename(backup_name(target)))}), as when an export replaces the input."
             )
             self.push_screen(
                 ConfirmScreen(question),

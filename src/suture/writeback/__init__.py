@@ -207,7 +207,7 @@ class Written:
         if self.ids:
             n = len(self.ids)
             ids = "call id" if n == 1 else "call ids"
-            lines = "" if changes else f" ({self.lines_said()})"  # (else the lines are the changes' too)
+            lines = "" if changes else f", {self.lines_said()}"  # (else the lines are the changes' too)
             whole.append(f"writes {n:,} {ids} otherwise, for how {who} reads ids{lines}")
             short.append(f"{n:,} {'id' if n == 1 else 'ids'} renamed")
         if not whole and not changes and self.edits:
