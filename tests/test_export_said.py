@@ -16,7 +16,7 @@ from suture.tui.app import SutureApp, default_export_path
 from suture.tui.screens import ConfirmScreen, ExportScreen
 from suture.writeback import export_choices, write_back
 from tests.fakehome import use_home
-from tests.helpers.app import SIZE, export, ready
+from tests.helpers.app import SIZE, app_on_copy, export, ready
 
 ROOT = Path(__file__).resolve().parent.parent
 CLAUDE_MOVED = ROOT / "sample_sessions" / "real" / "claude-code" / "tool_heavy.jsonl"
@@ -41,6 +41,16 @@ def test_a_session_choice_says_what_the_session_written_is() -> None:
         "Codex session: 1 line moved, 4 lines renumbered (1 turn written with the outputs right after the calls)"
     ]
     assert body == []
+
+
+async def _export_body(pilot: object, app: SutureApp, target: Path) -> None:
+    """The export dialog, the request body chosen (ctrl+t), written to ``target``."""
+    await pilot.press("e")  # type: ignore[attr-defined]
+    await ready(pilot, app)
+    await pilot.press("ctrl+t")  # type: ignore[attr-defined]
+    app.screen.query_one("#export-path", Input).value = str(target)
+    await pilot.press("enter")  # type: ignore[attr-defined]
+    await ready(pilot, app)
 
 
 async def _exported(tmp_path: Path, sample: Path) -> tuple[str, str, str]:
@@ -98,19 +108,12 @@ async def test_an_export_to_a_folder_is_refused_before_any_question(tmp_path: Pa
 
 
 async def test_an_overwrite_declined_asks_again_with_the_path_typed(tmp_path: Path) -> None:
-    path = tmp_path / CLAUDE_MOVED.name
-    shutil.copyfile(CLAUDE_MOVED, path)
     there = tmp_path / "there.json"
     there.write_text("kept")
-    app = SutureApp(path, watch=False)
+    app = app_on_copy(CLAUDE_MOVED, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app)
-        await pilot.press("e")
-        await ready(pilot, app)
-        await pilot.press("ctrl+t")  # the request body
-        app.screen.query_one("#export-path", Input).value = str(there)
-        await pilot.press("enter")
-        await ready(pilot, app)
+        await _export_body(pilot, app, there)
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("n")
         await ready(pilot, app)
@@ -222,9 +225,7 @@ def test_the_export_says_where_it_writes_otherwise_than_the_repair() -> None:
 async def test_the_header_says_where_the_export_writes_otherwise(
     tmp_path: Path, sample: Path, width: int, said: str
 ) -> None:
-    path = tmp_path / sample.name
-    shutil.copyfile(sample, path)
-    app = SutureApp(path, watch=False)
+    app = app_on_copy(sample, tmp_path)
     async with app.run_test(size=(width, 45)) as pilot:
         await ready(pilot, app)
         assert said in app.status.render().plain.splitlines()[0]
@@ -247,9 +248,7 @@ async def test_the_header_works_the_export_out_again_for_each_version(tmp_path: 
 
 
 async def test_a_file_no_agent_resumes_has_no_export_aside(tmp_path: Path) -> None:
-    path = tmp_path / "moved.json"
-    shutil.copyfile(ROOT / "sample_sessions" / "chat" / "moved-result.json", path)
-    app = SutureApp(path, watch=False)
+    app = app_on_copy(ROOT / "sample_sessions" / "chat" / "moved-result.json", tmp_path, "moved.json")
     async with app.run_test(size=(250, 45)) as pilot:
         await ready(pilot, app)
         first = app.status.render().plain.splitlines()[0]
@@ -258,9 +257,7 @@ async def test_a_file_no_agent_resumes_has_no_export_aside(tmp_path: Path) -> No
 
 async def test_the_info_line_says_the_id_the_export_writes(tmp_path: Path) -> None:
     # A message the repair leaves as it is, whose call the export names otherwise for Claude Code.
-    path = tmp_path / "entry.jsonl"
-    shutil.copyfile(ENTRY_LIKE, path)
-    app = SutureApp(path, watch=False)
+    app = app_on_copy(ENTRY_LIKE, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app)
         app.view.select(3)
@@ -270,9 +267,7 @@ async def test_the_info_line_says_the_id_the_export_writes(tmp_path: Path) -> No
             "unchanged; the export writes toolu_01KJEbZo445Vpr4abtkisEUD_1 as toolu_01KJEbZo445Vpr4abtkisEUD-1" in info
         )
     # A call the repair renames: its change says the id written, as the details do.
-    path = tmp_path / "repeated.jsonl"
-    shutil.copyfile(REPEATED_ID, path)
-    app = SutureApp(path, watch=False)
+    app = app_on_copy(REPEATED_ID, tmp_path, "repeated.jsonl")
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app)
         await pilot.press("n")
@@ -290,26 +285,18 @@ def test_the_check_says_what_the_model_reads_of_a_call_claude_code_answers_itsel
 async def test_a_request_body_export_says_what_its_provider_would_reject(tmp_path: Path) -> None:
     # The Anthropic body of a Claude Code session keeps the whitespace-only text block in front
     # of a thinking block (A7, A12): the export says so, as suture repair --to messages does.
-    path = tmp_path / CLAUDE_MOVED.name
-    shutil.copyfile(CLAUDE_MOVED, path)
-    app = SutureApp(path, watch=False)
+    app = app_on_copy(CLAUDE_MOVED, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app)
-        await pilot.press("e")
-        await ready(pilot, app)
-        await pilot.press("ctrl+t")  # the request body
-        app.screen.query_one("#export-path", Input).value = str(tmp_path / "body.json")
-        await pilot.press("enter")
-        await ready(pilot, app)
+        await _export_body(pilot, app, tmp_path / "body.json")
         (toast,) = [n for n in app._notifications if n.title == "exported"]
     assert toast.severity == "warning"
     assert "Anthropic Messages would reject it: 2 problems the repair does not fix (A7, A12)" in toast.message
     # The session written back says nothing of it: Claude Code leaves the block out when it sends.
-    path.write_bytes(CLAUDE_MOVED.read_bytes())
-    app = SutureApp(path, watch=False)
+    app = app_on_copy(CLAUDE_MOVED, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app)
-        await export(pilot, app, str(tmp_path / "session.jsonl"))
+        await export(pilot, app, str(tmp_path / "written.jsonl"))
         (toast,) = [n for n in app._notifications if n.title == "exported"]
     assert toast.severity == "information" and "would reject" not in toast.message
 
