@@ -340,3 +340,17 @@ def test_check_says_where_suture_repair_writes_otherwise(sample: Path, said: str
         check=False,
     )
     assert json.loads(done.stdout)["export"] is None
+
+
+async def test_the_dialog_says_what_the_provider_would_reject_before_anything_is_written(tmp_path: Path) -> None:
+    app = app_on_copy(CLAUDE_MOVED, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await pilot.press("e")
+        await ready(pilot, app)
+        assert "would reject" not in str(app.screen.query_one("#export-what", Label).render())  # the session
+        await pilot.press("ctrl+t")  # the request body
+        await pilot.pause()
+        what = " ".join(str(app.screen.query_one("#export-what", Label).render()).split())
+        assert "Anthropic Messages would reject it: 2 problems the repair does not fix (A7, A12)" in what
+    assert not list(tmp_path.glob("*.repaired*"))

@@ -24,6 +24,7 @@ from suture._deferred import deferred
 from suture.io import InputError, backup_name, output_target, same_file, write_atomic, write_files
 from suture.live import LiveFile, Update
 from suture.model import Transcript
+from suture.repair import Repair
 from suture.words import count
 
 if TYPE_CHECKING:
@@ -172,6 +173,9 @@ class ExportFlow(App[None]):
                     if session
                     else f" {lines} {'is' if unreadable == 1 else 'are'} left out, as with --skip-bad-lines."
                 )
+            if made is not None and not session:  # said before it is written, where the check is quick
+                rejected = _rejected(transcript, repaired, choice.format, most=WARNED_IN_DIALOG)
+                what += f" {rejected}." if rejected else ""
             options.append(ExportOption(choice.label, what, target, choice.format, made, error, said))
         return options
 
@@ -299,22 +303,11 @@ class ExportFlow(App[None]):
 
     def _rejected(self, update: Update) -> str:
         """(In a worker.) What the provider of the request body just written would reject in it
-        (the repaired history of ``update``, as written), as ``suture repair`` warns it; empty
-        for a session written back, a format written for no one provider, or nothing found."""
-        from suture.formats import provider_of
-        from suture.writeback import writes_back
-
+        (the repaired history of ``update``), as ``suture repair`` warns it (:func:`_rejected`)."""
         transcript, repaired = update.transcript, update.repair
-        body = self._export_choice
-        if transcript is None or repaired is None or (body == transcript.format and writes_back(body)):
+        if transcript is None or repaired is None:
             return ""
-        provider = provider_of(body)
-        if not provider:
-            return ""
-        from suture.checks import check, rejected_words
-
-        found = check(repaired.messages, provider, repaired=True)
-        return rejected_words(found) if found else ""
+        return _rejected(transcript, repaired, self._export_choice)
 
     def _replace_keeping(self, target: Path, data: bytes, is_input: bool) -> list[str]:
         """(In a worker.) Replace ``target`` (the opened file, or another file the person said
@@ -346,6 +339,31 @@ class ExportFlow(App[None]):
             if message.rejected:  # said as suture repair warns it, and marked as a warning
                 said += f"; {show.line(message.rejected)}"
             self.notify(said, title="exported", severity="warning" if message.rejected else "information", markup=False)
+
+
+def _rejected(transcript: Transcript, repaired: Repair, body: str, most: int | None = None) -> str:
+    """What the provider of a request body in the format ``body`` would reject in the repaired
+    history, in the words ``suture repair`` warns with (:func:`suture.checks.rejected_words`);
+    empty for a session written back, a format written for no one provider, nothing found, or a
+    history of more than ``most`` messages (the dialog does not wait for a long check)."""
+    from suture.formats import provider_of
+    from suture.writeback import writes_back
+
+    provider = provider_of(body)
+    if not provider or (body == transcript.format and writes_back(body)):
+        return ""
+    if most is not None and len(repaired.messages) > most:
+        return ""
+    from suture.checks import check, rejected_words
+
+    found = check(repaired.messages, provider, repaired=True)
+    return rejected_words(found) if found else ""
+
+
+WARNED_IN_DIALOG = 20_000
+"""Messages up to which the export dialog says, before anything is written, what the provider of
+a request body would reject in it (a check of the whole history); a longer history's export says
+it once written."""
 
 
 def _export_words(transcript: Transcript, label: str, resume: str | None, session: bool) -> str:
