@@ -354,3 +354,29 @@ async def test_the_dialog_says_what_the_provider_would_reject_before_anything_is
         what = " ".join(str(app.screen.query_one("#export-what", Label).render()).split())
         assert "Anthropic Messages would reject it: 2 problems the repair does not fix (A7, A12)" in what
     assert not list(tmp_path.glob("*.repaired*"))
+
+
+SESSIONS = sorted(
+    p
+    for p in (ROOT / "sample_sessions").rglob("*.jsonl")
+    if p.name not in ("requests.jsonl",) and "gemini" not in p.parts and "chat" not in p.parts
+)
+
+
+@pytest.mark.parametrize("path", SESSIONS, ids=lambda p: str(p.relative_to(ROOT / "sample_sessions")))
+def test_what_the_export_does_otherwise_is_never_skipped_for_speed(path: Path) -> None:
+    # The app and check write the session to find what it does otherwise only where it may:
+    # wherever writing it finds something, the quick test said it might.
+    from suture import InputError, NotTranscript
+    from suture.writeback import may_differ, writes_back
+
+    data = path.read_bytes()
+    try:
+        transcript = load_bytes(data)
+    except (InputError, NotTranscript):  # (a file of the corpus that is no transcript: not this test's)
+        pytest.skip("not a transcript")
+    if not writes_back(transcript.format):
+        pytest.skip("not a session log")
+    fixed = repair(transcript.messages)
+    if write_back(data, transcript, fixed).aside(len(fixed.changes)) is not None:
+        assert may_differ(transcript, fixed)

@@ -311,9 +311,9 @@ def _export_aside(path: str, transcript: Transcript, repaired: Repair | None) ->
     (``repaired``), in a sentence (:meth:`suture.writeback.Written.aside`): changes it leaves as
     written, a call's id written otherwise for how the agent reads ids. ``None`` where it writes
     what they say, or the file cannot be read again (standard input, or changed since)."""
-    from suture.writeback import write_back, writes_back
+    from suture.writeback import may_differ, write_back, writes_back
 
-    if repaired is None or path == "-" or not writes_back(transcript.format):
+    if repaired is None or path == "-" or not writes_back(transcript.format) or not may_differ(transcript, repaired):
         return None
     try:
         written = write_back(read_input(path, streams=False), transcript, repaired)

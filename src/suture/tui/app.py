@@ -1270,10 +1270,13 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
     def _export_planned(self, shown: weakref.ref[RowModel]) -> None:
         # (The model is held weakly, as for the document's lines.)
         from suture.io import InputError, read_input
-        from suture.writeback import write_back, writes_back
+        from suture.writeback import may_differ, write_back, writes_back
 
         model = shown()
         if model is None or not writes_back(model.transcript.format):
+            return
+        if not may_differ(model.transcript, model.repair):  # (nothing to say: not written to find out)
+            self.call_from_thread(self._export_worked_out, shown, ("", ""), {})
             return
         try:
             written = write_back(read_input(self.path, streams=False), model.transcript, model.repair)

@@ -289,6 +289,22 @@ def written_id(change: Change, ids: Mapping[str, str]) -> str | None:
     return ids.get(final) if final else None
 
 
+def may_differ(transcript: Transcript, repaired: Repair) -> bool:
+    """Whether the session written back may do otherwise than ``repaired``'s changes (what
+    :meth:`Written.aside` says), known without writing it: a change it may leave as written (a
+    moved result, a dropped placeholder), a call it names otherwise (:func:`written_ids`), or a
+    turn written in another order though nothing changes. False: the file says what the changes
+    say, and writing it to find that out can be skipped."""
+    from suture.formats import reordered_turns
+
+    leavable = (ChangeKind.MOVED_RESULT, ChangeKind.DROPPED_PLACEHOLDER)
+    if any(change.kind in leavable for change in repaired.changes):
+        return True
+    if written_ids(transcript, repaired):
+        return True
+    return not repaired.changes and bool(reordered_turns(repaired.messages, transcript))
+
+
 def ids_written_in(message: Message, transcript: Transcript, ids: Mapping[str, str]) -> list[str]:
     """Sentences for the calls and the result of ``message`` (a repaired message) whose ids the
     session written back names otherwise (``ids``: :func:`written_ids`): ``the export writes
