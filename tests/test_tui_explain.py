@@ -246,6 +246,10 @@ async def test_go_to_a_pointer_of_the_recorded_error_says_where_that_error_count
         await pilot.press("colon", *"messages.2", "enter")
         await pilot.pause()
         assert len(app._notifications) == before
+        # A line counts no request: nothing is said of the recorded error's count.
+        await pilot.press("colon", "1", "enter")
+        await pilot.pause()
+        assert not any("recorded error" in n.message for n in list(app._notifications)[before:])
 
 
 async def test_colon_and_exclamation_are_text_in_boxes(worked: Path) -> None:

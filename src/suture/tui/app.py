@@ -1338,8 +1338,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         ``found`` (the input message it is in the request sent on resume, ``None``: none): that
         error counts the request sent when it was recorded, which ``!`` follows. ``""`` else."""
         recorded = self.recorded
-        if recorded is None or not recorded.target:
-            return ""
+        if recorded is None or not recorded.target or not re.match(r"(messages|input|contents|items)\b", typed):
+            return ""  # (a line, or suture's own #n, counts no request)
         if not re.search(rf"(?<![\w.\[]){re.escape(typed)}(?![\w\]])", recorded.text):
             return ""
         target = re.match(r"Original #(\d+)", recorded.target)
