@@ -175,7 +175,7 @@ class ExportFlow(App[None]):
                 )
             if made is not None and not session:  # said before it is written, where the check is quick
                 rejected = _rejected(transcript, repaired, choice.format, most=WARNED_IN_DIALOG)
-                what += f" {rejected}." if rejected else ""
+                what += f" {show.line(rejected)}." if rejected else ""  # (it quotes the history)
             options.append(ExportOption(choice.label, what, target, choice.format, made, error, said))
         return options
 
