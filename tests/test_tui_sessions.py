@@ -679,3 +679,15 @@ def test_a_session_only_a_stricter_server_rejects_says_so_in_its_row() -> None:
     row = scan_path(SAMPLES / "recorded" / "codex-0.171.0" / "repeated-id" / "session.jsonl")
     assert row.verdict == OK
     assert _note(row).startswith("stricter servers of the same API, openai-responses-strict, reject it: R9 line ")
+
+
+async def test_the_status_timer_firing_while_the_screen_closes_does_nothing(home: Path) -> None:
+    # The screen's widgets go before its timer stops: a tick then finds no status line, and must
+    # neither fail nor draw (a quit could end in a traceback).
+    app = browser(home, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SessionsScreen)
+        await screen.query_one("#sessions-status").remove()
+        screen._show_status()

@@ -892,7 +892,10 @@ class SessionsScreen(Screen[None]):
     # -- status --------------------------------------------------------------------------------
 
     def _show_status(self) -> None:
-        status = self.query_one("#sessions-status", Static)
+        found = self.query("#sessions-status")
+        if not found:  # the screen is closing: its widgets go before its timer stops
+            return
+        status = found.first(Static)
         width = (status.size.width or self.app.size.width) - 2  # (its padding)
         said = self.status_text(width)
         if said != self._status_said:
