@@ -380,3 +380,25 @@ def test_what_the_export_does_otherwise_is_never_skipped_for_speed(path: Path) -
     fixed = repair(transcript.messages)
     if write_back(data, transcript, fixed).aside(len(fixed.changes)) is not None:
         assert may_differ(transcript, fixed)
+
+
+async def test_a_reload_works_the_export_out_again_once_the_file_is_quiet(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A reload does not write the session again at once (a followed session grows every few
+    # seconds): once the file has been quiet for WRITTEN_SETTLE, what its export does is said.
+    import suture.tui.app
+
+    monkeypatch.setattr(suture.tui.app, "WRITTEN_SETTLE", 0.05)
+    app = app_on_copy(CLAUDE_MOVED, tmp_path)
+    async with app.run_test(size=(120, 45)) as pilot:
+        await ready(pilot, app)
+        assert "(export: unchanged)" in app.status.render().plain
+        app.path.write_bytes(ENTRY_LIKE.read_bytes())
+        await pilot.press("r")
+        await ready(pilot, app)
+        for _ in range(100):  # a bound: the timer, then the worker
+            if "(export: 1 id renamed)" in app.status.render().plain:
+                break
+            await pilot.pause(0.05)
+        assert "(export: 1 id renamed)" in app.status.render().plain

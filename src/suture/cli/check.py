@@ -311,13 +311,15 @@ def _export_aside(path: str, transcript: Transcript, repaired: Repair | None) ->
     (``repaired``), in a sentence (:meth:`suture.writeback.Written.aside`): changes it leaves as
     written, a call's id written otherwise for how the agent reads ids. ``None`` where it writes
     what they say, or the file cannot be read again (standard input, or changed since)."""
-    from suture.writeback import may_differ, write_back, writes_back
+    from suture.writeback import written_if_other
 
-    if repaired is None or path == "-" or not writes_back(transcript.format) or not may_differ(transcript, repaired):
+    if repaired is None or path == "-":
         return None
     try:
-        written = write_back(read_input(path, streams=False), transcript, repaired)
+        written = written_if_other(transcript, repaired, lambda: read_input(path, streams=False))
     except (InputError, OSError):
+        return None
+    if written is None:
         return None
     n = len(repaired.changes)
     if n:  # the changes named, as suture repair's own line names them

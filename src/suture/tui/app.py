@@ -114,6 +114,9 @@ WRITTEN_AT_LOAD = 32 * 1024 * 1024
 """A session log (Claude Code, Codex, pi) up to this many bytes has its export worked out in a
 worker once it is shown whole, so the header says where the export writes otherwise than the
 repair's changes (about 0.7 s for 23 MB); a larger one's is worked out when it is exported."""
+WRITTEN_SETTLE = 1.0
+"""Seconds with no reload before a session log's export is worked out again (a followed session
+is appended to every few seconds: its export is not written again at each append)."""
 
 VERIFY_SETTLE = 1.0
 """Seconds with no reload before a file whose appends were taken unchecked (a large one: see
@@ -318,6 +321,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         """What the shown file holds before a compaction, in sentences (:func:`suture.formats.skipped`)."""
         """Whether ``r`` asked for the read under way (it says when the file is as shown)."""
         self._verify_timer: Timer | None = None
+        self._export_timer: Timer | None = None
         self.shown_version = 0
         """The :attr:`LiveFile.version` of what the view shows."""
         self._rows = RowBuilder()
@@ -664,10 +668,10 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         for group in self._FILE_WORKERS:
             self.workers.cancel_group(self, group)
         self.stop_checks()
-        for timer in (self._reload_ticker, self._verify_timer):
+        for timer in (self._reload_ticker, self._verify_timer, self._export_timer):
             if timer is not None:
                 timer.stop()
-        self._reload_ticker = self._verify_timer = None
+        self._reload_ticker = self._verify_timer = self._export_timer = None
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -920,11 +924,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         old = self.model
         self.model = model
         transcript = model.transcript
-        # What the export writes otherwise is worked out again for each version; the last one's
-        # words stay meanwhile where the changes counted are the same (no flicker on appends).
-        same = old is not None and not old.partial and not model.partial and old.counts() == model.counts()
-        self.status.update_state(model=model, format_name=transcript.format, export=None if same else ("", ""))
-        self._plan_export(model)
+        self.status.update_state(model=model, format_name=transcript.format)
+        self._show_export(old, model)
         changes = self.query_one("#changes", ChangeList)
         changes.empty = "the repair changes nothing here"
         changes.set_items(model.listed)
@@ -1254,32 +1255,46 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         if small:  # (once the frame is drawn: the first screen does not wait for it)
             self.call_after_refresh(self._find_document_lines, weakref.ref(model))
 
-    def _plan_export(self, model: RowModel) -> None:
+    def _show_export(self, old: RowModel | None, model: RowModel) -> None:
+        """What the export writes otherwise, for ``model`` newly shown (``old`` shown before):
+        worked out again for each version; the last one's words stay meanwhile where the changes
+        counted are the same (no flicker on appends)."""
+        said = self.status.state.export[0]
+        if said and not (old is not None and not model.partial and old.counts() == model.counts()):
+            self.status.update_state(export=("", ""))
+        self._plan_export(model, at_once=old is None or old.partial)
+
+    def _plan_export(self, model: RowModel, at_once: bool) -> None:
         """A session log read whole, up to :data:`WRITTEN_AT_LOAD` bytes: its export worked out
-        in a worker once the frame is drawn, for what the header says of it."""
+        in a worker for what the header says of it, once the frame is drawn (``at_once``: a
+        first read) or once the file has been quiet for :data:`WRITTEN_SETTLE` (a reload)."""
+        if self._export_timer is not None:
+            self._export_timer.stop()
+            self._export_timer = None
         small = False
         if not model.partial and self.has_file:
             with contextlib.suppress(OSError):
                 small = self.path.stat().st_size <= WRITTEN_AT_LOAD
-        if small:
-            self.call_after_refresh(self._export_planned, weakref.ref(model))
-        else:
+        if not small:
             self.status.update_state(export=("", ""))
+            return
+        shown = weakref.ref(model)
+        if at_once:
+            self.call_after_refresh(self._export_planned, shown)
+        else:
+            self._export_timer = self.set_timer(WRITTEN_SETTLE, lambda: self._export_planned(shown))
 
     @work(thread=True, exclusive=True, group="export-plan", exit_on_error=False)
     def _export_planned(self, shown: weakref.ref[RowModel]) -> None:
         # (The model is held weakly, as for the document's lines.)
         from suture.io import InputError, read_input
-        from suture.writeback import may_differ, write_back, writes_back
+        from suture.writeback import written_if_other
 
         model = shown()
-        if model is None or not writes_back(model.transcript.format):
+        if model is None:
             return
-        if not may_differ(model.transcript, model.repair):  # (nothing to say: not written to find out)
-            self.call_from_thread(self._export_worked_out, shown, ("", ""), {})
-            return
-        try:
-            written = write_back(read_input(self.path, streams=False), model.transcript, model.repair)
+        try:  # (written only where it may say otherwise)
+            written = written_if_other(model.transcript, model.repair, lambda: read_input(self.path, streams=False))
         except (InputError, OSError):  # the file changed since it was read (its next read is shown), or is gone
             written = None
         aside = (written.aside(len(model.repair.changes)) if written is not None else None) or ("", "")
@@ -1288,9 +1303,12 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         self.call_from_thread(self._export_worked_out, shown, aside, ids)
 
     def _export_worked_out(self, shown: weakref.ref[RowModel], aside: tuple[str, str], ids: dict[str, str]) -> None:
-        if self.model is not None and self.model is shown() and not panes_gone(self):
+        if self.model is None or self.model is not shown() or panes_gone(self):
+            return
+        if aside != self.status.state.export:
             self.status.update_state(export=aside)
-            info = self.screen_stack[0].query_one("#info", InfoBar)
+        info = self.screen_stack[0].query_one("#info", InfoBar)
+        if ids or info.written_ids is not None:
             info.written_ids = (shown, ids) if ids else None
             info.refresh()
 
@@ -1338,12 +1356,14 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         ``found`` (the input message it is in the request sent on resume, ``None``: none): that
         error counts the request sent when it was recorded, which ``!`` follows. ``""`` else."""
         recorded = self.recorded
-        if recorded is None or not recorded.target or not re.match(r"(messages|input|contents|items)\b", typed):
+        explained = recorded.explanation if recorded is not None else None
+        if recorded is None or explained is None or not explained.found or not recorded.target:
+            return ""
+        if not re.match(r"(messages|input|contents|items)\b", typed):
             return ""  # (a line, or suture's own #n, counts no request)
         if not re.search(rf"(?<![\w.\[]){re.escape(typed)}(?![\w\]])", recorded.text):
             return ""
-        target = re.match(r"Original #(\d+)", recorded.target)
-        if target is not None and found is not None and int(target.group(1)) == found:
+        if explained.indices[0] == found:  # where ! goes (action_go_error)
             return ""
         return (
             f"; the recorded error's {typed} counts the request sent when it was recorded: ! goes to {recorded.target}"

@@ -77,6 +77,8 @@ class ExportFlow(App[None]):
     _export_choice: str
     """The format the last export chose to write (a session log, or its request body)."""
     _export_said: tuple[str, ...] = ()
+    _export_rejected: str | None = None
+    """What the last export chose says a provider would reject in it, where worked out with it."""
     """What the last export chose says of itself (a session: written unchanged, what is left to
     its agent), for the note when it is written."""
 
@@ -173,10 +175,11 @@ class ExportFlow(App[None]):
                     if session
                     else f" {lines} {'is' if unreadable == 1 else 'are'} left out, as with --skip-bad-lines."
                 )
-            if made is not None and not session:  # said before it is written, where the check is quick
+            rejected = None
+            if made is not None:  # said before it is written, where the check is quick
                 rejected = _rejected(transcript, repaired, choice.format, most=WARNED_IN_DIALOG)
                 what += f" {show.line(rejected)}." if rejected else ""  # (it quotes the history)
-            options.append(ExportOption(choice.label, what, target, choice.format, made, error, said))
+            options.append(ExportOption(choice.label, what, target, choice.format, made, error, said, rejected))
         return options
 
     def _ask_export(
@@ -206,6 +209,7 @@ class ExportFlow(App[None]):
         data = options[chosen].data
         self._export_choice = options[chosen].format
         self._export_said = options[chosen].said
+        self._export_rejected = options[chosen].rejected
         target = Path(os.path.expanduser(path))
         if not target.is_absolute():
             target = (self.export_dir or Path.cwd()) / target
@@ -276,6 +280,7 @@ class ExportFlow(App[None]):
                 return
             data = option.data
             self._export_said = option.said
+            self._export_rejected = option.rejected
             version = update.version
         if update.kind == "error" and not force:
             question = f"{self._unreadable(update)}. Write the version read before, older than the file?"
@@ -302,12 +307,15 @@ class ExportFlow(App[None]):
         self.post_message(Exported(target, None, (*self._export_said, *notes), replace, self._rejected(update)))
 
     def _rejected(self, update: Update) -> str:
-        """(In a worker.) What the provider of the request body just written would reject in it
-        (the repaired history of ``update``), as ``suture repair`` warns it (:func:`_rejected`)."""
+        """(In a worker.) What the provider of the request body just written would reject in it,
+        as ``suture repair`` warns it: as worked out with the option chosen, else now from the
+        repaired history of ``update`` (:func:`_rejected`)."""
         transcript, repaired = update.transcript, update.repair
+        if self._export_rejected is not None:
+            return self._export_rejected
         if transcript is None or repaired is None:
             return ""
-        return _rejected(transcript, repaired, self._export_choice)
+        return _rejected(transcript, repaired, self._export_choice) or ""
 
     def _replace_keeping(self, target: Path, data: bytes, is_input: bool) -> list[str]:
         """(In a worker.) Replace ``target`` (the opened file, or another file the person said
@@ -341,11 +349,12 @@ class ExportFlow(App[None]):
             self.notify(said, title="exported", severity="warning" if message.rejected else "information", markup=False)
 
 
-def _rejected(transcript: Transcript, repaired: Repair, body: str, most: int | None = None) -> str:
+def _rejected(transcript: Transcript, repaired: Repair, body: str, most: int | None = None) -> str | None:
     """What the provider of a request body in the format ``body`` would reject in the repaired
     history, in the words ``suture repair`` warns with (:func:`suture.checks.rejected_words`);
-    empty for a session written back, a format written for no one provider, nothing found, or a
-    history of more than ``most`` messages (the dialog does not wait for a long check)."""
+    empty for a session written back, a format written for no one provider, or nothing found;
+    ``None`` for a history of more than ``most`` messages, not checked (the dialog does not wait
+    for a long check)."""
     from suture.formats import provider_of
     from suture.writeback import writes_back
 
@@ -353,7 +362,7 @@ def _rejected(transcript: Transcript, repaired: Repair, body: str, most: int | N
     if not provider or (body == transcript.format and writes_back(body)):
         return ""
     if most is not None and len(repaired.messages) > most:
-        return ""
+        return None
     from suture.checks import check, rejected_words
 
     found = check(repaired.messages, provider, repaired=True)

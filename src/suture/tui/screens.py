@@ -299,6 +299,9 @@ class ExportOption:
     said: tuple[str, ...] = ()
     """What a session written back says of itself (``Claude Code session written unchanged``,
     what it leaves to its agent), a sentence each (:meth:`suture.writeback.ExportChoice.said`)."""
+    rejected: str | None = None
+    """What the provider of a request body would reject in it (``""``: nothing), as ``suture
+    repair`` warns it; ``None`` where it was not worked out with the option (a long history)."""
 
 
 class ExportScreen(Dialog["tuple[str, int] | None"]):

@@ -160,17 +160,10 @@ class Written:
         """``1 line changed, 1 line added``: the edits, counted by kind (empty where none)."""
         return ", ".join(f"{count(n, 'line')} {kind}" for kind, n in self.counts().items() if n)
 
-    def left_said(self) -> list[str]:
-        """What the file leaves as written of the repair's changes, since its agent sends it in a
-        way providers accept, a sentence each: ``3 results left where written among the results of
-        their turns: Claude Code sends them together, and providers accept results in any
-        order``."""
-        return list(self.left)
-
     def said(self) -> list[str]:
         """What the session written is, for a person who exports it: its summary, what it leaves
         to its agent and what it says otherwise than the repair, a sentence each."""
-        return [self.summary(), *self.left_said(), *self.notes]
+        return [self.summary(), *self.left, *self.notes]
 
     def report(self, repair_summary: str, repaired: bool) -> tuple[str, list[str]]:
         """What ``suture repair`` says of the session written: its summary line (after
@@ -179,7 +172,7 @@ class Written:
         for the agent (a call renamed so the agent sends its result), the line says so, with why,
         once."""
         who = AGENTS.get(self.agent, self.agent)
-        left = self.left_said()
+        left = list(self.left)
         if repaired or not self.edits:
             return f"{repair_summary}; {self.summary()}", [*left, *self.notes]
         why = f" for how {who} reads it: {'; '.join(self.notes)}" if self.notes else ""
@@ -303,6 +296,16 @@ def may_differ(transcript: Transcript, repaired: Repair) -> bool:
     if written_ids(transcript, repaired):
         return True
     return not repaired.changes and bool(reordered_turns(repaired.messages, transcript))
+
+
+def written_if_other(transcript: Transcript, repaired: Repair, data: Callable[[], bytes]) -> Written | None:
+    """The session log written back, where it may do otherwise than ``repaired``'s changes
+    (:func:`may_differ`; what :meth:`Written.aside` then says); ``None`` for a format suture does
+    not write back, or where it writes just what they say: then it is not written, and
+    ``data()`` (the bytes ``transcript`` was read from) is not asked for."""
+    if not writes_back(transcript.format) or not may_differ(transcript, repaired):
+        return None
+    return write_back(data(), transcript, repaired)
 
 
 def ids_written_in(message: Message, transcript: Transcript, ids: Mapping[str, str]) -> list[str]:
