@@ -4,8 +4,9 @@ session before it was written back): for the write-back tests, recorded and live
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
+
+from msgspec.structs import replace
 
 from suture.formats import get
 from suture.io import Document

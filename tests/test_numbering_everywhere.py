@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from msgspec.structs import replace
 
 from suture.checks import PROVIDERS
 from suture.cli import main

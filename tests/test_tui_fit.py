@@ -6,11 +6,11 @@ panes or the key bar."""
 
 from __future__ import annotations
 
-import dataclasses
 import shutil
 import time
 from pathlib import Path
 
+import msgspec.structs
 import pytest
 from textual.widgets._toast import Toast
 
@@ -67,7 +67,7 @@ async def test_the_reload_note_is_whole_on_one_line_and_takes_no_room_from_the_r
         # still whole and still shown where there was room for it.
         shown = any(note in line for line in lines)
         state = app.status.state
-        app.status.state = dataclasses.replace(state, reloaded=(said, state.reloaded[1] - 60))  # type: ignore[index]
+        app.status.state = msgspec.structs.replace(state, reloaded=(said, state.reloaded[1] - 60))  # type: ignore[index]
         app.status.refresh()
         await pilot.pause()
         later = drawn_in(app, app.status)

@@ -29,11 +29,11 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 import msgspec
 import orjson
+from msgspec import Struct, field
 
 from suture import show
 from suture.codec import loads, loads_slowly
@@ -70,8 +70,7 @@ class InputError(Exception):
     """Input a person gave that suture cannot use. Its message is one line, fit to show as is."""
 
 
-@dataclass(slots=True)
-class Document:
+class Document(Struct):
     """A file's bytes parsed once, before any format looks at them.
 
     ``kind`` is ``"json"`` (one value in ``value``) or ``"jsonl"`` (``records``: 1-based line
@@ -412,8 +411,7 @@ _LONE_ESCAPE = re.compile(rb"(?<!\\)((?:\\\\)*)\\ud")
 _STAND_IN = re.compile(rb"(?<!\\)((?:\\\\)*)\\ue")
 
 
-@dataclass(frozen=True, slots=True)
-class Layout:
+class Layout(Struct, frozen=True):
     """How a JSON document is laid out, as far as :meth:`write` follows it (:func:`json_layout`
     finds it in a file's bytes).
 
@@ -593,8 +591,7 @@ _FD_LINK = re.compile(r"/(?:proc/(?:self|thread-self|(\d+)(?:/task/\d+)?)|dev)/f
 _MAX_LINKS = 40
 
 
-@dataclass(frozen=True, slots=True)
-class Target:
+class Target(Struct, frozen=True):
     """Where a write would go, found by following every link before anything is written.
 
     ``kind`` is ``stdout`` (``-``), ``fd`` (a ``/dev/fd/N`` or ``/proc/self/fd/N`` link, such as
@@ -698,8 +695,7 @@ def output_target(given: str | os.PathLike[str] | None, planned: bool = False) -
     raise InputError(f"{shown}: is a block device; suture does not write to disks")
 
 
-@dataclass(slots=True)
-class _Pending:
+class _Pending(Struct):
     """A write prepared and not yet visible: a temporary file to rename, or a descriptor to
     write to (``owned`` when this write opened it)."""
 

@@ -12,7 +12,7 @@ imports nothing from the app.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from suture.repair import ChangeKind
 from suture.words import count
@@ -20,8 +20,7 @@ from suture.words import count
 __all__ = ["KINDS", "Shown", "badge_classes", "badge_rules", "badge_variable", "counted"]
 
 
-@dataclass(frozen=True, slots=True)
-class Shown:
+class Shown(Struct, frozen=True):
     """How one kind of change is shown."""
 
     word: str

@@ -24,9 +24,10 @@ import os
 import re
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, TypeAlias
+
+from msgspec import Struct, field
 
 from suture.io import InputError, read_input
 from suture.model import LoadProblem, Message, Transcript
@@ -42,8 +43,7 @@ LiveKind: TypeAlias = ReadKind | Literal["error"]
 _WHERE = re.compile(r"\bline (\d+)(?:, column (\d+))?")
 
 
-@dataclass(frozen=True, slots=True)
-class Update:
+class Update(Struct, frozen=True):
     """What one read of the file found.
 
     ``transcript`` and ``repair`` are the current good state: the new one after ``full`` or

@@ -3,25 +3,28 @@
 The repair engine (``suture.repair``) works only on these types. A format adapter turns each
 record of its file into a :class:`Message` and keeps the record itself in ``raw``, so a message
 that repair does not touch is written back exactly as it was read. Repair never edits ``raw``:
-a message it changes is a new object (``dataclasses.replace``) whose neutral fields differ from
+a message it changes is a new object (``msgspec.structs.replace``) whose neutral fields differ from
 the record only in call ids and ``tool_call_id``; synthetic messages carry no ``raw`` at all.
 
-Messages, calls and parts are treated as immutable values. They are not ``frozen`` only because a
-frozen dataclass costs three times as much to build, and loaders build one per record.
+Messages, calls and parts are treated as immutable values; they are not ``frozen``, as loaders
+build one per record. They are ``msgspec.Struct`` records, as
+is every record type the app makes before its first screen: a Struct class costs about a
+twenty-fifth of a dataclass to define (no source is generated and compiled at import) and its
+instances are smaller and quicker to build (docs/architecture.md).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
+
+from msgspec import Struct, field
 
 Role: TypeAlias = str
 """``system``, ``user``, ``assistant`` or ``tool``; any other role is kept and treated like ``user``."""
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
+class Source(Struct, frozen=True):
     """Where a neutral message came from in its file, so a person can find the record.
 
     ``line`` is the 1-based line number for JSONL files; ``pointer`` is an index path such as
@@ -52,8 +55,7 @@ class Source:
         return self.pointer or "?"
 
 
-@dataclass(slots=True)
-class TextPart:
+class TextPart(Struct):
     """A text part of a message's content."""
 
     text: str
@@ -61,8 +63,7 @@ class TextPart:
     type: Literal["text"] = "text"
 
 
-@dataclass(slots=True)
-class ImagePart:
+class ImagePart(Struct):
     """An image part. ``media_type`` and ``size`` (bytes of payload, base64 or URL) are for display.
 
     ``data`` (the base64 payload) or ``url``, where the loader set them, let another format write
@@ -77,8 +78,7 @@ class ImagePart:
     url: str | None = None
 
 
-@dataclass(slots=True)
-class ThinkingPart:
+class ThinkingPart(Struct):
     """Model reasoning. Kept byte-exact: providers verify its signature."""
 
     text: str
@@ -91,8 +91,7 @@ class ThinkingPart:
     the part as an Anthropic thinking block; other providers' reasoning state stays in ``raw``."""
 
 
-@dataclass(slots=True)
-class OtherPart:
+class OtherPart(Struct):
     """Any part the neutral model has no type for; kept as it is."""
 
     raw: Any
@@ -104,8 +103,7 @@ Part: TypeAlias = TextPart | ImagePart | ThinkingPart | OtherPart
 Content: TypeAlias = str | list[Part] | None
 
 
-@dataclass(slots=True)
-class ToolCall:
+class ToolCall(Struct):
     """One entry of an assistant message's ``tool_calls``.
 
     ``id`` is ``""`` where the record has none. ``arguments`` is kept as the format gives it
@@ -118,8 +116,7 @@ class ToolCall:
     raw: Any = None
 
 
-@dataclass(slots=True)
-class Message:
+class Message(Struct):
     """A neutral message.
 
     ``tool_calls`` only on assistant messages; ``tool_call_id`` (``""`` where missing), ``name``
@@ -171,8 +168,7 @@ def is_placeholder(message: Message) -> bool:
     return message.role == "assistant" and not message.tool_calls and is_blank(message.content)
 
 
-@dataclass(slots=True)
-class LoadProblem:
+class LoadProblem(Struct):
     """Something in the file that could not become history: a broken line, a bad record."""
 
     line: int | None
@@ -182,8 +178,7 @@ class LoadProblem:
         return f"line {self.line}: {self.message}" if self.line is not None else self.message
 
 
-@dataclass(frozen=True, slots=True)
-class Skipped:
+class Skipped(Struct, frozen=True):
     """A record the agent that wrote a session log leaves out of what it sends on resume.
 
     Evidence, not history: an API error record, a turn the provider failed, a line the agent
@@ -200,8 +195,7 @@ class Skipped:
         return f"{self.source}: {self.reason}"
 
 
-@dataclass(slots=True)
-class Transcript:
+class Transcript(Struct):
     """A loaded file: its neutral messages and what its adapter needs to write it back.
 
     ``format`` names the adapter that loaded it. ``meta`` belongs to that adapter alone (the

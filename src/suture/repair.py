@@ -19,9 +19,12 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from suture import show
 from suture.grown import Growing
@@ -48,8 +51,7 @@ class ChangeKind(StrEnum):
     ORPHAN_NOTE = "orphan_note"
 
 
-@dataclass(frozen=True, slots=True)
-class Change:
+class Change(Struct, frozen=True):
     """One difference between input and output (docs/contract.md, *Change records*)."""
 
     kind: ChangeKind
@@ -72,8 +74,7 @@ class Change:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+class Span(Struct, frozen=True):
     """A span: its assistant message with calls and what follows it up to the next assistant.
 
     Ranges are half-open. ``input_stop`` is one past the span's last input member (dropped
@@ -239,8 +240,7 @@ class _Ids:
                 next_k[base] = previous
 
 
-@dataclass(frozen=True, slots=True)
-class _Checkpoint:
+class _Checkpoint(Struct, frozen=True):
     """The engine's state just before input message ``start`` (an assistant message that is not a
     placeholder): how much of the output came before it and the ids its calls cannot take."""
 

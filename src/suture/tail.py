@@ -56,12 +56,12 @@ import os
 import time
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, Literal, Protocol, runtime_checkable
 
 import msgspec
 import orjson
+from msgspec import Struct
 
 from suture.codec import loads_slowly
 from suture.formats import Adapter, detect, get
@@ -122,8 +122,7 @@ PROGRESS_EVERY = 0.1
 """Seconds between two reports of how much is read, when no new state is shown."""
 
 
-@dataclass(frozen=True, slots=True)
-class Partial:
+class Partial(Struct, frozen=True):
     """A state of a file being read in pieces (``Tail.poll(progress=)``).
 
     ``read`` of ``size`` bytes are read, holding ``messages`` messages. ``transcript`` and
@@ -215,8 +214,7 @@ def _newlines(data: Any) -> int:
     return sum(bytes(view[k : k + _BLOCK]).count(b"\n") for k in range(0, len(view), _BLOCK))
 
 
-@dataclass(frozen=True, slots=True)
-class TailUpdate:
+class TailUpdate(Struct, frozen=True):
     """What one :meth:`Tail.poll` found.
 
     ``kind`` is ``full`` (read whole), ``append`` (only new bytes read) or ``unchanged``.
@@ -233,8 +231,7 @@ class TailUpdate:
     pending_line: int | None = None
 
 
-@dataclass(slots=True)
-class _State:
+class _State(Struct):
     """A loaded prefix of the file: the transcript and repair of its complete lines."""
 
     transcript: Transcript

@@ -10,7 +10,8 @@ that grows is checked again from a cut near its end (:class:`suture.checks.resum
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from suture.model import Message
 
@@ -23,8 +24,7 @@ stricter than any one provider (results in call order, say), and each provider c
 its problems its own way, so its count is not any one provider's."""
 
 
-@dataclass(frozen=True, slots=True)
-class Breach:
+class Breach(Struct, frozen=True):
     """One way the history breaks the Valid property: the message it is about and what is wrong.
     (A provider's rule broken is a :class:`suture.checks.Violation`.)"""
 

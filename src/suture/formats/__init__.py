@@ -27,11 +27,11 @@ import importlib
 import os
 import pkgutil
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
 import orjson
+from msgspec import Struct
 
 from suture import codec, show
 from suture.io import Document, InputError, first_line_is_a_value, json_layout, parse_document, read_input
@@ -110,8 +110,7 @@ class Adapter(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
-class About:
+class About(Struct, frozen=True):
     """What an agent's session log records about its session: the working folder the agent ran
     in and the session's id (``""`` where the file records none)."""
 
@@ -142,8 +141,7 @@ def first_text(records: Sequence[tuple[int, Any]], *keys: str, within: int = 50)
     return tuple(found.values())
 
 
-@dataclass(frozen=True, slots=True)
-class Detection:
+class Detection(Struct, frozen=True):
     adapter: Adapter
     score: int
     others: tuple[str, ...]

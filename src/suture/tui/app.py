@@ -18,7 +18,6 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -78,24 +77,26 @@ def _takes_text(widget: object) -> bool:
     return area is not None and isinstance(widget, area.TextArea)
 
 
-@dataclass
 class Loaded(Message):
     """A worker read the file: what it found, and rows built for it when it changed."""
 
-    update: Update
-    model: RowModel | None
-    initial: bool
+    def __init__(self, update: Update, model: RowModel | None, initial: bool) -> None:
+        super().__init__()
+        self.update = update
+        self.model = model
+        self.initial = initial
 
 
-@dataclass
 class Loading(Message):
     """A large file's first read is under way: how far (``model`` None), or a state of what is
-    read so far, with its rows."""
+    read so far, with its rows. ``drawn``, where given, is set once the state is on screen (the
+    reader waits for the first one)."""
 
-    partial: Partial
-    model: RowModel | None
-    drawn: threading.Event | None = None
-    """Set once the state is on screen (the reader waits for the first one)."""
+    def __init__(self, partial: Partial, model: RowModel | None, drawn: threading.Event | None = None) -> None:
+        super().__init__()
+        self.partial = partial
+        self.model = model
+        self.drawn = drawn
 
 
 FIRST_SCREEN_WAIT = 2.0

@@ -5,9 +5,9 @@ lines before a compaction, other branches). Hidden when there is nothing to say.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from msgspec import Struct
 from rich.cells import cell_len, set_cell_size
 from rich.style import Style
 from rich.text import Text
@@ -29,8 +29,7 @@ __all__ = ["Banner", "Recorded", "request_words"]
 _HINT = re.compile(r" \([a-zA-Z] [^()]*\)$")
 
 
-@dataclass(frozen=True, slots=True)
-class Recorded:
+class Recorded(Struct, frozen=True):
     """An API error a session recorded: where, its text, when (``""`` where the record has no
     time), how many the session recorded in all, and what suture makes of it."""
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import time
 import weakref
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from msgspec import Struct
 from rich.console import Console
 from rich.style import Style
 from rich.text import Text
@@ -62,8 +62,7 @@ class _Bar(Widget):
         return super().get_content_height(container, viewport, width)
 
 
-@dataclass(frozen=True, slots=True)
-class StatusState:
+class StatusState(Struct, frozen=True):
     """What the status line shows."""
 
     name_shown: str = ""

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -72,25 +71,34 @@ def shared_summary(shared: tuple[list[Breach], list[Breach]]) -> str:
     return f"{SHARED}: {count(len(before), 'problem')} → {len(after)} after repair"
 
 
-@dataclass
 class Checked(Message):
-    """Provider verdicts for a model (``None`` where the checks could not run)."""
+    """Provider verdicts for a model (``None`` where the checks could not run). ``shared``: for
+    a file written for no single provider, its breaches of the Valid property every provider
+    shares, before and after repair (the verdict its headline shows)."""
 
-    model: RowModel
-    verdicts: dict[str, Judged] | None
-    error: str | None = None
-    pending: int = 0
-    shared: tuple[list[Breach], list[Breach]] | None = None
-    """For a file written for no single provider: its breaches of the Valid property every
-    provider shares, before and after repair (the verdict its headline shows)."""
+    def __init__(
+        self,
+        model: RowModel,
+        verdicts: dict[str, Judged] | None,
+        error: str | None = None,
+        pending: int = 0,
+        shared: tuple[list[Breach], list[Breach]] | None = None,
+    ) -> None:
+        super().__init__()
+        self.model = model
+        self.verdicts = verdicts
+        self.error = error
+        self.pending = pending
+        self.shared = shared
 
 
-@dataclass
 class ChecksKept(Message):
     """The checks of ``model``, done, to resume from after the file's next append."""
 
-    model: RowModel
-    checks: Checks | SentChecks
+    def __init__(self, model: RowModel, checks: Checks | SentChecks) -> None:
+        super().__init__()
+        self.model = model
+        self.checks = checks
 
 
 class CheckFlow(App[None]):

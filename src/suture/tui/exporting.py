@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -56,19 +55,27 @@ def _in_agent_sessions(path: Path) -> bool:
     return any(resolved.is_relative_to(place.root.resolve()) for place in agent_places())
 
 
-@dataclass
 class Exported(Message):
     """An export ended: the file written (with what else was written, such as the copy of the
-    original), or why nothing was."""
+    original), or why nothing was. ``over_input``: the file written is the one shown (the view
+    stays on the original it read). ``rejected``: what the provider of the request body written
+    would reject in it, as ``suture repair`` warns it (:func:`suture.checks.rejected_words`);
+    empty where nothing, or for a session."""
 
-    path: Path | None
-    error: str | None
-    notes: tuple[str, ...] = ()
-    over_input: bool = False
-    """The file written is the one shown (the view stays on the original it read)."""
-    rejected: str = ""
-    """What the provider of the request body written would reject in it, as ``suture repair``
-    warns it (:func:`suture.checks.rejected_words`); empty where nothing, or for a session."""
+    def __init__(
+        self,
+        path: Path | None,
+        error: str | None,
+        notes: tuple[str, ...] = (),
+        over_input: bool = False,
+        rejected: str = "",
+    ) -> None:
+        super().__init__()
+        self.path = path
+        self.error = error
+        self.notes = notes
+        self.over_input = over_input
+        self.rejected = rejected
 
 
 class ExportFlow(App[None]):

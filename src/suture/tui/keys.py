@@ -12,9 +12,9 @@ runs its action.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import ClassVar
 
+from msgspec import Struct
 from rich.cells import cell_len
 from rich.text import Text
 from textual import events
@@ -28,8 +28,7 @@ __all__ = ["LIST_KEYS", "SCROLL_KEYS", "KeyBar"]
 _GAP = 2
 
 
-@dataclass(frozen=True, slots=True)
-class _Key:
+class _Key(Struct, frozen=True):
     key: str
     description: str
     action: str

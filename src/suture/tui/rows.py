@@ -17,11 +17,11 @@ import bisect
 import threading
 import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, NamedTuple
 
 import orjson
+from msgspec import Struct
 
 from suture import show
 from suture.grown import Grown
@@ -49,8 +49,7 @@ def human_size(n: int) -> str:
     return f"{n} B"  # pragma: no cover
 
 
-@dataclass(frozen=True, slots=True)
-class Piece:
+class Piece(Struct, frozen=True):
     """A piece of a row's summary and what it is: ``text``, ``id``, ``name`` or ``muted``."""
 
     text: str

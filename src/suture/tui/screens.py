@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar, TypeVar
 
+from msgspec.structs import replace
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text

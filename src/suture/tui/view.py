@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from itertools import pairwise
 from typing import ClassVar
 
+from msgspec import Struct
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
@@ -45,8 +45,7 @@ SPAN_STYLES = 4
 SIDES = ("Original", "Repaired")
 
 
-@dataclass(frozen=True, slots=True)
-class Layout:
+class Layout(Struct, frozen=True):
     """Column widths for a view ``width`` cells wide: left pane, badge column, right pane."""
 
     width: int

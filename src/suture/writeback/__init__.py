@@ -52,10 +52,11 @@ import functools
 import re
 import uuid as _uuid
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import orjson
+from msgspec.structs import replace
 
 from suture import codec, show
 from suture.io import InputError
