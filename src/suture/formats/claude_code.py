@@ -45,10 +45,10 @@ files and from the sessions the real Claude Code wrote in ``sample_sessions/reco
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
 import orjson
+from msgspec import Struct, field
 
 from suture.formats import CERTAIN, LIKELY, About, FormatError, first_text
 from suture.formats.messages import parse_blocks, type_name, written_order
@@ -63,8 +63,7 @@ _EVENT_TYPES = frozenset({"user", "assistant", "system", "progress", "attachment
 _CHAIN_TYPES = _EVENT_TYPES
 
 
-@dataclass(slots=True)
-class _Turn:
+class _Turn(Struct):
     """An assistant message being merged from the lines that share its ``message.id``."""
 
     id: str | None
@@ -180,8 +179,7 @@ def _blocks_of(record: dict[str, Any]) -> list[Any]:
     return content if isinstance(content, list) else []
 
 
-@dataclass(frozen=True, slots=True)
-class Chain:
+class Chain(Struct, frozen=True):
     """Which records of the file make the history, as positions in the document's records, and
     what a later append needs to extend it without working it out again."""
 

@@ -33,10 +33,10 @@ a new one right after the model content; a note is a user content with text part
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
+from msgspec import Struct, field
 
 from suture import codec
 from suture.formats import CERTAIN, PLAUSIBLE, FormatError
@@ -107,8 +107,7 @@ def _string(value: Any, where: str) -> str | None:
     return value
 
 
-@dataclass(slots=True)
-class _Group:
+class _Group(Struct):
     """One content being written: the record it came from (if any) and its parts."""
 
     base: dict[str, Any] | None

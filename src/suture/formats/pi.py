@@ -37,8 +37,9 @@ most often breaks (the real sample is one). pi session files themselves are not 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from suture import show
 from suture.formats import CERTAIN, LIKELY, About, FormatError, first_text
@@ -154,8 +155,7 @@ def _records(doc: Document) -> list[tuple[int, Any]]:
     return [(1, doc.value)] if isinstance(doc.value, dict) else []
 
 
-@dataclass(slots=True)
-class _Export:
+class _Export(Struct):
     """What decides the export format, read so far: the ``api`` of the latest assistant message,
     and a provider named after it (a ``model_change``, or the header before any message)."""
 

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
+from msgspec import Struct, field
 
 from suture import codec
 from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
@@ -112,8 +112,7 @@ def _part(part: Any) -> Part:
     return OtherPart(part, str(kind) if kind is not None else "part")
 
 
-@dataclass(slots=True)
-class _ToolMessage:
+class _ToolMessage(Struct):
     base: dict[str, Any] | None
     parts: list[Any] = field(default_factory=list)
     changed: bool = False
