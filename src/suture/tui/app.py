@@ -156,6 +156,24 @@ def _reload_said(
     return ", ".join(parts) or "reloaded"
 
 
+class PanesScreen(Screen[None]):
+    """The app's main screen (the panes, the lists and the bars).
+
+    Its widgets are styled as they mount. When a screen is first shown, Textual styles every
+    widget on it again (``ScreenResume.refresh_styles``), which changes nothing there and took
+    some 50 M machine instructions of the first screen (``bench/run.py --only firstwork``: each
+    of the panes' 80 component classes is a node styled apart). This screen's handler runs
+    before Textual's own (Textual calls a subclass's first) and skips that one restyle; every
+    later resume, back from a dialog, restyles as Textual does."""
+
+    _shown = False
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        if not self._shown:
+            self._shown = True
+            event.refresh_styles = False
+
+
 class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
     """``SutureApp(path)`` shows ``path``; ``watch=False`` reads it once (tests, the demo)."""
 
@@ -484,6 +502,9 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
     """Below this many columns the lists go below the panes, hidden until ``c`` shows them."""
     WIDE_FROM = 180
     """From this many columns the lists beside the panes are wider."""
+
+    def get_default_screen(self) -> Screen[None]:
+        return PanesScreen(id="_default")
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
