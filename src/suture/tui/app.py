@@ -26,6 +26,7 @@ from textual import events, on, work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingsMap, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
@@ -469,8 +470,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
 
     def on_key(self, event: events.Key) -> None:
         if event.key == "escape":
-            for name in ("#search", "#goto"):
-                box = self.query_one(name, Input)
+            for box in self.screen_stack[0].query("#search, #goto").results(Input):
                 if box.display and box.has_focus:
                     box.display = False
                     self.view.focus()
@@ -507,8 +507,9 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         return PanesScreen(id="_default")
 
     def compose(self) -> ComposeResult:
+        # The banner and the search and go-to boxes are made when first wanted (banner(),
+        # text_box()): the first screen is drawn without them, as most files need none.
         yield StatusBar(id="status")
-        yield Banner(id="banner")
         view = TranscriptView(on_moved=self._moved_to, id="view")
         with Horizontal(id="main"):
             with Vertical(id="panes"):
@@ -523,11 +524,36 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
                     yield Static("Provider problems", id="problems-title", markup=False)
                     yield ProblemList(id="problems", empty="")
         yield InfoBar(id="info")
-        yield Input(placeholder="search text and ids (enter: find, esc: cancel)", id="search")
-        yield Input(
-            placeholder="go to: messages.3, input[5], contents[2], line 760, #12 (enter: go, esc: cancel)", id="goto"
-        )
         yield KeyBar(self.FOOTER_KEEP, relabel=self._key_now, id="keys")
+
+    BOXES: ClassVar[dict[str, str]] = {
+        "search": "search text and ids (enter: find, esc: cancel)",
+        "goto": "go to: messages.3, input[5], contents[2], line 760, #12 (enter: go, esc: cancel)",
+    }
+    """The text boxes of the panes' screen (``/`` and ``:``), by id, and what each shows empty."""
+
+    def text_box(self, name: str) -> Input:
+        """The box of :attr:`BOXES` called ``name``, made (hidden, above the key bar) the first
+        time it is asked for. Made at once, it takes the keys typed straight after ``/``."""
+        main = self.screen_stack[0]
+        try:
+            return main.query_one(f"#{name}", Input)
+        except NoMatches:
+            box = Input(placeholder=self.BOXES[name], id=name)
+            box.display = False
+            main.mount(box, before=main.query_one("#keys"))
+            return box
+
+    def banner(self) -> Banner:
+        """The banner under the status line (the recorded error, the history not sent), made the
+        first time it is asked for (when it has something to show)."""
+        main = self.screen_stack[0]
+        try:
+            return main.query_one("#banner", Banner)
+        except NoMatches:
+            made = Banner(id="banner")
+            main.mount(made, after=main.query_one("#status"))
+            return made
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit_width(event.size.width)
@@ -1135,7 +1161,9 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             source, text = _pick_evidence(evidence)
             recorded = Recorded(source, text, count=len(evidence))
         self.recorded = recorded
-        self.query_one("#banner", Banner).show_state(recorded, self._not_sent(model))
+        lines = self._not_sent(model)
+        if recorded is not None or lines or self.screen_stack[0].query("#banner"):
+            self.banner().show_state(recorded, lines)
 
     @work(thread=True, exclusive=True, group="evidence", exit_on_error=False)
     def explain_recorded(self, ref: weakref.ref[RowModel]) -> None:
@@ -1168,7 +1196,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         if model is not self.model or panes_gone(self):
             return
         self.recorded = recorded
-        self.screen_stack[0].query_one("#banner", Banner).show_state(recorded, self._not_sent(model))
+        self.banner().show_state(recorded, self._not_sent(model))
         self.refresh_bindings()
 
     def _not_sent(self, model: RowModel) -> list[str]:
@@ -1206,7 +1234,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
 
     def action_fold_banner(self) -> None:
         if not self.refuse("fold_banner"):
-            self.query_one("#banner", Banner).fold()
+            self.banner().fold()
 
     @on(Banner.Clicked)
     def _banner_clicked(self) -> None:
@@ -1245,7 +1273,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
     def action_goto(self) -> None:
         if self.refuse("goto"):
             return
-        box = self.query_one("#goto", Input)
+        box = self.text_box("goto")
         box.display = True
         box.value = ""
         self.screen.set_focus(box)
@@ -1345,7 +1373,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         from suture.checks.explain import resolve
         from suture.sent.numbered import sent_request
 
-        box = self.query_one("#goto", Input)
+        box = self.text_box("goto")
         box.display = False
         self.view.focus()
         model = self.model

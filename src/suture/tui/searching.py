@@ -64,10 +64,12 @@ class SearchFlow(App[None]):
 
         def refuse(self, action: str) -> bool: ...
 
+        def text_box(self, name: str) -> Input: ...
+
     def action_search(self) -> None:
         if self.refuse("search"):
             return
-        box = self.query_one("#search", Input)
+        box = self.text_box("search")
         box.display = True
         box.value = self.match_query
         # At once, not after this message (``focus()``): the keys after the slash are sent on to
@@ -76,7 +78,7 @@ class SearchFlow(App[None]):
 
     @on(Input.Submitted, "#search")
     def _search_submitted(self, event: Input.Submitted) -> None:
-        box = self.query_one("#search", Input)
+        box = self.text_box("search")
         box.display = False
         self.view.focus()
         query = event.value.strip()
