@@ -18,7 +18,7 @@ import threading
 import weakref
 from collections.abc import Sequence
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import Any
 
 import orjson
 from msgspec import Struct
@@ -530,7 +530,7 @@ def _cut(
     return c_in, c_out, r0
 
 
-class _NewRows(NamedTuple):
+class _NewRows(Struct, frozen=True):
     """The rows a model makes past the ones it shares (input, output, span of each row)."""
 
     left: list[int | None]
