@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -159,7 +160,7 @@ class ItemList(ScrollView, Generic[T], can_focus=True):
                 text = Text(
                     " " + self.empty, style=base + self.get_component_rich_style("changes--empty", partial=True)
                 )
-                return Strip(list(text.render(self.app.console)), text.cell_len).crop_extend(0, width, base)
+                return self._strip(text, width, base)
             return Strip.blank(width, base)
         if index >= len(self.items):
             return Strip.blank(width, base)
@@ -181,8 +182,16 @@ class ItemList(ScrollView, Generic[T], can_focus=True):
         return self.get_component_rich_style("changes--cursor", partial=True) if index == self.cursor else Style()
 
     def _strip(self, text: Text, width: int, base: Style) -> Strip:
+        """``text`` as one line of ``width`` cells, every segment styled. Rich renders a text
+        with no spans as one segment with no style, leaving the text's own style to its caller:
+        it is applied here, or the line would lose it, and Textual's filters for NO_COLOR take
+        only styled segments (the first frame ended in a traceback)."""
         text.truncate(width, overflow="ellipsis", pad=True)
-        return Strip(list(text.render(self.app.console)), text.cell_len).crop_extend(0, width, base)
+        segments = list(text.render(self.app.console))
+        if not text.spans:
+            style = self.app.console.get_style(text.style) if text.style else base
+            segments = [Segment(segment.text, style) for segment in segments]
+        return Strip(segments, text.cell_len).crop_extend(0, width, base)
 
 
 class ChangeList(ItemList[Change]):
