@@ -14,7 +14,7 @@ from rich.cells import cell_len
 from suture.scan import LISTED, OK, OTHER, REJECTED, UNREADABLE
 from suture.sessions import agent_places
 from suture.tui.keys import KeyBar
-from suture.tui.sessions import SessionHeader, SessionList, SessionsApp, SessionsScreen, matches
+from suture.tui.sessions import SessionHeader, SessionList, SessionsApp, SessionsScreen, _note, matches
 from tests.fakehome import SAMPLES, env_for, use_home
 
 SIZE = (160, 45)
@@ -113,6 +113,23 @@ async def test_filter_by_text_and_by_verdict(home: Path) -> None:
         await pilot.press("escape")
         assert app.browser.table.rows == everything
         assert (app.browser.words, app.browser.verdict) == ([], "")
+
+
+async def test_the_text_filter_finds_what_the_rows_show(home: Path) -> None:
+    """A verdict's word and the last column's words are text the filter finds, as the rows show
+    them ("filter by any text")."""
+    app = browser(home, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await scanned(pilot, app.browser)
+        await pilot.press("slash", *"rejected", "enter")
+        await pilot.pause()
+        assert [r.verdict for r in app.browser.table.rows] == [REJECTED]
+        await pilot.press("escape")
+        noted = next(r for r in app.browser.table.rows if r.verdict == OK and "repairs" in _note(r))
+        await pilot.press("slash", *"itself", "enter")
+        await pilot.pause()
+        assert noted in app.browser.table.rows
+        assert all("itself" in _note(r) for r in app.browser.table.rows)
 
 
 async def test_enter_opens_the_session_side_by_side_and_esc_comes_back(home: Path) -> None:

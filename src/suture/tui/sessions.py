@@ -97,14 +97,15 @@ def _note(row: Row) -> str:
 
 def matches(row: Row, words: Sequence[str], verdict: str = "") -> bool:
     """Whether a row passes the filter: its verdict (when one is asked for), and each word (case
-    ignored) somewhere in its agent, format, project, file, session id, problem or errors."""
+    ignored) somewhere in what its row shows (its verdict, agent, project, file, and what the
+    last column says of it) or in its format, session id, problem or errors."""
     if verdict and row.verdict != verdict:
         return False
     if not words:
         return True
-    hay = "\n".join(
-        (row.agent, row.format, row.project, row.path, row.session, row.problem, row.error, row.last_error)
-    ).lower()
+    shown = row.verdict if row.verdict != LISTED else ""
+    fields = (shown, row.agent, row.format, row.project, row.path, row.session, row.problem, row.error)
+    hay = "\n".join((*fields, row.last_error, _note(row))).lower()
     return all(w in hay for w in words)
 
 
