@@ -346,6 +346,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         """The :attr:`LiveFile.version` of what the view shows."""
         self._rows = RowBuilder()
         self._lines_kept: tuple[weakref.ref[RowModel], list[tuple[int, int] | None]] | None = None
+        self._shown_notes: list[str] = []
+        """The status line's notes about the version shown (lines skipped, an export over it)."""
         """The lines of the messages of a JSON document, for the model they were found for."""
         self._lines_lock = threading.Lock()
         """Held while the lines of a JSON document's records are found (:meth:`_document_lines`:
@@ -909,9 +911,10 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
                 shown += "; showing the last good version"
             # Said once, in the status line, for as long as it lasts (no notification). A first
             # read that broke partway is over: its progress line goes.
-            self.status.update_state(error=f"{update.error} ({shown})")
-            if message.initial:
-                self.status.update_state(notes=[])
+            # What the notes say of the version still shown stays; that its last line was still
+            # being written was said of the file, which now reads otherwise.
+            kept = [] if message.initial else self._shown_notes
+            self.status.update_state(error=f"{update.error} ({shown})", notes=kept)
             if self.model is None:
                 again = "It is watched: the next good save is read." if self.watching else ""
                 self._show_state(
@@ -924,14 +927,19 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             return
         recovered = self.error is not None
         self.error = None
-        notes = [f"skipped {p}" for p in update.problems[:2]]
+        skipped = [f"skipped {p}" for p in update.problems[:2]]
         if len(update.problems) > 2:
-            notes[-1] += f" (and {len(update.problems) - 2} more unreadable lines)"
-        if update.pending_line is not None:
-            notes.append(f"line {update.pending_line} is still being written; shown when complete")
+            skipped[-1] += f" (and {len(update.problems) - 2} more unreadable lines)"
+        pending = (
+            []
+            if update.pending_line is None
+            else [f"line {update.pending_line} is still being written; shown when complete"]
+        )
+        own = []
         if self.live.holds_own_write:  # (the view stays on the original and its repair)
-            notes.append("the file now holds the repaired transcript, exported over it here; r shows it as it is now")
-        self.status.update_state(error="", notes=notes)
+            own.append("the file now holds the repaired transcript, exported over it here; r shows it as it is now")
+        self._shown_notes = [*skipped, *own]
+        self.status.update_state(error="", notes=[*skipped, *pending, *own])
         if message.model is None:
             self._verify_later()  # (a check of the whole file given up for this read: asked again)
             if recovered:
