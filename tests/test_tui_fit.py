@@ -140,6 +140,24 @@ async def test_b_folds_the_recorded_error_to_one_line_and_unfolds_it(tmp_path: P
         assert drawn_in(app, banner) == whole and app.view.size.height == rows
 
 
+async def test_b_on_an_error_of_one_line_says_there_is_nothing_to_fold(tmp_path: Path) -> None:
+    source = ROOT / "sample_sessions" / "real" / "pi" / "large-session.jsonl"  # ("error: terminated")
+    app = SutureApp(_copy(source, tmp_path), watch=False)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settled(pilot, app)
+        banner = app.query_one(Banner)
+        whole = drawn_in(app, banner)
+        assert whole[0].strip() == "⚠ error: terminated", whole
+        await pilot.press("b")
+        await pilot.pause()
+        assert not banner.folded and drawn_in(app, banner) == whole
+        assert [n.message for n in app._notifications][-1:] == ["the recorded error takes one line: nothing to fold"]
+        # Narrow enough that the error takes two lines, it folds.
+        await pilot.resize_terminal(14, 24)
+        await pilot.pause()
+        assert banner.folds()
+
+
 async def test_b_with_no_recorded_error_says_why(tmp_path: Path) -> None:
     app = SutureApp(_copy(WORKED, tmp_path), watch=False)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -92,6 +92,19 @@ class Banner(_Bar):
         self.display = recorded is not None or bool(skipped)
         self.refresh(layout=True)
 
+    def folds(self) -> bool:
+        """Whether folding changes what the banner shows: folded it is, or the error takes more
+        than one line at the banner's width, or the request behind the error is said (folded, it
+        is not)."""
+        recorded = self.recorded
+        if recorded is None:
+            return False
+        if self.folded or recorded.behind_said:
+            return True
+        room = (self._laid_width or self.size.width) - 2
+        said = _wrapped(show.prose(recorded.text), room) if room > 0 else [show.prose(recorded.text)]
+        return len(said) > 1 or cell_len(said[0]) > room
+
     def fold(self) -> None:
         """Fold the recorded error to its first line, or unfold it whole again."""
         self.folded = not self.folded
