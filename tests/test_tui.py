@@ -180,6 +180,17 @@ async def test_search_counts_and_steps(worked: Path) -> None:
         assert "no match" in app.search_state
 
 
+async def test_the_search_and_go_to_boxes_say_which_they_are(worked: Path) -> None:
+    # What is typed hides what a box shows empty: its border keeps saying which box it is.
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await pilot.press("slash", "z")
+        assert app.focused is app.query_one("#search", Input) and app.focused.border_title == "Search"
+        await pilot.press("escape", "colon", "3")
+        assert app.focused is app.query_one("#goto", Input) and app.focused.border_title == "Go to"
+
+
 async def test_search_escape_cancels(worked: Path) -> None:
     app = SutureApp(worked, watch=False)
     async with app.run_test(size=SIZE) as pilot:

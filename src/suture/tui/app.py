@@ -530,11 +530,12 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         yield InfoBar(id="info")
         yield KeyBar(self.FOOTER_KEEP, relabel=self._key_now, id="keys")
 
-    BOXES: ClassVar[dict[str, str]] = {
-        "search": "search text and ids (enter: find, esc: cancel)",
-        "goto": "go to: messages.3, input[5], contents[2], line 760, #12 (enter: go, esc: cancel)",
+    BOXES: ClassVar[dict[str, tuple[str, str]]] = {
+        "search": ("Search", "search text and ids (enter: find, esc: cancel)"),
+        "goto": ("Go to", "go to: messages.3, input[5], contents[2], line 760, #12 (enter: go, esc: cancel)"),
     }
-    """The text boxes of the panes' screen (``/`` and ``:``), by id, and what each shows empty."""
+    """The text boxes of the panes' screen (``/`` and ``:``), by id: the title on each one's
+    border (what is typed in it hides what it shows empty) and what it shows empty."""
 
     def text_box(self, name: str) -> Input:
         """The box of :attr:`BOXES` called ``name``, made (hidden, above the key bar) the first
@@ -543,7 +544,9 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         try:
             return main.query_one(f"#{name}", Input)
         except NoMatches:
-            box = Input(placeholder=self.BOXES[name], id=name)
+            title, placeholder = self.BOXES[name]
+            box = Input(placeholder=placeholder, id=name)
+            box.border_title = title
             box.display = False
             main.mount(box, before=main.query_one("#keys"))
             return box
