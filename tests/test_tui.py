@@ -12,6 +12,7 @@ import pytest
 from rich.cells import cell_len
 from textual.widgets import Input, Static
 
+from suture.kinds import KINDS
 from suture.repair import ChangeKind
 from suture.tui.app import SutureApp, default_export_path
 from suture.tui.changes import ChangeList
@@ -278,6 +279,9 @@ async def test_help_lists_every_key(worked: Path) -> None:
         # Each key as it is typed, not the name Textual gives it.
         assert "  !  " in text and "  :  " in text and "  ?, f1  " in text and "esc, q, ⏎" in text
         assert "exclamation_mark" not in text and "colon" not in text
+        # And what the marks the panes draw mean: the turn's band and each change's badge.
+        assert "What the marks mean" in text and "rows of one turn" in text
+        assert all(f"{shown.badge}  " in text and shown.word in text for shown in KINDS.values())
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
 

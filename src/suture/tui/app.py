@@ -37,6 +37,7 @@ from suture import show
 from suture._deferred import deferred
 from suture.formats import compaction_line, skipped
 from suture.io import keeping_built
+from suture.kinds import KINDS
 from suture.live import LiveFile, Update
 from suture.model import Source, Transcript
 from suture.tail import Partial
@@ -1599,8 +1600,15 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             ("wheel", "scroll"),
         ]
 
+    def help_signs(self) -> list[tuple[str, str]]:
+        """What the marks the panes draw mean, after :meth:`help_mouse`."""
+        return [
+            ("▌", "rows of one turn: an assistant message with calls, and what follows it"),
+            *((shown.badge, f"a change: {shown.word}") for shown in KINDS.values()),
+        ]
+
     def action_help(self) -> None:
-        self.push_screen(HelpScreen(self.help_groups(), self.help_mouse()))
+        self.push_screen(HelpScreen(self.help_groups(), self.help_mouse(), self.help_signs()))
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

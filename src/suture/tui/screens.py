@@ -177,10 +177,17 @@ class HelpScreen(Dialog[None]):
     TOOLTIP_LEAST: ClassVar[int] = 30
     """Below this many columns left for a tooltip beside its key, it goes on lines of its own."""
 
-    def __init__(self, groups: Iterable[tuple[str, Iterable[BindingType]]], extra: Iterable[tuple[str, str]]) -> None:
+    def __init__(
+        self,
+        groups: Iterable[tuple[str, Iterable[BindingType]]],
+        extra: Iterable[tuple[str, str]],
+        signs: Iterable[tuple[str, str]] = (),
+    ) -> None:
+        """``extra``: what the mouse does; ``signs``: what the marks the screen draws mean."""
         super().__init__()
         self.groups = [(title, list(bindings)) for title, bindings in groups]
         self.extra = list(extra)
+        self.signs = list(signs)
 
     def compose_body(self) -> ComposeResult:
         box = Scroll(HelpText(self.text, id="help-text"), id="help-box", classes="frame")
@@ -199,6 +206,8 @@ class HelpScreen(Dialog[None]):
                 lines.append((keys, binding.description or binding.action, binding.tooltip or ""))
             groups.append((title, lines))
         groups.append(("Mouse", [(what, does, "") for what, does in self.extra]))
+        if self.signs:
+            groups.append(("What the marks mean", [(sign, means, "") for sign, means in self.signs]))
         return groups
 
     def text(self, body: Styled, width: int) -> Text:
