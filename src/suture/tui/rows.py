@@ -641,7 +641,7 @@ def next_round(rows: Sequence[int], row: int, step: int, what: str) -> tuple[int
     if found is not None or not rows:
         return found, ""
     found = rows[0] if step > 0 else rows[-1]
-    if found == row:
+    if found == row or len(rows) == 1:  # (not "continuing at the first": there is no other)
         return found, f"this is the only {what}"
     if step > 0:
         return found, f"hit the last {what}, continuing at the first"
