@@ -282,6 +282,6 @@ def test_a_contract_view_finding_says_which_request_its_index_counts() -> None:
     label, said = Finding(BEFORE, 4, 5, "anthropic", v, contract=True).said("Claude Code")
     assert label.startswith("contract view: anthropic A1")
     assert said == (
-        "call c has no result in the next message (the error, of the file sent as written: messages.3: `tool_use` ids…)"
+        "call c has no result in the next message (the error of the file sent as written: messages.3: `tool_use` ids…)"
     )
     assert Finding(BEFORE, 4, 5, "anthropic", v).said("Claude Code")[1] == "messages.3: `tool_use` ids…"

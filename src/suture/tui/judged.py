@@ -105,7 +105,7 @@ class Finding:
         if self.contract:
             # The error's index counts the file sent as written, not what the agent sends (what
             # ``:messages.N`` and the agent's findings count): said first in suture's words.
-            said = f"{v.problem} (the error, {AS_WRITTEN}: {v.error})"
+            said = f"{v.problem} (the error {AS_WRITTEN}: {v.error})"
             return (f"{CONTRACT}: {label}", show.line(said))
         return (label, show.line(v.error))
 
