@@ -347,9 +347,9 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         """The :attr:`LiveFile.version` of what the view shows."""
         self._rows = RowBuilder()
         self._lines_kept: tuple[weakref.ref[RowModel], list[tuple[int, int] | None]] | None = None
+        """The lines of the messages of a JSON document, for the model they were found for."""
         self._shown_notes: list[str] = []
         """The status line's notes about the version shown (lines skipped, an export over it)."""
-        """The lines of the messages of a JSON document, for the model they were found for."""
         self._lines_lock = threading.Lock()
         """Held while the lines of a JSON document's records are found (:meth:`_document_lines`:
         in a worker when the go-to box opens, or by the box itself): found once, not twice."""

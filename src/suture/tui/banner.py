@@ -103,7 +103,7 @@ class Banner(_Bar):
             return True
         room = (self._laid_width or self.size.width) - 2
         said = _wrapped(show.prose(recorded.text), room) if room > 0 else [show.prose(recorded.text)]
-        return len(said) > 1 or cell_len(said[0]) > room
+        return len(said) > 1 or any(cell_len(line) > room for line in said)
 
     def fold(self) -> None:
         """Fold the recorded error to its first line, or unfold it whole again."""
