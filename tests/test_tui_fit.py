@@ -132,6 +132,9 @@ async def test_b_folds_the_recorded_error_to_one_line_and_unfolds_it(tmp_path: P
         await pilot.pause()
         folded = [line.strip() for line in drawn_in(app, banner)]
         assert folded[0].startswith("⚠ API Error: 400 {") and folded[0].endswith("… (b unfolds)"), folded
+        assert any(line.rstrip().endswith("b folds") for line in whole) and not any(
+            "b folds" in line for line in folded
+        )
         assert folded[1].startswith("recorded at line 8"), folded
         assert len(folded) < len(whole) and app.view.size.height == rows + len(whole) - len(folded)
         assert any("! goes to" in line for line in folded) and any("s lists it" in line for line in folded)
@@ -148,6 +151,7 @@ async def test_b_on_an_error_of_one_line_says_there_is_nothing_to_fold(tmp_path:
         banner = app.query_one(Banner)
         whole = drawn_in(app, banner)
         assert whole[0].strip() == "⚠ error: terminated", whole
+        assert not any("b folds" in line for line in whole)
         await pilot.press("b")
         await pilot.pause()
         assert not banner.folded and drawn_in(app, banner) == whole

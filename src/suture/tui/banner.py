@@ -177,6 +177,8 @@ class Banner(_Bar):
         else:
             parts.append(Text("not a rule suture knows", self.part("muted"), end=""))
         parts.append(Text("E explains", self.part("muted"), end=""))
+        if not self.folded and self.folds():  # (folded, its first line says b unfolds it)
+            parts.append(Text("b folds", self.part("muted"), end=""))
         return parts
 
     _recorded_lines = 2
