@@ -195,3 +195,24 @@ async def test_a_cut_id_ends_its_row_with_one_ellipsis(tmp_path: Path, width: in
             assert "……" not in line and not re.search(r"…\w{1,3}…", line), line
         if width == 50:
             assert all(re.search(r"tool ← toolu_\w{3}… ", line) for line in results), results
+
+
+async def test_the_export_dialog_wraps_its_prompts_in_a_narrow_window(tmp_path: Path) -> None:
+    # At 40 columns the prompts take two lines each rather than losing their ends.
+    from textual.widgets import Label
+
+    app = SutureApp(ROOT / "sample_sessions" / "chat" / "worked-example.json", watch=False, export_dir=tmp_path)
+    async with app.run_test(size=(40, 12)) as pilot:
+        await ready(pilot, app)
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, ExportScreen)
+        prompts = [
+            label
+            for label in app.screen.query(Label).results(Label)
+            if str(label.render()).startswith(("Write to", "What to write"))
+        ]
+        assert prompts
+        for label in prompts:
+            said = " ".join(line.strip() for line in drawn_in(app, label))  # (as the screen shows it)
+            assert said.endswith(("esc to cancel):", "the mouse picks):")), said

@@ -335,6 +335,7 @@ class ExportScreen(Dialog["tuple[str, int] | None"]):
         #export-box { width: 90; max-height: 100%; }
         #export-options { width: 1fr; height: auto; border: none; margin-bottom: 1; }
         #export-what { width: 1fr; margin-bottom: 1; }
+        .export-prompt { width: 1fr; }  /* (a narrow window wraps it rather than cutting it) */
         #export-note { color: $foreground-muted; margin-top: 1; width: 1fr; }
         #export-why { color: $text-warning; text-style: bold; width: 1fr; display: none; }
     }
@@ -361,7 +362,7 @@ class ExportScreen(Dialog["tuple[str, int] | None"]):
         with Vertical(id="export-box", classes="frame") as box:
             box.border_title = "Export the repaired transcript"
             if len(self.options) > 1:
-                yield Label("What to write (ctrl+t or the mouse picks):")
+                yield Label("What to write (ctrl+t or the mouse picks):", classes="export-prompt")
                 with RadioSet(id="export-options"):
                     for k, option in enumerate(self.options):
                         said = show.line(option.label) + (
@@ -369,7 +370,7 @@ class ExportScreen(Dialog["tuple[str, int] | None"]):
                         )
                         yield WrappedRadio(Text(said), value=k == self.chosen, disabled=option.error is not None)
             yield Label(self._what(self.chosen), id="export-what", markup=False)
-            yield Label("Write to (enter to write, esc to cancel):")
+            yield Label("Write to (enter to write, esc to cancel):", classes="export-prompt")
             typed = show.path(self.default) if self.path is None else self.path
             yield Input(typed, id="export-path", select_on_focus=False)
             why = Label(self.why, id="export-why", markup=False)
