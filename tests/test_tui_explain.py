@@ -89,6 +89,7 @@ async def test_E_explains_pasted_text_and_goes_to_a_message(worked: Path) -> Non
         listed = screen.query_one(OptionList)
         # The calls' message, and the result for y after the user's text in the message named.
         assert listed.option_count == 2
+        assert screen.query_one("#where").border_title == ExplainScreen.WHERE
         await pilot.press("tab")
         assert listed.has_focus
         await pilot.press("enter")
@@ -147,6 +148,8 @@ async def test_E_on_an_error_about_another_file_says_so(worked: Path) -> None:
         said = str(screen.query_one("#explained").content)
         assert "not in this file: wrong file, or a different request?" in said
         assert screen.query_one(OptionList).option_count == 0
+        # The empty list's frame says it names none (an explanation that names some: test above).
+        assert screen.query_one("#where").border_title == ExplainScreen.NONE
         await pilot.press("escape")
         assert app.screen is app.screen_stack[0]
 

@@ -46,6 +46,10 @@ class ExplainScreen(Overlay[int | None]):
         Binding("tab", "app.focus_next", "Next box", show=False, id="explain.next"),
     ]
     KEY_BAR = ("explain.close", "explain.clear")
+    WHERE = "the messages it names (enter goes to one)"
+    """The title of the frame of the messages the error names."""
+    NONE = "the messages it names: none in this file"
+    """Its title where the explanation names none of this file's messages."""
     DEFAULT_CSS = """
     ExplainScreen {
         #error-text { height: 7; }
@@ -85,7 +89,7 @@ class ExplainScreen(Overlay[int | None]):
         said.can_focus = False  # the wheel scrolls it; tab goes from the text to the messages
         yield said
         with Vertical(id="where", classes="pane") as where:
-            where.border_title = "the messages it names (enter goes to one)"
+            where.border_title = self.WHERE
             yield PickList(id="where-list")
 
     def on_mount(self) -> None:
@@ -125,6 +129,8 @@ class ExplainScreen(Overlay[int | None]):
         self.explanation = found
         listed = self.query_one("#where-list", OptionList)
         listed.clear_options()
+        # An explanation that names no message of this file says so on the list's frame.
+        self.query_one("#where").border_title = self.WHERE if found is None else self.NONE
         styled = self.query_one("#explained", Styled)
         if found is None:
             self._say(Text("Paste an error to explain it.", style=styled.part("muted")))
@@ -168,6 +174,7 @@ class ExplainScreen(Overlay[int | None]):
             listed.add_option(Option(Text(show.line(label)), id=str(i)))
         if found.indices:
             listed.highlighted = 0
+            self.query_one("#where").border_title = self.WHERE
 
     @on(OptionList.OptionSelected, "#where-list")
     def _picked(self, event: OptionList.OptionSelected) -> None:
