@@ -121,6 +121,13 @@ def load_sent(
     return transcript
 
 
+def changes_said(result: Repair) -> str:
+    """``3 changes (2 moved results, 1 orphan note)``: the repair's changes, counted by kind, as
+    ``suture repair`` says them."""
+    parts = [counted(kind, n) for kind, n in result.counts().items() if n]
+    return f"{count(len(result.changes), 'change')} ({', '.join(parts)})"
+
+
 def _counted(messages: Sequence[Message]) -> tuple[int, int]:
     results = sum(1 for m in messages if m.role == "tool")
     return len(messages) - results, results
@@ -153,13 +160,12 @@ def summary_line(
         return f"{unchanged} ({_amount(n_in, r_in)}); {moved}"
     if not result.changes:
         return f"{unchanged} ({_amount(n_in, r_in)})"
-    parts = [counted(kind, count) for kind, count in result.counts().items() if count]
     went = (
         f"{_amount(n_in, r_in)}, in and out"
         if (n_in, r_in) == (n_out, r_out)
         else f"{_amount(n_in, r_in)} in, {_amount(n_out, r_out)} out"
     )
-    line = f"{count(len(result.changes), 'change')} ({', '.join(parts)}); {went}"
+    line = f"{changes_said(result)}; {went}"
     if result.interrupted:
         named = ids or {}
         shown = ", ".join(show.line(named.get(c.id, c.id)) for c in result.interrupted[:5])

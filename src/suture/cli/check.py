@@ -23,10 +23,9 @@ from typing import TYPE_CHECKING, Any
 from suture import show
 from suture.checks import PROVIDERS, RULES, TITLES, Verdict, Violation, resolve, verdicts
 from suture.cli import EXIT_FOUND, EXIT_OK
-from suture.cli._common import input_path, load_sent, out, out_json
+from suture.cli._common import changes_said, input_path, load_sent, out, out_json
 from suture.formats import before_compaction, own_provider, skipped
 from suture.io import InputError, read_input
-from suture.kinds import counted
 from suture.model import Message, Skipped, Transcript
 from suture.repair import Repair
 from suture.validity import violations
@@ -323,8 +322,7 @@ def _export_aside(path: str, transcript: Transcript, repaired: Repair | None) ->
         return None
     n = len(repaired.changes)
     if n:  # the changes named, as suture repair's own line names them
-        kinds = ", ".join(counted(kind, k) for kind, k in repaired.counts().items() if k)
-        aside = written.aside(n, f"suture repair makes {count(n, 'change')} ({kinds}) and")
+        aside = written.aside(n, f"suture repair makes {changes_said(repaired)} and")
     else:
         aside = written.aside(n, "suture repair")
     if aside is None:

@@ -64,6 +64,17 @@ def request_words(request: RecordedRequest, error: str) -> str:
     return said
 
 
+def _unfolded(recorded: Recorded, room: int) -> list[str]:
+    """The recorded error's words, unfolded, wrapped to ``room`` columns."""
+    return _wrapped(show.prose(recorded.text), room) if room > 0 else [show.prose(recorded.text)]
+
+
+def _fold_shortens(recorded: Recorded, said: list[str], room: int) -> bool:
+    """Whether folding shortens the banner: the error (``said``, unfolded) takes more than one
+    line of ``room`` columns, or the request behind the error is said (folded, it is not)."""
+    return bool(recorded.behind_said) or len(said) > 1 or any(cell_len(line) > room for line in said)
+
+
 class Banner(_Bar):
     """``recorded`` and ``skipped`` lines; a click on the error line asks the app to go to it."""
 
@@ -93,17 +104,13 @@ class Banner(_Bar):
         self.refresh(layout=True)
 
     def folds(self) -> bool:
-        """Whether folding changes what the banner shows: folded it is, or the error takes more
-        than one line at the banner's width, or the request behind the error is said (folded, it
-        is not)."""
+        """Whether ``b`` changes what the banner shows: it is folded, or folding would shorten it
+        (:func:`_fold_shortens`) at the banner's width."""
         recorded = self.recorded
         if recorded is None:
             return False
-        if self.folded or recorded.behind_said:
-            return True
         room = (self._laid_width or self.size.width) - 2
-        said = _wrapped(show.prose(recorded.text), room) if room > 0 else [show.prose(recorded.text)]
-        return len(said) > 1 or any(cell_len(line) > room for line in said)
+        return self.folded or _fold_shortens(recorded, _unfolded(recorded, room), room)
 
     def fold(self) -> None:
         """Fold the recorded error to its first line, or unfold it whole again."""
@@ -128,8 +135,9 @@ class Banner(_Bar):
             if self.folded:  # one line: the error's lines joined, as much of it as the width holds
                 said, most = [show.line(" ".join(recorded.text.split()))], 1
             else:
-                said = _wrapped(show.prose(recorded.text), room) if room > 0 else [show.prose(recorded.text)]
+                said = _unfolded(recorded, room)
                 most = max(self.ERROR_LINES, self.app.size.height // self.ERROR_SHARE)
+            foldable = not self.folded and _fold_shortens(recorded, said, room)
             if len(said) > most or cell_len(said[-1]) > room:
                 tail = " (b unfolds)" if self.folded else " (E shows it whole)"
                 said = said[:most]
@@ -140,7 +148,8 @@ class Banner(_Bar):
                 line.append(part, self.part("error"))
                 lines.append(line)
             lines.extend(
-                Text("  ", end="") + line for line in _parts_in_lines(self._where(recorded), room, self.part("muted"))
+                Text("  ", end="") + line
+                for line in _parts_in_lines(self._where(recorded, foldable), room, self.part("muted"))
             )
             if recorded.behind_said and not self.folded:
                 behind = _wrapped(show.line(recorded.behind_said), room) if room > 0 else [recorded.behind_said]
@@ -153,9 +162,10 @@ class Banner(_Bar):
             lines.append(line)
         return Text("\n", end="").join(lines)
 
-    def _where(self, recorded: Recorded) -> list[Text]:
-        """When and where the error was recorded, where it points (or why it points nowhere), and
-        that E explains it: each a part kept on one line where the width allows."""
+    def _where(self, recorded: Recorded, foldable: bool) -> list[Text]:
+        """When and where the error was recorded, where it points (or why it points nowhere),
+        that E explains it and (``foldable``) that b folds it: each a part kept on one line where
+        the width allows."""
         where = f"recorded at {show.line(str(recorded.source))}"
         if recorded.when:
             where += f", {show.line(recorded.when)}"
@@ -177,7 +187,7 @@ class Banner(_Bar):
         else:
             parts.append(Text("not a rule suture knows", self.part("muted"), end=""))
         parts.append(Text("E explains", self.part("muted"), end=""))
-        if not self.folded and self.folds():  # (folded, its first line says b unfolds it)
+        if foldable:  # (folded, its first line says b unfolds it)
             parts.append(Text("b folds", self.part("muted"), end=""))
         return parts
 

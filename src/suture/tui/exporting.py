@@ -84,10 +84,10 @@ class ExportFlow(App[None]):
     _export_choice: str
     """The format the last export chose to write (a session log, or its request body)."""
     _export_said: tuple[str, ...] = ()
-    _export_rejected: str | None = None
-    """What the last export chose says a provider would reject in it, where worked out with it."""
     """What the last export chose says of itself (a session: written unchanged, what is left to
     its agent), for the note when it is written."""
+    _export_rejected: str | None = None
+    """What the last export chose says a provider would reject in it, where worked out with it."""
 
     if TYPE_CHECKING:  # what the export uses of the app
         model: RowModel | None
@@ -184,7 +184,7 @@ class ExportFlow(App[None]):
                 )
             rejected = None
             if made is not None:  # said before it is written, where the check is quick
-                rejected = _rejected(transcript, repaired, choice.format, most=WARNED_IN_DIALOG)
+                rejected = rejected_in(transcript, repaired, choice.format, most=WARNED_IN_DIALOG)
                 what += f" {show.line(rejected)}." if rejected else ""  # (it quotes the history)
             options.append(ExportOption(choice.label, what, target, choice.format, made, error, said, rejected))
         return options
@@ -316,13 +316,13 @@ class ExportFlow(App[None]):
     def _rejected(self, update: Update) -> str:
         """(In a worker.) What the provider of the request body just written would reject in it,
         as ``suture repair`` warns it: as worked out with the option chosen, else now from the
-        repaired history of ``update`` (:func:`_rejected`)."""
+        repaired history of ``update`` (:func:`rejected_in`)."""
         transcript, repaired = update.transcript, update.repair
         if self._export_rejected is not None:
             return self._export_rejected
         if transcript is None or repaired is None:
             return ""
-        return _rejected(transcript, repaired, self._export_choice) or ""
+        return rejected_in(transcript, repaired, self._export_choice) or ""
 
     def _replace_keeping(self, target: Path, data: bytes, is_input: bool) -> list[str]:
         """(In a worker.) Replace ``target`` (the opened file, or another file the person said
@@ -356,7 +356,7 @@ class ExportFlow(App[None]):
             self.notify(said, title="exported", severity="warning" if message.rejected else "information", markup=False)
 
 
-def _rejected(transcript: Transcript, repaired: Repair, body: str, most: int | None = None) -> str | None:
+def rejected_in(transcript: Transcript, repaired: Repair, body: str, most: int | None = None) -> str | None:
     """What the provider of a request body in the format ``body`` would reject in the repaired
     history, in the words ``suture repair`` warns with (:func:`suture.checks.rejected_words`);
     empty for a session written back, a format written for no one provider, or nothing found;
