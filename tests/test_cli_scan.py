@@ -63,22 +63,54 @@ def test_a_clean_folder_exits_0(tmp_path: Path) -> None:
     assert summary(proc).endswith(": 0 would be rejected, 1 ok, 0 unreadable")
 
 
-def test_any_rejected_file_exits_1_and_each_file_is_a_row(folder: Path, tmp_path: Path) -> None:
-    proc = scan(folder, home=tmp_path)
-    assert proc.returncode == 1, proc.stderr
+def table(proc: subprocess.CompletedProcess[str]) -> dict[str, str]:
+    """The table's rows by file name, after its heading."""
     lines = proc.stdout.splitlines()
     assert lines[0].split() == ["verdict", "agent", "last", "written", "msgs", "changes", "file"]
-    by_file = {Path(line.split("  — ")[0].split()[-1]).name: line for line in lines[1:]}
-    assert set(by_file) == {"clean.jsonl", "broken.jsonl", "notes.json"}
+    return {Path(line.split("  — ")[0].split()[-1]).name: line for line in lines[1:]}
+
+
+def test_any_rejected_file_exits_1_and_each_transcript_is_a_row(folder: Path, tmp_path: Path) -> None:
+    proc = scan(folder, home=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    by_file = table(proc)
+    # The file that is no transcript, met in the folder, is counted, not listed: --json lists it.
+    assert set(by_file) == {"clean.jsonl", "broken.jsonl"}
     assert by_file["clean.jsonl"].startswith("ok ")
     assert by_file["broken.jsonl"].startswith("rejected ")
     assert "anthropic: A1a line 22, message.content[1]: the result for" in by_file["broken.jsonl"]
     assert "repair fixes it; last API error: API Error: 400" in by_file["broken.jsonl"]
+    assert summary(proc).endswith(
+        ": 1 would be rejected (1 fixed by repair), 1 ok, 0 unreadable,"
+        " 1 other file (not transcripts; not listed above: --json lists them)"
+    )
+    assert {Path(str(r["path"])).name: r["verdict"] for r in json_rows(scan(folder, "--json", home=tmp_path))} == {
+        "clean.jsonl": "ok",
+        "broken.jsonl": "rejected",
+        "notes.json": "other",
+    }
+
+
+def test_a_file_that_is_no_transcript_has_its_row_where_it_is_named_or_all_are(folder: Path, tmp_path: Path) -> None:
+    """Named on the command line, the file is listed with why it is no transcript (beside the
+    folder it is in, which lists it once); so are the files of a folder that holds nothing else."""
+    proc = scan(folder, folder / "notes.json", home=tmp_path)
+    by_file = table(proc)
+    assert set(by_file) == {"clean.jsonl", "broken.jsonl", "notes.json"}
     assert by_file["notes.json"].startswith("other ")
     assert "  — not a transcript suture knows: no format fits" in by_file["notes.json"]
-    assert summary(proc).endswith(
-        ": 1 would be rejected (1 fixed by repair), 1 ok, 0 unreadable, 1 other file (not transcripts)"
-    )
+    assert summary(proc).endswith(", 1 other file (not transcripts)")
+    (tmp_path / "others").mkdir()
+    for name in ("a.json", "b.json"):
+        (tmp_path / "others" / name).write_bytes(b'{"not": "a transcript"}')
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "a.jsonl").write_bytes(CLEAN.read_bytes())
+    proc = scan(tmp_path / "others", tmp_path / "s" / "a.jsonl", tmp_path / "others" / "b.json", home=tmp_path)
+    assert set(table(proc)) == {"a.jsonl", "b.json"}
+    assert summary(proc).endswith(", 2 other files (not transcripts; 1 of them not listed above: --json lists them)")
+    proc = scan(tmp_path / "others", home=tmp_path)
+    assert proc.returncode == 2
+    assert {name: line.split()[0] for name, line in table(proc).items()} == {"a.json": "other", "b.json": "other"}
 
 
 def test_a_session_the_agent_repairs_itself_is_ok_and_says_so(tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ import io
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
 from suture import show
@@ -44,7 +44,8 @@ def add_arguments(sub: Any, name: str) -> None:
         description=(
             "Scan session files and folders (with no PATH: where Claude Code, Codex and pi keep their "
             "sessions). One row per file: verdict, agent, when, messages, changes the repair would make, "
-            "the last API error recorded, or why the file cannot be read. Exit 1 if any file would be "
+            "the last API error recorded, or why the file cannot be read. Files found in a folder that "
+            "are no transcript are counted, and listed by --json and --csv. Exit 1 if any file would be "
             "rejected, 2 if no file could be read, else 0."
         ),
     )
@@ -84,19 +85,29 @@ def _for_output(row: Row) -> dict[str, object]:
 
 
 class _Table:
-    """The human table: collected, then printed newest first (rows come in any order)."""
+    """The human table: collected, then printed newest first (rows come in any order). A file
+    that is no transcript, met in walking a folder (a settings file, a request log beside the
+    sessions), has no row of its own where other files have one: the summary counts them, and
+    ``--json`` lists them. A file named on the command line always has its row."""
 
-    def __init__(self, out: IO[str]) -> None:
+    def __init__(self, out: IO[str], named: Iterable[str]) -> None:
         self.out = out
         self.rows: list[Row] = []
+        self.named = {_key(path) for path in named}
+        self.left_out = 0
+        """How many ``other`` rows :meth:`close` left out of the table."""
 
     def write(self, row: Row) -> None:
         self.rows.append(row)
 
     def close(self) -> None:
-        if not self.rows:
+        rows = self.rows
+        if any(r.verdict != OTHER for r in rows):
+            rows = [r for r in rows if r.verdict != OTHER or _key(r.path) in self.named]
+        self.left_out = len(self.rows) - len(rows)
+        if not rows:
             return
-        rows = sorted(self.rows, key=lambda r: (r.when, r.path), reverse=True)
+        rows = sorted(rows, key=lambda r: (r.when, r.path), reverse=True)
         agent_w = max([len(r.agent or r.format) for r in rows] + [5])
         head = f"{'verdict':<10}  {'agent':<{agent_w}}  {'last written':<16}  {'msgs':>6}  {'changes':>7}  file"
         lines = [head]
@@ -108,6 +119,11 @@ class _Table:
             )
         self.out.write("\n".join(lines) + "\n")
         self.out.flush()  # (a stdout that cannot take it says so before the summary line)
+
+
+def _key(path: str) -> str:
+    """``path`` as a file named on the command line and the same file met in a walk both give."""
+    return path if is_url(path) else os.path.realpath(path)
 
 
 def _count(row: Row, n: int) -> str:
@@ -282,7 +298,7 @@ def run(args: argparse.Namespace) -> int:
         elif args.csv:
             writer = _Csv(sys.stdout.buffer)
         else:
-            writer = _Table(sys.stdout)
+            writer = _Table(sys.stdout, args.paths)
         try:
             for row in scan_all(found, jobs=args.jobs, cache=cache, dask=args.dask, progress=progress):
                 counts[row.verdict] += 1
@@ -308,7 +324,9 @@ def run(args: argparse.Namespace) -> int:
     if counts[REJECTED]:
         rejected += f" ({fixed:,} fixed by repair)"
     wrote = f"; rows in {show.path(args.out)}" if args.out else ""
-    other = f", {count(counts[OTHER], 'other file')} (not transcripts)" if counts[OTHER] else ""
+    other = ""
+    if counts[OTHER]:
+        other = f", {count(counts[OTHER], 'other file')} (not transcripts{_left_out(writer, counts[OTHER])})"
     sys.stderr.write(
         f"suture: scanned {count(total, 'file')} in {seconds:.1f} s{cached}: {rejected}, "
         f"{counts[OK]:,} ok, {counts[UNREADABLE]:,} unreadable{other}{wrote}\n"
@@ -316,6 +334,15 @@ def run(args: argparse.Namespace) -> int:
     if counts[UNREADABLE] + counts[OTHER] == total:
         return EXIT_BAD_INPUT
     return EXIT_FOUND if counts[REJECTED] else EXIT_OK
+
+
+def _left_out(writer: object, others: int) -> str:
+    """What the summary adds where the table left ``other`` rows out."""
+    left_out = writer.left_out if isinstance(writer, _Table) else 0
+    if not left_out:
+        return ""
+    listed = "" if left_out == others else f"{left_out:,} of them "
+    return f"; {listed}not listed above: --json lists them"
 
 
 def _not_into(found: Iterator[Found], out: str) -> Iterator[Found]:
