@@ -535,6 +535,30 @@ async def test_files_that_are_no_transcript_come_after_every_session(tmp_path: P
         assert shown(app) == ["settings.json"]
 
 
+@pytest.mark.parametrize("width", [160, 100])
+async def test_the_files_of_a_folder_named_are_shown_by_their_path_in_it(tmp_path: Path, width: int) -> None:
+    """A tree of sessions of one name (a recording per folder): each row shows where in the
+    folder named its file is, its end kept where the column is short; a session in an agent's
+    own folder keeps its name alone (its project says where it is)."""
+    tree = tmp_path / "recorded"
+    for case in ("compaction", "fork-in-chain", "repeated-id"):
+        (tree / "claude-code" / case).mkdir(parents=True)
+        shutil.copyfile(SAMPLES / "codex" / "clean-rollout.jsonl", tree / "claude-code" / case / "session.jsonl")
+    app = SessionsApp(SessionsScreen([str(tree)], [], watch=False))
+    async with app.run_test(size=(width, 30)) as pilot:
+        await scanned(pilot, app.browser)
+        table = app.browser.table
+        assert {table.name_of(r.path) for r in table.rows} == {
+            f"claude-code/{case}/session.jsonl" for case in ("compaction", "fork-in-chain", "repeated-id")
+        }
+        lines = [table.render_line(y).text for y in range(3)]
+        for case in ("compaction", "fork-in-chain", "repeated-id"):
+            [line] = [line for line in lines if f"{case[-4:]}/session.jsonl" in line]
+            assert "claude-code/" in line or "…" in line
+        assert len(set(lines)) == 3
+    assert SessionList().name_of(str(tree / "claude-code" / "compaction" / "session.jsonl")) == "session.jsonl"
+
+
 def test_a_narrow_list_keeps_the_year_of_each_session() -> None:
     # Narrow, the time goes and the year stays: 2025-11-20 is not taken for a day after 2026-01-08.
     from suture.tui.sessions import Columns

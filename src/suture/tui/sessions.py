@@ -41,7 +41,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from suture import show
 from suture.scan import LISTED, OK, OTHER, REJECTED, UNREADABLE, Row, listed, self_repairs, stricter_said
 from suture.scan_pool import Progress
-from suture.sessions import Found, Listing, Place
+from suture.sessions import Found, Listing, Place, is_url
 from suture.tui.app import SutureApp
 from suture.tui.bars import _wrapped
 from suture.tui.judged import SHARED
@@ -300,9 +300,19 @@ class SessionList(ScrollView, can_focus=True):
             self.row = row
             super().__init__()
 
-    def __init__(self, *, on_moved: Callable[[Row | None], None] | None = None, id: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        on_moved: Callable[[Row | None], None] | None = None,
+        folders: Sequence[str] = (),
+        id: str | None = None,
+    ) -> None:
         super().__init__(id=id)
         self.on_moved = on_moved
+        self.folders = tuple(os.path.join(os.path.abspath(folder), "") for folder in folders)
+        """The folders named to the browser, each ending in a separator: a file found in one is
+        shown by its path in it (``claude-code/compaction/session.jsonl``), which tells the files
+        of a tree apart where their names alone (``session.jsonl``) would not."""
         self.rows: list[Row] = []
         self.moved = False
         """Whether the person moved the cursor: until then it stays on the newest row."""
@@ -451,12 +461,22 @@ class SessionList(ScrollView, can_focus=True):
         # line over what was drawn there before.)
         return Strip([Segment(" " * pad, base), Segment(text, self._on(base, "muted"))]).adjust_cell_length(width, base)
 
+    def name_of(self, path: str) -> str:
+        """What the file column shows of ``path``: its path in the folder named that holds it,
+        else its name (an agent's own folder: the project column says where it is)."""
+        if self.folders and not is_url(path):
+            full = os.path.abspath(path)
+            for folder in self.folders:
+                if full.startswith(folder):
+                    return full[len(folder) :]
+        return os.path.basename(path.rstrip("/")) or path
+
     def _draw(self, row: Row, width: int, base: Style, selected: bool) -> Strip:
         under = self._on(base, "cursor") if selected else base
         columns = Columns(width)
         unreadable = row.verdict in (UNREADABLE, OTHER)
         pending = row.verdict == LISTED
-        name = os.path.basename(row.path.rstrip("/")) or row.path
+        name = self.name_of(row.path)
         if row.subagent:
             name = "↳ " + name
         values = [
@@ -466,7 +486,7 @@ class SessionList(ScrollView, can_focus=True):
             ("" if pending else "-" if unreadable else f"{row.messages:,}", True),
             ("" if pending else "-" if unreadable else f"{row.changes:,}", True),
             (_cut_left(show.path(_home_short(row.project)), columns.project), False),
-            (_cut_middle(show.path(name), columns.file), False),
+            ((_cut_left if "/" in name else _cut_middle)(show.path(name), columns.file), False),
             (show.prose(_note(row)), False),
         ]
         styles = ["muted" if pending else row.verdict, "agent", "muted", "", "", "muted", "", "muted"]
@@ -598,7 +618,9 @@ class SessionsScreen(Screen[None]):
         yield Static("", id="sessions-status", markup=False)
         yield Input(placeholder="/ filter by any text: agent, project, file, error", id="sessions-filter", compact=True)
         yield SessionHeader(id="sessions-header")
-        yield SessionList(on_moved=self._show_detail, id="sessions")
+        yield SessionList(
+            on_moved=self._show_detail, folders=[p for p in self.paths if os.path.isdir(p)], id="sessions"
+        )
         yield Static("", id="sessions-detail", markup=False)
         yield KeyBar(self.KEEP, id="sessions-keys")
 
