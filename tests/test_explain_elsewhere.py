@@ -1,7 +1,8 @@
 """An error that is not about the request's history (the provider overloaded or failing, a stream
-cut, a timeout, a rate limit or quota) is told as such: the provider's side or a limit, resume as
-is after a wait, and no closest rules, in the library, ``suture explain`` (text and ``--json``)
-and the app's explain screen."""
+cut, a timeout, a rate limit or quota) is told as such: the provider's side or a limit, resume
+after a wait, and no closest rules, in the library, ``suture explain`` (text and ``--json``)
+and the app's explain screen. A history longer than the model's context window is told as that,
+even inside a stream error's words: resumed as it is, it fails again."""
 
 from __future__ import annotations
 
@@ -52,8 +53,42 @@ def test_an_error_not_about_the_history_is_told_as_such(text: str, kind: str) ->
     assert found.kind == kind and not found.recognised
     assert found.closest == []
     said = found.verdict()
-    assert said.startswith("Not a problem with the history") and "resume the session as it is" in said.lower()
+    assert said.startswith("Not a problem with the history") and "resume " in said.lower()
+    assert "as it is" not in said  # (whether the history itself is accepted is the check's to say)
     assert "does not recognise" not in said
+
+
+TOO_LONG = [
+    # Codex's stream error around OpenAI's words (sample_sessions/codex/broken-resumed.jsonl, line 19)
+    "stream disconnected before completion: Your input exceeds the context window of this model. "
+    "Please adjust your input and try again.",
+    '{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 215000 tokens > '
+    '200000 maximum"}}',
+    "This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens. "
+    "Please reduce the length of the messages.",
+    '{"error": {"code": "context_length_exceeded", "message": "Input tokens exceed the configured limit"}}',
+    "The input token count (1234567) exceeds the maximum number of tokens allowed (1048576).",
+    "ValidationException: Input is too long for requested model.",
+]
+
+
+@pytest.mark.parametrize("text", TOO_LONG)
+def test_a_history_longer_than_the_context_window_is_told_as_that(text: str) -> None:
+    found = explain([], text)
+    assert found.kind == "length" and not found.recognised and found.closest == []
+    assert found.elsewhere is not None and found.elsewhere.about_history
+    said = found.verdict()
+    assert said.startswith("Not a problem suture's repair fixes: the history is longer than the model's context window")
+    assert "fails the same way" in said and "compact it" in said and "after a wait" not in said
+
+
+def test_cli_a_codex_session_cut_for_its_length_is_told_to_compact() -> None:
+    r = _run(str(Path(__file__).resolve().parent.parent / "sample_sessions" / "codex" / "broken-resumed.jsonl"))
+    assert r.returncode == 0, r.stderr
+    assert "the history is longer than the model's context window" in r.stdout
+    assert "after a wait" not in r.stdout and "Closest rules" not in r.stdout
+    out = json.loads(_run(str(WORKED), "--json", "--error", TOO_LONG[1]).stdout)
+    assert out["kind"] == "length" and out["closest"] == [] and out["matched"] == "prompt is too long"
 
 
 def test_a_rules_text_is_still_the_rule_where_it_names_a_status_too() -> None:
@@ -90,7 +125,7 @@ SESSIONS = sorted(
 def test_cli_a_recorded_overload_or_stream_cut_is_not_about_the_history(session: Path) -> None:
     r = _run(str(session))
     assert r.returncode == 0, r.stderr
-    assert "Not a problem with the history" in r.stdout and "resume the session as it is" in r.stdout
+    assert "Not a problem with the history" in r.stdout and "resume after a wait" in r.stdout
     assert "Closest rules" not in r.stdout and "does not recognise" not in r.stdout
     out = json.loads(_run(str(session), "--json").stdout)
     assert out["kind"] == "server" and out["recognised"] is False and out["closest"] == []
@@ -129,5 +164,52 @@ async def test_the_banner_says_a_recorded_overload_is_not_about_the_history(tmp_
         await explained(pilot, app)
         assert app.recorded is not None and app.recorded.explanation is not None
         said = app.query_one(Banner).render().plain
-        assert "not about the history: resume as it is" in said, said
+        assert "not about the history: resume after a wait" in said, said
         assert "not a rule suture knows" not in said
+
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_sessions"
+
+
+async def test_the_banner_and_explain_say_a_history_rejected_for_itself_is_rejected_too(tmp_path: Path) -> None:
+    """pi's stream was cut ("error: terminated"): not about the history, but what pi sends on
+    resume is rejected for a problem of its own, so neither the banner nor E says to resume."""
+    from suture.tui.banner import Banner
+    from suture.tui.explain import ExplainScreen
+
+    path = tmp_path / "session.jsonl"
+    path.write_bytes((SAMPLES / "pi" / "branched-aborted.jsonl").read_bytes())
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await explained(pilot, app)
+        for _ in range(100):  # (the verdict comes from the checks, after the first frame)
+            if app.history_rejected():
+                break
+            await pilot.pause(0.05)
+        assert app.history_rejected()
+        await pilot.pause()
+        said = app.query_one(Banner).render().plain
+        assert "not about the history, but the history is rejected too: x goes to its problems" in said, said
+        assert "resume" not in said
+        await pilot.press("E")
+        screen = app.screen
+        assert isinstance(screen, ExplainScreen)
+        for _ in range(100):
+            if screen.explanation is not None:
+                break
+            await pilot.pause(0.05)
+        told = str(screen.query_one("#explained").content)
+        assert "the response stream was cut" in told and "But the history is rejected too" in told
+
+
+async def test_the_banner_says_a_history_too_long_is_to_be_compacted(tmp_path: Path) -> None:
+    from suture.tui.banner import Banner
+
+    path = tmp_path / "rollout.jsonl"
+    path.write_bytes((SAMPLES / "codex" / "broken-resumed.jsonl").read_bytes())
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await explained(pilot, app)
+        said = app.query_one(Banner).render().plain
+        assert "the history is too long for the model: compact it" in said, said
+        assert "resume" not in said

@@ -5,9 +5,9 @@ errors, so patterns match the stable words and pull out the ids and indices);
 ``locate(messages, recognition)`` finds the messages: first among the violations the provider's
 check reports for that rule (narrowed to the ids and indices the text names), then, for a rule no
 check can see from the history alone (an edited thinking block), by the ids and indices
-themselves. ``elsewhere(text)`` tells an error that is not about the history at all (the
-provider overloaded or failing, a stream cut, a timeout, a rate limit); ``closest(text)`` ranks
-rules for a text nothing else recognises.
+themselves. ``elsewhere(text)`` tells an error that is not about the history's shape (the
+provider overloaded or failing, a stream cut, a timeout, a rate limit, a history longer than the
+model's context window); ``closest(text)`` ranks rules for a text nothing else recognises.
 
 ``explain(messages, text)`` puts it together (an :class:`Explanation`: the rule, the messages,
 what the error names that the history does not hold, whether the repair fixes it, and one
@@ -168,26 +168,47 @@ def closest(text: str, limit: int = 3) -> list[Rule]:
 
 @dataclass(frozen=True, slots=True)
 class Elsewhere:
-    """An error that is not about the request's history: ``kind`` is ``server`` (the provider's
-    side, or the connection to it: overloaded, a 5xx, a stream cut, a timeout) or ``limit`` (a
-    rate limit or a quota); ``what`` says which, in a few words; ``matched`` is the text that says so."""
+    """An error that no rule of the history's shape explains: ``kind`` is ``server`` (the
+    provider's side, or the connection to it: overloaded, a 5xx, a stream cut, a timeout),
+    ``limit`` (a rate limit or a quota) or ``length`` (the history is longer than the model's
+    context window: its size, which no repair changes); ``what`` says which, in a few words;
+    ``matched`` is the text that says so."""
 
     kind: str
     what: str
     matched: str
 
+    @property
+    def about_history(self) -> bool:
+        """Whether the history itself is what the error is about (its length)."""
+        return self.kind == "length"
+
     def verdict(self) -> str:
-        """What to do, in a sentence or two."""
+        """What to do, in a sentence or two. (Whether the provider accepts the history itself is
+        another question, which a check of it answers.)"""
+        if self.kind == "length":
+            return (
+                f"Not a problem suture's repair fixes: {self.what}. Resumed as it is, the session "
+                "fails the same way: compact it in the agent, or start a new session from a summary of it."
+            )
         if self.kind == "limit":
             return (
                 f"Not a problem with the history: {self.what}, a limit on the account or the model. "
-                "Resume the session as it is once the limit allows it (wait for a rate limit to reset; "
-                "a quota or spend limit must be raised first); suture's repair has nothing to do here."
+                "Resume once the limit allows it (wait for a rate limit to reset; a quota or spend "
+                "limit must be raised first); suture's repair has nothing to do with this error."
             )
         return (
             f"Not a problem with the history: {self.what}. It is the provider's side (or the connection to it): "
-            "resume the session as it is, after a wait; suture's repair has nothing to do here."
+            "resume after a wait; suture's repair has nothing to do with this error."
         )
+
+    def said(self) -> str:
+        """What it comes to, in a few words (the app's banner)."""
+        if self.kind == "length":
+            return "the history is too long for the model: compact it"
+        if self.kind == "limit":
+            return "not about the history: a limit; resume once it allows"
+        return "not about the history: resume after a wait"
 
 
 # Errors that say nothing of the history, as providers and agents word them (matched against the
@@ -202,10 +223,22 @@ class Elsewhere:
 # 22472); pi's "error: terminated" for a cut stream (sample_sessions/recorded/pi-*/stream-cut-after-call);
 # Gemini's RESOURCE_EXHAUSTED, UNAVAILABLE ("The model is overloaded") and DEADLINE_EXCEEDED;
 # Bedrock's ThrottlingException, ServiceUnavailableException, InternalServerException and
-# ModelNotReadyException. The first that matches names it.
+# ModelNotReadyException. The first that matches names it: a history longer than the model's
+# context window first, as agents report it inside other words (Codex: "stream disconnected before
+# completion: Your input exceeds the context window of this model", sample_sessions/codex/
+# broken-resumed.jsonl line 19). Its texts: Anthropic's 400 invalid_request_error "prompt is too
+# long: 215000 tokens > 200000 maximum"; OpenAI's "This model's maximum context length is 128000
+# tokens" (code context_length_exceeded); Gemini's "The input token count (1234567) exceeds the
+# maximum number of tokens allowed (1048576)"; Bedrock's "Input is too long for requested model".
 _ELSEWHERE: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
     (kind, what, re.compile(pattern, re.IGNORECASE))
     for kind, what, pattern in (
+        (
+            "length",
+            "the history is longer than the model's context window",
+            r"\b(?:prompt is too long|maximum context length|context_length_exceeded|input is too long"
+            r"|exceeds? the (?:model's )?context window|input token count\b.{0,40}\bexceeds the maximum)",
+        ),
         (
             "limit",
             "a quota or spend limit",
@@ -241,8 +274,9 @@ _ELSEWHERE: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
 
 
 def elsewhere(text: str) -> Elsewhere | None:
-    """What an error that is not about the request's history says (the provider overloaded or
-    failing, a stream cut, a timeout, a rate limit or quota), or ``None``. Ask it only of a text
+    """What an error that is not about the request's history's shape says (the provider
+    overloaded or failing, a stream cut, a timeout, a rate limit or quota, a history longer than
+    the model's context window), or ``None``. Ask it only of a text
     no rule recognises: a 400 about the history may name a status too."""
     flat = normalise(text)
     for kind, what, pattern in _ELSEWHERE:
@@ -461,8 +495,9 @@ class Explanation:
 
     @property
     def kind(self) -> str:
-        """``rule`` (a rule's text), ``server`` or ``limit`` (not about the history: the provider's
-        side, or a limit; :class:`Elsewhere`), or ``unrecognised``."""
+        """``rule`` (a rule's text), ``server``, ``limit`` or ``length`` (the provider's side, a
+        limit, or a history longer than the model's context window; :class:`Elsewhere`), or
+        ``unrecognised``."""
         if self.recognition is not None:
             return "rule"
         return self.elsewhere.kind if self.elsewhere is not None else "unrecognised"

@@ -9,8 +9,9 @@ so. Where the session recorded the requests it sent (Claude Code 2.1.328 does), 
 behind the recorded error is rebuilt from the file and shown beside it: its size, the message the
 error names by its index (``messages.N`` counts that request's messages), and what suture's
 check of that request finds. An error that is not about the history (the provider overloaded or
-failing, a stream cut, a timeout, a rate limit) says so, and that resuming as is is what to do. Exit
-0 when the error is recognised and its messages found, or it is not about the history; 1 when they
+failing, a stream cut, a timeout, a rate limit) says so, and that resuming after a wait is what to
+do; a history longer than the model's context window says that it must be compacted. Exit 0 when
+the error is recognised and its messages found, or its cause is known; 1 when they
 are not (not in this file, not found, not recognised); 2 when the input cannot be read, or no error text is given and
 the file records none.
 """
@@ -46,7 +47,8 @@ def add_arguments(sub: Any, name: str) -> None:
             "Recognise a provider's error text (paste it, or '-' to read it from stdin), find the "
             "messages it names in the transcript, and show the repair's changes to them or what to do "
             "where the repair does not fix it, or that the error is not about the history (the provider's side, "
-            "or a limit). Exit 0 when found, or not about the history; 1 when not (the error names ids or an index "
+            "or a limit) or that the history is too long for the model. Exit 0 when found, or when the cause is "
+            "known; 1 when not (the error names ids or an index "
             "this file does not hold, or is not recognised); 2 if the file cannot be read, or no error text is "
             "given and the file records none."
         ),

@@ -561,7 +561,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         try:
             return main.query_one("#banner", Banner)
         except NoMatches:
-            made = Banner(id="banner")
+            made = Banner(history_rejected=self.history_rejected, id="banner")
             main.mount(made, after=main.query_one("#status"))
             return made
 
@@ -1280,7 +1280,9 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         from suture.tui.explain import ExplainScreen
 
         text = self.recorded.text if self.recorded is not None else ""
-        self.push_screen(ExplainScreen(self.model, text, self.provider, self.path), self._explain_done)
+        self.push_screen(
+            ExplainScreen(self.model, text, self.provider, self.path, self.history_rejected()), self._explain_done
+        )
 
     def _explain_done(self, index: int | None) -> None:
         if index is not None:

@@ -5,6 +5,7 @@ lines before a compaction, other branches). Hidden when there is nothing to say.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from msgspec import Struct
@@ -91,8 +92,11 @@ class Banner(_Bar):
     class Clicked(TextualMessage):
         """The person clicked the recorded error."""
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, history_rejected: Callable[[], bool] = lambda: False, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.history_rejected = history_rejected
+        """Whether the provider shown rejects the history itself, asked at each render: an error
+        that is not about the history does not make the history right."""
         self.recorded: Recorded | None = None
         self.skipped: list[str] = []
         self.folded = False
@@ -182,8 +186,14 @@ class Banner(_Bar):
             parts.append(
                 Text("it names what this file does not hold" if explanation.absent else "not found here", end="")
             )
-        elif explanation.elsewhere is not None:  # overloaded, a 5xx, a limit: not the history
-            parts.append(Text("not about the history: resume as it is", self.part("muted"), end=""))
+        elif explanation.elsewhere is not None:  # overloaded, a 5xx, a limit, the context window
+            cause = explanation.elsewhere
+            if not cause.about_history and self.history_rejected():
+                parts.append(
+                    Text("not about the history, but the history is rejected too: x goes to its problems", end="")
+                )
+            else:
+                parts.append(Text(cause.said(), self.part("muted"), end=""))
         else:
             parts.append(Text("not a rule suture knows", self.part("muted"), end=""))
         parts.append(Text("E explains", self.part("muted"), end=""))

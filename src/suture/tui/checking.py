@@ -410,6 +410,14 @@ class CheckFlow(App[None]):
         info.findings = by_row
         info.agent = agent
         info.refresh()
+        for banner in self.screen_stack[0].query("#banner"):  # (what it says of the history may change)
+            banner.refresh(layout=True)
+
+    def history_rejected(self) -> bool:
+        """Whether the provider shown (:attr:`provider`) would reject the history: what the agent
+        sends on resume (a session log), or the file as it is (any other)."""
+        verdicts, provider = self.verdicts, self.provider
+        return verdicts is not None and provider is not None and provider in verdicts and verdicts[provider].rejected
 
     def _stricter_rejecting(self, judged: Judged) -> SentVerdict | None:
         """Where ``judged`` accepts what a session sends, the verdict of the stricter servers of the

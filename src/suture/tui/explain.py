@@ -61,12 +61,19 @@ class ExplainScreen(Overlay[int | None]):
     """
 
     def __init__(
-        self, model: RowModel | None, text: str = "", provider: str | None = None, path: Path | None = None
+        self,
+        model: RowModel | None,
+        text: str = "",
+        provider: str | None = None,
+        path: Path | None = None,
+        history_rejected: bool = False,
     ) -> None:
         """``path``: the file shown, whose recorded requests (a Claude Code session's) number
-        the error's indices as the provider counted them."""
+        the error's indices as the provider counted them; ``history_rejected``: whether the
+        provider shown rejects the history itself (said beside an error that is not about it)."""
         super().__init__()
         self.path = path
+        self.history_rejected = history_rejected
         self.requests: list[RecordedRequest] | None = None
         self.model_ref = weakref.ref(model) if model is not None else None
         self.initial = text
@@ -140,6 +147,10 @@ class ExplainScreen(Overlay[int | None]):
         rec = found.recognition
         if rec is None:
             out.append(show.line(found.verdict()), styled.part("heading"))  # not about the history, or not known
+            if self.history_rejected and found.elsewhere is not None and not found.elsewhere.about_history:
+                out.append(
+                    "\nBut the history is rejected too: x in the panes goes to its problems.", styled.part("key")
+                )
             if found.closest:
                 out.append("\nclosest rules: ", styled.part("muted"))
                 out.append(", ".join(f"{r.id} ({', '.join(r.providers)}): {r.title}" for r in found.closest[:3]))
