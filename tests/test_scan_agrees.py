@@ -148,3 +148,26 @@ def test_a_codex_session_only_a_stricter_server_rejects_says_so(shape: str, rule
     row = scan_path(SAMPLES / "recorded" / "codex-0.171.0" / shape / "session.jsonl")
     assert (row.verdict, row.provider, row.stricter) == (OK, "openai-responses", "openai-responses-strict")
     assert row.stricter_problem.startswith(f"{rule} line ")
+
+
+DAMAGED = [
+    ("chat/synthetic-interrupt.jsonl", UNREADABLE),  # a request file: refused until the line is fixed
+    ("claude-code/parallel-calls.jsonl", OK),  # a session log: judged as the agent reads it, the line skipped
+    ("codex/clean-rollout.jsonl", OK),
+]
+
+
+@pytest.mark.parametrize(("sample", "expected"), DAMAGED)
+def test_scan_and_check_agree_on_a_file_with_a_line_that_cannot_be_read(
+    sample: str, expected: str, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    lines = (SAMPLES / sample).read_bytes().splitlines(keepends=True)
+    damaged = tmp_path / Path(sample).name
+    damaged.write_bytes(b"".join([lines[0], b'{"role": "user", "content": \n', *lines[1:]]))
+    row = scan_path(damaged)
+    code, _report = check(capsysbinary, str(damaged))
+    assert (row.verdict, code) == (expected, EXIT[expected]), row
+    if expected == UNREADABLE:
+        assert row.error.startswith("line 2: not valid JSON") and "suture check --skip-bad-lines" in row.error
+    else:
+        assert row.skipped == 1

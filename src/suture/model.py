@@ -178,6 +178,13 @@ class LoadProblem(Struct):
         return f"line {self.line}: {self.message}" if self.line is not None else self.message
 
 
+def problems_said(problems: Sequence[LoadProblem]) -> str:
+    """The lines that could not be read, the first three of them named (``line 2: not valid JSON
+    ...; line 9: ... (and 4 more)``): what a refusal to read a file names."""
+    more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+    return "; ".join(str(p) for p in problems[:3]) + more
+
+
 class Skipped(Struct, frozen=True):
     """A record the agent that wrote a session log leaves out of what it sends on resume.
 

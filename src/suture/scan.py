@@ -20,7 +20,7 @@ from typing import Any
 
 from suture.formats import NotTranscript, about, detect, own_provider
 from suture.io import InputError, parse_document
-from suture.model import Transcript
+from suture.model import Transcript, problems_said
 from suture.repair import Repair, repair
 from suture.sessions import Found, is_url
 from suture.words import count
@@ -234,9 +234,15 @@ def scan_bytes(data: bytes, path: str, size: int | None = None, mtime: float | N
     judged as the request it is). Raises :class:`InputError` when the bytes
     cannot be read as a transcript (:class:`suture.formats.NotTranscript` when they are no
     transcript at all); :func:`scan_file` turns that into an ``unreadable`` (or ``other``) row."""
+    from suture.sent import skips_bad_lines
+
     doc = parse_document(data)
     transcript = detect(doc).adapter.load(doc)
     fmt = transcript.format
+    if transcript.problems and not skips_bad_lines(fmt):
+        # As suture check refuses it: only an agent's session log is judged without the lines
+        # it cannot read (its agent skips them too).
+        raise InputError(f"{problems_said(transcript.problems)}; suture check --skip-bad-lines judges the rest")
     records = doc.records if doc.kind == "jsonl" else []
     session = about(doc, transcript)
     result = repair(transcript.messages)

@@ -10,7 +10,7 @@ from suture import show
 from suture.formats import load_file, read_file, reordered_said
 from suture.io import InputError
 from suture.kinds import counted
-from suture.model import Message, Transcript
+from suture.model import Message, Transcript, problems_said
 from suture.repair import Repair
 from suture.words import count
 
@@ -94,9 +94,7 @@ def _strict(transcript: Transcript, path: str, skip_bad_lines: bool, warn: Calla
     problems = list(transcript.problems)
     if problems:
         if not skip_bad_lines:
-            shown = "; ".join(str(p) for p in problems[:3])
-            more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
-            raise InputError(f"{show.path(path)}: {shown}{more}; pass --skip-bad-lines to leave them out")
+            raise InputError(f"{show.path(path)}: {problems_said(problems)}; pass --skip-bad-lines to leave them out")
         for problem in problems:
             warn(f"suture: warning: {show.path(path)}: skipped {problem}")
     return transcript
@@ -111,10 +109,10 @@ def load_sent(
     """Load a transcript to judge what is sent from it. A session log's lines that cannot be
     read are skipped, as the agent itself skips them (each named by ``warn``): the verdict is on
     the rest. Any other format is loaded as :func:`load_strict` does."""
-    from suture.sent import models
+    from suture.sent import skips_bad_lines
 
     transcript = load_file(path, format)
-    if transcript.format not in models():
+    if not skips_bad_lines(transcript.format):
         return _strict(transcript, path, skip_bad_lines, warn)
     for problem in transcript.problems:
         warn(f"suture: warning: {show.path(path)}: skipped {problem} (the agent skips it too)")

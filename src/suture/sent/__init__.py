@@ -251,6 +251,13 @@ def models() -> dict[str, Model]:
     return {"claude-code": claude_code.build, "codex": codex.build, "pi": pi.build}
 
 
+def skips_bad_lines(format: str) -> bool:
+    """Whether a file of ``format`` is judged as its agent reads it, the lines it cannot read
+    skipped (a session log: the agent skips them too), rather than refused until a person fixes
+    those lines or asks to leave them out (any other file: ``--skip-bad-lines``)."""
+    return format in models()
+
+
 def measured(agent: str) -> tuple[str, ...]:
     """The versions of ``agent`` (a session format's name) recorded resuming the corpus and found
     to send what its model says, oldest first; ``()`` for a request file's format."""
