@@ -58,6 +58,25 @@ async def test_narrow_window_gives_the_panes_the_width(worked: Path) -> None:
         assert not sidebar.display
 
 
+@pytest.mark.parametrize("size", [(60, 15), (40, 12), (80, 24)])
+async def test_a_short_window_with_the_lists_below_keeps_rows_in_the_panes(worked: Path, size: tuple[int, int]) -> None:
+    """The lists below the panes take at most half their height: the panes keep rows to read."""
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot, app)
+        await pilot.press("c")
+        await pilot.pause()
+        sidebar = app.query_one("#sidebar")
+        assert sidebar.display and sidebar.region.y > app.view.region.y
+        main = app.query_one("#main")
+        assert sidebar.region.height <= main.region.height // 2
+        assert app.view.size.height >= 2  # (at 40x12: 6 lines between the bars, 3 for the lists)
+        rows = screen_text(app).splitlines()
+        assert len(rows) == app.view.size.height and all(
+            " asst " in row or " tool " in row or " user " in row for row in rows
+        )
+
+
 async def test_lists_move_with_the_width(worked: Path) -> None:
     app = SutureApp(worked, watch=False)
     async with app.run_test(size=(200, 40)) as pilot:
