@@ -19,7 +19,7 @@ import time
 import weakref
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import orjson
 from textual import events, on, work
@@ -174,6 +174,17 @@ class PanesScreen(Screen[None]):
         if not self._shown:
             self._shown = True
             event.refresh_styles = False
+
+    def on_screen_suspend(self) -> None:
+        hide_toasts(self)
+
+
+def hide_toasts(screen: Screen[Any]) -> None:
+    """Hide the notifications drawn on ``screen`` as another screen comes over it: Textual shows
+    them on the screen on top, and a dialog that leaves this one in sight showed each twice (the
+    one here stayed drawn under it). Textual shows them here again when this screen comes back."""
+    for rack in screen.query("ToastRack"):
+        rack.display = False
 
 
 class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):

@@ -42,7 +42,7 @@ from suture import show
 from suture.scan import LISTED, OK, OTHER, REJECTED, UNREADABLE, Row, listed, self_repairs, stricter_said
 from suture.scan_pool import Progress
 from suture.sessions import Found, Listing, Place, is_url
-from suture.tui.app import SutureApp
+from suture.tui.app import SutureApp, hide_toasts
 from suture.tui.bars import _wrapped
 from suture.tui.judged import SHARED
 from suture.tui.keys import KeyBar
@@ -627,6 +627,9 @@ class SessionsScreen(Screen[None]):
     @property
     def table(self) -> SessionList:
         return self.query_one("#sessions", SessionList)
+
+    def on_screen_suspend(self) -> None:
+        hide_toasts(self)
 
     def on_mount(self) -> None:
         self.scan()

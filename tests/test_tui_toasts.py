@@ -1,0 +1,35 @@
+"""A notification is drawn once, in one place, whatever screen is on top: a dialog over the panes
+does not leave the panes' copy of it in sight under its own, and shows it where the panes did."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from suture.tui.app import SutureApp
+from suture.tui.screens import ProviderScreen
+from tests.helpers.app import WORKED, ready
+
+
+def racks(app: SutureApp) -> list[tuple[str, bool, int]]:
+    """Each screen's toast rack: the screen, whether it is shown with a toast, its bottom margin."""
+    out = []
+    for screen in app.screen_stack:
+        for rack in screen.query("ToastRack"):
+            out.append((type(screen).__name__, rack.display and bool(rack.children), rack.styles.margin.bottom))
+    return out
+
+
+async def test_a_toast_is_shown_once_and_in_one_place_when_a_dialog_opens(tmp_path: Path) -> None:
+    app = SutureApp(WORKED, watch=False)
+    async with app.run_test(size=(160, 45), notifications=True) as pilot:
+        await ready(pilot, app)
+        app.notify("wrote somewhere", title="exported", timeout=30)
+        await pilot.pause()
+        assert racks(app) == [("PanesScreen", True, 4)]
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, ProviderScreen)
+        assert racks(app) == [("PanesScreen", False, 4), ("ProviderScreen", True, 4)]
+        await pilot.press("escape")
+        await pilot.pause()
+        assert racks(app) == [("PanesScreen", True, 4)]
