@@ -277,19 +277,23 @@ class StatusBar(_Bar):
             elif export:
                 text.append(f" ({show.line(export)})", self.part("muted"))
         else:
-            text.append(
-                f"{len(changes):,}{more} {'change' if len(changes) == 1 else 'changes'}" + (" " if short else ": ")
-            )
-            first = True
             counts = model.counts()
-            for kind, shown in KINDS.items():
-                count = counts[kind]
-                if not count:
-                    continue
-                if not first:
+            kinds = [kind for kind in KINDS if counts[kind]]
+            # Short, each kind is its mark and count (6 changes ↕2 +1 ✎1); where all are of one
+            # kind, its count in words (1 interrupted), as "1 change +1" reads as one and one more.
+            single = short and len(kinds) == 1
+            if not single:
+                text.append(
+                    f"{len(changes):,}{more} {'change' if len(changes) == 1 else 'changes'}" + (" " if short else ": ")
+                )
+            for k, kind in enumerate(kinds):
+                shown, count = KINDS[kind], counts[kind]
+                if k:
                     text.append(" " if short else " · ", self.part("muted"))
-                first = False
-                figure = f"{shown.symbol}{count:,}" if short else f"{count:,} {shown.short_words(count)}"
+                if short and not single:
+                    figure = f"{shown.symbol}{count:,}"
+                else:
+                    figure = f"{count:,}{more if single else ''} {shown.short_words(count)}"
                 text.append(figure, self.part(f"badge-{shown.name}"))
             if export:
                 text.append(f" ({show.line(export)})", self.part("muted"))
