@@ -216,6 +216,8 @@ def test_csv_has_a_header_and_a_row_per_file(folder: Path, tmp_path: Path) -> No
     as_json = {r["path"]: r for r in json_rows(json_proc)}
     for r in table[1:]:
         assert r[COLUMNS.index("messages")] == str(as_json[r[0]]["messages"])
+        # A truth value as JSON writes it, not as Python prints it.
+        assert r[COLUMNS.index("subagent")] == orjson.dumps(as_json[r[0]]["subagent"]).decode() == "false"
 
 
 def test_json_and_csv_together_are_a_usage_error(folder: Path, tmp_path: Path) -> None:

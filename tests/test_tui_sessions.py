@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from rich.cells import cell_len
+from textual.widgets import Input
 
 from suture.scan import LISTED, OK, OTHER, REJECTED, UNREADABLE
 from suture.sessions import agent_places
@@ -529,10 +530,17 @@ async def test_files_that_are_no_transcript_come_after_every_session(tmp_path: P
         assert "1 other file" in status
         last = app.browser.table.render_line(1).text
         assert last.split()[0] == "other" and "not a transcript suture knows" in last
+        # Filtered, what is shown is counted as the total is: the sessions, the other files apart.
+        await pilot.press("slash", *"json", "enter")
+        await pilot.pause()
+        assert "showing 1 and 1 other ('json')" in str(app.browser.query_one("#sessions-status").render())
+        app.browser.query_one("#sessions-filter", Input).value = ""
+        await pilot.pause()
         for _ in range(4):
             await pilot.press("v")
         assert app.browser.verdict == OTHER
         assert shown(app) == ["settings.json"]
+        assert "showing 1 other (other only)" in str(app.browser.query_one("#sessions-status").render())
 
 
 @pytest.mark.parametrize("width", [160, 100])

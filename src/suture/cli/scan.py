@@ -163,6 +163,15 @@ class _JsonLines:
         self.out.flush()
 
 
+def _cell(value: object) -> object:
+    """A CSV cell: text as shown on a line, a truth value as JSON writes it (``true``, ``false``)."""
+    if isinstance(value, str):
+        return show.line(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value
+
+
 class _Csv:
     """CSV with a header; text cells shown as ``suture.show.line`` shows them (``--json`` keeps every
     value exact)."""
@@ -173,7 +182,7 @@ class _Csv:
         self.writer.writerow(COLUMNS)
 
     def write(self, row: Row) -> None:
-        self.writer.writerow([show.line(v) if isinstance(v, str) else v for v in _for_output(row).values()])
+        self.writer.writerow([_cell(v) for v in _for_output(row).values()])
 
     def close(self) -> None:
         self.text.flush()

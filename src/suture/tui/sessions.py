@@ -983,7 +983,13 @@ class SessionsScreen(Screen[None]):
         if counts[OTHER]:
             parts.append(f"{counts[OTHER]:,} other" if short else count(counts[OTHER], "other file"))
         if self.words or self.verdict:
-            parts.append(f"showing {len(self.table.rows):,} ({self.filter_said()})")
+            # Counted as the total is: the sessions, and the other files apart.
+            shown = self.table.rows
+            others = sum(row.verdict == OTHER for row in shown)
+            showing = f"{len(shown) - others:,}"
+            if others:
+                showing = f"{showing} and {others:,} other" if len(shown) > others else f"{others:,} other"
+            parts.append(f"showing {showing} ({self.filter_said()})")
         return parts
 
     def filter_said(self) -> str:
