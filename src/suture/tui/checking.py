@@ -406,11 +406,16 @@ class CheckFlow(App[None]):
             summary.append(f"  (checking {self.checks_pending} more providers…)", status.part("muted"))
             shortened.append(" …", status.part("muted"))
         status.update_state(checks=(summary, shortened))
+        self._show_findings(by_row, agent)
+
+    def _show_findings(self, by_row: Mapping[int, Sequence[Finding | Breach]], agent: str) -> None:
+        """The verdict's findings where the rows are told of (the info bar), and the banner
+        again: what it says of an error not about the history depends on the verdict."""
         info = self.query_one("#info", InfoBar)
         info.findings = by_row
         info.agent = agent
         info.refresh()
-        for banner in self.screen_stack[0].query("#banner"):  # (what it says of the history may change)
+        for banner in self.screen_stack[0].query("#banner"):
             banner.refresh(layout=True)
 
     def history_rejected(self) -> bool:
