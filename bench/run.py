@@ -1036,23 +1036,14 @@ else:
 ``suture``, the pattern the first screen matches, the bare app's script or the file to open)."""
 FIRST_WORK_WAIT = 600.0
 """Seconds one counted run is waited for."""
-_ONE_WIDGET = """
-import sys
-from rich.text import Text
-from textual.app import App
-from textual.widgets import Static
-from suture.live import LiveFile
-from suture.model import text_of
-from suture.tui.rows import RowBuilder
-
-
+_FIRST_MODEL = """
 class Read(Exception):
     pass
 
 
-def screenful(path):
+def first_model(path):
     # The first piece of the file read and repaired as the app reads it, its rows laid out by
-    # the app's row model, and the first screenful of them written as plain text.
+    # the app's row model.
     first = []
 
     def told(partial):
@@ -1065,7 +1056,24 @@ def screenful(path):
     except Read:
         pass
     p = first[0]
-    model = RowBuilder().partial(p.transcript, p.repair, p.stable, p.upto)
+    return RowBuilder().partial(p.transcript, p.repair, p.stable, p.upto)
+"""
+_ONE_WIDGET = (
+    """
+import sys
+from rich.text import Text
+from textual.app import App
+from textual.widgets import Static
+from suture.live import LiveFile
+from suture.model import text_of
+from suture.tui.rows import RowBuilder
+"""
+    + _FIRST_MODEL
+    + """
+
+def screenful(path):
+    # The first screenful of the first model's rows written as plain text.
+    model = first_model(path)
     out = Text()
     for row in range(min(40, len(model))):
         for side in (0, 1):
@@ -1089,39 +1097,21 @@ class OneWidget(App):
 SHOWN = BODY
 OneWidget().run()
 """
-_PANES_ALONE = """
+)
+_PANES_ALONE = (
+    """
 import gc
 import sys
 
-gc.disable()  # as suture's launch does until its first screen is out
+gc.disable()  # as suture's launch does until its first screen is out (the app's shape, not the bare app's)
 from textual.containers import Horizontal, Vertical
 from suture.live import LiveFile
 from suture.tui.palette import BadgePalette
 from suture.tui.rows import RowBuilder
 from suture.tui.view import PaneHeader, TranscriptView
-
-
-class Read(Exception):
-    pass
-
-
-def first_model(path):
-    # The first piece of the file read and repaired as the app reads it, laid out by the app's
-    # row model.
-    first = []
-
-    def told(partial):
-        if partial.transcript is not None and partial.repair is not None and partial.upto is not None:
-            first.append(partial)
-            raise Read
-
-    try:
-        LiveFile(path).poll(progress=told)
-    except Read:
-        pass
-    p = first[0]
-    return RowBuilder().partial(p.transcript, p.repair, p.stable, p.upto)
-
+"""
+    + _FIRST_MODEL
+    + """
 
 MODEL = first_model(sys.argv[-1])
 
@@ -1142,6 +1132,7 @@ class PanesAlone(BadgePalette):
 
 PanesAlone().run()
 """
+)
 FIRST_WORK_FLOORS = {
     "Textual's import alone": (
         "import os\nfrom textual.app import App\nfrom textual.widgets import Static\nos._exit(0)\n"

@@ -69,7 +69,14 @@ TOO_LONG = [
     '{"error": {"code": "context_length_exceeded", "message": "Input tokens exceed the configured limit"}}',
     "The input token count (1234567) exceeds the maximum number of tokens allowed (1048576).",
     "ValidationException: Input is too long for requested model.",
+    "Your input exceeds the model's context window.",
+    '{"type":"error","error":{"type":"invalid_request_error","message":"input length and `max_tokens` exceed '
+    'context limit: 190000 + 20000 > 200000, decrease input length or `max_tokens` and try again"}}',
 ]
+
+
+def test_a_400_about_one_field_being_long_is_not_the_context_window() -> None:
+    assert explain([], "messages.3.content.0.tool_result: input is too long").kind != "length"
 
 
 @pytest.mark.parametrize("text", TOO_LONG)

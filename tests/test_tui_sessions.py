@@ -545,26 +545,32 @@ async def test_files_that_are_no_transcript_come_after_every_session(tmp_path: P
 
 @pytest.mark.parametrize("width", [160, 100])
 async def test_the_files_of_a_folder_named_are_shown_by_their_path_in_it(tmp_path: Path, width: int) -> None:
-    """A tree of sessions of one name (a recording per folder): each row shows where in the
-    folder named its file is, its end kept where the column is short; a session in an agent's
-    own folder keeps its name alone (its project says where it is)."""
+    """A tree of sessions of one name (a recording per folder): each row whose name another row
+    shares shows where in the folder named its file is, its end kept where the column is short;
+    a file whose name is its own (as an agent names its sessions) keeps its name alone."""
     tree = tmp_path / "recorded"
-    for case in ("compaction", "fork-in-chain", "repeated-id"):
+    cases = ("compaction", "fork-in-chain", "repeated-id")
+    for case in cases:
         (tree / "claude-code" / case).mkdir(parents=True)
         shutil.copyfile(SAMPLES / "codex" / "clean-rollout.jsonl", tree / "claude-code" / case / "session.jsonl")
+    shutil.copyfile(SAMPLES / "codex" / "clean-rollout.jsonl", tree / "claude-code" / "3f2a9c4e-rollout.jsonl")
     app = SessionsApp(SessionsScreen([str(tree)], [], watch=False))
     async with app.run_test(size=(width, 30)) as pilot:
         await scanned(pilot, app.browser)
         table = app.browser.table
-        assert {table.name_of(r.path) for r in table.rows} == {
-            f"claude-code/{case}/session.jsonl" for case in ("compaction", "fork-in-chain", "repeated-id")
-        }
-        lines = [table.render_line(y).text for y in range(3)]
-        for case in ("compaction", "fork-in-chain", "repeated-id"):
-            [line] = [line for line in lines if f"{case[-4:]}/session.jsonl" in line]
-            assert "claude-code/" in line or "…" in line
-        assert len(set(lines)) == 3
-    assert SessionList().name_of(str(tree / "claude-code" / "compaction" / "session.jsonl")) == "session.jsonl"
+        assert sorted(table.name_of(r.path) for r in table.rows) == [
+            "3f2a9c4e-rollout.jsonl",
+            *(f"claude-code/{case}/session.jsonl" for case in cases),
+        ]
+        lines = [table.render_line(y).text for y in range(4)]
+        for case in cases:  # the end of each path, which tells them apart, is on one row
+            assert sum(f"{case[-4:]}/session.jsonl" in line for line in lines) == 1
+        assert len(set(lines)) == 4
+        # Filtered down to one of them, its name alone says which it is.
+        await pilot.press("slash", *"compaction", "enter")
+        await pilot.pause()
+        [row] = table.rows
+        assert table.name_of(row.path) == "session.jsonl"
 
 
 def test_a_narrow_list_keeps_the_year_of_each_session() -> None:

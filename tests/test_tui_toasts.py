@@ -3,8 +3,6 @@ does not leave the panes' copy of it in sight under its own, and shows it where 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from suture.tui.app import SutureApp
 from suture.tui.screens import ProviderScreen
 from tests.helpers.app import WORKED, ready
@@ -19,7 +17,7 @@ def racks(app: SutureApp) -> list[tuple[str, bool, int]]:
     return out
 
 
-async def test_a_toast_is_shown_once_and_in_one_place_when_a_dialog_opens(tmp_path: Path) -> None:
+async def test_a_toast_is_shown_once_and_in_one_place_when_a_dialog_opens() -> None:
     app = SutureApp(WORKED, watch=False)
     async with app.run_test(size=(160, 45), notifications=True) as pilot:
         await ready(pilot, app)

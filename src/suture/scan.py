@@ -242,7 +242,9 @@ def scan_bytes(data: bytes, path: str, size: int | None = None, mtime: float | N
     if transcript.problems and not skips_bad_lines(fmt):
         # As suture check refuses it: only an agent's session log is judged without the lines
         # it cannot read (its agent skips them too).
-        raise InputError(f"{problems_said(transcript.problems)}; suture check --skip-bad-lines judges the rest")
+        raise InputError(
+            f"lines that cannot be read (suture check --skip-bad-lines judges the rest): {problems_said(transcript.problems)}"
+        )
     records = doc.records if doc.kind == "jsonl" else []
     session = about(doc, transcript)
     result = repair(transcript.messages)

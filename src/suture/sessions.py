@@ -27,7 +27,7 @@ from typing import Any
 
 from suture import show
 
-__all__ = ["Found", "Listing", "Place", "agent_places", "find", "find_urls", "is_url"]
+__all__ = ["Found", "Listing", "Place", "agent_places", "find", "find_urls", "is_url", "same_file_key"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,7 +221,7 @@ def find(
     seen: set[str] = set()
 
     def fresh(found: Found) -> bool:
-        key = found.path if is_url(found.path) else os.path.realpath(found.path)
+        key = same_file_key(found.path)
         if key in seen:
             return False
         seen.add(key)
@@ -242,6 +242,12 @@ def find(
                 listing.files[text] += 1
             if fresh(f):
                 yield f
+
+
+def same_file_key(path: str) -> str:
+    """What ``path`` and every other way to the same file give alike (its real path; a URL as
+    it is): a file is scanned once however it was reached."""
+    return path if is_url(path) else os.path.realpath(path)
 
 
 def find_urls(url: str) -> Iterator[Found]:

@@ -188,8 +188,9 @@ class Elsewhere:
         another question, which a check of it answers.)"""
         if self.kind == "length":
             return (
-                f"Not a problem suture's repair fixes: {self.what}. Resumed as it is, the session "
-                "fails the same way: compact it in the agent, or start a new session from a summary of it."
+                f"Not a problem suture's repair fixes: {self.what} (with the room it asks for its "
+                "answer). Resumed as it is, the session fails the same way: compact it in the agent, "
+                "or start a new session from a summary of it (or ask for a shorter answer)."
             )
         if self.kind == "limit":
             return (
@@ -211,7 +212,7 @@ class Elsewhere:
         return "not about the history: resume after a wait"
 
 
-# Errors that say nothing of the history, as providers and agents word them (matched against the
+# Errors that say nothing of the history's shape, as providers and agents word them (matched against the
 # normalised text, case ignored, only where no rule's text matches). Sources: Anthropic's errors
 # page (docs.anthropic.com/en/api/errors: 529 overloaded_error "Overloaded", 500 api_error, 429
 # rate_limit_error) and Claude Code's "API Error: Repeated 529 Overloaded errors" / "Connection
@@ -224,20 +225,24 @@ class Elsewhere:
 # Gemini's RESOURCE_EXHAUSTED, UNAVAILABLE ("The model is overloaded") and DEADLINE_EXCEEDED;
 # Bedrock's ThrottlingException, ServiceUnavailableException, InternalServerException and
 # ModelNotReadyException. The first that matches names it: a history longer than the model's
-# context window first, as agents report it inside other words (Codex: "stream disconnected before
-# completion: Your input exceeds the context window of this model", sample_sessions/codex/
-# broken-resumed.jsonl line 19). Its texts: Anthropic's 400 invalid_request_error "prompt is too
-# long: 215000 tokens > 200000 maximum"; OpenAI's "This model's maximum context length is 128000
-# tokens" (code context_length_exceeded); Gemini's "The input token count (1234567) exceeds the
-# maximum number of tokens allowed (1048576)"; Bedrock's "Input is too long for requested model".
+# context window first (about the history's size, not its shape: no repair changes it), as agents
+# report it inside other words (Codex: "stream disconnected before completion: Your input exceeds
+# the context window of this model", sample_sessions/codex/broken-resumed.jsonl line 19). Its
+# texts: Anthropic's 400 invalid_request_error "prompt is too long: 215000 tokens > 200000
+# maximum" and "input length and `max_tokens` exceed context limit: 190000 + 20000 > 200000";
+# OpenAI's "This model's maximum context length is 128000 tokens" (code context_length_exceeded);
+# Gemini's "The input token count (1234567) exceeds the maximum number of tokens allowed
+# (1048576)"; Bedrock's "Input is too long for requested model".
 _ELSEWHERE: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
     (kind, what, re.compile(pattern, re.IGNORECASE))
     for kind, what, pattern in (
         (
             "length",
             "the history is longer than the model's context window",
-            r"\b(?:prompt is too long|maximum context length|context_length_exceeded|input is too long"
-            r"|exceeds? the (?:model's )?context window|input token count\b.{0,40}\bexceeds the maximum)",
+            # (Matched after normalise(), which takes out quotes and apostrophes: "models".)
+            r"\b(?:prompt is too long|maximum context length|context_length_exceeded|exceeds? context limit"
+            r"|input is too long for (?:the )?requested model|exceeds? the (?:models? )?context window"
+            r"|input token count\b.{0,40}\bexceeds the maximum)",
         ),
         (
             "limit",
@@ -287,7 +292,8 @@ def elsewhere(text: str) -> Elsewhere | None:
 
 
 def _unrecognised(text: str) -> Explanation:
-    """The explanation of a text no rule recognises: not about the history, or the closest rules."""
+    """The explanation of a text no rule recognises: not about the history's shape
+    (:func:`elsewhere`), or the closest rules."""
     cause = elsewhere(text)
     return Explanation(text, elsewhere=cause, closest=[] if cause is not None else closest(text))
 

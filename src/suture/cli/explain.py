@@ -327,8 +327,9 @@ def _repair_command(path: str, transcript: Transcript) -> str:
 
 
 def _unrecognised(args: argparse.Namespace, found: Explanation) -> int:
-    """A text no rule recognises: not about the history (the provider's side, or a limit: exit 0),
-    or the closest rules (exit 1)."""
+    """A text no rule recognises: not about the history (the provider's side, or a limit), or a
+    history longer than the model's context window (exit 0 for either), or the closest rules
+    (exit 1)."""
     near = found.closest
     if args.json:
         out_json(

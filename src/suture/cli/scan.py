@@ -4,9 +4,10 @@ Folders are walked (their ``.json`` and ``.jsonl`` files, not their hidden folde
 that gives no file is named in a warning, or the error when none gives one, with the hidden
 folders skipped in it); with no PATH, the folders Claude Code, Codex and pi keep their
 sessions in. Each file becomes one row (``suture.scan.Row``): a
-table on stdout (newest first), ``--json`` JSON Lines (as the rows come), ``--csv``; ``--out
-FILE`` writes the rows to a file instead (JSON Lines, or Parquet for ``.parquet``, CSV for
-``.csv``), atomically. A summary line goes to stderr. Exit 1 when any file would be rejected,
+table on stdout (newest first; a file met in a folder that is no transcript is counted, not
+listed, where any file is), ``--json`` JSON Lines (as the rows come), ``--csv``; ``--out FILE``
+writes the rows to a file instead (JSON Lines, or Parquet for ``.parquet``, CSV for ``.csv``),
+atomically. A summary line goes to stderr. Exit 1 when any file would be rejected,
 2 when no file could be read, else 0. Files that cannot be read are rows with their error.
 
 Scanning uses every core, and a cache (``suture.scan_cache``) so an unchanged file is not read
@@ -29,7 +30,7 @@ from suture import show
 from suture.cli import EXIT_BAD_INPUT, EXIT_FOUND, EXIT_OK
 from suture.io import InputError, open_atomic, same_file
 from suture.scan import COLUMNS, OK, OTHER, REJECTED, UNREADABLE, Row, self_repairs, stricter_said
-from suture.sessions import Found, is_url
+from suture.sessions import Found, is_url, same_file_key
 from suture.validity import NAME as VALID
 from suture.words import count
 
@@ -45,7 +46,8 @@ def add_arguments(sub: Any, name: str) -> None:
             "Scan session files and folders (with no PATH: where Claude Code, Codex and pi keep their "
             "sessions). One row per file: verdict, agent, when, messages, changes the repair would make, "
             "the last API error recorded, or why the file cannot be read. Files found in a folder that "
-            "are no transcript are counted, and listed by --json and --csv. Exit 1 if any file would be "
+            "are no transcript are counted in the table's summary, and listed by --json and --csv. Exit 1 if "
+            "any file would be "
             "rejected, 2 if no file could be read, else 0."
         ),
     )
@@ -93,7 +95,7 @@ class _Table:
     def __init__(self, out: IO[str], named: Iterable[str]) -> None:
         self.out = out
         self.rows: list[Row] = []
-        self.named = {_key(path) for path in named}
+        self.named = {same_file_key(path) for path in named}
         self.left_out = 0
         """How many ``other`` rows :meth:`close` left out of the table."""
 
@@ -103,7 +105,7 @@ class _Table:
     def close(self) -> None:
         rows = self.rows
         if any(r.verdict != OTHER for r in rows):
-            rows = [r for r in rows if r.verdict != OTHER or _key(r.path) in self.named]
+            rows = [r for r in rows if r.verdict != OTHER or same_file_key(r.path) in self.named]
         self.left_out = len(self.rows) - len(rows)
         if not rows:
             return
@@ -119,11 +121,6 @@ class _Table:
             )
         self.out.write("\n".join(lines) + "\n")
         self.out.flush()  # (a stdout that cannot take it says so before the summary line)
-
-
-def _key(path: str) -> str:
-    """``path`` as a file named on the command line and the same file met in a walk both give."""
-    return path if is_url(path) else os.path.realpath(path)
 
 
 def _count(row: Row, n: int) -> str:
@@ -174,7 +171,7 @@ def _cell(value: object) -> object:
 
 class _Csv:
     """CSV with a header; text cells shown as ``suture.show.line`` shows them (``--json`` keeps every
-    value exact)."""
+    value exact), truth values as JSON writes them (:func:`_cell`)."""
 
     def __init__(self, out: IO[bytes]) -> None:
         self.text = io.TextIOWrapper(out, encoding="utf-8", newline="", write_through=True)

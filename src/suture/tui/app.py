@@ -183,7 +183,7 @@ def hide_toasts(screen: Screen[Any]) -> None:
     """Hide the notifications drawn on ``screen`` as another screen comes over it: Textual shows
     them on the screen on top, and a dialog that leaves this one in sight showed each twice (the
     one here stayed drawn under it). Textual shows them here again when this screen comes back."""
-    for rack in screen.query("ToastRack"):
+    for rack in screen.query_children("ToastRack"):
         rack.display = False
 
 
@@ -1292,7 +1292,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
 
         text = self.recorded.text if self.recorded is not None else ""
         self.push_screen(
-            ExplainScreen(self.model, text, self.provider, self.path, self.history_rejected()), self._explain_done
+            ExplainScreen(self.model, text, self.provider, self.path, self.history_rejected), self._explain_done
         )
 
     def _explain_done(self, index: int | None) -> None:

@@ -107,6 +107,13 @@ class Banner(_Bar):
         self.display = recorded is not None or bool(skipped)
         self.refresh(layout=True)
 
+    def verdict_said(self) -> bool:
+        """Whether what the banner says depends on the verdict on the history: it shows an error
+        that is not about the history (then it says whether the history is rejected too)."""
+        explanation = self.recorded.explanation if self.recorded is not None else None
+        cause = explanation.elsewhere if explanation is not None else None
+        return cause is not None and not cause.about_history
+
     def folds(self) -> bool:
         """Whether ``b`` changes what the banner shows: it is folded, or folding would shorten it
         (:func:`_fold_shortens`) at the banner's width."""
@@ -188,7 +195,7 @@ class Banner(_Bar):
             )
         elif explanation.elsewhere is not None:  # overloaded, a 5xx, a limit, the context window
             cause = explanation.elsewhere
-            if not cause.about_history and self.history_rejected():
+            if self.verdict_said() and self.history_rejected():
                 parts.append(
                     Text("not about the history, but the history is rejected too: x goes to its problems", end="")
                 )

@@ -36,6 +36,7 @@ from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from suture._deferred import deferred
+from suture.tui.banner import Banner
 from suture.tui.bars import InfoBar, StatusBar, panes_gone
 from suture.tui.changes import ProblemList
 from suture.validity import NAME as SHARED  # (what suture.tui.judged.SHARED names)
@@ -415,8 +416,9 @@ class CheckFlow(App[None]):
         info.findings = by_row
         info.agent = agent
         info.refresh()
-        for banner in self.screen_stack[0].query("#banner"):
-            banner.refresh(layout=True)
+        for banner in self.screen_stack[0].query_children(Banner):
+            if banner.verdict_said():
+                banner.refresh(layout=True)
 
     def history_rejected(self) -> bool:
         """Whether the provider shown (:attr:`provider`) would reject the history: what the agent

@@ -8,6 +8,7 @@ after the text stops changing, so a long paste does not redo it per character.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
@@ -66,11 +67,12 @@ class ExplainScreen(Overlay[int | None]):
         text: str = "",
         provider: str | None = None,
         path: Path | None = None,
-        history_rejected: bool = False,
+        history_rejected: Callable[[], bool] = lambda: False,
     ) -> None:
         """``path``: the file shown, whose recorded requests (a Claude Code session's) number
         the error's indices as the provider counted them; ``history_rejected``: whether the
-        provider shown rejects the history itself (said beside an error that is not about it)."""
+        provider shown rejects the history itself, asked at each explanation (said beside an
+        error that is not about it)."""
         super().__init__()
         self.path = path
         self.history_rejected = history_rejected
@@ -146,8 +148,9 @@ class ExplainScreen(Overlay[int | None]):
         model = self.model_ref() if self.model_ref is not None else None
         rec = found.recognition
         if rec is None:
-            out.append(show.line(found.verdict()), styled.part("heading"))  # not about the history, or not known
-            if self.history_rejected and found.elsewhere is not None and not found.elsewhere.about_history:
+            # Not about the history, too long for the model, or not known.
+            out.append(show.line(found.verdict()), styled.part("heading"))
+            if self.history_rejected() and found.elsewhere is not None and not found.elsewhere.about_history:
                 out.append(
                     "\nBut the history is rejected too: x in the panes goes to its problems.", styled.part("key")
                 )

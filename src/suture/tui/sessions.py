@@ -227,6 +227,11 @@ class Columns:
         return " " + self.GAP.join(self.fit(values))
 
 
+def _base(path: str) -> str:
+    """A file's name (the end of a URL)."""
+    return os.path.basename(path.rstrip("/")) or path
+
+
 def _cut_middle(text: str, width: int) -> str:
     """A long file name with its middle cut, which keeps what tells files apart, their start
     and their end: ``3f2a9c4e-1b7d…f8a9b0c.jsonl``."""
@@ -310,9 +315,13 @@ class SessionList(ScrollView, can_focus=True):
         super().__init__(id=id)
         self.on_moved = on_moved
         self.folders = tuple(os.path.join(os.path.abspath(folder), "") for folder in folders)
-        """The folders named to the browser, each ending in a separator: a file found in one is
-        shown by its path in it (``claude-code/compaction/session.jsonl``), which tells the files
-        of a tree apart where their names alone (``session.jsonl``) would not."""
+        """The folders named to the browser, each ending in a separator: a file found in one
+        whose name another row shares is shown by its path in it
+        (``claude-code/compaction/session.jsonl``), which tells the files of a tree apart."""
+        self._shared: set[str] = set()
+        """The file names more than one row has (where :attr:`folders` are named)."""
+        self._names: dict[str, str] = {}
+        """What the file column shows of each path, as worked out for the rows shown."""
         self.rows: list[Row] = []
         self.moved = False
         """Whether the person moved the cursor: until then it stays on the newest row."""
@@ -333,6 +342,13 @@ class SessionList(ScrollView, can_focus=True):
         self.rows = rows
         self.empty = empty
         self._cache.clear()
+        self._names.clear()
+        if self.folders:
+            seen: set[str] = set()
+            self._shared = set()
+            for row in rows:
+                name = _base(row.path)
+                (self._shared if name in seen else seen).add(name)
         self.virtual_size = Size(0, len(rows))
         index = next((i for i, r in enumerate(rows) if r.path == current), None) if current is not None else None
         self.set_reactive(
@@ -462,14 +478,17 @@ class SessionList(ScrollView, can_focus=True):
         return Strip([Segment(" " * pad, base), Segment(text, self._on(base, "muted"))]).adjust_cell_length(width, base)
 
     def name_of(self, path: str) -> str:
-        """What the file column shows of ``path``: its path in the folder named that holds it,
-        else its name (an agent's own folder: the project column says where it is)."""
-        if self.folders and not is_url(path):
-            full = os.path.abspath(path)
-            for folder in self.folders:
-                if full.startswith(folder):
-                    return full[len(folder) :]
-        return os.path.basename(path.rstrip("/")) or path
+        """What the file column shows of ``path``: its name, or where another row shown has the
+        same name, its path in the folder named that holds it (an agent's own files have names
+        of their own, and the project column says where they are)."""
+        shown = self._names.get(path)
+        if shown is None:
+            shown = _base(path)
+            if shown in self._shared and not is_url(path):
+                full = os.path.abspath(path)
+                shown = next((full[len(f) :] for f in self.folders if full.startswith(f)), shown)
+            self._names[path] = shown
+        return shown
 
     def _draw(self, row: Row, width: int, base: Style, selected: bool) -> Strip:
         under = self._on(base, "cursor") if selected else base
@@ -486,7 +505,7 @@ class SessionList(ScrollView, can_focus=True):
             ("" if pending else "-" if unreadable else f"{row.messages:,}", True),
             ("" if pending else "-" if unreadable else f"{row.changes:,}", True),
             (_cut_left(show.path(_home_short(row.project)), columns.project), False),
-            ((_cut_left if "/" in name else _cut_middle)(show.path(name), columns.file), False),
+            ((_cut_left if name != _base(row.path) else _cut_middle)(show.path(name), columns.file), False),
             (show.prose(_note(row)), False),
         ]
         styles = ["muted" if pending else row.verdict, "agent", "muted", "", "", "muted", "", "muted"]
@@ -604,6 +623,8 @@ class SessionsScreen(Screen[None]):
         folders passed over in it."""
         self._status_said = ""
         """What the status line says now (it is said again only when that changes)."""
+        self.shown_others = 0
+        """How many of the rows shown are files that are no transcript (counted apart)."""
 
     KEEP: ClassVar[tuple[str, ...]] = (
         "app.help",
@@ -832,6 +853,7 @@ class SessionsScreen(Screen[None]):
     def refilter(self) -> None:
         rows = [r for r in self.all.values() if matches(r, self.words, self.verdict)]
         rows.sort(key=_order, reverse=True)
+        self.shown_others = sum(r.verdict == OTHER for r in rows)
         self.table.set_rows(rows, "" if rows else self.empty_text())
 
     def empty_text(self) -> str:
@@ -984,8 +1006,7 @@ class SessionsScreen(Screen[None]):
             parts.append(f"{counts[OTHER]:,} other" if short else count(counts[OTHER], "other file"))
         if self.words or self.verdict:
             # Counted as the total is: the sessions, and the other files apart.
-            shown = self.table.rows
-            others = sum(row.verdict == OTHER for row in shown)
+            shown, others = self.table.rows, self.shown_others
             showing = f"{len(shown) - others:,}"
             if others:
                 showing = f"{showing} and {others:,} other" if len(shown) > others else f"{others:,} other"
