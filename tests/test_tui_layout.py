@@ -235,3 +235,20 @@ async def test_keys_that_cannot_act_leave_the_footer(tmp_path: Path) -> None:
         await ready(pilot, app)
         assert "next_change" not in shown_keys(app)
         assert "search" in shown_keys(app)
+
+
+@pytest.mark.parametrize(("size", "labels"), [((160, 40), ("branch ", "bash ")), ((100, 30), ("brch ", "bash "))])
+async def test_pi_roles_longer_than_the_column_are_labelled_whole(
+    tmp_path: Path, size: tuple[int, int], labels: tuple[str, str]
+) -> None:
+    """pi's branchSummary and bashExecution messages are labelled in words the role column holds
+    (they were cut to 'branchSu…' and 'bashExec…'); the details keep the role as written."""
+    path = tmp_path / "session.jsonl"
+    shutil.copy(ROOT / "sample_sessions" / "pi" / "branched-aborted.jsonl", path)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot, app)
+        text = screen_text(app)
+        for label in labels:
+            assert text.count(f" {label}") == 2, text  # (both panes)
+        assert "branchSu…" not in text and "bashExec…" not in text

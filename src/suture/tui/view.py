@@ -40,7 +40,16 @@ COMPACT_BELOW = 110
 """A view narrower than this draws compact rows: a one-symbol badge and four-letter roles."""
 COMPACT_BADGE_WIDTH = 3
 COMPACT_ROLE_WIDTH = 4
-_SHORT_ROLES = {"assistant": "asst", "system": "sys"}
+_SHORT_ROLES = {"assistant": "asst", "system": "sys", "branch": "brch", "compacted": "cmpt"}
+_ROLE_LABELS = {
+    "bashExecution": "bash",
+    "branchSummary": "branch",
+    "compactionSummary": "compacted",
+    "hookMessage": "hook",
+}
+"""pi's own roles, longer than the role column, as the panes label them (the details give the
+role as written): a ``!`` command the person ran, the summary of an abandoned branch, the
+summary that stands for a compacted history, a hook's message."""
 SPAN_STYLES = 4
 SIDES = ("Original", "Repaired")
 
@@ -520,7 +529,7 @@ class TranscriptView(ScrollView, can_focus=True):
                 number_style = self._on(under, "index")
             add((str(index).rjust(digits), number_style))
             add((" ", under))
-            role = show.line(message.role)
+            role = _ROLE_LABELS.get(message.role) or show.line(message.role)
             role_class = role if role in ("user", "assistant", "tool", "system") else "user"
             if layout.compact:
                 role = _SHORT_ROLES.get(role, role)
