@@ -423,3 +423,31 @@ def test_near_valid_requests_load_or_say_why(path: tuple[Any, ...], value: Any, 
     data = dump(result.messages, t)
     again = load_bytes(data, "messages")
     assert essences(again.messages) == essences(result.messages)
+
+
+def _at(message: Message) -> int:
+    """The index of the file's message a neutral message was read from (``$[3]``, ``$[3].content[1]``)."""
+    assert message.source is not None and message.source.pointer is not None
+    return int(message.source.pointer.split("[", 1)[1].split("]", 1)[0])
+
+
+@pytest.mark.parametrize("text_first", [True, False])
+def test_anthropic_counts_a_user_message_with_text_before_its_results_once(text_first: bool) -> None:
+    """A user message whose text comes before its results is one message of the file, as
+    Anthropic counts it: the messages after it keep the file's own numbers in messages.N."""
+    result = {"type": "tool_result", "tool_use_id": "t1", "content": "ok"}
+    text = {"type": "text", "text": "and also"}
+    body = [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "f", "input": {}}]},
+        {"role": "user", "content": [text, result] if text_first else [result, text]},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "f", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t9", "content": "ok"}]},
+    ]
+    transcript = load_value({"model": "m", "max_tokens": 1, "messages": body})
+    found = {v.rule: v for v in check(transcript.messages, "anthropic")}
+    for rule, at in (("A3", 3), ("A2", 4)):
+        v = found[rule]
+        assert (v.wire_index, _at(transcript.messages[v.index])) == (at, at), v
+        assert v.where.startswith(f"messages.{at}.")
+    assert ("A1a" in found) == text_first  # results after text in one message: they must lead it

@@ -8,7 +8,9 @@ differently on the wire:
   list (a top-level system prompt is not a message); every assistant message is one wire message.
   For Anthropic, as suture's ``messages`` format writes it, a run of results is one ``user`` wire
   message of ``tool_result`` blocks, joined by the user message right after it (when it has
-  content); every other user message is a wire message of its own. Anthropic merges consecutive
+  content); every other user message is a wire message of its own, but for a user message whose
+  text comes before its results in one message of the file (read as two neutral messages): the
+  file sends them as one, so they stay one. Anthropic merges consecutive
   user messages when it reads them, so its checks look at such a run as one (``Turn.run``).
   For Bedrock Converse, which rejects two user messages in a row, every run of non-assistant
   messages is one user message (``merge=True``), as Converse clients send it.
@@ -166,7 +168,7 @@ def turns(
             continue
         last = out[-1] if out and out[-1].role == "user" else None
         if m.role == "tool":
-            if last is None or not (merge or open_results):
+            if last is None or not (merge or open_results or _one_record(messages[last.members[-1]], m)):
                 last = Turn("user")
                 out.append(last)
             last.members.append(i)
@@ -187,6 +189,20 @@ def turns(
         turn.run = run
         role = turn.role
     return out
+
+
+def _one_record(before: Message, result: Message) -> bool:
+    """Whether a result was read from the same message of the file as the user message before it
+    (a user message whose text comes before its results): the file sends them as one wire message,
+    and the provider's ``messages.N`` counts it once. The same JSONL line, or the same message of
+    a JSON document (``$[2]`` and ``$[2].content[1]``)."""
+    a, b = before.source, result.source
+    if a is None or b is None:
+        return False
+    if a.line is not None or b.line is not None:
+        return a.line == b.line
+    head = (b.pointer or "").partition(".content[")[0]
+    return bool(head) and (a.pointer or "").partition(".content[")[0] == head
 
 
 def run_of(wire: Sequence[Turn], n: int, ends: Sequence[int] | None = None) -> list[Turn]:
