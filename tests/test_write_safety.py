@@ -502,3 +502,12 @@ def test_a_reader_that_goes_away_is_no_error(big: Path, args: list[str]) -> None
     assert b"Traceback" not in stderr and b"Exception ignored" not in stderr, stderr
     assert b"error" not in stderr, stderr
     assert proc.returncode == 141
+
+
+@pytest.mark.parametrize("args", [("repair", WORKED, "-o", ""), ("scan", WORKED.parent, "--out", "")])
+def test_an_output_named_by_an_empty_string_is_refused_in_words(args: tuple[str | Path, ...], tmp_path: Path) -> None:
+    proc = run(*args, cwd=tmp_path)
+    assert (
+        one_error_line(proc) == "suture: error: the output's name is empty: give a file name, or - for standard output"
+    )
+    assert proc.stdout == b""

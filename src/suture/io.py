@@ -642,6 +642,10 @@ def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
     return file_key(a) == file_key(b)
 
 
+NO_OUTPUT_NAME = "the output's name is empty: give a file name, or - for standard output"
+"""What an output named by an empty string (``-o ''``) is told."""
+
+
 def output_target(given: str | os.PathLike[str] | None, planned: bool = False) -> Target:
     """Follow ``given`` (None or ``-``: standard output) to where a write would land, without
     writing. Raises :class:`InputError` for what cannot be written: a folder, a socket, a block
@@ -654,6 +658,8 @@ def output_target(given: str | os.PathLike[str] | None, planned: bool = False) -
             raise InputError("cannot write to stdout: it is closed") from None
         return Target(STDOUT, "stdout", STDOUT, _stat_key(st), fd=None)
     name = os.fspath(given)
+    if not name:
+        raise InputError(NO_OUTPUT_NAME)
     shown = show.path(name)
     p = os.path.abspath(name)
     for _ in range(_MAX_LINKS):

@@ -28,7 +28,7 @@ from typing import IO, Any
 
 from suture import show
 from suture.cli import EXIT_BAD_INPUT, EXIT_FOUND, EXIT_OK
-from suture.io import InputError, open_atomic, same_file
+from suture.io import NO_OUTPUT_NAME, InputError, open_atomic, same_file
 from suture.scan import COLUMNS, OK, OTHER, REJECTED, UNREADABLE, Row, self_repairs, stricter_said
 from suture.sessions import Found, is_url, same_file_key
 from suture.validity import NAME as VALID
@@ -277,6 +277,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.jobs is not None and args.jobs < 1:
         raise InputError("--jobs must be 1 or more")
+    if args.out == "":
+        raise InputError(NO_OUTPUT_NAME)
     if args.dask is not None:
         require_fleet()
     if args.out and args.out.endswith(".parquet"):
