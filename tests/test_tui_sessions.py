@@ -746,3 +746,21 @@ async def test_the_status_timer_firing_while_the_screen_closes_does_nothing(home
         assert isinstance(screen, SessionsScreen)
         await screen.query_one("#sessions-status").remove()
         screen._show_status()
+
+
+async def test_a_subagents_long_file_name_keeps_its_start_and_end(tmp_path: Path) -> None:
+    """A Claude Code subagent's file (``<session>/subagents/agent-<id>.jsonl``) is marked ↳ and,
+    cut to the column, keeps both ends of its own name, as any file named alone does."""
+    folder = tmp_path / "s" / "3f2a9c4e-1b7d-4e8a-9c2f-5d6e7f8a9b0c" / "subagents"
+    folder.mkdir(parents=True)
+    name = "agent-a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8.jsonl"
+    shutil.copyfile(SAMPLES / "claude-code" / "parallel-calls.jsonl", folder / name)
+    app = SessionsApp(SessionsScreen([str(tmp_path / "s")], [], watch=False))
+    async with app.run_test(size=(100, 20)) as pilot:
+        await scanned(pilot, app.browser)
+        [row] = app.browser.table.rows
+        assert row.subagent
+        line = app.browser.table.render_line(0).text
+        cell = next(part for part in line.split("  ") if part.startswith("↳ "))
+        head, tail = cell.removeprefix("↳ ").split("…")
+        assert name.startswith(head) and len(head) >= 4 and name.endswith(tail) and len(tail) >= 4

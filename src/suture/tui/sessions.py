@@ -496,6 +496,8 @@ class SessionList(ScrollView, can_focus=True):
         unreadable = row.verdict in (UNREADABLE, OTHER)
         pending = row.verdict == LISTED
         name = self.name_of(row.path)
+        # A path in the folder named says most at its end; a file's own name, at both ends.
+        cut = _cut_left if name != _base(row.path) else _cut_middle
         if row.subagent:
             name = "↳ " + name
         values = [
@@ -505,7 +507,7 @@ class SessionList(ScrollView, can_focus=True):
             ("" if pending else "-" if unreadable else f"{row.messages:,}", True),
             ("" if pending else "-" if unreadable else f"{row.changes:,}", True),
             (_cut_left(show.path(_home_short(row.project)), columns.project), False),
-            ((_cut_left if name != _base(row.path) else _cut_middle)(show.path(name), columns.file), False),
+            (cut(show.path(name), columns.file), False),
             (show.prose(_note(row)), False),
         ]
         styles = ["muted" if pending else row.verdict, "agent", "muted", "", "", "muted", "", "muted"]
