@@ -118,6 +118,22 @@ def test_repair_to_a_file_is_atomic(worked: Path, tmp_path: Path) -> None:
     assert len(proc.stderr.splitlines()) == 1
 
 
+def test_a_repair_that_changes_nothing_but_writes_a_rejected_body_does_not_say_none_was_needed(
+    tmp_path: Path,
+) -> None:
+    """A Claude Code session written as an Anthropic request keeps its whitespace-only text block
+    before a thinking block (A7, A12: no repair of suture's changes them): the warning names the
+    problems, and the summary says the repair changes nothing, not that nothing is needed."""
+    out = tmp_path / "short.json"
+    proc = run(
+        "repair", ROOT / "sample_sessions" / "real" / "claude-code" / "short.jsonl", "--to", "messages", "-o", out
+    )
+    assert proc.returncode == 0, proc.stderr
+    warning, summary = proc.stderr.splitlines()
+    assert "Anthropic Messages would reject it: 2 problems the repair does not fix (A7, A12)" in warning
+    assert summary == "suture: the repair changes nothing (3 messages and 2 tool results)"
+
+
 def test_repair_of_a_clean_file_says_so(clean: Path) -> None:
     proc = run("repair", clean)
     assert proc.returncode == 0

@@ -181,8 +181,10 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
         summary += f"; written to {show.path(output)}"
     target = output_target(output)
     shown = "the request body on stdout" if target.is_stdout else target.shown
+    found: list[Violation] = []
     if checking is not None and job.report:
-        report["provider_check"] = [v.to_json() for v in _rejected(checking, shown, warnings)]
+        found = _rejected(checking, shown, warnings)
+        report["provider_check"] = [v.to_json() for v in found]
         checking = None
     if job.in_place:
         resume = resume_command(transcript, data, job.input) if written is not None else None
@@ -194,7 +196,11 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
             writes.append((output_target(job.report), _report_bytes(report)))
         warnings.extend(f"{_WARNING}{note}" for note in write_files(writes))
     if checking is not None:
-        _rejected(checking, shown, warnings)
+        found = _rejected(checking, shown, warnings)
+    if found and not result.changes and summary.startswith(unchanged):
+        # What was written would be rejected (the warning says why): the repair changes nothing,
+        # but changes are needed, of a kind it does not make.
+        summary = "the repair changes nothing" + summary[len(unchanged) :]
     return warnings, summary, notes
 
 
