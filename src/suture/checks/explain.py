@@ -495,6 +495,12 @@ class Explanation:
     """The lines of the file the messages are written on (a session log only)."""
 
     @property
+    def beside_history(self) -> bool:
+        """Whether the error is about something else than the history (the provider's side, a
+        limit), so that whether the history itself is accepted is a question of its own."""
+        return self.elsewhere is not None and not self.elsewhere.about_history
+
+    @property
     def recognised(self) -> bool:
         """Whether a rule's text is recognised."""
         return self.recognition is not None

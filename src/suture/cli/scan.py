@@ -334,7 +334,8 @@ def run(args: argparse.Namespace) -> int:
     wrote = f"; rows in {show.path(args.out)}" if args.out else ""
     other = ""
     if counts[OTHER]:
-        other = f", {count(counts[OTHER], 'other file')} (not transcripts{_left_out(writer, counts[OTHER])})"
+        left_out = writer.left_out if isinstance(writer, _Table) else 0
+        other = f", {count(counts[OTHER], 'other file')} (not transcripts{_left_out(left_out, counts[OTHER])})"
     sys.stderr.write(
         f"suture: scanned {count(total, 'file')} in {seconds:.1f} s{cached}: {rejected}, "
         f"{counts[OK]:,} ok, {counts[UNREADABLE]:,} unreadable{other}{wrote}\n"
@@ -344,9 +345,8 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FOUND if counts[REJECTED] else EXIT_OK
 
 
-def _left_out(writer: object, others: int) -> str:
-    """What the summary adds where the table left ``other`` rows out."""
-    left_out = writer.left_out if isinstance(writer, _Table) else 0
+def _left_out(left_out: int, others: int) -> str:
+    """What the summary adds where the table left ``left_out`` of the ``others`` rows out."""
     if not left_out:
         return ""
     listed = "" if left_out == others else f"{left_out:,} of them "

@@ -24,7 +24,11 @@ if TYPE_CHECKING:
     from suture.checks.explain import Explanation
     from suture.sent.recorded import RecordedRequest
 
-__all__ = ["Banner", "Recorded", "request_words"]
+__all__ = ["REJECTED_TOO", "Banner", "Recorded", "request_words"]
+
+REJECTED_TOO = "the history is rejected too: x goes to its problems"
+"""Said beside an error that is not about the history, where the provider shown rejects the
+history itself (the banner, and E's explanation of the error)."""
 
 # A line's closing key hint, "(s shows it)": kept whole when the line is cut to fit.
 _HINT = re.compile(r" \([a-zA-Z] [^()]*\)$")
@@ -111,8 +115,7 @@ class Banner(_Bar):
         """Whether what the banner says depends on the verdict on the history: it shows an error
         that is not about the history (then it says whether the history is rejected too)."""
         explanation = self.recorded.explanation if self.recorded is not None else None
-        cause = explanation.elsewhere if explanation is not None else None
-        return cause is not None and not cause.about_history
+        return explanation is not None and explanation.beside_history
 
     def folds(self) -> bool:
         """Whether ``b`` changes what the banner shows: it is folded, or folding would shorten it
@@ -194,13 +197,10 @@ class Banner(_Bar):
                 Text("it names what this file does not hold" if explanation.absent else "not found here", end="")
             )
         elif explanation.elsewhere is not None:  # overloaded, a 5xx, a limit, the context window
-            cause = explanation.elsewhere
-            if self.verdict_said() and self.history_rejected():
-                parts.append(
-                    Text("not about the history, but the history is rejected too: x goes to its problems", end="")
-                )
+            if explanation.beside_history and self.history_rejected():
+                parts.append(Text(f"not about the history, but {REJECTED_TOO}", end=""))
             else:
-                parts.append(Text(cause.said(), self.part("muted"), end=""))
+                parts.append(Text(explanation.elsewhere.said(), self.part("muted"), end=""))
         else:
             parts.append(Text("not a rule suture knows", self.part("muted"), end=""))
         parts.append(Text("E explains", self.part("muted"), end=""))

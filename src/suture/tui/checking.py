@@ -343,8 +343,8 @@ class CheckFlow(App[None]):
         items: list[Any]
         by_row: Mapping[int, Sequence[Finding | Breach]]
         stricter = ""
-        if self.provider is not None and self.verdicts is not None and self.provider in self.verdicts:
-            judged = self.verdicts[self.provider]
+        judged = self._judged_shown()
+        if judged is not None:
             rows: dict[int, list[Finding]] = {}
             for finding in judged.problems:
                 rows.setdefault(finding.row, []).append(finding)
@@ -420,11 +420,16 @@ class CheckFlow(App[None]):
             if banner.verdict_said():
                 banner.refresh(layout=True)
 
-    def history_rejected(self) -> bool:
-        """Whether the provider shown (:attr:`provider`) would reject the history: what the agent
-        sends on resume (a session log), or the file as it is (any other)."""
+    def _judged_shown(self) -> Judged | None:
+        """The verdict of the provider shown (:attr:`provider`), once its check is in."""
         verdicts, provider = self.verdicts, self.provider
-        return verdicts is not None and provider is not None and provider in verdicts and verdicts[provider].rejected
+        return verdicts.get(provider) if verdicts is not None and provider is not None else None
+
+    def history_rejected(self) -> bool:
+        """Whether the provider shown would reject the history: what the agent sends on resume
+        (a session log), or the file as it is (any other)."""
+        judged = self._judged_shown()
+        return judged is not None and judged.rejected
 
     def _stricter_rejecting(self, judged: Judged) -> SentVerdict | None:
         """Where ``judged`` accepts what a session sends, the verdict of the stricter servers of the

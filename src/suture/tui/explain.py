@@ -25,6 +25,7 @@ from suture import show
 from suture.checks import TITLES
 from suture.checks.explain import Explanation, explain, explain_transcript, summary
 from suture.sent.recorded import RecordedRequest, recorded_in
+from suture.tui.banner import REJECTED_TOO
 from suture.tui.rows import RowModel
 from suture.tui.screens import Overlay, Styled
 from suture.tui.scrolling import PickList, Scroll
@@ -150,10 +151,8 @@ class ExplainScreen(Overlay[int | None]):
         if rec is None:
             # Not about the history, too long for the model, or not known.
             out.append(show.line(found.verdict()), styled.part("heading"))
-            if self.history_rejected() and found.elsewhere is not None and not found.elsewhere.about_history:
-                out.append(
-                    "\nBut the history is rejected too: x in the panes goes to its problems.", styled.part("key")
-                )
+            if found.beside_history and self.history_rejected():
+                out.append(f"\nBut {REJECTED_TOO} in the panes.", styled.part("key"))
             if found.closest:
                 out.append("\nclosest rules: ", styled.part("muted"))
                 out.append(", ".join(f"{r.id} ({', '.join(r.providers)}): {r.title}" for r in found.closest[:3]))
