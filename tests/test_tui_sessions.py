@@ -764,3 +764,38 @@ async def test_a_subagents_long_file_name_keeps_its_start_and_end(tmp_path: Path
         cell = next(part for part in line.split("  ") if part.startswith("↳ "))
         head, tail = cell.removeprefix("↳ ").split("…")
         assert name.startswith(head) and len(head) >= 4 and name.endswith(tail) and len(tail) >= 4
+
+
+async def test_a_folder_given_by_a_relative_path_keeps_one_row_per_file_as_files_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``suture sessions --only ss``: the watcher names what changed by its absolute path, the
+    scan by the path under the folder as given. A session that grows, one that appears and one
+    that goes each change their own row: none is listed twice, none stays after it went."""
+    monkeypatch.setenv("SUTURE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "ss"
+    folder.mkdir()
+    grows = folder / "v1-clean.jsonl"
+    goes = folder / "clean-rollout.jsonl"
+    shutil.copyfile(SAMPLES / "pi" / "v1-clean.jsonl", grows)
+    shutil.copyfile(SAMPLES / "codex" / "clean-rollout.jsonl", goes)
+    app = SessionsApp(SessionsScreen(["ss"], [], watch=True, debounce_ms=50))
+    async with app.run_test(size=SIZE) as pilot:
+        await scanned(pilot, app.browser)
+        assert sorted(r.path for r in app.browser.table.rows) == ["ss/clean-rollout.jsonl", "ss/v1-clean.jsonl"]
+        await pilot.pause(0.3)  # the watcher starts once the scan is done
+        with open(grows, "ab") as f:  # a result for no call: pi's history is rejected now
+            f.write(
+                b'{"type":"message","timestamp":"2025-11-20T10:05:00.000Z","message":{"role":"toolResult",'
+                b'"toolCallId":"toolu_ORPHAN99","toolName":"read","content":[{"type":"text","text":"x"}],'
+                b'"isError":false,"timestamp":1767880901000}}\n'
+            )
+        await until(pilot, lambda: any(r.verdict == REJECTED for r in app.browser.table.rows))
+        assert sorted(r.path for r in app.browser.table.rows) == ["ss/clean-rollout.jsonl", "ss/v1-clean.jsonl"]
+        shutil.copyfile(SAMPLES / "codex" / "broken-resumed.jsonl", folder / "new.jsonl")
+        await until(pilot, lambda: len(app.browser.table.rows) == 3)
+        assert "ss/new.jsonl" in {r.path for r in app.browser.table.rows}
+        goes.unlink()
+        await until(pilot, lambda: len(app.browser.table.rows) == 2)
+        assert sorted(r.path for r in app.browser.table.rows) == ["ss/new.jsonl", "ss/v1-clean.jsonl"]

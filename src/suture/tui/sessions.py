@@ -227,6 +227,27 @@ class Columns:
         return " " + self.GAP.join(self.fit(values))
 
 
+def _as_listed(folders: list[str], given: list[str]) -> Callable[[str], str]:
+    """How a path the folder watcher reports is spelled as the scan listed it, so that its row
+    is the same row: watchfiles gives a path under a folder made absolute (``/home/me/ss/a.jsonl``
+    for the folder given as ``ss``), the scan the path under the folder as given (``ss/a.jsonl``),
+    and a file given by itself as it was given. ``folders`` are the folders watched, as given, in
+    the order the scan walked them (the first to reach a file names it, as in ``find``)."""
+    files = {os.path.realpath(p): p for p in given if os.path.isfile(p)}
+    under = [(os.path.join(os.path.abspath(folder), ""), folder) for folder in folders]
+
+    def listed_as(path: str) -> str:
+        spelled = files.get(os.path.realpath(path))
+        if spelled is not None:
+            return spelled
+        for absolute, folder in under:
+            if path.startswith(absolute):
+                return os.path.join(folder, path[len(absolute) :])
+        return path
+
+    return listed_as
+
+
 def _base(path: str) -> str:
     """A file's name (the end of a URL)."""
     return os.path.basename(path.rstrip("/")) or path
@@ -770,6 +791,7 @@ class SessionsScreen(Screen[None]):
         roots = [str(p.root) for p in self.places if p.root.is_dir()]
         roots += [p for p in self.paths if os.path.isdir(p)]
         files = {os.path.realpath(p) for p in self.paths if os.path.isfile(p)}
+        listed_as = _as_listed(roots, self.paths)
         roots += sorted({os.path.dirname(p) for p in files})
         if not roots:
             return
@@ -783,7 +805,7 @@ class SessionsScreen(Screen[None]):
         async for changes in awatch(
             *roots, watch_filter=wanted, debounce=self.debounce_ms, step=50, ignore_permission_denied=True
         ):
-            paths = sorted({p for _, p in changes})
+            paths = sorted({listed_as(p) for _, p in changes})
             self.rescan_files(paths)
 
     @work(thread=True, group="sessions-update", exit_on_error=False)
