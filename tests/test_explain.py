@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from suture.checks.explain import closest, locate, recognise, resolve
+from suture.checks.explain import closest, explain, locate, recognise, resolve
+from suture.checks.rules import RULES
 from suture.formats import load_file
 from suture.model import Message, OtherPart, TextPart, ThinkingPart
 from suture.sent.numbered import sent_request
@@ -807,3 +808,27 @@ def test_a_short_id_the_error_names_narrows_to_the_call_that_has_it() -> None:
     where = locate(transcript.messages, rec)
     assert where.indices == [1]
     assert all("y" in {c.id for c in transcript.messages[i].tool_calls} for i in where.indices)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "messages.1.content.1: Invalid `signature` in `thinking` block",
+        "messages.1.content.1: `thinking` or `redacted_thinking` blocks in the latest assistant message cannot be "
+        "modified. These blocks must remain as they were in the original response.",
+    ],
+)
+def test_an_error_no_check_sees_is_not_the_whitespace_block_the_check_finds(text: str) -> None:
+    """The check finds A12's whitespace-only block in front of the thinking block; an invalid
+    signature is another problem of A12 that no check sees: its answer is A12's own remedy."""
+    messages = [U(), A([TextPart("\n\n"), thought()]), U("go")]
+    found = explain(messages, text)
+    assert found.recognition is not None and found.recognition.unseen
+    assert found.found and found.indices == [1] and not found.flagged
+    assert found.verdict() == f"Repair: does not fix this kind of problem. What to do: {RULES['A12'].remedy}"
+
+
+def test_the_texts_no_check_writes_are_told_from_the_ones_it_writes() -> None:
+    unseen = {k for k, text in enumerate(RULES["A12"].errors) if recognise(text)[0].unseen}
+    assert unseen == set(RULES["A12"].unseen) == {3, 4, 5}
+    assert not any(r.unseen for rule in RULES.values() if not rule.unseen for r in recognise(rule.errors[0]))

@@ -436,7 +436,11 @@ def test_any_place_of_what_is_sent_maps_back_to_what_it_came_from(lines: list[di
     # (and the message each problem found there is about: A1's call, before the place it names)
     about = {f.message for f in found.findings}
     assert set(found.request.written[n]) <= set(found.indices) <= set(found.request.written[n]) | about
-    if known:
+    if found.request.written_view:
+        # The index fits the file sent as written (the check finds the problem there) and not what
+        # the agent sends: it is read as written, and the answer says which it does not fit.
+        assert found.flagged and found.numbering.startswith(f"it does not fit {request.label}")
+    elif known:
         assert found.request.label == request.label
         assert set(request.written[n]) <= set(found.indices) <= set(request.written[n]) | about
     _consistent(found.verdict())
@@ -702,3 +706,123 @@ def test_the_error_a_repaired_session_recorded_is_said_to_be_gone_not_in_another
     assert proc.returncode == 0, proc.stdout
     assert "not in this file" not in proc.stdout
     assert "Repair: nothing to repair here" in proc.stdout and "an older state of this file" in proc.stdout
+
+
+# -- the numbering an index is read in: what the agent sends, or the file sent as written ----------
+
+
+def _as_written_error(path: Path, rule: str) -> str:
+    """The error ``suture check --provider anthropic`` writes for ``rule`` in the contract view:
+    the one "of the file sent as written"."""
+    said = run("check", path, "--provider", "anthropic").stdout.splitlines()
+    at = next(k for k, line in enumerate(said) if "(of the file sent as written)" in line and f"  {rule}: " in line)
+    return said[at + 1].split("anthropic would say, of the file sent as written: ", 1)[1]
+
+
+def test_an_error_check_writes_of_the_file_sent_as_written_is_read_as_written() -> None:
+    """check's contract view counts tool_heavy as written (its messages.9 is the assistant record
+    at line 27), where Claude Code's request has the tool results at messages.9: explain, given
+    that error, names the message check named and says which numbering it read."""
+    path = REAL / "claude-code" / "tool_heavy.jsonl"
+    error = _as_written_error(path, "A12")
+    assert error.startswith("messages.9.content.0: If an assistant message contains any thinking blocks")
+    proc = run("explain", path, error)
+    assert proc.returncode == 0, proc.stdout
+    _consistent(proc.stdout)
+    assert "The error counts the file sent as written, as suture check's contract view counts it." in proc.stdout
+    assert (
+        f"(it does not fit what Claude Code {CC_MODEL} sends when it resumes this file, where messages.9 is [14] tool"
+        in proc.stdout
+    )
+    assert "messages.9 there is written as:\n  [10] assistant (line 27, merged with lines 28, 29, 30)" in proc.stdout
+    assert "[14] tool (line 36" not in proc.stdout.split("there is written as:")[1]
+    assert "So this error came from the file sent as written" in proc.stdout
+    assert "Sent as written, it is rejected, and `suture repair` does not fix it: Delete the whitespace-only" in (
+        proc.stdout
+    )
+    report = json.loads(run("explain", "--json", path, error).stdout)
+    assert [m["index"] for m in report["messages"]] == [10]
+    assert report["sent"]["as_written"] is True and report["sent"]["index"] == 9
+    assert report["sent"]["numbering"].startswith(f"it does not fit what Claude Code {CC_MODEL} sends")
+    # The same error counted as Claude Code sends it (messages.6) is read there, as before.
+    sent = run("explain", path, error.replace("messages.9.", "messages.6."))
+    assert "The error counts what Claude Code" in sent.stdout and "[10] assistant (line 27" in sent.stdout
+    assert "does not fit" not in sent.stdout and "fits too" not in sent.stdout
+
+
+def _thinking_session(tmp_path: Path, events: list[tuple[str, Any]], name: str = "session.jsonl") -> Path:
+    """A Claude Code session of ``events`` (``("user", content)``, ``("assistant", (id, block))``,
+    one block a line as Claude Code writes a response)."""
+    lines = []
+    for n, (kind, what) in enumerate(events):
+        if kind == "user":
+            message: dict[str, Any] = {"role": "user", "content": what}
+        else:
+            message = {"id": what[0], "role": "assistant", "content": [what[1]]}
+        lines.append(session_record(kind, n, message, version=CC_MODEL, timestamp=f"2026-01-01T00:00:{n:02d}.000Z"))
+    path = tmp_path / name
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
+def _thought(n: int) -> dict[str, Any]:
+    return {"type": "thinking", "thinking": f"thought {n}", "signature": f"not-a-signature-{n}"}
+
+
+def test_both_numberings_fit_what_the_agent_sends_is_taken_and_the_other_named(tmp_path: Path) -> None:
+    """Claude Code joins the four prompts into one message and adds its system message: its
+    messages.6 is the response at line 9, and the file sent as written has the one at line 7
+    there; both hold a thinking block, so both fit an invalid signature there."""
+    events: list[tuple[str, Any]] = [("user", "go")]
+    for n in range(1, 9):
+        if n in (1, 6, 8):
+            events.append(("assistant", (f"m{n}", _thought(n))))
+        else:
+            events.append(("user", f"prompt {n}"))
+    path = _thinking_session(tmp_path, events)
+    error = "messages.6.content.0: Invalid `signature` in `thinking` block"
+    proc = run("explain", path, error)
+    assert proc.returncode == 0, proc.stdout
+    assert f"The error counts what Claude Code {CC_MODEL} sends when it resumes this file." in proc.stdout
+    assert "messages.6 there is written as:\n  [8] assistant (line 9)" in proc.stdout
+    assert "counted as the file sent as written, as suture check's contract view counts it, messages.6 is [6]" in (
+        proc.stdout
+    )
+    report = json.loads(run("explain", "--json", path, error).stdout)
+    assert report["sent"]["as_written"] is False and [m["index"] for m in report["messages"]] == [8]
+
+
+@pytest.mark.parametrize("blank", [True, False])
+def test_an_invalid_signature_gets_the_thinking_remedy_not_a_whitespace_note(tmp_path: Path, blank: bool) -> None:
+    """Claude Code sends a thinking block as written, signature and all, and leaves out only the
+    whitespace-only text block it logs in front of it: the signature is not what it repairs, no
+    check can see it, and the answer is A12's remedy."""
+    response: list[tuple[str, Any]] = [("assistant", ("m1", {"type": "text", "text": "\n\n"}))] if blank else []
+    response += [
+        ("assistant", ("m1", _thought(1))),
+        ("assistant", ("m1", {"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {"command": "ls"}})),
+    ]
+    path = _thinking_session(
+        tmp_path,
+        [
+            ("user", "list the files"),
+            *response,
+            ("user", [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "a.txt"}]),
+            ("assistant", ("m2", {"type": "text", "text": "There is a.txt."})),
+        ],
+    )
+    # Claude Code's request: the prompt, its system message, then the response at messages.2.
+    error = "messages.2.content.0: Invalid `signature` in `thinking` block"
+    proc = run("explain", path, error)
+    assert proc.returncode == 0, proc.stdout
+    _consistent(proc.stdout)
+    assert "[1] assistant (line 2" in proc.stdout
+    assert f"Claude Code {CC_MODEL} sends this as written when it resumes this file" in proc.stdout
+    assert "suture's check cannot see it" in proc.stdout
+    remedy = " ".join(RULES["A12"].remedy.split())
+    assert f"Repair: does not fix this kind of problem. What to do: {remedy}" in " ".join(proc.stdout.split())
+    assert "repairs this itself" not in proc.stdout and "whitespace" not in proc.stdout
+    assert "nothing to repair" not in proc.stdout.lower()
+    # A place with no thinking block is not where an invalid signature is.
+    elsewhere = run("explain", path, error.replace("messages.2.", "messages.3."))
+    assert elsewhere.returncode == 1 and "holds no thinking block where the error points" in elsewhere.stdout

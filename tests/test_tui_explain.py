@@ -288,3 +288,24 @@ def test_a_contract_view_finding_says_which_request_its_index_counts() -> None:
         "call c has no result in the next message (the error of the file sent as written: messages.3: `tool_use` ids…)"
     )
     assert Finding(BEFORE, 4, 5, "anthropic", v).said("Claude Code")[1] == "messages.3: `tool_use` ids…"
+
+
+async def test_E_reads_an_error_of_the_file_sent_as_written_as_check_wrote_it(tmp_path: Path) -> None:
+    """The error check writes of tool_heavy sent as written names its messages.9: E lists that
+    message (#10, line 27), not what Claude Code sends at messages.9, and says which it counts."""
+    path = tmp_path / "session.jsonl"
+    shutil.copy(ROOT / "sample_sessions" / "real" / "claude-code" / "tool_heavy.jsonl", path)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await explained(pilot, app)
+        screen = await paste_error(
+            pilot,
+            app,
+            "messages.9.content.0: If an assistant message contains any thinking blocks, the first block must be "
+            "thinking or redacted_thinking. Found text.",
+        )
+        said = " ".join(str(screen.query_one("#explained").content).split())
+        assert "it counts: the file sent as written, as suture check's contract view counts it" in said
+        assert "(it does not fit what Claude Code" in said
+        options = screen.query_one(OptionList)
+        assert [str(options.get_option_at_index(k).prompt)[:4] for k in range(options.option_count)] == ["#10 "]

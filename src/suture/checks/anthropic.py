@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from suture.checks._base import Violation, has_thinking, id_list, shown_id, violation
 from suture.checks._wire import Block, Turn, run_ends, run_of, turns
-from suture.model import Message, is_placeholder
+from suture.model import Message, OtherPart, is_placeholder
 
 NAME = "anthropic"
 TITLE = "Anthropic Messages"
@@ -34,6 +34,17 @@ _BLANK_FIRST = (
 
 def _is_thinking(block: Block) -> bool:
     return block.kind == "thinking" or (block.kind == "other" and block.other_kind in ("thinking", "redacted_thinking"))
+
+
+def holds_thinking(m: Message) -> bool:
+    """Whether ``m`` holds a thinking or redacted_thinking block: what A12's errors about what no
+    check sees (an invalid signature, an edited block) are about."""
+    content = m.content
+    if not isinstance(content, list):
+        return False
+    return has_thinking(m) or any(
+        isinstance(p, OtherPart) and p.kind in ("thinking", "redacted_thinking") for p in content
+    )
 
 
 def _type_of(block: Block) -> str:

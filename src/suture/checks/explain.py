@@ -28,7 +28,7 @@ repairs it itself, and what ``suture repair`` does about it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -44,7 +44,7 @@ from suture.words import count
 from suture.written import lines_of
 
 if TYPE_CHECKING:
-    from suture.sent import Fix
+    from suture.sent import Fix, Sent
     from suture.sent.numbered import SentRequest
     from suture.sent.recorded import RecordedRequest
 
@@ -83,10 +83,23 @@ class Recognition:
     block: int | None = None
     other_index: int | None = None
     matched: str = ""
+    pattern: int = -1
+    """Which of the rule's ``patterns`` matched."""
 
     @property
     def providers(self) -> tuple[str, ...]:
         return self.rule.providers
+
+    @property
+    def unseen(self) -> bool:
+        """Whether the text is about what suture's checks cannot see in a history (an invalid
+        thinking signature: :meth:`Rule.unseen_pattern`): no problem they find of the rule is it."""
+        return self.rule.unseen_pattern(self.pattern)
+
+    def of_rule(self, found: Iterable[Violation]) -> list[Violation]:
+        """The problems of ``found`` this text may be about: of its rule's family, unless it is
+        about what the checks cannot see (:attr:`unseen`), which none of them is."""
+        return [] if self.unseen else [v for v in found if v.rule in self.rule.members]
 
     def named(self) -> str:
         """What the error names, in words: ``index 3, block 0; ids a, b`` (empty where it names
@@ -125,10 +138,11 @@ def recognise(text: str) -> list[Recognition]:
     found: list[tuple[int, int, Recognition]] = []
     for order, r in enumerate(RULES.values()):
         best: re.Match[str] | None = None
-        for pattern in r.compiled():
+        which = -1
+        for k, pattern in enumerate(r.compiled()):
             m = pattern.search(flat)
             if m and (best is None or len(m.group()) > len(best.group())):
-                best = m
+                best, which = m, k
         if best is None:
             continue
         groups = best.groupdict()
@@ -139,7 +153,7 @@ def recognise(text: str) -> list[Recognition]:
         block = _int(groups, "m")
         if block is None:
             block = _int(groups, "c")
-        rec = Recognition(r, _ids(groups), index, block, _int(groups, "n2"), best.group())
+        rec = Recognition(r, _ids(groups), index, block, _int(groups, "n2"), best.group(), which)
         found.append((-len(best.group()), order, rec))
     found.sort(key=lambda t: (t[0], t[1]))
     return [rec for _, _, rec in found]
@@ -391,7 +405,7 @@ def locate(messages: Sequence[Message], rec: Recognition, repaired: Repair | Non
     for provider in rec.providers:
         v = verdict(messages, provider, repaired)
         repaired = v.repair
-        found = _narrow([x for x in v.before if x.rule in rec.rule.members], rec, messages)
+        found = _narrow(rec.of_rule(v.before), rec, messages)
         if found:
             indices = sorted({x.index for x in found})
             return Location(provider, found, indices, v, "check")
@@ -399,9 +413,20 @@ def locate(messages: Sequence[Message], rec: Recognition, repaired: Repair | Non
             first = Location(provider, [], [], v)
     assert first is not None
     indices, by = _named(messages, rec)
-    first.indices = indices
+    first.indices = _unseen_at(messages, rec, indices)
     first.by = by
     return first
+
+
+def _unseen_at(messages: Sequence[Message], rec: Recognition, indices: list[int]) -> list[int]:
+    """The messages of ``indices`` the error may be about: all of them, but for an error about
+    what no check sees (:attr:`Recognition.unseen`: a thinking block's signature), those that
+    hold a thinking block."""
+    if not rec.unseen:
+        return indices
+    from suture.checks.anthropic import holds_thinking
+
+    return [i for i in indices if 0 <= i < len(messages) and holds_thinking(messages[i])]
 
 
 def _wire_length(messages: Sequence[Message], kind: str | None) -> tuple[int, str]:
@@ -493,6 +518,10 @@ class Explanation:
     """What ``suture repair`` writes for this file, in a few words (a session log only)."""
     lines: list[int] = field(default_factory=list)
     """The lines of the file the messages are written on (a session log only)."""
+    numbering: str = ""
+    """For a session log whose error's index reads otherwise in another numbering (what the agent
+    sends, the file sent as written), which was taken and why, in a clause: "it does not fit what
+    Claude Code sends …: messages.9 there is [14] tool (line 36), where …"."""
 
     @property
     def beside_history(self) -> bool:
@@ -607,28 +636,41 @@ class Explanation:
         rule = self.rule or rec.rule
         family = "/".join(rec.rule.members) if len(rec.rule.members) > 1 else rec.rule.id
         if not self.found:
+            # An error about what no check sees (an invalid signature) is about a thinking block.
+            none = (
+                f"{request.label} holds no thinking block where the error points"
+                if rec.unseen
+                else f"suture's check of {request.label} finds no {family} problem, and the error names no message of it"
+            )
             return (
-                f"not found: suture's check of {request.label} finds no {family} problem, and the error names "
-                f"no message of it. Is this the session that got it? What fixes this kind of error: "
+                f"not found: {none}. Is this the session that got it? What fixes this kind of error: "
                 f"{_sentence(rule.repair_does or rule.remedy)}"
             )
-        older = _older(sent, request)
+        # Where it came from, when the agent would not send it now: the file sent as written (as
+        # suture check's contract view counts it), or the recorded request, from an older state
+        # or version.
+        came = (
+            f"this error came from the file sent as written, not from what {who} sends"
+            if request.written_view
+            else f"the recorded request came from {_older(sent, request)}"
+        )
         if self.flagged and request.exact and self.now is not None and not self.now:
-            # The recorded request had it; what the agent sends now does not.
+            # The recorded request (or the file sent as written) had it; what the agent sends now does not.
             if self.fixes:
                 return (
                     f"{who} repairs this itself when it resumes this file: {_sentence(self.fixes[0].summary)} "
-                    f"So the recorded request came from {older}. {self._nothing_to_repair(who)}"
+                    f"So {came}. {self._nothing_to_repair(who)}"
                 )
+            since = came if request.written_view else f"the file has changed since {request.label}"
             return (
-                f"{who} would not send this now: what it sends when it resumes this file no longer has it (the "
-                f"file has changed since {request.label}). {self._nothing_to_repair(who)}"
+                f"{who} would not send this now: what it sends when it resumes this file no longer has it "
+                f"({since}). {self._nothing_to_repair(who)}"
             )
-        if not self.flagged:
+        if not self.flagged and not rec.unseen:
             if self.fixes:
                 return (
                     f"{who} repairs this itself when it resumes this file: {_sentence(self.fixes[0].summary)} "
-                    f"So this error came from {older}. {self._nothing_to_repair(who)}"
+                    f"So this error came from {_older(sent, request)}. {self._nothing_to_repair(who)}"
                 )
             assumed = f" ({sent.assumed})" if sent.assumed else ""
             return (
@@ -636,19 +678,30 @@ class Explanation:
                 f"at the messages the error names{assumed}. If the agent still gets this error, what it sends "
                 "differs from what suture predicts, or the error came from an older state of this file."
             )
-        if request.layout is not None:
-            again = (
+        return f"{self._again(who)} {self._repair_clause(rule)}"
+
+    def _again(self, who: str) -> str:
+        """That the agent sends the problem again when it resumes the file (it is there, or it is
+        one no check sees, in a message the agent sends as written)."""
+        request, rec = self.request, self.recognition
+        assert request is not None and rec is not None
+        unseen = (
+            " (suture's check cannot see it: a file does not show whether a thinking block's signature is valid, "
+            "or whether thinking is on)"
+            if rec.unseen
+            else ""
+        )
+        if request.layout is not None and request.layout != request.provider:
+            return (
                 f"{who} sends this as written when it resumes this file (it does not repair it itself), so "
                 f"resuming it against {request.layout} gives this error again."
             )
-        elif request.exact:
-            again = f"{who} sends this again every time it resumes this file: it does not repair it itself."
-        else:
-            again = (
-                f"{who} sends this as written when it resumes this file (it does not repair it itself), "
-                "so resuming gives this error again."
-            )
-        return f"{again} {self._repair_clause(rule)}"
+        if request.exact and not request.written_view:
+            return f"{who} sends this again every time it resumes this file: it does not repair it itself{unseen}."
+        return (
+            f"{who} sends this as written when it resumes this file (it does not repair it itself), "
+            f"so resuming gives this error again{unseen}."
+        )
 
     def _nothing_to_repair(self, who: str) -> str:
         """For a problem the agent no longer sends: nothing to do with it; with an older agent,
@@ -660,6 +713,9 @@ class Explanation:
                 f" With an older version, which sends it as written, `suture repair` fixes it: "
                 f"{_sentence(violations[0].remedy)}{self._writes()}"
             )
+        elif violations:
+            stays = next(v for v in violations if not v.fixed)
+            older = f" Sent as written, it is rejected, and `suture repair` does not fix it: {_sentence(stays.remedy)}"
         return f"Nothing to repair with {who}: resume it as it is.{older}"
 
     def _repair_clause(self, rule: Rule) -> str:
@@ -779,10 +835,13 @@ def explain_transcript(
     """:func:`explain` for any file. For a session log the error's indices count what the agent
     sends: the request ``requests`` holds behind the recorded error of the same text (exact;
     ``suture.sent.recorded.read(path)`` gives them), else what the agent sends on resume; the
-    messages found are as-written (``Explanation.indices``). For a request file, :func:`explain`
-    of its messages."""
-    from suture.sent import agent_name, as_sent
-    from suture.sent.numbered import modelled, recorded
+    messages found are as-written (``Explanation.indices``). Where no recorded request is behind
+    it, an index that fits the file sent as written and not what the agent sends (the numbering
+    of the errors ``suture check``'s contract view writes) is read as written; where both fit,
+    what the agent sends is taken. ``Explanation.numbering`` says which, where the other reads it
+    otherwise. For a request file, :func:`explain` of its messages."""
+    from suture.sent import as_sent
+    from suture.sent.numbered import as_written, modelled
 
     sent = as_sent(transcript)
     if sent.agent is None:
@@ -793,6 +852,40 @@ def explain_transcript(
     result = repaired if repaired is not None else repair(transcript.messages)
     model = modelled(transcript, sent)
     behind = _behind(transcript, requests or (), recognised[0])
+    numberings = _numberings(transcript, sent, model, behind)
+    verdicts: dict[str, Verdict] = {}
+
+    def contracts(provider: str) -> Verdict:
+        if provider not in verdicts:
+            verdicts[provider] = verdict(transcript.messages, provider, result)
+        return verdicts[provider]
+
+    tries = [
+        (k, _explain_sent(transcript, request, model, rec, result, text, contracts))
+        for rec in recognised
+        for k, request in enumerate(numberings)
+    ]
+    written = as_written(transcript, sent) if behind is None else None
+    aside = [
+        _explain_sent(transcript, written, model, rec, result, text, contracts)
+        for rec in recognised
+        if written is not None and rec.index is not None
+    ]
+    best = _chosen(tries, aside, transcript.messages)
+    best.others = [r for r in recognised if r is not best.recognition]
+    best.writes = repair_writes(transcript)
+    return best
+
+
+def _numberings(
+    transcript: Transcript, sent: Sent, model: SentRequest, behind: RecordedRequest | None
+) -> list[SentRequest]:
+    """The requests an error's index may count, what the agent sends: the recorded request behind
+    it, else ``model`` (what it sends on resume) and, for a file another version wrote, the same
+    without what the modelled version adds."""
+    from suture.sent import agent_name
+    from suture.sent.numbered import modelled, recorded
+
     numberings = [recorded(transcript, behind, sent)] if behind is not None else [model]
     if behind is None and sent.assumed and sent.added:
         # Another version wrote the file: what it adds when it sends is not known, so an index
@@ -807,43 +900,80 @@ def explain_transcript(
             f"({', '.join(a.what for a in sent.added)}: {writer} may not add it)"
         )
         numberings.append(plain)
-    verdicts: dict[str, Verdict] = {}
+    return numberings
 
-    def contracts(provider: str) -> Verdict:
-        if provider not in verdicts:
-            verdicts[provider] = verdict(transcript.messages, provider, result)
-        return verdicts[provider]
 
-    tries = [
-        (k, _explain_sent(transcript, request, model, rec, result, text, contracts))
-        for rec in recognised
-        for k, request in enumerate(numberings)
-    ]
-    # The numbering that explains the error: where the check sees it in what is sent, or where
-    # the messages it names hold it (as written, or repaired by the agent itself). Reading the
-    # indices without what the agent adds is a guess about another version, taken only where it
-    # explains the error; else what the modelled agent sends is the answer.
+def _fits(e: Explanation) -> bool:
+    """Whether the place ``e`` reads the error's index at holds what the error is about: the
+    check finds the problem there, or, for a problem no check can see, the message it is about."""
+    return e.flagged or (e.recognition is not None and e.recognition.unseen and e.found)
+
+
+def _chosen(tries: list[tuple[int, Explanation]], aside: list[Explanation], messages: Sequence[Message]) -> Explanation:
+    """The numbering that explains the error, of ``tries`` (what the agent sends, ``0`` the
+    modelled or recorded request) and ``aside`` (the file sent as written): where the error's
+    index names what it is about in what the agent sends, or where the messages it names hold it
+    as written (the agent repairing it itself); else where it does so in the file sent as
+    written; else what the agent sends. Reading the indices without what the agent adds is a
+    guess about another version, taken only where it explains the error."""
     primary = [e for k, e in tries if k == 0]
     tried = [e for _, e in tries]
-    best = next(
-        (e for e in tried if e.flagged),
+    agent = next((e for e in tried if _fits(e)), None) or next(
+        (e for e in tried if e.found and e.location is not None and e.location.violations), None
+    )
+    written = next((e for e in aside if _fits(e)), None)
+    if agent is not None:
+        if written is not None and written.indices != agent.indices:
+            agent.numbering = _both_fit(agent, written, messages)
+        return agent
+    if written is not None:
+        written.numbering = _as_written_only(primary[0], messages)
+        return written
+    return next(
+        (e for e in primary if e.found),
+        # The calls the error names are in the file, at the place it names only as another
+        # version counts it (a file the error was recorded in, then repaired): that, not
+        # "wrong file". (An index alone, at what the agent adds, names nothing here.)
         next(
-            (e for e in tried if e.found and e.location is not None and e.location.violations),
-            next(
-                (e for e in primary if e.found),
-                # The calls the error names are in the file, at the place it names only as another
-                # version counts it (a file the error was recorded in, then repaired): that, not
-                # "wrong file". (An index alone, at what the agent adds, names nothing here.)
-                next(
-                    (e for e in tried if e.found and e.recognition is not None and e.recognition.ids),
-                    next((e for e in primary if not e.absent), primary[0]),
-                ),
-            ),
+            (e for e in tried if e.found and e.recognition is not None and e.recognition.ids),
+            next((e for e in primary if not e.absent), primary[0]),
         ),
     )
-    best.others = [r for r in recognised if r is not best.recognition]
-    best.writes = repair_writes(transcript)
-    return best
+
+
+def _at(e: Explanation, messages: Sequence[Message]) -> str:
+    """Where ``e`` reads the error's index, in words: ``messages.9 is [14] tool (line 36)``;
+    ``""`` where it names no message of this file there."""
+    request = e.request
+    assert request is not None
+    at = e.indices or (list(request.written[e.named]) if e.named is not None else [])
+    if e.named is None or not at:
+        return ""
+    said = ", ".join(
+        f"[{i}] {messages[i].role}" + (f" ({messages[i].source})" if messages[i].source else "") for i in at
+    )
+    return f"{request.name(e.named)} is {said}"
+
+
+def _as_written_only(sent: Explanation, messages: Sequence[Message]) -> str:
+    """Why an index is read as the file sent as written: what the agent sends has no such
+    problem at that place."""
+    assert sent.request is not None and sent.recognition is not None
+    rec = sent.recognition
+    at = _at(sent, messages)
+    if not at:
+        return f"it does not fit {sent.request.label}: {', '.join(sent.absent) or 'it names no message of this file'}"
+    why = "holds no thinking block" if rec.unseen else f"suture's check finds no {rec.rule.id} problem there"
+    return f"it does not fit {sent.request.label}, where {at}, and {why}"
+
+
+def _both_fit(agent: Explanation, written: Explanation, messages: Sequence[Message]) -> str:
+    """What the error's index names in the file sent as written, where it fits there too."""
+    assert agent.request is not None and written.request is not None
+    return (
+        f"counted as {written.request.label}, {_at(written, messages)}, which fits too; "
+        f"this reads it as {agent.request.label}, the request the agent sends"
+    )
 
 
 def _left_out(request: SentRequest) -> set[int]:
@@ -889,14 +1019,14 @@ def _explain_sent(
     named, missing = _sent_place(messages, request, rec)
     findings, provider = _sent_findings(request, rec, named)
     written, by, provider = _sent_written(transcript, request, rec, named, missing, findings, contracts, provider)
+    written = _unseen_at(messages, rec, written)
     wanted, ids = set(written), set(rec.ids)
     now = None if now_in is None else _still_sent(now_in, rec, wanted, ids)
     contract = contracts(provider)
     touching = [
         v
-        for v in contract.before
-        if v.rule in rec.rule.members
-        and (wanted & {v.index, *v.related} or (v.call_id is not None and v.call_id in ids))
+        for v in rec.of_rule(contract.before)
+        if wanted & {v.index, *v.related} or (v.call_id is not None and v.call_id in ids)
     ]
     # What the agent repairs itself at these messages, where the file as written has this problem
     # there (another repair of the same message, such as an orphan result it leaves out, does not
@@ -969,7 +1099,7 @@ def _sent_findings(request: SentRequest, rec: Recognition, named: int | None) ->
     """A check of ``request``'s findings of the recognised rule, narrowed to the error, from the
     first of the error's providers that has any; that provider (else the first)."""
     for p in rec.providers:
-        listed = [_finding(request, v) for v in request.check(p) if v.rule in rec.rule.members]
+        listed = [_finding(request, v) for v in rec.of_rule(request.check(p))]
         narrowed = _narrow_findings(listed, rec, named)
         if narrowed:
             return narrowed, p
@@ -1007,7 +1137,7 @@ def _sent_written(
         # A text that names no message, and nothing of it in what is sent: where the file as
         # written has it (the agent may repair it itself).
         for p in rec.providers:
-            in_file = [v for v in contracts(p).before if v.rule in rec.rule.members]
+            in_file = rec.of_rule(contracts(p).before)
             if in_file:
                 return sorted({v.index for v in in_file}), "file", p
     return [], "index" if named is not None else "", provider
@@ -1019,8 +1149,7 @@ def _still_sent(model: SentRequest, rec: Recognition, wanted: set[int], ids: set
     return [
         f
         for p in rec.providers
-        for v in model.check(p)
-        if v.rule in rec.rule.members
+        for v in rec.of_rule(model.check(p))
         for f in [_finding(model, v)]
         if wanted & set(f.written) or (v.call_id is not None and v.call_id in ids)
     ]

@@ -10,6 +10,10 @@ backticks or quotes and match across rewording of punctuation and line breaks.
 ``family`` lists the rules whose violations a provider reports with this rule's text (Anthropic
 reports tool results that do not lead their message with the same text as missing ones).
 ``index`` says which numbering an index in the text uses (see ``suture.checks._wire``).
+``unseen`` lists the texts (by their place in ``errors``) about what the history alone does not
+show, which no check writes: a thinking block's signature, checked against the response it came
+from, or whether the request has thinking on (:meth:`Rule.unseen_pattern` tells a pasted text of
+one).
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ class Rule:
     index: str | None = None
     fix: str = ""
     """What the repair does about it, for a rule it fixes only in some cases (``fixed == "some"``)."""
+    unseen: tuple[int, ...] = ()
+    """The ``errors`` (by index) no check writes: what the history alone does not show."""
 
     @property
     def repair_does(self) -> str:
@@ -57,6 +63,16 @@ class Rule:
     @property
     def members(self) -> tuple[str, ...]:
         return self.family or (self.id,)
+
+    def unseen_pattern(self, k: int) -> bool:
+        """Whether ``patterns[k]`` recognises only texts no check writes (:attr:`unseen`): an
+        error of it is about something suture's checks cannot see, never one of the problems they
+        find of this rule."""
+        if not self.unseen or not 0 <= k < len(self.patterns):
+            return False
+        pattern = _compiled(self.id)[k]
+        said = [j for j, _ in enumerate(self.errors) if pattern.search(normalise(_filled(self.text(j))))]
+        return bool(said) and all(j in self.unseen for j in said)
 
     def compiled(self) -> list[re.Pattern[str]]:
         return _compiled(self.id)
@@ -308,6 +324,9 @@ _TABLE: tuple[Rule, ...] = (
             r"in the final position cannot contain thinking",
         ),
         index="turns",
+        # A signature is checked against the response it came from, and whether thinking is on is
+        # the request's: a history shows neither.
+        unseen=(3, 4, 5),
     ),
     Rule(
         "A13",
@@ -796,6 +815,11 @@ def _compiled(rule_id: str) -> list[re.Pattern[str]]:
         found = [re.compile(p, re.IGNORECASE) for p in RULES[rule_id].patterns]
         _CACHE[rule_id] = found
     return found
+
+
+def _filled(text: str) -> str:
+    """A rule's text with a ``0`` for each of its ``{fields}``, as a provider would fill them."""
+    return re.sub(r"\{\w+\}", "0", text)
 
 
 def rule(rule_id: str) -> Rule:

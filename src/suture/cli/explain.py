@@ -230,6 +230,8 @@ def _sent_json(found: Explanation) -> dict[str, Any] | None:
     return {
         "request": request.label,
         "laid_out_as": request.layout,
+        "as_written": request.written_view,
+        "numbering": found.numbering or None,
         "exact": request.exact,
         "agent": sent.agent,
         "version": sent.version,
@@ -270,6 +272,8 @@ def _human(args: argparse.Namespace, transcript: Transcript, found: Explanation)
         if sent.assumed:
             w(f"  ({sent.assumed})")
         w(f"  The error counts {request.label}.")
+        if found.numbering:
+            w(f"  ({found.numbering})")
     if found.found:
         if request is not None and found.named is not None:
             w(f"  {request.name(found.named)} there is written as:")

@@ -11,6 +11,7 @@ in ``Transcript.messages``) each place came from::
 
     req = modelled(transcript)            # suture's model of what the agent sends on resume
     req = recorded(transcript, request)   # a request the file recorded (Claude Code 2.1.328): exact
+    req = as_written(transcript)          # the file sent as written (suture check's contract view)
     req.length                            # how many places the provider counts
     req.wire[n]                           # what is sent at place n (None: what the agent adds, not held here)
     req.written[n]                        # the as-written messages place n came from (() where none)
@@ -45,6 +46,7 @@ from suture.checks._wire import contents, items, turns
 from suture.checks.rules import RULES
 from suture.model import Message, TextPart, ThinkingPart, Transcript, text_of
 from suture.sent import RESUME_PROMPT, Added, Sent, agent_name, as_sent, wire_places
+from suture.words import AS_WRITTEN, CONTRACT
 from suture.written import lines_of
 
 if TYPE_CHECKING:
@@ -52,6 +54,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SentRequest",
+    "as_written",
     "block_keys",
     "body_of",
     "list_key",
@@ -108,6 +111,8 @@ class SentRequest:
     numbers: list[int | str] = field(default_factory=list)
     """For a request :meth:`laid_out` from another, the as-written number of each of
     :attr:`messages` (:meth:`number`) as that request numbers it; empty: read from this one."""
+    written_view: bool = False
+    """Whether this numbers the file as written (:func:`as_written`), not what the agent sends."""
     _checked: dict[str, list[Violation]] = field(default_factory=dict)
     _found: dict[str, list[Violation]] = field(default_factory=dict)
     _blocks: dict[int, tuple[int, int]] | None = None
@@ -204,6 +209,7 @@ class SentRequest:
             in_sent=self.in_sent,
             layout=provider,
             numbers=[self.number(j) for j in range(len(self.messages))],
+            written_view=self.written_view,
         )
 
     def block_written(self, n: int, block: int) -> tuple[int, ...]:
@@ -634,14 +640,38 @@ def _anthropic_wire(wire_format: str) -> bool:
 
 def _request_file(transcript: Transcript, sent: Sent) -> SentRequest:
     """A request file: the history is the request, numbered as its provider groups the messages."""
+    return _file_as_request(transcript, sent, transcript.format, "this file")
+
+
+_AS_WRITTEN = f"{AS_WRITTEN.removeprefix('of ')}, as suture check's {CONTRACT} counts it"
+"""What :func:`as_written` numbers, in words: what ``suture check``'s contract view counts."""
+
+
+def as_written(transcript: Transcript, sent: Sent | None = None) -> SentRequest:
+    """A session log as written, numbered as the provider its agent sends to numbers a request of
+    those messages: what the contract view's problems and the errors ``suture check`` writes "of
+    the file sent as written" count (each message as it is written, nothing the agent adds or
+    repairs when it sends). For a request file, the file's own history (:func:`modelled`)."""
+    sent = sent if sent is not None else as_sent(transcript)
+    if sent.agent is None:
+        return _request_file(transcript, sent)
+    request = _file_as_request(transcript, sent, sent.wire_format, _AS_WRITTEN)
+    request.layout = sent.provider  # suture's writing of the provider's request, not what is sent
+    request.numbers = list(range(len(transcript.messages)))
+    request.written_view = True
+    return request
+
+
+def _file_as_request(transcript: Transcript, sent: Sent, wire_format: str, label: str) -> SentRequest:
+    """The file's messages as a request in ``wire_format``, numbered as its provider groups them."""
     messages = list(transcript.messages)
-    key = list_key(transcript.format)
+    key = list_key(wire_format)
     groups: list[list[int]]
     if key == "input":
         groups = [[it.source] for it in items(messages)]
     elif key == "contents":
         groups = [list(t.members) for t in contents(messages)]
-    elif _anthropic_wire(transcript.format):
+    elif _anthropic_wire(wire_format):
         groups = [list(t.members) for t in turns(messages)]
     else:
         groups = [[i] for i in range(len(messages))]
@@ -652,7 +682,7 @@ def _request_file(transcript: Transcript, sent: Sent) -> SentRequest:
                 at[j] = n
     return SentRequest(
         key=key,
-        wire_format=transcript.format,
+        wire_format=wire_format,
         provider=sent.provider,
         wire=[None] * len(groups),
         written=[_ordered(g) for g in groups],
@@ -660,7 +690,7 @@ def _request_file(transcript: Transcript, sent: Sent) -> SentRequest:
         messages=messages,
         at=at,
         exact=True,
-        label="this file",
+        label=label,
         sent=sent,
     )
 

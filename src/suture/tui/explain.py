@@ -169,6 +169,9 @@ class ExplainScreen(Overlay[int | None]):
             # An error from a provider the agent does not send to counts suture's layout of its request.
             out.append("\nit counts: ", styled.part("muted"))
             out.append(show.line(found.request.label))
+        if found.numbering:
+            # Which numbering the error's index was read in, where another reads it otherwise.
+            out.append(f"\n({show.line(found.numbering)})", styled.part("muted"))
         out.append("\n")
         out.append(show.line(found.verdict()), styled.part("key" if found.found else "empty"))
         if found.changes:
