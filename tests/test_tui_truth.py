@@ -420,6 +420,50 @@ async def test_a_reload_that_changes_nothing_is_quiet(tmp_path: Path) -> None:
         assert app.reloaded is not None and app.reloaded[0] == "1 message changed"
 
 
+async def test_the_reload_note_counts_every_append_since_the_person_last_acted(tmp_path: Path) -> None:
+    """An agent writes three messages, one at a time, while the file is watched: the note says
+    +3, not the last one's +1. A key pressed starts the count again; a reload that is not an
+    append at the end says what it brought alone."""
+    path = copy(ROOT / "sample_sessions" / "pi" / "v1-clean.jsonl", tmp_path)
+    app = SutureApp(path, watch=False)
+
+    def user(text: str) -> bytes:
+        return (
+            b'{"type":"message","timestamp":"2025-11-20T10:05:00.000Z","message":{"role":"user","content":"'
+            + text.encode()
+            + b'","timestamp":1767880901000}}\n'
+        )
+
+    async def appended(text: str) -> str:
+        before = app.model
+        with open(path, "ab") as f:
+            f.write(user(text))
+        app.read_file()  # (as the watcher asks: no key pressed)
+        for _ in range(200):
+            if app.model is not before:
+                break
+            await pilot.pause(0.05)
+        await checked(pilot, app)
+        assert app.reloaded is not None
+        return app.reloaded[0]
+
+    async with app.run_test(size=SMALL) as pilot:
+        await checked(pilot, app)
+        assert await appended("one") == "+1 message"
+        assert await appended("two") == "+2 messages"
+        assert await appended("three") == "+3 messages"
+        await pilot.press("down")
+        assert await appended("four") == "+1 message"
+        path.write_bytes(path.read_bytes().replace(b'"content":"four"', b'"content":"FOUR"'))
+        app.read_file(whole=True)
+        for _ in range(200):
+            if app.reloaded is not None and app.reloaded[0] != "+1 message":
+                break
+            await pilot.pause(0.05)
+        assert app.reloaded is not None and app.reloaded[0] == "1 message changed"
+        assert await appended("five") == "+1 message"
+
+
 @pytest.mark.parametrize(
     "sample",
     [

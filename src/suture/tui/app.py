@@ -137,10 +137,18 @@ def freeze_heap() -> None:
 
 
 def _reload_said(
-    old: Transcript, transcript: Transcript, added: int, changed: tuple[int, int, int], compacted: int | None
+    old: Transcript,
+    transcript: Transcript,
+    added: int,
+    changed: tuple[int, int, int],
+    compacted: int | None,
+    unseen: int = 0,
 ) -> str:
     """What the reload note says a full read or an append brought (``changed`` as in
-    :meth:`SutureApp._show`; ``compacted``: the line of a compaction written meanwhile)."""
+    :meth:`SutureApp._show`; ``compacted``: the line of a compaction written meanwhile).
+    ``unseen``: the messages earlier appends brought since the person last pressed a key or
+    clicked, counted in where this read only appends too (:func:`_appended_only`), so that the
+    note says all an agent wrote while it was watched, not its last line."""
     messages = count(len(transcript.messages), "message")
     if old.format != transcript.format:  # another file now: not so many more messages
         return f"now {transcript.format}, {messages}"
@@ -154,8 +162,15 @@ def _reload_said(
     if added:
         # Put in or cut before the messages both reads end with: where, by its index.
         at = f" at #{kept - different - shared_end}" if shared_end else ""
+        if _appended_only(old, transcript, added, changed):
+            added += unseen
         parts.append(("+" if added > 0 else "−") + count(abs(added), "message") + at)
     return ", ".join(parts) or "reloaded"
+
+
+def _appended_only(old: Transcript, transcript: Transcript, added: int, changed: tuple[int, int, int]) -> bool:
+    """Whether a reload only put messages at the end of the same file's history."""
+    return added > 0 and not changed[0] and not changed[2] and old.format == transcript.format
 
 
 class PanesScreen(Screen[None]):
@@ -346,6 +361,9 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         self.row_filter = "all"
         self.recorded: Recorded | None = None
         self.reloaded: tuple[str, float] | None = None
+        self._appended_unseen = 0
+        """Messages appends brought since the person last pressed a key or clicked (the reload
+        note counts them all: :func:`_reload_said`)."""
         self._reload_ticker: Timer | None = None
         self._reload_asked = False
         self._export_choice = ""
@@ -485,6 +503,11 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         if why is not None:
             self.notify(why, timeout=3, markup=False)
         return why is not None
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, (events.Key, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)):
+            self._appended_unseen = 0  # the person is here: the next append's note counts afresh
+        await super().on_event(event)
 
     def on_key(self, event: events.Key) -> None:
         if event.key == "escape":
@@ -1059,7 +1082,10 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         freeze_heap()
         if quiet:  # only a line still being written grew: nothing new to show
             return
-        said = _reload_said(old.transcript, transcript, added, changed, compacted if compacted_now else None)
+        compacted_said = compacted if compacted_now else None
+        said = _reload_said(old.transcript, transcript, added, changed, compacted_said, self._appended_unseen)
+        appended = compacted_said is None and _appended_only(old.transcript, transcript, added, changed)
+        self._appended_unseen = self._appended_unseen + added if appended else 0
         self._note_reload(f"reads again, {said}" if recovered else said)
 
     def _note_reload(self, said: str) -> None:
