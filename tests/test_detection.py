@@ -13,9 +13,21 @@ import pytest
 
 import suture
 import suture.formats as registry
-from suture.formats import CERTAIN, PLAUSIBLE, adapters, detect, dump, export_name, get, load_bytes
+from suture.formats import (
+    CERTAIN,
+    PLAUSIBLE,
+    adapters,
+    detect,
+    dump,
+    export_name,
+    get,
+    load_bytes,
+    request_bodies,
+    written_formats,
+)
 from suture.io import Document, InputError, parse_document
 from suture.model import Transcript
+from suture.words import either
 from tests.helpers.cli import run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -112,32 +124,70 @@ def test_an_undecidable_file_says_which_formats_it_could_be(monkeypatch: pytest.
     assert str(info.value) == "this file could be any of one, two; pass --format NAME to choose"
 
 
-def test_suture_formats_lists_every_format() -> None:
+def _table() -> list[str]:
+    """The lines of ``suture formats`` naming one format each (above its blank line)."""
     proc = _run("formats")
     assert proc.returncode == 0, proc.stderr
-    listed = [line.split()[0] for line in proc.stdout.splitlines()]
+    return proc.stdout.split("\n\n")[0].splitlines()
+
+
+def test_suture_formats_lists_every_format() -> None:
+    listed = [line.split()[0] for line in _table()]
     assert listed == [a.name for a in adapters()]
-    lines = {line.split()[0]: line for line in proc.stdout.splitlines()}
+    lines = {line.split()[0]: line for line in _table()}
     assert "writes the session back, for Claude Code to resume; --to messages: its request body" in lines["claude-code"]
     assert "--to responses: its request body" in lines["codex"]
     assert "(chat, gemini, messages or responses)" in lines["pi"]
     assert "exports as" not in lines["chat"]
 
 
-def test_suture_formats_json_gives_what_the_table_says_for_scripts() -> None:
+def test_suture_formats_says_what_repair_to_writes() -> None:
+    """Below the table, one line names every format --to writes any transcript as."""
+    proc = _run("formats")
+    last = proc.stdout.splitlines()[-1]
+    assert last == f"suture repair --to writes any of them as {either(request_bodies())}, and a session log as itself"
+
+
+def test_suture_formats_json_gives_what_each_format_is_written_as() -> None:
     proc = _run("formats", "--json")
     assert proc.returncode == 0, proc.stderr
     listed = orjson.loads(proc.stdout)
     assert [f["name"] for f in listed] == [a.name for a in adapters()]
-    table = {line.split()[0]: line for line in _run("formats").stdout.splitlines()}
-    for f in listed:
-        # The table's line is the name, the title and what is written, where that is said.
-        assert table[f["name"]].split(None, 1)[1] == f["title"] + (f"  ({f['writes']})" if f["writes"] else "")
     by_name = {f["name"]: f for f in listed}
+    for f in listed:
+        assert f["writes"] == list(written_formats(f["name"])) and f["writes"][0] == f["name"]
+        assert set(f["request_formats"]) == set(request_bodies()) <= set(f["writes"])
     assert by_name["claude-code"]["written_back"] == "Claude Code"
-    assert by_name["claude-code"]["request_formats"] == ["messages"]
-    assert by_name["pi"]["request_formats"] == ["chat", "gemini", "messages", "responses"]
-    assert by_name["chat"]["written_back"] is None and by_name["chat"]["writes"] is None
+    assert by_name["claude-code"]["sent_as"] == ["messages"]
+    assert by_name["pi"]["sent_as"] == ["chat", "gemini", "messages", "responses"]
+    assert by_name["chat"]["written_back"] is None and by_name["chat"]["sent_as"] == ["chat"]
+    # Every format is written as the AI SDK's messages and as each provider's request body.
+    assert {"chat", "messages", "responses", "gemini", "vercel"} <= set(by_name["claude-code"]["writes"])
+
+
+def test_suture_formats_json_says_what_repair_to_takes(tmp_path: Path) -> None:
+    """For a file of each format, ``suture repair --to NAME`` takes exactly the formats ``suture
+    formats --json`` lists in its ``writes``: every other format it refuses, saying what the file
+    is written as (a conversion the history cannot hold is taken, and fails for that history)."""
+    listed = {f["name"]: f["writes"] for f in orjson.loads(_run("formats", "--json").stdout)}
+    inputs = {}
+    for adapter in adapters():
+        sample = sorted((SAMPLES / adapter.name).glob("*.json*"))[0]
+        inputs[adapter.name] = tmp_path / "in" / f"{adapter.name}{sample.suffix}"
+        inputs[adapter.name].parent.mkdir(exist_ok=True)
+        shutil.copyfile(sample, inputs[adapter.name])
+    for target in listed:
+        out = tmp_path / f"to-{target}"
+        proc = _run("repair", *map(str, inputs.values()), "--out-dir", str(out), "--to", target, "-q")
+        errors = [line for line in proc.stderr.splitlines() if line.startswith("suture: error: ")]
+        for source, path in inputs.items():
+            said = [line.removeprefix(f"suture: error: {path}: ") for line in errors if f" {path}: " in line]
+            refused = registry._not_written(target, source)
+            if target in listed[source]:
+                assert refused not in said, (source, target)
+                assert not said or "cannot express" in said[0], (source, target, said)
+            else:
+                assert said == [refused], (source, target, proc.stderr)
 
 
 def test_suture_formats_tells_what_a_pi_session_is_written_as() -> None:

@@ -61,6 +61,36 @@ def test_bad_arguments_are_one_line(tmp_path: Path, args: tuple[str, ...], said:
     assert said in one_error_line(suture("serve", *args, cwd=tmp_path))
 
 
+@pytest.mark.parametrize(
+    ("name", "data", "options"),
+    [
+        ("package.json", b'{"name": "x", "version": "1.0.0"}', ()),
+        ("broken.json", b'[{"role": "user", "content": "hi"', ()),
+        ("empty.json", b"", ()),
+        ("chat.json", WORKED.read_bytes(), ("--format", "gemini")),
+    ],
+    ids=["no-transcript", "broken-json", "empty", "another-format"],
+)
+def test_a_file_that_is_no_transcript_is_refused_as_check_refuses_it(
+    tmp_path: Path, name: str, data: bytes, options: tuple[str, ...]
+) -> None:
+    """Before it listens: one line, the one ``suture check`` gives, exit code 2 (it served the
+    file before, each page's app showing only the error)."""
+    (tmp_path / name).write_bytes(data)
+    command = [sys.executable, "-m", "suture", "serve", "--port", "0", name, *options]
+    # Bounded: a server that starts on it would run until the timeout ends it.
+    served = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert one_error_line(served) == one_error_line(suture("check", name, *options, cwd=tmp_path))
+    assert served.stdout == ""  # never said it was serving
+
+
+def test_a_fifo_is_refused_without_waiting_on_it(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "fifo")
+    started = time.monotonic()
+    line = one_error_line(suture("serve", "--port", "0", "fifo", cwd=tmp_path))
+    assert "is a FIFO" in line and time.monotonic() - started < 30
+
+
 def test_without_the_web_extra_it_says_how_to_install_it(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -234,6 +264,49 @@ def test_a_host_name_that_is_not_this_machines_is_refused_every_route(tmp_path: 
             assert seen["/nothing"][0] == 404
         assert served.descendants() == set()  # no app was started for a refused request
     assert any("refused a request for '/'" in line and "evil.com" in line for line in served.out)
+
+
+async def _fetch(url: str, host: str | None = None) -> tuple[int, Any, str]:
+    """A GET's status, headers and body (``host``: the Host header sent)."""
+    headers = {"Host": host} if host else {}
+    async with aiohttp.ClientSession() as session, session.get(url, headers=headers) as response:
+        return response.status, response.headers, await response.text(errors="replace")
+
+
+def test_no_folder_is_listed_and_only_the_pages_files_are_served(tmp_path: Path) -> None:
+    from suture.web.server import STATIC
+
+    with serving("--demo", cwd=tmp_path) as served:
+        base = served.url.rstrip("/")
+        page = asyncio.run(_fetch(served.url))[2]
+        for file in STATIC.values():
+            assert f"/static/{file}" in page  # the page uses it, and gets it
+            assert asyncio.run(_fetch(f"{base}/static/{file}"))[0] == 200
+        # textual-serve's static folder holds more, and listed itself, its folders too.
+        for path in ("/static/", "/static", "/static/js/", "/static/fonts", "/static/images/background.png"):
+            status, _, body = asyncio.run(_fetch(base + path))
+            assert status == 404, path
+            assert "Index of" not in body and "textual.js" not in body and "xterm" not in body, path
+
+
+def test_every_response_forbids_framing_and_sniffing(tmp_path: Path) -> None:
+    """The page, a static file, a missing one, a refused request: none may be framed by any
+    site (``X-Frame-Options: DENY``, CSP ``frame-ancestors 'none'``) or taken for another type."""
+    with serving("--demo", cwd=tmp_path) as served:
+        base = served.url.rstrip("/")
+        port = base.rsplit(":", 1)[1]
+        answers = {
+            "page": asyncio.run(_fetch(served.url)),
+            "static": asyncio.run(_fetch(f"{base}/static/js/textual.js")),
+            "missing": asyncio.run(_fetch(f"{base}/nothing")),
+            "refused": asyncio.run(_fetch(served.url, host=f"evil.example:{port}")),
+        }
+    assert [status for status, _, _ in answers.values()] == [200, 200, 404, 403]
+    for what, (_, headers, _) in answers.items():
+        assert headers.get("X-Frame-Options") == "DENY", what
+        policies = headers.getall("Content-Security-Policy", [])
+        assert len(policies) == 1 and "frame-ancestors 'none'" in policies[0].split(";")[0], what
+        assert headers.get("X-Content-Type-Options") == "nosniff", what
 
 
 def test_a_hostile_file_name_is_text_in_the_page(tmp_path: Path) -> None:

@@ -166,6 +166,21 @@ def test_the_demo_in_a_browser(browser: Any, tmp_path: Path) -> None:
         page.context.close()
 
 
+def test_no_other_site_can_show_the_page_in_a_frame(browser: Any, tmp_path: Path) -> None:
+    """A page of another site that frames the served page gets Chromium's error page in the
+    frame, not the app (a framed app could be led into keys by clicks on the outer page)."""
+    with serving("--demo", cwd=tmp_path) as served:
+        page = browser.new_context().new_page()
+        page.set_default_timeout(WAIT_MS)
+        blocked: list[str] = []
+        page.on("console", lambda message: blocked.append(message.text))
+        page.set_content(f'<iframe src="{served.url}"></iframe>')  # (waits for the frame to load)
+        framed = page.frames[1]
+        assert framed.url.startswith("chrome-error://"), framed.url
+        assert any("frame-ancestors 'none'" in line for line in blocked), blocked
+        page.context.close()
+
+
 HOSTILE = [
     {"role": "user", "content": "<script>alert('script')</script>"},
     {"role": "user", "content": "<img src=x onerror=alert('img')>"},

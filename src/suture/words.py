@@ -7,7 +7,7 @@ words. Pure: no I/O, no Textual, no import (the app's first screen imports it).
 
 from __future__ import annotations
 
-__all__ = ["AS_WRITTEN", "CONTRACT", "count"]
+__all__ = ["AS_WRITTEN", "CONTRACT", "count", "either"]
 
 CONTRACT = "contract view"
 """What the problems of a session log's file as written are called: suture's repair contract on
@@ -26,3 +26,12 @@ def count(n: int, one: str, many: str | None = None) -> str:
     ('1 call', '16 calls', '0 replies', '1,204 messages')
     """
     return f"{n:,} {one if n == 1 else (many if many is not None else one + 's')}"
+
+
+def either(names: tuple[str, ...] | list[str]) -> str:
+    """``names`` as a choice in words: ``a, b or c`` (one name alone as it is).
+
+    >>> either(["chat", "messages", "gemini"]), either(["chat"])
+    ('chat, messages or gemini', 'chat')
+    """
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"

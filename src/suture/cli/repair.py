@@ -88,7 +88,10 @@ def add_arguments(sub: Any, name: str) -> None:
     p.add_argument(
         "--to",
         metavar="FORMAT",
-        help="write in this format instead of the input's (a session log: its request body, e.g. --to messages)",
+        help=(
+            "write in this format instead of the input's (a session log: its request body, e.g. --to messages; "
+            "suture formats lists what each format is written as)"
+        ),
     )
     p.add_argument("--skip-bad-lines", action="store_true", help="repair the readable lines of a damaged JSONL file")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from suture import show
 from suture.cli import EXIT_OK
 from suture.cli._common import err, out
 from suture.cli.view import add_app_options, refuse_file_options
-from suture.io import InputError
+from suture.io import InputError, open_file
 
 NAMES = ("serve",)
 ORDER = 12
@@ -71,10 +70,7 @@ def app_command(args: argparse.Namespace) -> tuple[list[str], str]:
         refuse_file_options(args)
         # The sessions browser on that folder only: serving one folder shows no other sessions.
         return [*suture, "sessions", "--only", str(path.absolute())], show.path(path.absolute().name or "/") + "/"
-    if not path.exists():
-        raise InputError(f"{path}: no such file")
-    if not os.access(path, os.R_OK):
-        raise InputError(f"{path}: permission denied")
+    _refuse_unreadable(path, args.format)
     # Absolute, so the app finds it whatever its folder; not resolved, so a link stays a link.
     argv = [*suture, "view", str(path.absolute())]
     if args.format:
@@ -84,6 +80,16 @@ def app_command(args: argparse.Namespace) -> tuple[list[str], str]:
     if args.no_watch:
         argv.append("--no-watch")
     return argv, show.path(path.name)
+
+
+def _refuse_unreadable(path: Path, format: str | None) -> None:
+    """InputError (one line, as ``suture check`` says it) for a FILE the app could not show: not
+    a regular file (a FIFO, a device), unreadable, or no transcript suture reads (``--format``:
+    not one in that format). Served, it would start and show each page nothing but the error."""
+    from suture.formats import load_file
+
+    open_file(path).close()  # a FIFO or a device: said without waiting on it
+    load_file(path, format)
 
 
 def exposure_warning(host: str, port: int) -> str | None:

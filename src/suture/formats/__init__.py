@@ -61,7 +61,9 @@ __all__ = [
     "provider_of",
     "read_file",
     "reordered_turns",
+    "request_bodies",
     "skipped",
+    "written_formats",
 ]
 
 # Sniff scores. A format that recognises a record only it writes says CERTAIN; one whose shape
@@ -290,6 +292,23 @@ def export_name(transcript: Transcript) -> str:
     return transcript.export_format or get(transcript.format).export_format
 
 
+def request_bodies() -> tuple[str, ...]:
+    """The formats any history is written in as a request body (``suture repair --to``,
+    ``dump(to=)``), in listing order: every format but the session logs, which suture writes only
+    back over the session they were read from (``suture.writeback.AGENTS``)."""
+    from suture.writeback import writes_back
+
+    return tuple(a.name for a in adapters() if not writes_back(a.name))
+
+
+def written_formats(source: str) -> tuple[str, ...]:
+    """Every format a transcript read as ``source`` is written in: first what ``suture repair``
+    writes without ``--to`` (the format itself; a session log written back for its agent by
+    ``suture.writeback``), then every other request body (:func:`request_bodies`). ``suture
+    repair --to`` takes these and :func:`dump` refuses any other; ``suture formats`` lists them."""
+    return (source, *(name for name in request_bodies() if name != source))
+
+
 def own_provider(transcript: Transcript) -> str:
     """The provider whose verdict is the file's own (a ``suture.checks`` name): the one its
     history is sent to, as ``suture scan``, the sessions browser and the app's headline judge it
@@ -326,6 +345,8 @@ def dump(
     _check_dump_arguments(messages, transcript)
     name = to or export_name(transcript)
     target = get(name)
+    if to and to not in written_formats(transcript.format):
+        raise InputError(_not_written(to, transcript.format))
     edit = getattr(target, "edit", None) if data is not None and name == transcript.format else None
     out: bytes = edit(data, messages, transcript) if edit is not None else target.dump(messages, transcript)
     if data is not None and name == transcript.format:
@@ -333,6 +354,18 @@ def dump(
     if to and not transcript.raw_is(name) and not transcript.raw_is(getattr(target, "raw_format", name)):
         _check_expressed(messages, target, out)
     return out
+
+
+def _not_written(to: str, source: str) -> str:
+    """Why a transcript read as ``source`` is not written in ``to``, a session log's format
+    (:func:`written_formats`), and what it is written in."""
+    from suture.words import either
+    from suture.writeback import written_as
+
+    return (
+        f"suture writes {written_as(to)} only back over the session it was read from; "
+        f"a {source} transcript is written as {either(written_formats(source))} (--to NAME)"
+    )
 
 
 def _laid_out_as(data: bytes, out: bytes) -> bytes:

@@ -5,8 +5,9 @@ app's output in the page with xterm.js. What suture adds: its own page (no third
 socket on the page's own host and port, so a forwarded port works), a check that a socket comes
 from this server's own page (any site a person visits could otherwise open one to a local port
 and read the transcripts), a refusal of every request whose ``Host`` is not this machine's when
-served on a loopback address, a line per connection, any free port on ``--port 0``, and an orderly
-stop that ends every app process it started.
+served on a loopback address, only the static files the page uses (no folder listed), headers
+that keep the page out of other sites' frames, a line per connection, any free port on ``--port
+0``, and an orderly stop that ends every app process it started.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import aiohttp_jinja2
+import jinja2
 from aiohttp import WSCloseCode, web
 from aiohttp.typedefs import Handler
 from textual_serve.app_service import AppService
@@ -32,7 +34,7 @@ from textual_serve.server import Server
 
 from suture.io import InputError
 
-__all__ = ["AppServer", "host_refusal", "is_loopback", "refusal", "url_for"]
+__all__ = ["HEADERS", "STATIC", "AppServer", "host_refusal", "is_loopback", "refusal", "url_for"]
 
 PAGE = Path(__file__).with_name("page.html")
 DRIVER = "suture.web.driver:WebDriver"
@@ -41,6 +43,20 @@ QUIT_SECONDS = 5.0
 """How long an app has to end after each of: asked to quit, SIGTERM, SIGKILL."""
 CLOSE_SECONDS = 5.0
 """How long closing a page's socket waits for the page to answer."""
+STATIC = {
+    "xterm_css": "css/xterm.css",
+    "textual_js": "js/textual.js",
+    "font": "fonts/RobotoMono-VariableFont_wght.ttf",
+}
+"""The files of textual-serve's ``static`` folder the page uses, by the name the page knows each
+by: the only ones served (under ``/static/``); no folder is listed, no other file is served."""
+HEADERS = {
+    "Content-Security-Policy": "frame-ancestors 'none'; object-src 'none'; base-uri 'none'",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+}
+"""Sent with every response: no site may show the page in a frame (a page framed by another site
+could be led into keys that export files), and no file is taken for another type than it says."""
 
 
 def is_loopback(host: str) -> bool:
@@ -119,10 +135,30 @@ class AppServer(Server):
         self._open: dict[web.WebSocketResponse, asyncio.Task[Any] | None] = {}
 
     async def _make_app(self) -> web.Application:
-        """textual-serve's routes, each behind :meth:`_check_host`."""
-        app = await super()._make_app()
-        app.middlewares.append(self._check_host)
+        """textual-serve's routes, but for its static folder only the files the page uses
+        (:data:`STATIC`, no folder listed), each behind :meth:`_check_host` and sent with
+        :data:`HEADERS`."""
+        app = web.Application(middlewares=[self._check_host])
+        aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path))
+        app.add_routes(
+            [
+                web.get("/", self.handle_index, name="index"),
+                web.get("/ws", self.handle_websocket, name="websocket"),
+                web.get("/download/{key}", self.handle_download, name="download"),
+                web.get("/static/{file:.+}", self.handle_static, name="static"),
+            ]
+        )
+        app.on_response_prepare.append(_add_headers)
+        app.on_startup.append(self.on_startup)
+        app.on_shutdown.append(self.on_shutdown)
         return app
+
+    async def handle_static(self, request: web.Request) -> web.FileResponse:
+        """One of the files the page uses (:data:`STATIC`); any other path is not found."""
+        file = request.match_info["file"]
+        if file not in STATIC.values():
+            raise web.HTTPNotFound()
+        return web.FileResponse(Path(self.statics_path) / file)
 
     @web.middleware
     async def _check_host(self, request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -138,7 +174,8 @@ class AppServer(Server):
 
     @aiohttp_jinja2.template(PAGE.name)
     async def handle_index(self, request: web.Request) -> dict[str, Any]:
-        return {"name": self.name, "font_size": _number(request.query, "fontsize", 16, 8, 40)}
+        static = {key: f"/static/{file}" for key, file in STATIC.items()}
+        return {"name": self.name, "font_size": _number(request.query, "fontsize", 16, 8, 40), "static": static}
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """One page's app: started when its socket opens, ended when it closes."""
@@ -210,6 +247,11 @@ class AppServer(Server):
             if waiting:
                 await asyncio.wait(waiting, timeout=CLOSE_SECONDS + 3 * QUIT_SECONDS)
             await runner.cleanup()
+
+
+async def _add_headers(request: web.Request, response: web.StreamResponse) -> None:
+    """:data:`HEADERS` on every response, a refusal or a missing file's included."""
+    response.headers.update(HEADERS)
 
 
 def _number(query: Mapping[str, str], key: str, default: int, low: int, high: int) -> int:
