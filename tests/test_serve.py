@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from suture.cli import main
+from tests.fakehome import SAMPLES
 from tests.helpers.cli import one_error_line
 from tests.helpers.cli import run as suture
 from tests.serving import alive, serving, stop
@@ -82,6 +83,30 @@ def test_a_file_that_is_no_transcript_is_refused_as_check_refuses_it(
     served = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert one_error_line(served) == one_error_line(suture("check", name, *options, cwd=tmp_path))
     assert served.stdout == ""  # never said it was serving
+
+
+def test_a_session_still_being_written_is_served_and_a_large_one_read_only_to_its_first_piece(
+    tmp_path: Path,
+) -> None:
+    """The file is read as the app reads it, not loaded whole: a session whose last line an agent
+    is still writing is served (the app shows it, and that line once it is complete), and of a
+    large file only the first piece is read before serving (each page's app reads all of it)."""
+    from argparse import Namespace
+
+    from suture.cli.serve import app_command
+
+    options = {"demo": False, "format": None, "read_only": "", "no_watch": False}
+    writing = tmp_path / "writing.jsonl"
+    whole = (SAMPLES / "pi" / "v1-clean.jsonl").read_bytes()
+    writing.write_bytes(whole + b'{"type":"message","timestamp":"2025-11-20T10:05:00.000Z","message":{"ro')
+    assert app_command(Namespace(input=str(writing), **options))[1] == "writing.jsonl"
+
+    large = tmp_path / "large.jsonl"
+    chat = (SAMPLES / "chat" / "synthetic-interrupt.jsonl").read_bytes()
+    large.write_bytes(chat * (1 + (1 << 20) // len(chat)) + b'{"content": "no role"}\n')
+    assert app_command(Namespace(input=str(large), **options))[1] == "large.jsonl"
+    # (A read of the whole file finds its last line is no message: the page's app says where.)
+    assert "message has no role" in one_error_line(suture("check", large))
 
 
 def test_a_fifo_is_refused_without_waiting_on_it(tmp_path: Path) -> None:

@@ -82,14 +82,31 @@ def app_command(args: argparse.Namespace) -> tuple[list[str], str]:
     return argv, show.path(path.name)
 
 
+class _FirstPiece(Exception):
+    """The first piece of a large file read as a transcript: the rest need not be read here."""
+
+
 def _refuse_unreadable(path: Path, format: str | None) -> None:
     """InputError (one line, as ``suture check`` says it) for a FILE the app could not show: not
     a regular file (a FIFO, a device), unreadable, or no transcript suture reads (``--format``:
-    not one in that format). Served, it would start and show each page nothing but the error."""
-    from suture.formats import load_file
+    not one in that format). Served, it would start and show each page nothing but the error.
+    Read as the app reads it: a large file no further than its first piece, as each page's app
+    reads the whole of it again (a session log of a million messages is read in seconds)."""
+    from suture.live import LiveFile
+    from suture.tail import Partial
 
     open_file(path).close()  # a FIFO or a device: said without waiting on it
-    load_file(path, format)
+
+    def first_piece(partial: Partial) -> None:
+        if partial.transcript is not None:
+            raise _FirstPiece
+
+    try:
+        update = LiveFile(path, format).poll(progress=first_piece)
+    except _FirstPiece:
+        return
+    if update.kind == "error":
+        raise InputError(f"{path}: {update.error}")
 
 
 def exposure_warning(host: str, port: int) -> str | None:
