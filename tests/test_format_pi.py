@@ -309,3 +309,16 @@ def test_a_linear_session_extends_line_by_line() -> None:
     cut = 6  # the abandoned branch's label is the last entry
     before = adapter.load(parse_document(b"".join(lines[:cut])))
     assert adapter.extend(before, parse_document(b"".join(lines)), cut) is None  # type: ignore[attr-defined]
+
+
+def test_the_compaction_line_is_the_compaction_entry_the_summary_is_read_from() -> None:
+    from suture.formats import compaction_line
+
+    records = [
+        HEADER,
+        entry("a", None, {"role": "user", "content": "old question"}),
+        {"type": "compaction", "id": "d", "parentId": "a", "summary": "we talked", "firstKeptEntryId": "a"},
+        entry("e", "d", {"role": "assistant", "content": [{"type": "text", "text": "recent answer"}]}),
+    ]
+    assert compaction_line(load_bytes(jsonl(records))) == 3
+    assert compaction_line(load_bytes(jsonl([records[0], records[1], records[3]]))) is None

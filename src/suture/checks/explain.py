@@ -7,7 +7,9 @@ check reports for that rule (narrowed to the ids and indices the text names), th
 check can see from the history alone (an edited thinking block), by the ids and indices
 themselves. ``elsewhere(text)`` tells an error that is not about the history's shape (the
 provider overloaded or failing, a stream cut, a timeout, a rate limit, a history longer than the
-model's context window); ``closest(text)`` ranks rules for a text nothing else recognises.
+model's context window: against a file, :func:`most_tokens` bounds what is sent from it, to tell a
+count it cannot come to); ``closest(text)`` ranks rules for a text nothing else recognises;
+``rejected_history(transcript)`` is the verdict beside an error not about the history.
 
 ``explain(messages, text)`` puts it together (an :class:`Explanation`: the rule, the messages,
 what the error names that the history does not hold, whether the repair fixes it, and one
@@ -44,11 +46,12 @@ from suture.words import count
 from suture.written import lines_of
 
 if TYPE_CHECKING:
-    from suture.sent import Fix, Sent
+    from suture.sent import Fix, Sent, SentVerdict
     from suture.sent.numbered import SentRequest
     from suture.sent.recorded import RecordedRequest
 
 __all__ = [
+    "REJECTED_TOO",
     "Elsewhere",
     "Explanation",
     "Finding",
@@ -62,7 +65,9 @@ __all__ = [
     "explain",
     "explain_transcript",
     "locate",
+    "most_tokens",
     "recognise",
+    "rejected_history",
     "related_changes",
     "repair_writes",
     "resolve",
@@ -180,47 +185,136 @@ def closest(text: str, limit: int = 3) -> list[Rule]:
     return [r for _, _, r in scored[:limit]]
 
 
+REJECTED_TOO = "the history is rejected too"
+"""Said beside an error that is not about the history (the provider's side, a limit) where the
+file's provider rejects the history itself (what the agent sends on resume, for a session log):
+by ``suture explain`` and, in the app, by the banner and E alike (:meth:`Elsewhere.rejected_too`
+decides when)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Elsewhere:
     """An error that no rule of the history's shape explains: ``kind`` is ``server`` (the
     provider's side, or the connection to it: overloaded, a 5xx, a stream cut, a timeout),
     ``limit`` (a rate limit or a quota) or ``length`` (the history is longer than the model's
     context window: its size, which no repair changes); ``what`` says which, in a few words;
-    ``matched`` is the text that says so."""
+    ``matched`` is the text that says so.
+
+    For ``length`` against a file (:func:`explain_transcript`): ``tokens``, the tokens the error
+    says its request held, where it names them; ``most``, the most tokens what the agent sends
+    from the file now can hold (:func:`most_tokens`); ``compacted``, the line of a compaction
+    that makes what is sent now shorter than that request (recorded after the error, or the
+    file's compaction where the error counts more than what is sent now can hold); ``who``, the
+    agent's name (``""`` for a request file)."""
 
     kind: str
     what: str
     matched: str
+    tokens: int | None = None
+    most: int | None = None
+    compacted: int | None = None
+    earlier: int | None = None
+    """For ``length``: the line of the last compaction, where the session recorded the error after
+    it (what is sent now holds all that request held, and more)."""
+    who: str = ""
 
     @property
     def about_history(self) -> bool:
         """Whether the history itself is what the error is about (its length)."""
         return self.kind == "length"
 
-    def verdict(self) -> str:
-        """What to do, in a sentence or two. (Whether the provider accepts the history itself is
-        another question, which a check of it answers.)"""
+    @property
+    def resumes(self) -> bool:
+        """Whether what to do about the error itself is to resume (after a wait, once a limit
+        allows, or a length error from before a compaction): then whether the provider accepts
+        the history sent now is a question of its own."""
+        return not self.about_history or (self.fits and self.compacted is not None)
+
+    def rejected_too(self, history_rejected: bool) -> bool:
+        """Whether to say :data:`REJECTED_TOO` instead of advising to resume as it is: the error
+        itself :attr:`resumes`, and the provider rejects the history itself (``history_rejected``)."""
+        return history_rejected and self.resumes
+
+    @property
+    def too_many(self) -> bool:
+        """Whether the error counts more tokens than what is sent from the file now can hold."""
+        return self.tokens is not None and self.most is not None and self.tokens > self.most
+
+    @property
+    def fits(self) -> bool:
+        """Whether the error can be this file's: not a length error that counts more tokens than
+        what is sent from it can hold, where no compaction made what is sent shorter."""
+        return not self.too_many or self.compacted is not None
+
+    def absent(self) -> list[str]:
+        """What the error names that the file does not hold (its token count, where it does not fit)."""
+        if self.fits or self.tokens is None or self.most is None:
+            return []
+        sent = f"what {self.who} sends from this file" if self.who else "this file's history"
+        return [
+            f"{self.tokens:,} tokens ({sent}, with room for a system prompt and tools, comes to at most {self.most:,})"
+        ]
+
+    def verdict(self, history_rejected: bool = False) -> str:
+        """What to do, in a sentence or two. ``history_rejected``: whether the file's provider
+        rejects the history itself (then resuming as it is is never advised)."""
         if self.kind == "length":
-            return (
-                f"Not a problem suture's repair fixes: {self.what} (with the room it asks for its "
-                "answer). Resumed as it is, the session fails the same way: compact it in the agent, "
-                "or start a new session from a summary of it (or ask for a shorter answer)."
-            )
+            return self._length_verdict(self.rejected_too(history_rejected))
         if self.kind == "limit":
-            return (
-                f"Not a problem with the history: {self.what}, a limit on the account or the model. "
+            said = f"Not a problem with the history: {self.what}, a limit on the account or the model"
+            resume = (
                 "Resume once the limit allows it (wait for a rate limit to reset; a quota or spend "
                 "limit must be raised first); suture's repair has nothing to do with this error."
             )
+        else:
+            said = f"Not a problem with the history: {self.what}. It is the provider's side (or the connection to it)"
+            resume = "resume after a wait; suture's repair has nothing to do with this error."
+        if self.rejected_too(history_rejected):
+            return (
+                f"{said}; suture's repair has nothing to do with this error. But {REJECTED_TOO}: resumed as it "
+                "is, what is sent gets a 400 for a problem of its own, wait or not: fix that first."
+            )
+        return f"{said}. {resume}" if self.kind == "limit" else f"{said}: {resume}"
+
+    def _length_verdict(self, rejected: bool) -> str:
+        compact = "compact it in the agent, or start a new session from a summary of it"
+        if not self.fits:
+            return (
+                f"not in this file: wrong file, or a different request? The error names {', '.join(self.absent())}. "
+                f"Where it is the right file, the history is longer than the model's context window: {compact}."
+            )
+        if self.compacted is not None:
+            who = self.who or "the agent"
+            said = (
+                f"Not a problem suture's repair fixes: the history was longer than the model's context window when "
+                f"this error came, but the session was compacted after it (line {self.compacted}): what {who} sends "
+                "now is what the compaction kept and what came after it, shorter than the request that got this error."
+            )
+            if rejected:
+                return f"{said} But {REJECTED_TOO}: resumed as it is, it gets a 400 for a problem of its own: fix that first."
+            return f"{said} Resume it; should it get this error again, {compact}."
+        earlier = (
+            f" The session recorded it after its compaction (line {self.earlier}): what {self.who or 'the agent'} "
+            "sends now holds all that request held."
+            if self.earlier is not None
+            else ""
+        )
         return (
-            f"Not a problem with the history: {self.what}. It is the provider's side (or the connection to it): "
-            "resume after a wait; suture's repair has nothing to do with this error."
+            f"Not a problem suture's repair fixes: {self.what} (with the room it asks for its answer).{earlier} "
+            f"Resumed as it is, the session fails the same way: {compact} (or ask for a shorter answer)."
         )
 
-    def said(self) -> str:
+    def said(self, history_rejected: bool = False) -> str:
         """What it comes to, in a few words (the app's banner)."""
         if self.kind == "length":
+            if not self.fits:
+                return "it names more tokens than this file holds"
+            if self.compacted is not None:
+                was = f"the history was too long for the model; compacted since (line {self.compacted})"
+                return f"{was}, but {REJECTED_TOO}" if self.rejected_too(history_rejected) else f"{was}: resume"
             return "the history is too long for the model: compact it"
+        if self.rejected_too(history_rejected):
+            return f"not about the history, but {REJECTED_TOO}"
         if self.kind == "limit":
             return "not about the history: a limit; resume once it allows"
         return "not about the history: resume after a wait"
@@ -301,8 +395,57 @@ def elsewhere(text: str) -> Elsewhere | None:
     for kind, what, pattern in _ELSEWHERE:
         m = pattern.search(flat)
         if m:
-            return Elsewhere(kind, what, m.group())
+            return Elsewhere(kind, what, m.group(), tokens=_tokens(flat) if kind == "length" else None)
     return None
+
+
+# The tokens a context-window error says its request held, as each provider words it (the texts
+# beside ``_ELSEWHERE``): Anthropic's "prompt is too long: 215000 tokens > 200000 maximum" and
+# "exceed context limit: 190000 + 20000 > 200000" (the input, then max_tokens); OpenAI's
+# "However, you requested 130000 tokens (120000 in the messages, ...)" and "your messages
+# resulted in 130512 tokens"; Gemini's "The input token count (1234567) exceeds ...".
+_TOKENS = tuple(
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        r"prompt is too long:?\s*(\d[\d,]*)\s*tokens",
+        r"exceeds? context limit:?\s*(\d[\d,]*)\s*\+",
+        r"\((\d[\d,]*) in the messages",
+        r"messages resulted in (\d[\d,]*) tokens",
+        r"input token count\s*\(?(\d[\d,]*)",
+    )
+)
+
+# What the agent sends beyond the history the file holds, which no file holds: its system prompt
+# and tool definitions (Claude Code's are some 20,000 tokens, and MCP servers' tools add tens of
+# thousands more), and the room a model counts for an image (Anthropic: about width x height /
+# 750 tokens, at most about 1,600, docs.anthropic.com/en/docs/build-with-claude/vision; OpenAI's
+# high detail at most some 1,100-1,500; an image the request only points at holds no bytes here).
+# Both are generous on purpose: :func:`most_tokens` must never fall short of a real request.
+_ADDED_TOKENS = 100_000
+_IMAGE_TOKENS = 5_000
+
+
+def _tokens(flat: str) -> int | None:
+    """The tokens a context-window error counts for its request's input, where it names them."""
+    for pattern in _TOKENS:
+        m = pattern.search(flat)
+        if m:
+            return int(m.group(1).replace(",", ""))
+    return None
+
+
+def most_tokens(sent: Sent) -> int | None:
+    """The most tokens what is sent (``sent``: what the agent sends on resume, or a request
+    file's history) can come to with what the agent adds to it: one token per byte of its wire
+    list as JSON (a token of a byte-level tokenizer is at least one byte, and the JSON holds more
+    bytes than the text), and room for a system prompt, tools and images (``_ADDED_TOKENS``,
+    ``_IMAGE_TOKENS``). ``None`` where the wire list is not JSON."""
+    try:
+        size = len(orjson.dumps(sent.wire, option=orjson.OPT_NON_STR_KEYS))
+    except TypeError:
+        return None
+    images = sum(isinstance(p, ImagePart) for m in sent.messages if isinstance(m.content, list) for p in m.content)
+    return size + images * _IMAGE_TOKENS + _ADDED_TOKENS
 
 
 def _unrecognised(text: str) -> Explanation:
@@ -310,6 +453,34 @@ def _unrecognised(text: str) -> Explanation:
     (:func:`elsewhere`), or the closest rules."""
     cause = elsewhere(text)
     return Explanation(text, elsewhere=cause, closest=[] if cause is not None else closest(text))
+
+
+def _length_in(transcript: Transcript, sent: Sent, found: Explanation) -> Explanation:
+    """``found``, an error that the history is longer than the model's context window, against
+    this file: whether what is sent from it now can hold the tokens the error counts, and whether
+    a compaction came after the error (the one the session recorded with the same words, where it
+    did) or, where what is sent now cannot hold that many, after all but what it kept: then what
+    is sent now is shorter than the request that got it. Where the file cannot hold that many and
+    no compaction explains it, the error is not this file's (:attr:`Explanation.absent`)."""
+    from dataclasses import replace
+
+    from suture.formats import compaction_line
+    from suture.sent import agent_name
+
+    cause = found.elsewhere
+    assert cause is not None
+    compacted = compaction_line(transcript)
+    said = " ".join(found.text.split())
+    at = next((s.line for s, t in reversed(transcript.evidence) if " ".join(t.split()) == said), None)
+    most = most_tokens(sent)
+    cause = replace(cause, most=most, who=agent_name(sent.agent) if sent.agent else "")
+    if compacted is not None and ((at is not None and at < compacted) or (at is None and cause.too_many)):
+        cause = replace(cause, compacted=compacted)
+    elif compacted is not None and at is not None:
+        cause = replace(cause, earlier=compacted)
+    found.elsewhere = cause
+    found.absent = cause.absent()
+    return found
 
 
 @dataclass(slots=True)
@@ -525,9 +696,10 @@ class Explanation:
 
     @property
     def beside_history(self) -> bool:
-        """Whether the error is about something else than the history (the provider's side, a
-        limit), so that whether the history itself is accepted is a question of its own."""
-        return self.elsewhere is not None and not self.elsewhere.about_history
+        """Whether the error is about something else than the history sent now (the provider's
+        side, a limit, a length before a compaction: :attr:`Elsewhere.resumes`), so that whether
+        the history itself is accepted is a question of its own."""
+        return self.elsewhere is not None and self.elsewhere.resumes
 
     @property
     def recognised(self) -> bool:
@@ -590,12 +762,14 @@ class Explanation:
             return self.findings[0].rule
         return self.recognition.rule if self.recognition is not None else None
 
-    def verdict(self) -> str:
-        """What to do, in a sentence or two, that never contradict each other."""
+    def verdict(self, history_rejected: bool = False) -> str:
+        """What to do, in a sentence or two, that never contradict each other. ``history_rejected``:
+        whether the file's provider rejects the history itself (said beside an error that is not
+        about it: :meth:`Elsewhere.rejected_too`)."""
         rec = self.recognition
         if rec is None:
             if self.elsewhere is not None:
-                return self.elsewhere.verdict()
+                return self.elsewhere.verdict(history_rejected)
             return "suture does not recognise this error text."
         rule = rec.rule
         if self.absent:
@@ -799,6 +973,22 @@ def explain(messages: Sequence[Message], text: str, repaired: Repair | None = No
     return Explanation(text, rec, recognised[1:], where, missing, changes)
 
 
+def rejected_history(transcript: Transcript, repaired: Repair | None = None) -> SentVerdict | None:
+    """The verdict of the file's own provider (:func:`suture.formats.own_provider`, the one the
+    app's headline and ``suture scan`` give) where it rejects the history: what the agent sends on
+    resume for a session log, the file as it is for any other; ``None`` where it accepts it, or
+    the file is written for no one provider. What ``suture explain`` says beside an error that is
+    not about the history (:data:`REJECTED_TOO`); the app asks the provider it shows."""
+    from suture.formats import own_provider
+    from suture.sent import verdict as sent_verdict
+
+    provider = own_provider(transcript)
+    if not provider:
+        return None
+    judged = sent_verdict(transcript, provider, repaired)
+    return judged if judged.rejected else None
+
+
 def repair_writes(transcript: Transcript) -> str:
     """What ``suture repair`` writes for ``transcript``, in a few words: a session the agent
     resumes (a session log is written back, :mod:`suture.writeback`), or the repaired history as
@@ -844,11 +1034,12 @@ def explain_transcript(
     from suture.sent.numbered import as_written, modelled
 
     sent = as_sent(transcript)
-    if sent.agent is None:
-        return explain(transcript.messages, text, repaired)
     recognised = recognise(text)
     if not recognised:
-        return _unrecognised(text)
+        found = _unrecognised(text)
+        return _length_in(transcript, sent, found) if found.kind == "length" else found
+    if sent.agent is None:
+        return explain(transcript.messages, text, repaired)
     result = repaired if repaired is not None else repair(transcript.messages)
     model = modelled(transcript, sent)
     behind = _behind(transcript, requests or (), recognised[0])

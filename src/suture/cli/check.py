@@ -427,6 +427,7 @@ def _session_lines(
     provider does: what the agent adds to the history is in it (each provider's line says where),
     so it is the index of the provider's 400."""
     from suture.sent import agent_name, stricter_words
+    from suture.sent.numbered import pointer_form
 
     written = transcript.messages
     who = agent_name(sent.agent or transcript.format)
@@ -446,7 +447,10 @@ def _session_lines(
         # What the provider's pointer counts: the request the agent sends (what it adds to the
         # history counted, as agents-resume.md measured it), or suture's writing for a provider
         # the agent does not send to.
-        lines.extend(["", f"{v.summary()}  ({TITLES[name]})", f"  ({request.counts(name)})"])
+        # (The contract view's lines below count the file sent as written, not that request.)
+        form = pointer_form(name)
+        also = f"; in the {CONTRACT_VIEW}, {form} counts {AS_WRITTEN.removeprefix('of ')}" if v.contract.before else ""
+        lines.extend(["", f"{v.summary()}  ({TITLES[name]})", f"  ({request.counts(name)}{also})"])
         for x in v.problems[:limit]:
             index = v.at(x)
             role = (

@@ -10,10 +10,13 @@ behind the recorded error is rebuilt from the file and shown beside it: its size
 error names by its index (``messages.N`` counts that request's messages), and what suture's
 check of that request finds. An error that is not about the history (the provider overloaded or
 failing, a stream cut, a timeout, a rate limit) says so, and that resuming after a wait is what to
-do; a history longer than the model's context window says that it must be compacted. Exit 0 when
-the error is recognised and its messages found, or its cause is known; 1 when they
-are not (not in this file, not found, not recognised); 2 when the input cannot be read, or no error text is given and
-the file records none.
+do, unless the file's provider rejects the history itself: then that is said instead
+(:func:`~suture.checks.explain.rejected_history`). A history longer than the model's context window
+says that it must be compacted, unless the error counts more tokens than the file can hold (not
+this file's) or the session was compacted after it. Exit 0 when the error is recognised and its
+messages found, or its cause is known and nothing else is to be done; 1 when they are not (not in
+this file, not found, not recognised, or the history is rejected too); 2 when the input cannot be
+read, or no error text is given and the file records none.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from suture import show
 from suture.checks import TITLES
-from suture.checks.explain import Explanation, explain_transcript, summary
+from suture.checks.explain import Elsewhere, Explanation, explain_transcript, rejected_history, summary
 from suture.cli import EXIT_FOUND, EXIT_OK
 from suture.cli._common import STDIN, input_path, load_sent, out, out_json
 from suture.io import InputError
@@ -48,8 +51,9 @@ def add_arguments(sub: Any, name: str) -> None:
             "messages it names in the transcript, and show the repair's changes to them or what to do "
             "where the repair does not fix it, or that the error is not about the history (the provider's side, "
             "or a limit) or that the history is too long for the model. Exit 0 when found, or when the cause is "
-            "known; 1 when not (the error names ids or an index "
-            "this file does not hold, or is not recognised); 2 if the file cannot be read, or no error text is "
+            "known and nothing else is to be done; 1 when not (the error names ids, an index or a token count "
+            "this file does not hold, or is not recognised, or the history is rejected too); 2 if the file cannot "
+            "be read, or no error text is "
             "given and the file records none."
         ),
     )
@@ -121,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     messages = transcript.messages
     found = explain_transcript(transcript, text, requests=requests)
     if not found.recognised:
-        return _unrecognised(args, found)
+        return _unrecognised(args, transcript, found)
     behind = found.request.recorded if found.request is not None else None
     if args.json:
         _json(args, transcript.format, messages, found, _request_json(behind, found) if behind is not None else None)
@@ -330,11 +334,19 @@ def _repair_command(path: str, transcript: Transcript) -> str:
     return f"$ suture repair {shlex.quote(show.path(path))} -o {shlex.quote(show.path(target))}"
 
 
-def _unrecognised(args: argparse.Namespace, found: Explanation) -> int:
+def _unrecognised(args: argparse.Namespace, transcript: Transcript, found: Explanation) -> int:
     """A text no rule recognises: not about the history (the provider's side, or a limit), or a
-    history longer than the model's context window (exit 0 for either), or the closest rules
-    (exit 1)."""
+    history longer than the model's context window (exit 0 for either, where nothing else is to be
+    done), or the closest rules (exit 1). Beside an error that is not about the history, whether
+    the file's provider rejects the history itself (:func:`rejected_history`, as the app's
+    headline judges it): then it is said, resuming as it is is not advised, and exit 1. A length
+    error that counts more tokens than the file can hold is not this file's (exit 1)."""
     near = found.closest
+    cause = found.elsewhere
+    judged = rejected_history(transcript) if found.beside_history else None
+    rejected = cause is not None and cause.rejected_too(judged is not None)
+    said = found.verdict(rejected)
+    done = cause is not None and not rejected and not found.absent
     if args.json:
         out_json(
             {
@@ -342,19 +354,29 @@ def _unrecognised(args: argparse.Namespace, found: Explanation) -> int:
                 "error": found.text,
                 "recognised": False,
                 "kind": found.kind,
-                "matched": found.elsewhere.matched if found.elsewhere is not None else None,
-                "verdict": found.verdict(),
+                "matched": cause.matched if cause is not None else None,
+                "in_file": not found.absent,
+                "absent": found.absent,
+                "tokens": _tokens_json(cause),
+                "history": None
+                if not found.beside_history
+                else {"rejected": rejected, "summary": judged.summary() if judged is not None else None},
+                "verdict": said,
                 "closest": [{"rule": r.id, "providers": list(r.providers), "title": r.title} for r in near],
             }
         )
-        return EXIT_OK if found.elsewhere is not None else EXIT_FOUND
-    if found.elsewhere is not None:
-        out(
-            found.verdict(),
-            f"Run 'suture check {show.path(args.input)}' to see whether the history itself is accepted.",
-        )
-        return EXIT_OK
-    lines = [found.verdict()]
+        return EXIT_OK if done else EXIT_FOUND
+    if cause is not None:
+        name = show.path(args.input)
+        if judged is None:
+            out(said, f"Run 'suture check {name}' to see whether the history itself is accepted.")
+        else:
+            told = [said, f"  {judged.summary()} ('suture check {name}' lists what)"]
+            if judged.contract.before and not judged.contract.after:  # (the repair leaves none)
+                told += ["Repair: fixes it:", f"  {_repair_command(args.input, transcript)}"]
+            out(*told)
+        return EXIT_OK if done else EXIT_FOUND
+    lines = [said]
     if near:
         lines.append("Closest rules:")
         for r in near:
@@ -362,3 +384,11 @@ def _unrecognised(args: argparse.Namespace, found: Explanation) -> int:
     lines.append("Run 'suture check IN --provider all' to list every problem suture can see.")
     out(*lines)
     return EXIT_FOUND
+
+
+def _tokens_json(cause: Elsewhere | None) -> dict[str, Any] | None:
+    """For a context-window error: the tokens it counts, the most what is sent from the file can
+    hold, and the line of a compaction that makes what is sent now shorter than its request."""
+    if cause is None or cause.kind != "length":
+        return None
+    return {"named": cause.tokens, "most_sent": cause.most, "compacted": cause.compacted}

@@ -281,9 +281,15 @@ def before_compaction(transcript: Transcript) -> list[Skipped]:
 
 def compaction_line(transcript: Transcript) -> int | None:
     """The line of the last compaction a session's history starts from (``None`` where none
-    does): where an adapter that compacts says it is (its ``meta["compacted"]``)."""
+    does): where an adapter that compacts says it is (its ``meta["compacted"]``), or for pi, the
+    compaction entry its history's summary is read from (``compactionSummary``)."""
     compacted = transcript.meta.get("compacted")
     line = compacted.get("line") if isinstance(compacted, dict) else None
+    if line is None:
+        line = next(
+            (m.source.line for m in transcript.messages if m.role == "compactionSummary" and m.source is not None),
+            None,
+        )
     return line if isinstance(line, int) else None
 
 

@@ -24,11 +24,11 @@ if TYPE_CHECKING:
     from suture.checks.explain import Explanation
     from suture.sent.recorded import RecordedRequest
 
-__all__ = ["REJECTED_TOO", "Banner", "Recorded", "request_words"]
+__all__ = ["TO_PROBLEMS", "Banner", "Recorded", "request_words"]
 
-REJECTED_TOO = "the history is rejected too: x goes to its problems"
-"""Said beside an error that is not about the history, where the provider shown rejects the
-history itself (the banner, and E's explanation of the error)."""
+TO_PROBLEMS = "x goes to its problems"
+"""The key that goes to the problems of a history rejected too (:data:`suture.checks.explain.REJECTED_TOO`),
+said after it by the banner and E."""
 
 # A line's closing key hint, "(s shows it)": kept whole when the line is cut to fit.
 _HINT = re.compile(r" \([a-zA-Z] [^()]*\)$")
@@ -197,10 +197,11 @@ class Banner(_Bar):
                 Text("it names what this file does not hold" if explanation.absent else "not found here", end="")
             )
         elif explanation.elsewhere is not None:  # overloaded, a 5xx, a limit, the context window
-            if explanation.beside_history and self.history_rejected():
-                parts.append(Text(f"not about the history, but {REJECTED_TOO}", end=""))
+            cause = explanation.elsewhere
+            if cause.rejected_too(self.history_rejected()):
+                parts.append(Text(f"{cause.said(True)}: {TO_PROBLEMS}", end=""))
             else:
-                parts.append(Text(explanation.elsewhere.said(), self.part("muted"), end=""))
+                parts.append(Text(cause.said(), self.part("muted"), end=""))
         else:
             parts.append(Text("not a rule suture knows", self.part("muted"), end=""))
         parts.append(Text("E explains", self.part("muted"), end=""))

@@ -25,7 +25,7 @@ from suture import show
 from suture.checks import TITLES
 from suture.checks.explain import Explanation, explain, explain_transcript, summary
 from suture.sent.recorded import RecordedRequest, recorded_in
-from suture.tui.banner import REJECTED_TOO
+from suture.tui.banner import TO_PROBLEMS
 from suture.tui.rows import RowModel
 from suture.tui.screens import Overlay, Styled
 from suture.tui.scrolling import PickList, Scroll
@@ -150,9 +150,10 @@ class ExplainScreen(Overlay[int | None]):
         rec = found.recognition
         if rec is None:
             # Not about the history, too long for the model, or not known.
-            out.append(show.line(found.verdict()), styled.part("heading"))
-            if found.beside_history and self.history_rejected():
-                out.append(f"\nBut {REJECTED_TOO} in the panes.", styled.part("key"))
+            rejected = found.elsewhere is not None and found.elsewhere.rejected_too(self.history_rejected())
+            out.append(show.line(found.verdict(rejected)), styled.part("heading"))
+            if rejected:
+                out.append(f"\n{TO_PROBLEMS.capitalize()} in the panes.", styled.part("key"))
             if found.closest:
                 out.append("\nclosest rules: ", styled.part("muted"))
                 out.append(", ".join(f"{r.id} ({', '.join(r.providers)}): {r.title}" for r in found.closest[:3]))
