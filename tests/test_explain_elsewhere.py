@@ -221,3 +221,13 @@ async def test_the_banner_says_a_history_too_long_is_to_be_compacted(tmp_path: P
         said = app.query_one(Banner).render().plain
         assert "the history is too long for the model: compact it" in said, said
         assert "resume" not in said
+
+
+def test_cli_the_error_text_may_come_after_the_options() -> None:
+    """``suture explain IN --json ERROR``: options go anywhere, as they do before IN; an error text
+    given twice, or a second one, is one usage line."""
+    after, before = _run(str(WORKED), "--json", TOO_LONG[1]), _run(str(WORKED), TOO_LONG[1], "--json")
+    assert after.stderr == "" and after.returncode == before.returncode
+    assert json.loads(after.stdout) == json.loads(before.stdout)
+    twice = _run(str(WORKED), "--json", TOO_LONG[1], "another")
+    assert twice.returncode == 2 and twice.stderr.startswith("suture: error: unrecognized arguments: another")

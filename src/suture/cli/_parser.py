@@ -22,6 +22,25 @@ class Parser(argparse.ArgumentParser):
 
     command: str | None = None
 
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """As argparse, but an optional positional left empty because an option came between it
+        and the one before (``suture explain IN --json ERROR``) takes the first value left over:
+        argparse matches the positionals in one go where the first of them comes, so ERROR was
+        "unrecognized", though options go anywhere else."""
+        parsed, extras = super().parse_known_args(args, namespace)
+        for action in self._actions:
+            if action.option_strings or action.nargs != argparse.OPTIONAL:
+                continue
+            if getattr(parsed, action.dest, None) != action.default:
+                continue
+            k = next((i for i, s in enumerate(extras) if s == "-" or not s.startswith("-")), None)
+            if k is None:
+                break
+            setattr(parsed, action.dest, self._get_values(action, [extras.pop(k)]))
+        return parsed, extras
+
     def error(self, message: str) -> None:  # type: ignore[override]
         from suture.show import line
 
