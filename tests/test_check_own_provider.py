@@ -54,10 +54,33 @@ def test_results_out_of_call_order_break_valid_but_not_openai_chat(tmp_path: Pat
     proc = run("check", path)
     assert proc.returncode == 1
     assert proc.stdout.splitlines()[-1] == (
-        "  (Valid is suture's property, stricter than any one provider: results in call order, say. "
-        "This file's provider, openai-chat: no problems)"
+        "  (Valid is suture's property of calls and results, stricter there than any one provider: "
+        "results in call order, say. This file's provider, openai-chat: no problems)"
     )
     assert run("check", "--provider", "openai-chat", path).returncode == 0
+
+
+def test_a_valid_file_its_own_provider_rejects_is_not_clean(tmp_path: Path) -> None:
+    """A call id of 100 characters: the contract has nothing against it, OpenAI rejects it (O5).
+    ``suture check FILE && send`` must not send it: the exit code is 1, as ``suture scan`` says
+    rejected, and the first line says so."""
+    path = tmp_path / "long-id.json"
+    long_id = "c" * 100
+    messages = [
+        {"role": "user", "content": "go"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [{"id": long_id, "type": "function", "function": {"name": "f", "arguments": "{}"}}],
+        },
+        {"role": "tool", "tool_call_id": long_id, "content": "ok"},
+    ]
+    path.write_bytes(orjson.dumps(messages))
+    proc = run("check", path)
+    assert proc.returncode == 1
+    assert proc.stdout.splitlines()[0] == f"{path}: valid (3 messages, chat), but openai-chat rejects it"
+    assert json.loads(run("check", "--json", path).stdout)["valid"] is True
+    assert scan_path(path).problems > 0
 
 
 CODEX = sorted((SAMPLES / "recorded").glob("codex-*/*/shape.json"))

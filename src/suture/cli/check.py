@@ -50,8 +50,10 @@ def add_arguments(sub: Any, name: str) -> None:
         description=(
             "List every way the transcript breaks suture's Valid property (a call without exactly one "
             "result right after it, a result outside its call's turn, two calls with one id), or with "
-            "--provider, every rule of those providers it breaks, before and after repair. "
-            "Exit 1 if there is any, 0 if none, 2 if the file cannot be read."
+            "--provider, every rule of those providers it breaks, before and after repair (without it, the "
+            "file's own provider's verdict is given beside the list). "
+            "Exit 1 if there is any (or the file's own provider rejects it), 0 if none, 2 if the file "
+            "cannot be read."
         ),
     )
     p.add_argument("input", metavar="IN", type=input_path, help="transcript file ('-': standard input)")
@@ -110,7 +112,8 @@ def run(args: argparse.Namespace) -> int:
         n = len(transcript.messages)
         name = show.path(args.input)
         if not found:
-            out(f"{name}: valid ({count(n, 'message')}, {transcript.format})")
+            rejects = f", but {own} rejects it" if mine is not None and mine.before else ""
+            out(f"{name}: valid ({count(n, 'message')}, {transcript.format}){rejects}")
         else:
             out(f"{name}: {count(len(found), 'problem')} ({count(n, 'message')}, {transcript.format})")
             for v in found:
@@ -120,11 +123,13 @@ def run(args: argparse.Namespace) -> int:
         if mine is not None:
             listed = f"; --provider {own} lists them" if mine.before else ""
             out(
-                f"  (Valid is suture's property, stricter than any one provider: results in call order, say. "
-                f"This file's provider, "
+                f"  (Valid is suture's property of calls and results, stricter there than any one provider: "
+                f"results in call order, say. This file's provider, "
                 f"{mine.summary()}{listed})"
             )
-    return EXIT_FOUND if found else EXIT_OK
+    # Clean only where both hold: a history its own provider rejects (an id too long for it) is
+    # no clean file, whatever the contract says of its calls and results.
+    return EXIT_FOUND if found or (mine is not None and mine.before) else EXIT_OK
 
 
 def _source(messages: Sequence[Message], index: int) -> str:
