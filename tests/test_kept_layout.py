@@ -206,6 +206,29 @@ def test_suture_repair_in_place_leaves_a_document_with_nothing_to_repair_as_it_i
     assert not (tmp_path / "clean.json.bak").exists()
 
 
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [
+        ("spaced.json", b'[ {"role" :"user", "content":"hi"} ]'),
+        ("escaped.json", b'[{"role": "user", "content": "caf\\u00e9"}]\n'),
+        ("body.json", b'{"model": "m", "temperature": 1e0, "messages": [{"role": "user", "content": "hi"}]}'),
+    ],
+    ids=["space-before-colon", "escaped", "number"],
+)
+def test_suture_repair_in_place_leaves_a_layout_it_does_not_keep_as_it_is_when_nothing_changes(
+    tmp_path: Path, name: str, data: bytes
+) -> None:
+    """A layout suture's writer does not keep (a space before a colon, ``\\u00e9``), with nothing to
+    repair: the same JSON written otherwise is no change, so nothing is written and no copy made."""
+    path = tmp_path / name
+    path.write_bytes(data)
+    done = run("repair", "--in-place", path)
+    assert done.returncode == 0, done.stderr
+    assert "left as it is: what repair writes holds the same JSON, laid out otherwise" in done.stderr
+    assert path.read_bytes() == data
+    assert not (tmp_path / f"{name}.bak").exists()
+
+
 async def test_the_apps_export_writes_what_suture_repair_writes(tmp_path: Path) -> None:
     path = tmp_path / "four.json"
     path.write_bytes(written(_value(MOVED), "4 spaces"))

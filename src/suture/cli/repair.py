@@ -366,9 +366,13 @@ def _in_place(
     if target.kind != "file":
         raise InputError(f"{target.shown}: --in-place replaces a regular file; write this one with -o")
     if out == data:
+        same = "is what it holds, byte for byte"
+    else:
+        same = "holds the same JSON, laid out otherwise" if _same_json(data, out) else ""
+    if same:
         if job.report:
             write_files([(output_target(job.report), _report_bytes(report))])
-        return f"{summary}; {show.path(job.input)} left as it is: what repair writes is what it holds, byte for byte"
+        return f"{summary}; {show.path(job.input)} left as it is: what repair writes {same}"
     if _stat(job.input) != before:
         raise InputError(
             f"{show.path(job.input)}: changed while suture read it (is the agent still running?); nothing written"
@@ -380,6 +384,23 @@ def _in_place(
     write_files(writes)
     said = f"{summary}; the original is kept as {show.path(backup)}"
     return f"{said}; resume it: {resume}" if resume else said
+
+
+def _same_json(data: bytes, out: bytes) -> bool:
+    """Whether ``out`` holds the JSON ``data`` holds, only laid out or spelled otherwise (a JSON
+    document, or JSONL line by line): a file whose layout suture's writer does not keep (a space
+    before a colon, ``\u00e9``), with nothing to repair, is not rewritten in place."""
+    from suture import codec
+
+    try:
+        return bool(codec.loads(data) == codec.loads(out))
+    except ValueError:
+        pass
+    try:
+        lines = [codec.loads(line) for line in data.splitlines() if line.strip()]
+        return lines == [codec.loads(line) for line in out.splitlines() if line.strip()]
+    except ValueError:
+        return False
 
 
 def _run_job(job: _Job) -> _Done:
