@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 import pytest
 
 from tools.agents.rules import check_anthropic, check_chat, check_responses
@@ -50,7 +51,7 @@ ANTHROPIC_BAD = [
     (
         "A1",
         [user(text()), asst(use("a")), user(text("no result"))],
-        "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: a. "
+        "messages.2: `tool_use` ids were found without `tool_result` blocks immediately after: a. "
         "Each `tool_use` block must have a corresponding `tool_result` block in the next message.",
     ),
     ("A1", [user(text()), asst(use("a"), use("b")), user(res("a"))], "immediately after: b."),
@@ -219,3 +220,26 @@ def test_responses_rejects(rule: str, items: list[Any], message: str) -> None:
     assert got is not None
     assert got.rule == rule
     assert got.message == message
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        [user(text()), asst(use("a")), user(text("no result"))],
+        [user(text()), asst(use("a"), use("b")), user(res("a"))],
+        [user(text()), asst(use("a"))],
+        [user(text()), asst(use("a")), user(res("a")), asst(use("b")), user(text("no result"))],
+    ],
+    ids=["no-result", "one-missing", "at-the-end", "second-turn"],
+)
+def test_the_mock_numbers_a_call_without_its_result_as_suture_s_check_does(messages: list[Any]) -> None:
+    """The mock answers as the provider does, and so does the check: the two give one messages.N
+    (the message after the calls, Mirascope/mirascope#2503; the calls' own at the end)."""
+    from suture.checks import check
+    from suture.formats import load_bytes
+
+    mock = check_anthropic({"messages": messages})
+    assert mock is not None and mock.rule == "A1"
+    transcript = load_bytes(orjson.dumps({"model": "m", "max_tokens": 1, "messages": messages}))
+    (found,) = [v for v in check(transcript.messages, "anthropic") if v.rule == "A1"]
+    assert mock.message.split(":")[0] == found.where

@@ -112,9 +112,14 @@ def check_anthropic(body: Any) -> Violation | None:
             answered = {str(b.get("tool_use_id", "")) for b in nxt_blocks if _btype(b) == "tool_result"}
             missing = [i for i in ids if i not in answered]
             if missing:
+                # N is the message after the calls, where their results were looked for (the
+                # calls' own message where none follows): a real 400 for [user, assistant with
+                # tool_use, user with text] says messages.2 (Mirascope/mirascope#2503, with its
+                # request id), as suture's own check numbers it (suture.checks.anthropic).
                 return Violation(
                     "A1",
-                    f"messages.{n}: `tool_use` ids were found without `tool_result` blocks immediately after: "
+                    f"messages.{n if nxt is None else n + 1}: `tool_use` ids were found without `tool_result` "
+                    "blocks immediately after: "
                     f"{', '.join(missing)}. Each `tool_use` block must have a corresponding `tool_result` block "
                     "in the next message.",
                 )

@@ -106,7 +106,7 @@ _TABLE: tuple[Rule, ...] = (
             "messages.{N}: Did not find {count} `tool_result` block(s) at the beginning of this message. Messages "
             "following `tool_use` blocks must begin with a matching number of `tool_result` blocks.",
         ),
-        "anthropics/claude-code#5989, #37, #473",
+        "anthropics/claude-code#5989, #37, #473; N, the message after the calls: Mirascope/mirascope#2503",
         "some",
         "the repair puts every call's result right after it (a synthetic one where none exists)",
         (
