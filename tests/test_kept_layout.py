@@ -239,3 +239,31 @@ async def test_the_apps_export_writes_what_suture_repair_writes(tmp_path: Path) 
         await ready(pilot, app)
         await export(pilot, app)
     assert default_export_path(path).read_bytes() == out
+
+
+@pytest.mark.parametrize(
+    ("dumped", "spaced"),
+    [({}, True), ({"separators": (",", ":")}, False)],
+    ids=["python-json-dumps", "compact"],
+)
+def test_a_line_the_repair_adds_to_jsonl_is_spaced_as_the_file_s_lines_are(
+    tmp_path: Path, dumped: dict[str, Any], spaced: bool
+) -> None:
+    """A chat JSONL file Python's ``json.dumps`` wrote (a space after each colon and comma): the
+    synthetic result the repair adds is written so too, so a diff shows one line in the same
+    style; a compact file gets a compact line."""
+    calls = [{"id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"}}]
+    messages = [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": None, "tool_calls": calls},
+        {"role": "user", "content": "next"},
+    ]
+    path = tmp_path / "session.jsonl"
+    path.write_text("".join(json.dumps(m, **dumped) + "\n" for m in messages))
+    done = run("repair", path, "-o", tmp_path / "out.jsonl")
+    assert done.returncode == 0, done.stderr
+    lines = (tmp_path / "out.jsonl").read_bytes().splitlines()
+    assert lines[:2] + lines[3:] == path.read_bytes().splitlines()
+    added = json.loads(lines[2])
+    assert added["role"] == "tool" and lines[2] == json.dumps(added, **dumped).encode()
+    assert (b'", "' in lines[2]) is spaced

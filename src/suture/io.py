@@ -519,6 +519,13 @@ def json_layout(data: bytes) -> Layout | None:
     return Layout(indent, colon or b": ", newline, data[:start], data[end:])
 
 
+def one_line_layout(line: bytes) -> Layout | None:
+    """How a JSON value written on one line (a JSONL record) is spaced, for another written beside
+    it: a space after each colon and comma (``{"role": "user", …}``, as Python's ``json.dumps``
+    writes), or None for none (as ``JSON.stringify`` and suture write)."""
+    return Layout(None, b": ", b"\n", b"", b"") if _colon(line[:_HEAD]) == b": " else None
+
+
 def _colon(head: bytes) -> bytes | None:
     """What follows the first colon outside a string in ``head``: ``b": "`` or ``b":"``. None
     where there is none, or what follows it is neither."""

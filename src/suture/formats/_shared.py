@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from suture import codec
-from suture.io import Document
+from suture.io import Document, one_line_layout
 from suture.model import Transcript
 
 __all__ = ["Row", "edit_lines", "message_records", "type_name", "written_over"]
@@ -55,8 +55,9 @@ def edit_lines(data: bytes, rows: Iterable[Row]) -> bytes:
     """The JSONL file ``rows`` make, written over ``data``, the bytes they were read from.
 
     A record nothing changed is its input line, byte for byte; a changed one keeps every byte
-    outside the values that changed (``suture.writeback.rewrite``); a new one is written compact,
-    ending ``\\r\\n`` where the file's lines do. Blank lines stay where they were, among the lines
+    outside the values that changed (``suture.writeback.rewrite``); a new one is written on one
+    line, spaced as the file's first record is (:func:`suture.io.one_line_layout`), ending
+    ``\\r\\n`` where the file's lines do. Blank lines stay where they were, among the lines
     around them; a line no row names (a record the repair dropped, one that could not be read:
     a line cut off at the end) is left out. Every line ends with a newline, but for a last line
     that had none and is still last. So a diff of ``data`` and the result shows the records the
@@ -69,6 +70,7 @@ def edit_lines(data: bytes, rows: Iterable[Row]) -> bytes:
     if not cut:
         lines.pop()  # the newline ends the last line: nothing follows it
     end = b"\r" if lines and lines[0].endswith(b"\r") else b""
+    spaced = one_line_layout(next((text for text in lines if text.strip()), b""))
     out: list[bytes] = []
     tails: list[int] = []  # where the last line, written, is in ``out`` (twice: a record split in two)
     passed = 0  # the input lines up to this one are behind what is written
@@ -85,7 +87,8 @@ def edit_lines(data: bytes, rows: Iterable[Row]) -> bytes:
 
     for line, before, after in rows:
         if line is None:
-            out.append(codec.dumps(after) + end)
+            made = codec.dumps(after)
+            out.append((made if spaced is None else spaced.write(made)) + end)
             continue
         if not 1 <= line <= len(lines) or not lines[line - 1].strip():
             raise changed_file(f"line {line}")
