@@ -558,9 +558,10 @@ async def test_the_files_of_a_folder_named_are_shown_by_their_path_in_it(tmp_pat
     async with app.run_test(size=(width, 30)) as pilot:
         await scanned(pilot, app.browser)
         table = app.browser.table
+        # (The folder they all are in, claude-code, is left out: it tells none from another.)
         assert sorted(table.name_of(r.path) for r in table.rows) == [
             "3f2a9c4e-rollout.jsonl",
-            *(f"claude-code/{case}/session.jsonl" for case in cases),
+            *(f"{case}/session.jsonl" for case in cases),
         ]
         lines = [table.render_line(y).text for y in range(4)]
         for case in cases:  # the end of each path, which tells them apart, is on one row
@@ -641,8 +642,8 @@ def test_the_columns_share_the_row_and_never_pass_its_end() -> None:
     # the file name has a column, before why has any.
     from suture.tui.sessions import Columns
 
-    for width in range(54, 240):
-        columns = Columns(width)
+    for width, paths in ((w, p) for w in range(54, 240) for p in (False, True)):
+        columns = Columns(width, paths)
         shown = [w for w in columns.widths if w > 0]
         assert 1 + sum(shown) + len(Columns.GAP) * (len(shown) - 1) <= width, width
         least = 1 + sum(columns.fixed) + len(Columns.GAP) * 5 + Columns.FILE_LEAST
@@ -799,3 +800,27 @@ async def test_a_folder_given_by_a_relative_path_keeps_one_row_per_file_as_files
         goes.unlink()
         await until(pilot, lambda: len(app.browser.table.rows) == 2)
         assert sorted(r.path for r in app.browser.table.rows) == ["ss/new.jsonl", "ss/v1-clean.jsonl"]
+
+
+@pytest.mark.parametrize("width", [160, 100])
+async def test_files_of_one_name_told_apart_by_a_folder_in_the_middle_show_that_folder(
+    tmp_path: Path, width: int
+) -> None:
+    """One case recorded by several versions of an agent (``<agent-version>/orphan-result/
+    session.jsonl``): the folders every row shares, before and after, are left out, so the
+    version, which tells the rows apart, shows even in a 100-column terminal."""
+    tree = tmp_path / "recorded"
+    versions = ("codex-0.169.0", "codex-0.171.0", "claude-code-2.1.328", "claude-code-2.1.332")
+    for version in versions:
+        (tree / version / "orphan-result").mkdir(parents=True)
+        shutil.copyfile(SAMPLES / "codex" / "clean-rollout.jsonl", tree / version / "orphan-result" / "session.jsonl")
+    app = SessionsApp(SessionsScreen([str(tree)], [], watch=False))
+    async with app.run_test(size=(width, 30)) as pilot:
+        await scanned(pilot, app.browser)
+        table = app.browser.table
+        assert sorted(table.name_of(r.path) for r in table.rows) == sorted(
+            f"{version}/…/session.jsonl" for version in versions
+        )
+        lines = [table.render_line(y).text for y in range(4)]
+        for version in versions:  # each row shows enough of its version to tell it apart
+            assert sum(version[-4:] in line for line in lines) == 1

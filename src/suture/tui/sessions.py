@@ -130,6 +130,9 @@ class Columns:
     name takes what it can (up to its limit) and why only what is left after it."""
 
     width: int
+    paths: bool = False
+    """Whether the file column shows paths (rows sharing a file name): it takes up to its limit
+    then, and why what is left (at least :attr:`WHY_LEAST`), as what tells the files apart."""
     VERDICT: ClassVar[int] = 10
     AGENT: ClassVar[int] = 11
     WHEN: ClassVar[int] = 16
@@ -184,7 +187,8 @@ class Columns:
         if self.width < self.NARROW:
             room = min(self.FILE_MOST, self._room(6))
             return room if room >= self.FILE_LEAST else 0
-        return min(self.FILE_MOST, self._rest // 2)
+        rest = self._rest
+        return min(self.FILE_MOST, max(rest // 2, rest - self.WHY_LEAST) if self.paths else rest // 2)
 
     @property
     def _rest(self) -> int:
@@ -251,6 +255,21 @@ def _as_listed(folders: list[str], given: list[str]) -> Callable[[str], str]:
 def _base(path: str) -> str:
     """A file's name (the end of a URL)."""
     return os.path.basename(path.rstrip("/")) or path
+
+
+def _alike(paths: list[list[str]]) -> tuple[int, int]:
+    """How many folders every one of ``paths`` (each a file's folders, outermost first) begins
+    with alike, and how many it ends with alike after those: left out of what the file column
+    shows of a file whose name others share, so that what tells them apart shows in a narrow
+    column (``codex-0.169.0/…/resumed.jsonl`` for ``recorded/codex-0.169.0/orphan-result/…``)."""
+    shortest = min(len(p) for p in paths)
+    lead = 0
+    while lead < shortest and all(p[lead] == paths[0][lead] for p in paths):
+        lead += 1
+    end = 0
+    while end < shortest - lead and all(p[-1 - end] == paths[0][-1 - end] for p in paths):
+        end += 1
+    return lead, end
 
 
 def _cut_middle(text: str, width: int) -> str:
@@ -339,8 +358,10 @@ class SessionList(ScrollView, can_focus=True):
         """The folders named to the browser, each ending in a separator: a file found in one
         whose name another row shares is shown by its path in it
         (``claude-code/compaction/session.jsonl``), which tells the files of a tree apart."""
-        self._shared: set[str] = set()
-        """The file names more than one row has (where :attr:`folders` are named)."""
+        self._shared: dict[str, tuple[int, int]] = {}
+        """The file names more than one row shown has (where :attr:`folders` are named), each with
+        how many folders all those rows' paths in the folder named begin and end with alike
+        (:func:`_alike`): what tells them apart is between."""
         self._names: dict[str, str] = {}
         """What the file column shows of each path, as worked out for the rows shown."""
         self.rows: list[Row] = []
@@ -365,11 +386,10 @@ class SessionList(ScrollView, can_focus=True):
         self._cache.clear()
         self._names.clear()
         if self.folders:
-            seen: set[str] = set()
-            self._shared = set()
+            by_name: dict[str, list[list[str]]] = {}
             for row in rows:
-                name = _base(row.path)
-                (self._shared if name in seen else seen).add(name)
+                by_name.setdefault(_base(row.path), []).append(self._in_folder(row.path).split("/")[:-1])
+            self._shared = {name: _alike(folders) for name, folders in by_name.items() if len(folders) > 1}
         self.virtual_size = Size(0, len(rows))
         index = next((i for i, r in enumerate(rows) if r.path == current), None) if current is not None else None
         self.set_reactive(
@@ -505,15 +525,30 @@ class SessionList(ScrollView, can_focus=True):
         shown = self._names.get(path)
         if shown is None:
             shown = _base(path)
-            if shown in self._shared and not is_url(path):
-                full = os.path.abspath(path)
-                shown = next((full[len(f) :] for f in self.folders if full.startswith(f)), shown)
+            alike = self._shared.get(shown)
+            if alike is not None:
+                folders = self._in_folder(path).split("/")[:-1]
+                lead, end = alike
+                between = folders[lead : len(folders) - end]
+                shown = "/".join([*between, *(["…"] if end and between else []), shown])
             self._names[path] = shown
         return shown
 
+    @property
+    def shows_paths(self) -> bool:
+        """Whether the file column shows paths, for rows that share a file name (:class:`Columns`)."""
+        return bool(self._shared)
+
+    def _in_folder(self, path: str) -> str:
+        """``path`` in the folder named that holds it (``a/b/x.jsonl``), or its name alone."""
+        if is_url(path):
+            return _base(path)
+        full = os.path.abspath(path)
+        return next((full[len(f) :] for f in self.folders if full.startswith(f)), _base(path))
+
     def _draw(self, row: Row, width: int, base: Style, selected: bool) -> Strip:
         under = self._on(base, "cursor") if selected else base
-        columns = Columns(width)
+        columns = Columns(width, self.shows_paths)
         unreadable = row.verdict in (UNREADABLE, OTHER)
         pending = row.verdict == LISTED
         name = self.name_of(row.path)
@@ -556,7 +591,8 @@ class SessionHeader(Widget):
         width = self.size.width
         rows = self.screen.query(SessionList)
         # The list's columns: its rows are narrower than the header by its scrollbar.
-        columns = Columns(rows.first().row_width if rows else max(0, width - 1))
+        table = rows.first() if rows else None
+        columns = Columns(table.row_width if table else max(0, width - 1), table is not None and table.shows_paths)
         titles = [
             ("verdict", False),
             ("agent", False),
@@ -879,6 +915,7 @@ class SessionsScreen(Screen[None]):
         rows.sort(key=_order, reverse=True)
         self.shown_others = sum(r.verdict == OTHER for r in rows)
         self.table.set_rows(rows, "" if rows else self.empty_text())
+        self.query_one("#sessions-header").refresh()  # (its widths follow whether paths are shown)
 
     def empty_text(self) -> str:
         """What the list says when it shows no row: where the scan found none, where it looked;
