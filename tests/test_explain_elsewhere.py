@@ -207,7 +207,9 @@ async def test_the_banner_and_explain_say_a_history_rejected_for_itself_is_rejec
             await pilot.pause(0.05)
         told = str(screen.query_one("#explained").content)
         assert "the response stream was cut" in told and "But the history is rejected too" in told
-        assert "resume after a wait" not in told and "x goes to its problems in the panes" in told.lower()
+        assert (
+            "resume after a wait" not in told and "\nx goes to its problems in the panes" in told
+        )  # (the key as it is: x)
 
 
 async def test_the_banner_says_a_history_too_long_is_to_be_compacted(tmp_path: Path) -> None:

@@ -153,7 +153,7 @@ class ExplainScreen(Overlay[int | None]):
             rejected = found.elsewhere is not None and found.elsewhere.rejected_too(self.history_rejected())
             out.append(show.line(found.verdict(rejected)), styled.part("heading"))
             if rejected:
-                out.append(f"\n{TO_PROBLEMS.capitalize()} in the panes.", styled.part("key"))
+                out.append(f"\n{TO_PROBLEMS} in the panes.", styled.part("key"))
             if found.closest:
                 out.append("\nclosest rules: ", styled.part("muted"))
                 out.append(", ".join(f"{r.id} ({', '.join(r.providers)}): {r.title}" for r in found.closest[:3]))
