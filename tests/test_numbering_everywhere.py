@@ -236,12 +236,12 @@ def test_a_pointer_for_a_provider_the_agent_does_not_send_to_is_said_to_be_sutur
     out = run("check", "--provider", "anthropic", "--provider", "openai-chat", path).stdout
     assert (
         "  (messages.N counts what pi sends, laid out as anthropic's request (pi sends to openai-chat); "
-        "pi's system prompt is not among them)"
+        "pi's system prompt is not among them; in the contract view, messages.N counts the file sent as written)"
     ) in out
     assert "  [3] tool (line 7) messages.2.content.1  A2: " in out
     assert (
         "  (messages[N] counts the request pi sends on resume (suture sent --body), as openai-chat's errors do; "
-        "messages[0] is pi's system prompt)"
+        "messages[0] is pi's system prompt; in the contract view, messages[N] counts the file sent as written)"
     ) in out
     # The message a problem's text names is named as [n] is: as written.
     assert (

@@ -43,7 +43,7 @@ def test_chat_jsonl_repair_changes_only_the_lines_it_repairs(tmp_path: Path) -> 
     renamed = next(line for line in after if b"x_1" in line and b'"assistant"' in line)
     assert renamed.startswith(b'{"role": "assistant", "content": null, "tool_calls": [')
     assert orjson.loads(renamed)["tool_calls"][0]["id"] == "x_1"
-    assert after[-1].startswith(b'{"role":"user"')
+    assert after[-1].startswith(b'{"role": "user"')  # (a line added is spaced as the file's lines are)
 
 
 def test_chat_jsonl_a_repair_does_not_change_is_written_byte_for_byte(tmp_path: Path) -> None:
@@ -174,7 +174,9 @@ def test_check_and_repair_agree_on_a_valid_history_the_contract_changes(tmp_path
     path, out = tmp_path / "no-id.json", tmp_path / "out.json"
     path.write_bytes(orjson.dumps(NO_ID))
     checked = run("check", path)
-    assert checked.returncode == 0 and "valid" in checked.stdout
+    # Valid, but its own provider rejects it (an empty id, a whitespace-only message): not clean.
+    assert checked.returncode == 1
+    assert checked.stdout.startswith(f"{path}: valid (5 messages, chat), but openai-chat rejects it\n")
     proc = run("repair", path, "-o", out)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.startswith("suture: 2 changes (1 dropped placeholder, 1 renamed id);")
