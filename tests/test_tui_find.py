@@ -117,6 +117,11 @@ async def test_filter_with_nothing_to_show_says_so(tmp_path: Path) -> None:
         await pilot.pause()
         assert app.row_filter == "all" and app.view.shown is None
         assert any("no changed rows" in n.message for n in app._notifications)
+        # v, where no filter has a row to show, says so rather than doing nothing.
+        await pilot.press("v")
+        await pilot.pause()
+        assert app.row_filter == "all"
+        assert any(n.message.startswith("nothing to filter") for n in app._notifications)
 
 
 async def test_next_change_and_matches_stay_among_the_rows_shown(worked: Path) -> None:

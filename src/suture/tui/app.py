@@ -1527,6 +1527,10 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
                 kind = self.FILTERS[(at + step) % len(self.FILTERS)]
                 if kind == "all" or self._filter_rows(kind):
                     break
+            if kind == self.row_filter == "all":  # no filter has a row to show: said, as n and x say it
+                problems = "no provider problems" if self.verdicts is not None else "provider checks not ready"
+                self.notify(f"nothing to filter: no changed rows, {problems}, no search", markup=False)
+                return
         rows = self._filter_rows(kind)
         if kind != "all" and not rows:
             words = "rows with provider problems or listed items" if kind == "problems" else self.FILTER_WORDS[kind]
