@@ -326,6 +326,28 @@ async def test_export_writes_what_repair_writes(worked: Path) -> None:
         ]
 
 
+async def test_export_says_what_the_provider_shown_still_rejects(worked: Path) -> None:
+    """mistral picked with p (11 problems, 7 after repair), the chat body written for OpenAI: the
+    export's word says mistral would still reject it, as the header does, not only 'wrote'."""
+    from suture.checks import verdict
+
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await ready(pilot, app)
+        await checks_done(pilot, app)
+        assert app.model is not None
+        after = len(verdict(app.model.transcript.messages, "mistral", repaired=app.model.repair).after)
+        assert after
+        app._picked("mistral")
+        await export(pilot, app)
+        said = [str(n.message) for n in app._notifications if n.title == "exported"]
+        assert said and f"mistral, shown, would still reject it: {after} problems after repair" in said[-1]
+        app._picked("openai-chat")  # the body's own provider: warned of as suture repair warns
+        await export(pilot, app, str(worked.parent / "again.json"))
+        said = [str(n.message) for n in app._notifications if n.title == "exported"]
+        assert "shown, would still reject" not in said[-1]
+
+
 async def test_export_jsonl_keeps_format(tmp_path: Path) -> None:
     path = tmp_path / "s.jsonl"
     path.write_bytes(line(USER) + line(CALL) + line(USER))

@@ -27,6 +27,7 @@ from suture.repair import Repair
 from suture.words import count
 
 if TYPE_CHECKING:
+    from suture.tui.judged import Judged
     from suture.tui.rows import RowModel
     from suture.tui.screens import ConfirmScreen, ExportOption, ExportScreen
 else:  # the export's screens, imported when an export is asked for
@@ -93,6 +94,8 @@ class ExportFlow(App[None]):
         model: RowModel | None
         shown_version: int
         export_dir: Path | None
+        provider: str | None
+        verdicts: dict[str, Judged] | None
 
         @property
         def path(self) -> Path: ...
@@ -353,7 +356,25 @@ class ExportFlow(App[None]):
                 said += "; " + "; ".join(show.line(note) for note in message.notes)
             if message.rejected:  # said as suture repair warns it, and marked as a warning
                 said += f"; {show.line(message.rejected)}"
-            self.notify(said, title="exported", severity="warning" if message.rejected else "information", markup=False)
+            shown = self._shown_still_rejects()
+            if shown:
+                said += f"; {shown}"
+            warned = bool(message.rejected or shown)
+            self.notify(said, title="exported", severity="warning" if warned else "information", markup=False)
+
+    def _shown_still_rejects(self) -> str:
+        """What the provider shown in the header (picked with ``p``) would still reject in the
+        repaired history just written as a request body, where the body is not for it (the one
+        it is for is warned of as ``suture repair`` warns it): the figure after repair the
+        header gives, so the export's word does not leave it out."""
+        from suture.formats import provider_of
+
+        provider, verdicts = self.provider, self.verdicts
+        judged = verdicts.get(provider) if verdicts is not None and provider is not None else None
+        if judged is None or judged.session or provider == provider_of(self._export_choice):
+            return ""
+        after = len(judged.contract.after)
+        return f"{provider}, shown, would still reject it: {count(after, 'problem')} after repair" if after else ""
 
 
 def rejected_in(transcript: Transcript, repaired: Repair, body: str, most: int | None = None) -> str | None:
