@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PARALLEL = ROOT / "sample_sessions" / "claude-code" / "parallel-calls.jsonl"
 SHORT = ROOT / "sample_sessions" / "real" / "claude-code" / "short.jsonl"
 MESSAGES = ROOT / "sample_sessions" / "messages" / "clean-request.json"
+PI = ROOT / "sample_sessions" / "pi" / "branched-aborted.jsonl"
 
 
 @pytest.fixture
@@ -138,7 +139,7 @@ async def test_as_written_shows_the_files_bytes_beside_the_normalised_view(worke
             ],
         }
         await pilot.press("w")
-        assert "record as read from the file" in body(screen, 0).plain
+        assert "the message's JSON as read from the file" in body(screen, 0).plain
 
 
 async def test_as_written_gives_every_line_of_a_merged_response(tmp_path: Path) -> None:
@@ -274,3 +275,35 @@ def test_paired_call_finds_the_nearest_call_with_the_id() -> None:
     assert paired_call(messages, 1) == (0, 0)
     assert paired_call(messages, 3) == (2, 1)
     assert paired_call(messages, 4) is None
+
+
+async def test_the_repaired_title_says_where_the_file_held_the_message(worked: Path) -> None:
+    """Repaired #2 of the worked example is the result the file holds at $[5]: its title says
+    where it came from, not as if the repaired file held it there."""
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=(200, 40)) as pilot:
+        await ready(pilot, app)
+        screen = await open_row(pilot, app, 2)
+        assert str(screen.query_one("#detail-side-1").border_title) == "Repaired #2 tool · from $[5]"
+        assert str(screen.query_one("#detail-side-0").border_title) == "Original #5 tool · $[5]"
+        assert "record as an export writes it" in body(screen, 1).plain  # a chat export writes this record
+
+
+async def test_a_session_logs_json_is_said_as_what_it_is(tmp_path: Path) -> None:
+    """A pi session's Original JSON is the message read from its line (the line has type, id,
+    parentId around it), and its Repaired JSON is suture's neutral form: the write-back writes
+    the file's own kind of line, not that JSON."""
+    app = app_on_copy(PI, tmp_path)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await ready(pilot, app)
+        model = app.model
+        assert model is not None
+        screen = await open_row(pilot, app, model.row_of_input[3])
+        right = body(screen, 1).plain
+        assert "record as an export writes it" not in right
+        neutral = right.split("the message in suture's neutral form, not the session line the write-back writes\n", 1)
+        assert orjson.loads(neutral[1])["role"] == "user"
+        await pilot.press("escape")
+        screen = await open_row(pilot, app, model.row_of_input[7])
+        left = body(screen, 0).plain
+        assert "the message's JSON as read from the file (line 14); w shows its record as written" in left

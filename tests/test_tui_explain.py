@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.widgets import OptionList, TextArea
 
 from suture.tui.app import SutureApp
@@ -165,6 +166,33 @@ async def test_E_opens_with_the_recorded_error(api_error: Path) -> None:
         await ready(pilot, app)
         await pilot.pause()
         assert "A1" in str(screen.query_one("#explained").content)
+
+
+A2_TEXT = (
+    "messages.4.content.0: unexpected `tool_use_id` found in `tool_result` blocks: toolu_XYZ. Each "
+    "`tool_result` block must have a corresponding `tool_use` block in the previous message."
+)
+
+
+async def test_a_paste_over_the_recorded_error_replaces_it(api_error: Path) -> None:
+    """The recorded error fills the box, all of it selected: a terminal's paste (bracketed, a Paste
+    event) puts the pasted error in its place, and the explanation is of what was pasted."""
+    app = SutureApp(api_error, watch=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await explained(pilot, app)
+        await pilot.press("E")
+        screen = app.screen
+        assert isinstance(screen, ExplainScreen)
+        area = screen.query_one(TextArea)
+        await pilot.pause()
+        assert area.selected_text == area.text != ""
+        app.post_message(events.Paste(A2_TEXT))  # as the driver posts a bracketed paste
+        await pilot.pause(0.5)
+        await ready(pilot, app)
+        await pilot.pause()
+        assert area.text == A2_TEXT
+        said = str(screen.query_one("#explained").content)
+        assert said.startswith("A2 ") and "A1" not in said
 
 
 @pytest.mark.parametrize(

@@ -56,7 +56,7 @@ async def test_the_details_frames_are_titled_whole_and_the_record_says_where_it_
             top = drawn_in(app, side)[0]
             assert name in top and "…" not in top, top
         # Where the title has no room for the place, the record's heading has it whole.
-        assert "record as read from the file (line 8, message.content[0])" in words(
+        assert "the message's JSON as read from the file (line 8, message.content[0])" in words(
             line.strip("│ ") for line in drawn_in(app, left)[1:-1]
         )
 
@@ -145,7 +145,7 @@ async def test_the_details_show_the_call_id_the_session_is_written_with(tmp_path
         [row] = [r for r in range(len(model)) if getattr(model.repaired(r), "tool_call_id", "") == f"{first}_1"]
         screen = await opened_details(pilot, app, row)
         body = str(screen.query_one("#detail-body-1").render())
-        record = body.split("record as an export writes it", 1)[1]
+        record = body.split("the message in suture's neutral form", 1)[1]
         assert f'"{first}-1"' in record and f"{first}_1" not in record
 
 

@@ -3,8 +3,9 @@
 Each side shows the message's content block by block, each under its kind (text, thinking,
 image, redacted_thinking...) in the message's order, its calls with their arguments (indented
 JSON, coloured), the call a result answers (a synthetic result too: its Original side shows the call it answers),
-and the record (as read from the file, or as an export writes it). Ids that differ between the
-two sides are marked. ``w`` shows the record exactly as written in the file (its line or span,
+and its JSON (as read from the file; the record an export writes, or for a session log, whose
+write-back writes records of its own kind, the message in suture's neutral form). Ids that
+differ between the two sides are marked. ``w`` shows the record exactly as written in the file (its line or span,
 byte for byte) beside suture's normalised view of it; ``m`` shows long strings whole; ``o``
 opens the focused side in ``$PAGER``.
 """
@@ -346,6 +347,8 @@ class DetailScreen(Overlay[None]):
         # Shortened where narrow: the record's heading in the body says where it was read whole.
         where = str(message.source) if message.source is not None else "made by repair"
         line = f"line {message.source.line}" if message.source is not None and message.source.line else where
+        if side == 1 and message.source is not None:  # where the file held it, not where the repair puts it
+            where, line = f"from {where}", f"from {line}"
         named = f"{SIDES[side]} #{index} {show.line(message.role)}"
         self._title(
             side,
@@ -417,16 +420,26 @@ class DetailScreen(Overlay[None]):
                 text.append("\n\n")
             else:
                 text.append("answers no call before it\n\n", self._class_style("detail-empty"))
-        ids = None
-        if side == 0:
-            where = f" ({show.line(str(message.source))})" if message.source is not None else ""
-            text.append(f"record as read from the file{where}\n", heading)
-        else:
-            text.append("record as an export writes it\n", heading)
-            ids = self.written_ids()
+        text.append(f"{self.record_heading(message, side)}\n", heading)
+        ids = self.written_ids() if side == 1 else None
         source = record_json(message, side, self.model.transcript, shorten=not self.whole, ids=ids)
         text.append_text(self._json(source, changed))
         return text
+
+    def record_heading(self, message: Message, side: int) -> str:
+        """What the JSON under a side's heading is. The Original side shows the message's JSON as
+        read, the file's record whole or the part of it that is the message (a session log's line
+        has more around it); the Repaired side shows the record an export writes, except for a
+        session log, whose write-back writes records of the file's own kind: there it is the
+        message in suture's neutral form."""
+        if side == 0:
+            where = f" ({show.line(str(message.source))})" if message.source is not None else ""
+            return f"the message's JSON as read from the file{where}; w shows its record as written"
+        from suture.writeback import writes_back
+
+        if writes_back(self.model.transcript.format):
+            return "the message in suture's neutral form, not the session line the write-back writes"
+        return "record as an export writes it"
 
     def _part(self, part: Part) -> Text:
         """One part of a message's content under a heading naming its kind (``text``,

@@ -104,6 +104,8 @@ class ExplainScreen(Overlay[int | None]):
 
     def on_mount(self) -> None:
         if self.initial.strip():
+            # The recorded error, all of it selected: a paste or typing puts the new error in its place.
+            self.query_one(TextArea).select_all()
             self.run_explain(self.initial)
         else:
             self._say(Text("Paste an error to explain it.", style=self.query_one(Styled).part("muted")))
