@@ -133,3 +133,38 @@ def test_a_verdict_never_contradicts_itself() -> None:
                 said = explain(history, text.replace("{N}", "2").replace("{id}", "a")).verdict()
                 if "does not fix" in said:
                     assert rule.repair_does not in said or not rule.repair_does, (rule.id, said)
+
+
+WORKED = ROOT / "sample_sessions" / "chat" / "worked-example.json"
+
+
+@pytest.mark.parametrize(
+    ("path", "typed", "indices"),
+    [
+        (WORKED, "$[7]", [7]),  # a JSON document's place, as the info line and the details say it
+        (WORKED, " $[ 5 ] ", [5]),
+        (WORKED, "$[99]", []),
+        (PARALLEL, "line 8, message.content[0]", [2]),  # a session log's place, as shown
+    ],
+)
+def test_the_places_the_app_shows_are_pointers(path: Path, typed: str, indices: list[int]) -> None:
+    messages = suture.load_file(path).messages
+    found = resolve(messages, typed)
+    assert found.understood and found.indices == indices, found
+    for i in indices:
+        assert "".join(typed.split()) in "".join(str(messages[i].source).split())
+
+
+@pytest.mark.parametrize(
+    ("typed", "provider", "said"),
+    [
+        ("input[3]", "openai-chat", "input[3] (counted as OpenAI Responses input items)"),
+        ("input[3]", "openai-responses", "input[3]"),
+        ("contents[1]", "anthropic", "contents[1] (counted as Gemini contents)"),
+        ("contents[1]", "gemini", "contents[1]"),
+    ],
+)
+def test_a_pointer_counted_in_another_providers_layout_says_so(typed: str, provider: str, said: str) -> None:
+    found = resolve(HISTORY, typed, provider)
+    assert found.indices and found.said == said
+    assert found.elsewhere == (said != typed)

@@ -197,7 +197,7 @@ async def test_a_paste_over_the_recorded_error_replaces_it(api_error: Path) -> N
 
 @pytest.mark.parametrize(
     ("typed", "index"),
-    [("#6", 6), ("messages[3]", 3), ("line 6", 1), ("line 11", 6), ("banana", None)],
+    [("#6", 6), ("messages[3]", 3), ("line 6", 1), ("line 11", 6), ("$[7]", 7), ("banana", None)],
 )
 async def test_colon_goes_to_a_pointer(worked: Path, typed: str, index: int | None) -> None:
     app = SutureApp(worked, watch=False)
@@ -215,6 +215,21 @@ async def test_colon_goes_to_a_pointer(worked: Path, typed: str, index: int | No
             assert app.view.cursor == 0
         else:
             assert app.view.cursor == model.row_of_input[index]
+
+
+async def test_colon_says_it_counts_input_items_in_a_chat_file(worked: Path) -> None:
+    # input[N] of a chat file is counted as OpenAI Responses items (a call and its message
+    # apart): the go-to says so beside going there.
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await explained(pilot, app)
+        app.provider = "openai-chat"
+        app.provider_picked = True
+        await pilot.press("g", "colon", *"input[3]", "enter")
+        await pilot.pause()
+        said = [n.message for n in app._notifications]
+        assert said == ["input[3] (counted as OpenAI Responses input items)"]
+        assert app.model is not None and app.view.cursor == app.model.row_of_input[2]
 
 
 async def test_colon_finds_a_line_and_names_a_compaction(tmp_path: Path) -> None:

@@ -234,3 +234,20 @@ async def test_the_info_line_of_a_json_document_names_the_records_line(
         app.view.select(app.model.row_of_input[3])
         await pilot.pause(0.3)
         assert "Original #3 ($[3])  →" in app.query_one("#info", InfoBar).render().plain
+
+
+@pytest.mark.parametrize("width", (*WIDTHS, 70))
+async def test_the_export_aside_is_said_at_every_width(tmp_path: Path, width: int) -> None:
+    # The export writes this session unchanged (Claude Code sends its moved results as written):
+    # a narrow header cuts the file's name or leaves its format out, never that aside, which
+    # would have it say the export moves two results.
+    sample = ROOT / "sample_sessions" / "real" / "claude-code" / "tool_heavy.jsonl"
+    app = SutureApp(_copy(sample, tmp_path), watch=False)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await settled(pilot, app)
+        lines = drawn_in(app, app.status)
+        shown = " ".join(line.strip() for line in lines)
+        assert "2 moved" in shown and "(export: unchanged)" in shown, lines
+        assert "anthropic accepts" in shown, lines
+        if width >= 80:  # on one line
+            assert "2 moved (export: unchanged)  anthropic accepts" in lines[0], lines

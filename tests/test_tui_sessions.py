@@ -116,6 +116,18 @@ async def test_filter_by_text_and_by_verdict(home: Path) -> None:
         assert (app.browser.words, app.browser.verdict) == ([], "")
 
 
+async def test_r_says_at_once_that_it_rescans(home: Path) -> None:
+    app = browser(home, watch=False)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await scanned(pilot, app.browser)
+        assert "listing…" not in app.browser.status_text(150) and "scanning" not in app.browser.status_text(150)
+        app.browser.action_rescan()  # (what r does; read before the scan's worker has run)
+        assert "listing…" in app.browser.status_text(150)
+        await pilot.pause()
+        assert any(n.message.startswith("rescanning") for n in app._notifications)
+        await scanned(pilot, app.browser)
+
+
 async def test_the_text_filter_finds_what_the_rows_show(home: Path) -> None:
     """A verdict's word and the last column's words are text the filter finds, as the rows show
     them ("filter by any text")."""

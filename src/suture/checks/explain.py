@@ -1440,6 +1440,9 @@ class Pointer:
     record: Skipped | None = None
     """The record on the line typed that the agent does not send (``Transcript.skipped``: a
     failed turn, an API error record), which ``said`` names."""
+    elsewhere: bool = False
+    """``said`` says the pointer was counted in another provider's layout than the file's
+    (``input[5]`` of a chat file, as OpenAI Responses items): a thing to say beside going there."""
 
 
 def resolve(
@@ -1462,6 +1465,9 @@ def resolve(
     those records). No indices where nothing matches; ``said`` says what was looked for."""
     m = _POINTER.match(typed)
     if m is None:
+        labelled = _labelled(messages, typed)
+        if labelled is not None:
+            return labelled
         return Pointer(
             [], f"not a pointer suture reads: {typed.strip()!r} (try messages.3, input[5], line 760, #12)", False
         )
@@ -1479,7 +1485,12 @@ def resolve(
     if wire in ("input", "items"):
         listed = items(messages)
         ok = n < len(listed)
-        return Pointer([listed[n].source] if ok else [], f"input[{n}]" + ("" if ok else f" (of {len(listed)} items)"))
+        # Counted as OpenAI Responses items, which a file sent to another provider is not in.
+        elsewhere = provider is not None and provider != "openai-responses"
+        label = f"input[{n}]" + (" (counted as OpenAI Responses input items)" if elsewhere else "")
+        return Pointer(
+            [listed[n].source] if ok else [], label + ("" if ok else f" (of {len(listed)} items)"), elsewhere=elsewhere
+        )
     kind = "contents" if wire == "contents" else _WIRE_OF.get(provider or "", "one per message")
     if kind == "items":
         return resolve(messages, f"input[{n}]", provider)
@@ -1488,9 +1499,34 @@ def resolve(
         return Pointer([n] if ok else [], f"messages[{n}]" + ("" if ok else f" (of {len(messages)})"))
     wire_list = contents(messages) if kind == "contents" else turns(messages, merge=kind == "merged")
     label = f"contents[{n}]" if kind == "contents" else f"messages.{n} as {provider} counts them"
+    elsewhere = kind == "contents" and provider is not None and provider != "gemini"
+    if elsewhere:
+        label += " (counted as Gemini contents)"
     if n >= len(wire_list):
         return Pointer([], f"{label} (the request has {len(wire_list)})")
-    return Pointer(list(wire_list[n].members), label)
+    return Pointer(list(wire_list[n].members), label, elsewhere=elsewhere)
+
+
+def _labelled(messages: Sequence[Message], typed: str) -> Pointer | None:
+    """The messages ``typed`` names by the place the app and the command line show for them
+    (:class:`~suture.model.Source`: ``$[7]``, ``$[7].content[1]``, ``line 12, message.content[0]``,
+    ``replacement_history[3]``): those whose place is it or within it. ``None`` where ``typed``
+    is no such place; no indices for a JSON document's ``$[N]`` that no message is read from."""
+    wanted = "".join(typed.split())
+    if not wanted:
+        return None
+    found = []
+    for i, m in enumerate(messages):
+        if m.source is None:
+            continue
+        places = ("".join(str(m.source).split()), "".join((m.source.pointer or "").split()))
+        if any(p == wanted or p.startswith((wanted + ".", wanted + "[")) for p in places if p):
+            found.append(i)
+    if found:
+        return Pointer(found, typed.strip())
+    if re.fullmatch(r"\$\[\d+\]", wanted):
+        return Pointer([], wanted)
+    return None
 
 
 def _line(

@@ -1453,7 +1453,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             self.notify(show.line(said + recorded), severity="warning", markup=False)
             return
         self._go_to_input(found.indices[0])
-        if found.nearest or recorded:
+        if found.nearest or found.elsewhere or recorded:
             self.notify(show.line(said + recorded), markup=False)
 
     def _as_recorded(self, typed: str, found: int | None) -> str:

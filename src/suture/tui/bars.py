@@ -169,18 +169,26 @@ class StatusBar(_Bar):
 
     def _fitted_units(self, width: int) -> list[Text]:
         """The first line's units (the last reload aside) in the longest words that fit
-        ``width``, else in the fewest lines."""
+        ``width``, else in the fewest lines. What the export writes otherwise than the repair's
+        changes is said at every width: the file's name is cut and its format left out first."""
         state = self.state
         units = self._units(short=False, reload=False)
         if _joined_width(units) > width:  # short figures, the verdict in a sentence
             units = self._units(short=True, short_checks=False, reload=False)
         if _joined_width(units) > width:
             units = self._units(short=True, reload=False)
-        if _joined_width(units) > width:  # the least needed first: the verdict before an aside
-            units = self._units(short=True, aside=False, reload=False)
+        if _joined_width(units) > width and (any(state.export) or self._reordered()):
+            # The export's truth before the file's format, and the file's name cut to make room.
+            for format_shown in (True, False):
+                if _joined_width(units) > width:
+                    units = self._name_fitted(width, format_shown)
         if _joined_width(units) > width:
             name = show.line(state.name_shown).rsplit("/", 1)[-1]
-            least = self._units(short=True, name_room=9, aside=False, reload=False)
+            least = self._units(short=True, name_room=9, reload=False)
+            # The head's aside on a line of its own where the head is too wide with it.
+            apart = least[0].cell_len > width
+            if apart:
+                least = self._units(short=True, name_room=9, aside_apart=True, reload=False)
             # On one line if the file's name cut to its least fits it; else the head alone on
             # the first line, with what room is left for the name.
             one_line = _joined_width(least) <= width
@@ -188,9 +196,30 @@ class StatusBar(_Bar):
             # On a line of its own, the verdict is said in a sentence where that fits.
             sentence = not one_line and state.checks is not None and state.checks[0].cell_len <= width
             units = self._units(
-                short=True, name_room=max(9, width - over), short_checks=not sentence, aside=False, reload=False
+                short=True,
+                name_room=max(9, width - over),
+                short_checks=not sentence,
+                aside_apart=apart,
+                reload=False,
             )
         return units
+
+    def _reordered(self) -> int:
+        """How many turns the export writes in another order where the repair changes nothing."""
+        model = self.state.model
+        if model is None or (model.changes if model.partial else model.repair.changes):
+            return 0
+        return model.reordered()
+
+    def _name_fitted(self, width: int, format_shown: bool) -> list[Text]:
+        """The short units (the file's format said or not) with the file's name cut to fit
+        ``width`` where that leaves it at least its least (9 cells), else whole."""
+        units = self._units(short=True, format_shown=format_shown, reload=False)
+        name = show.line(self.state.name_shown).rsplit("/", 1)[-1]
+        room = width - (_joined_width(units) - len(name))
+        if room < min(9, len(name)):
+            return units
+        return self._units(short=True, name_room=room, format_shown=format_shown, reload=False)
 
     def _reload_note(self, reloaded: tuple[str, float]) -> Text:
         """``↻ +3 messages, 6 s ago``: what the last reload brought and when."""
@@ -213,10 +242,13 @@ class StatusBar(_Bar):
         short_checks: bool | None = None,
         aside: bool = True,
         reload: bool = True,
+        format_shown: bool = True,
+        aside_apart: bool = False,
     ) -> list[Text]:
         """The first line's parts, two spaces apart, none of which is split between lines (``aside``:
         with what the export writes otherwise where the repair changes nothing): the
-        file and its figures, the verdict, the live state, the last reload (``reload``)."""
+        file and its figures (its format where ``format_shown``; the export's aside a part of its
+        own where ``aside_apart``), the verdict, the live state, the last reload (``reload``)."""
         state = self.state
         text = Text(no_wrap=False, end="")
         text.append("suture ", self.part("title"))
@@ -226,9 +258,10 @@ class StatusBar(_Bar):
         if short and name_room is not None and len(name) > name_room:
             name = name[: name_room // 2] + "…" + name[-(name_room - name_room // 2 - 1) :]
         text.append(name)
-        if state.format_name:
+        if state.format_name and format_shown:
             text.append(f"  {show.line(state.format_name)}", self.part("muted"))
         model = state.model
+        said = ""
         if model is not None:
             # While a large file loads: what the panes and lists show so far, marked "…".
             n_in, n_out = (
@@ -241,9 +274,14 @@ class StatusBar(_Bar):
                 f"  {n_in:,}{more}→{n_out:,}{more}  " if short else f"  {n_in:,}{more} in → {n_out:,}{more} out  ",
                 self.part("muted"),
             )
-            self._changes_said(text, model, short, more, aside)
+            said = self._changes_said(text, model, short, more, aside)
         text.rstrip()
         units = [text]
+        if said:
+            if aside_apart:
+                units.append(Text(f"({said})", self.part("muted"), end=""))
+            else:
+                text.append(f" ({said})", self.part("muted"))
         short_checks = short if short_checks is None else short_checks
         if state.checks is not None:
             units.append(state.checks[1] if short_checks else state.checks[0])
@@ -253,9 +291,9 @@ class StatusBar(_Bar):
             units.append(self._reload_note(state.reloaded))
         return units
 
-    def _changes_said(self, text: Text, model: RowModel, short: bool, more: str, aside: bool) -> None:
+    def _changes_said(self, text: Text, model: RowModel, short: bool, more: str, aside: bool) -> str:
         """The repair's changes counted by kind onto ``text`` (``more``: ``…`` while the file is
-        read), with what the export writes otherwise (``aside``)."""
+        read); what the export writes otherwise (where ``aside``), or nothing."""
         changes = model.changes if model.partial else model.repair.changes
         # What the export writes otherwise than the repair's changes (a session log's agent
         # reads ids its own way, or sends some of what the repair changes in a way providers
@@ -268,14 +306,11 @@ class StatusBar(_Bar):
             if reordered:
                 from suture.formats import reordered_said
 
-                said = (
+                return (
                     f"export: {reordered:,} {'turn' if reordered == 1 else 'turns'} reordered"
                     if short
                     else f"the export: {reordered_said(reordered)}"
                 )
-                text.append(f" ({said})", self.part("muted"))
-            elif export:
-                text.append(f" ({show.line(export)})", self.part("muted"))
         else:
             counts = model.counts()
             kinds = [kind for kind in KINDS if counts[kind]]
@@ -295,8 +330,7 @@ class StatusBar(_Bar):
                 else:
                     figure = f"{count:,}{more if single else ''} {shown.short_words(count)}"
                 text.append(figure, self.part(f"badge-{shown.name}"))
-            if export:
-                text.append(f" ({show.line(export)})", self.part("muted"))
+        return show.line(export) if export else ""
 
 
 def _laid_out(units: Sequence[Text], width: int) -> list[Text]:

@@ -906,7 +906,11 @@ class SessionsScreen(Screen[None]):
         self.finished = False
         self.failed = ""
         self.started = time.monotonic()
+        self.listing = True  # (said at once: the scan's worker says it once it starts)
         self.scan()
+        self._show_status()
+        where = self.where()
+        self.notify(f"rescanning {where}…" if where else "rescanning…", timeout=3, markup=False)
 
     # -- filtering -----------------------------------------------------------------------------
 
