@@ -416,13 +416,15 @@ def dump(
 
 def _not_written(to: str, source: str) -> str:
     """Why a transcript read as ``source`` is not written in ``to``, a session log's format
-    (:func:`written_formats`), and what it is written in."""
+    (:func:`written_formats`), and what it is written in: said by ``suture repair --to`` and by
+    :func:`dump`, so it names how each of them is told the format."""
     from suture.words import either
     from suture.writeback import written_as
 
     return (
         f"suture writes {written_as(to)} only back over the session it was read from; "
-        f"a {source} transcript is written as {either(written_formats(source))}"
+        f"a {source} transcript is written as {either(written_formats(source))} "
+        "(--to NAME on the command line, to=NAME in suture.dump)"
     )
 
 
