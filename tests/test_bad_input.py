@@ -59,7 +59,9 @@ def test_library_raises_input_error(corpus: dict[str, Path], case: str) -> None:
 
 
 def test_broken_jsonl_line_keeps_the_readable_part(corpus: dict[str, Path]) -> None:
-    transcript = suture.load_file(corpus["jsonl-broken-middle-line"])
+    with pytest.raises(suture.InputError, match=r"line 3: .*; pass skip_bad_lines=True to leave them out"):
+        suture.load_file(corpus["jsonl-broken-middle-line"])
+    transcript = suture.load_file(corpus["jsonl-broken-middle-line"], skip_bad_lines=True)
     assert [m.role for m in transcript.messages] == ["user", "assistant", "assistant"]
     assert [p.line for p in transcript.problems] == [3]
 

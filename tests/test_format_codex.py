@@ -51,7 +51,8 @@ def jsonl(*records: Any) -> bytes:
 
 
 def load(*records: Any) -> Transcript:
-    return load_bytes(jsonl(*records))
+    """The transcript of a rollout of ``records``, its bad lines named in ``problems``."""
+    return load_bytes(jsonl(*records), skip_bad_lines=True)
 
 
 def history_items(path: Path) -> list[Any]:
@@ -228,7 +229,7 @@ def test_a_pending_last_line_is_a_problem_except_to_the_live_reader() -> None:
     data = jsonl(META, rec("response_item", msg("user", "hi"))) + b'{"timestamp":"2026-11-18T09:14'
     t = ADAPTER.load(parse_document(data, live=True))
     assert t.problems == [] and [m.role for m in t.messages] == ["user"]
-    t = load_bytes(data)
+    t = load_bytes(data, skip_bad_lines=True)
     assert [p.line for p in t.problems] == [3] and [m.role for m in t.messages] == ["user"]
 
 
@@ -264,15 +265,20 @@ def test_broken_rollout_repairs_into_valid_responses_input() -> None:
     assert violations(back.messages) == []
 
 
-def test_to_codex_writes_a_rollout_that_loads_back() -> None:
-    t = load_file(BROKEN)
+def test_to_codex_is_written_back_not_dumped() -> None:
+    """A rollout is written only by ``write_back`` (what ``suture repair`` writes, every line it
+    leaves alone kept): ``dump`` refuses it rather than write a rollout of the history alone."""
+    from suture.io import InputError
+    from suture.writeback import write_back
+
+    data = BROKEN.read_bytes()
+    t = load_bytes(data)
     result = repair(t.messages)
-    data = dump(result.messages, t, "codex")
-    lines = [orjson.loads(line) for line in data.splitlines()]
-    assert lines[0]["type"] == "session_meta"
-    assert {line["type"] for line in lines[1:]} == {"response_item"}
-    assert all(isinstance(line["timestamp"], str) for line in lines)
-    again = load_bytes(data)
+    for read_from in (None, data):
+        with pytest.raises(InputError, match=r"not a Codex session log: suture\.writeback\.write_back"):
+            dump(result.messages, t, "codex", read_from)
+    written = write_back(data, t, result).data
+    again = load_bytes(written)
     assert again.format == "codex"
     assert repair(again.messages).changes == []
 

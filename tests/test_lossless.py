@@ -18,6 +18,7 @@ from suture import codec
 from suture.formats import dump, load_bytes
 from suture.io import parse_document
 from suture.repair import repair
+from suture.writeback import write_back, writes_back
 
 ROOT = Path(__file__).resolve().parent.parent
 BIG = 123456789012345678901234567890
@@ -225,9 +226,12 @@ def test_load_then_dump_is_byte_identical(case: str) -> None:
     assert (b"%d" % BIG) in data
     t = load_bytes(data)
     assert t.format == fmt
-    assert dump(t.messages, t, to=fmt) == data
     result = repair(t.messages)
     assert not result.changes, result.changes
+    if writes_back(fmt):  # a session log is written back over its file, by suture.writeback
+        assert write_back(data, t, result).data == data
+        return
+    assert dump(t.messages, t, to=fmt) == data
     assert dump(result.messages, t, to=fmt) == data
 
 

@@ -17,6 +17,7 @@ from suture.formats import dump, load_bytes
 from suture.model import Transcript
 from suture.repair import ChangeKind, repair
 from suture.validity import violations
+from suture.writeback import write_back
 
 STRICT = "openai-responses-strict"
 
@@ -249,7 +250,7 @@ def test_codex_check_and_repair_agree_on_a_resumed_turn(tmp_path: Path) -> None:
     assert written[3] == said("waiting")
     assert check(_load(written).messages, STRICT) == []
     rollout = load_bytes(_rollout(items))
-    again = load_bytes(dump(repair(rollout.messages).messages, rollout, "codex"))
+    again = load_bytes(write_back(_rollout(items), rollout).data)
     assert check(again.messages, STRICT) == []
 
 

@@ -5,10 +5,13 @@ The library in one breath::
     import suture
     transcript = suture.load_file("session.jsonl")      # detects the format
     result = suture.repair(transcript.messages)          # docs/contract.md, pure
-    data = suture.dump(result.messages, transcript)      # bytes in the input's format
+    body = suture.dump(result.messages, transcript)      # a request body, in its export format
 
 ``suture.InputError`` is what any of them raises for input suture cannot use (one line, fit to
-show); ``suture.NotTranscript``, one kind of it, for a file no format recognises.
+show), a JSONL line that cannot be read included (``load_file(path, skip_bad_lines=True)`` loads
+the rest); ``suture.NotTranscript``, one kind of it, for a file no format recognises. A session
+log is written back by ``suture.writeback.write_back``; arguments of the wrong type are a
+TypeError that says what to pass.
 """
 
 from __future__ import annotations

@@ -229,3 +229,26 @@ class Transcript(Struct):
     def raw_is(self, name: str) -> bool:
         """True when the messages' ``raw`` records are in the format called ``name``."""
         return (self.raw_format or self.format) == name
+
+
+def messages_of(messages: object, call: str, transcript: bool = True) -> Sequence[Message]:
+    """The history a library function is given as ``messages`` (``call`` names it, as
+    ``suture.repair(messages)``): a list of messages, or (``transcript``: where the function
+    takes one) a Transcript, whose messages it is; else a TypeError that says what to pass (not
+    a file's parsed JSON, a path, or a Repair)."""
+    if transcript and isinstance(messages, Transcript):
+        return messages.messages
+    if isinstance(messages, Sequence) and not isinstance(messages, str | bytes):
+        if not messages or isinstance(messages[0], Message):
+            return messages
+        what = f"a {type(messages).__name__} of {type(messages[0]).__name__}"
+    elif hasattr(messages, "messages"):
+        what = f"a {type(messages).__name__} (pass its .messages)"
+    else:
+        what = f"a {type(messages).__name__}"
+    taken = (
+        "a list of suture.Message, or the Transcript that suture.load_file or suture.load_bytes returns"
+        if transcript
+        else "a list of suture.Message (a Repair's or a Transcript's .messages)"
+    )
+    raise TypeError(f"{call}: messages is {taken}, not {what}")

@@ -28,7 +28,7 @@ from msgspec.structs import replace
 
 from suture import show
 from suture.grown import Growing
-from suture.model import Content, Message, TextPart, ToolCall, Transcript, is_blank, is_placeholder
+from suture.model import Content, Message, TextPart, ToolCall, Transcript, is_blank, is_placeholder, messages_of
 
 __all__ = [
     "Change",
@@ -272,26 +272,7 @@ def repair(
     ``messages``: a loaded transcript's ``messages``, or the :class:`~suture.model.Transcript`
     itself (what ``suture.load_file`` returns), whose messages are then repaired. Anything else
     is a TypeError that says what to pass."""
-    return _run(_history(messages), is_read_only, None, None)
-
-
-def _history(messages: object) -> Sequence[Message]:
-    """The messages :func:`repair` is given: a Transcript's own, or a TypeError that says what
-    to pass where they are not messages at all (a file's parsed JSON, a path)."""
-    if isinstance(messages, Transcript):
-        return messages.messages
-    if isinstance(messages, Sequence) and not isinstance(messages, str | bytes):
-        if not messages or isinstance(messages[0], Message):
-            return messages
-        what = f"a {type(messages).__name__} of {type(messages[0]).__name__}"
-    elif hasattr(messages, "messages"):
-        what = f"a {type(messages).__name__} (pass its .messages)"
-    else:
-        what = f"a {type(messages).__name__}"
-    raise TypeError(
-        "suture.repair(messages): messages is a list of suture.Message, or the Transcript that "
-        f"suture.load_file or suture.load_bytes returns, not {what}"
-    )
+    return _run(messages_of(messages, "suture.repair(messages)"), is_read_only, None, None)
 
 
 def repair_from(

@@ -5,8 +5,9 @@ cluster say about each file.
 :class:`Row`: the agent or format, the working folder, when it was last written to, how many
 messages, the verdict (would the provider reject what is sent on resume), how many changes the
 repair would make, the last API error the file records, or why the file cannot be read.
-:func:`scan_file` reads a local path or an fsspec URL and calls it; it never raises, so a pool
-of workers (``suture.scan_pool``) can run it on millions of files and every file gets its row.
+:func:`scan_file` reads a found file (a :class:`~suture.sessions.Found`: a local path or an
+fsspec URL) and calls it; it never raises for a file, so a pool of workers (``suture.scan_pool``)
+can run it on millions of files and every file gets its row. :func:`scan_path` is it for a path.
 
 No Textual, no clock, nothing written: a row is a function of the bytes and the stat.
 """
@@ -327,9 +328,16 @@ def listed(found: Found) -> Row:
 
 
 def scan_file(found: Found) -> Row:
-    """The row of one file; never raises. A file that cannot be read, parsed or loaded (or that
-    breaks suture itself) is an ``unreadable`` row whose ``error`` says why; one that holds JSON
-    but no transcript is an ``other`` row."""
+    """The row of one file (a :class:`~suture.sessions.Found`, as ``suture.sessions`` lists
+    them; :func:`scan_path` takes a path); never raises for a file. A file that cannot be read,
+    parsed or loaded (or that breaks suture itself) is an ``unreadable`` row whose ``error`` says
+    why; one that holds JSON but no transcript is an ``other`` row. Anything but a Found is a
+    TypeError that says what to pass."""
+    if not isinstance(found, Found):
+        raise TypeError(
+            f"suture.scan.scan_file(found): found is a suture.sessions.Found, not a {type(found).__name__}; "
+            "for a path, call suture.scan.scan_path(path)"
+        )
     return scan_found(found)[0]
 
 

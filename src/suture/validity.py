@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from msgspec import Struct
 
-from suture.model import Message
+from suture.model import Message, Transcript, messages_of
 
 __all__ = ["NAME", "Breach", "scan", "violations"]
 
@@ -41,9 +41,12 @@ def _call_label(call_id: str, name: str | None) -> str:
     return f"call {shown} ({name})" if name else f"call {shown}"
 
 
-def violations(messages: Sequence[Message]) -> list[Breach]:
-    """Every way ``messages`` breaks the Valid property, by message index."""
-    return scan(messages, 0, len(messages), {})
+def violations(messages: Sequence[Message] | Transcript) -> list[Breach]:
+    """Every way ``messages`` breaks the Valid property, by message index. ``messages``: a
+    loaded transcript's ``messages``, or the Transcript itself (as :func:`suture.repair` takes);
+    anything else is a TypeError that says what to pass."""
+    history = messages_of(messages, "suture.violations(messages)")
+    return scan(history, 0, len(history), {})
 
 
 def scan(messages: Sequence[Message], start: int, stop: int, first_use: dict[str, int]) -> list[Breach]:

@@ -7,10 +7,10 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 
 from suture import show
-from suture.formats import load_file, read_file, reordered_said
+from suture.formats import bad_lines_said, load_file, read_file, reordered_said
 from suture.io import InputError
 from suture.kinds import counted
-from suture.model import Message, Transcript, problems_said
+from suture.model import Message, Transcript
 from suture.repair import Repair
 from suture.words import count
 
@@ -74,8 +74,9 @@ def load_strict(
     warn: Callable[[str], None] = _to_stderr,
 ) -> Transcript:
     """Load a transcript for a command: a JSONL line that cannot be read is an error unless the
-    person asked to skip such lines (then each is named by ``warn``, on stderr by default)."""
-    return _strict(load_file(path, format), path, skip_bad_lines, warn)
+    person asked to skip such lines (then each is named by ``warn``, on stderr by default). The
+    file is loaded with its bad lines skipped and the command refuses it in its own words."""
+    return _strict(load_file(path, format, skip_bad_lines=True), path, skip_bad_lines, warn)
 
 
 def read_strict(
@@ -86,7 +87,7 @@ def read_strict(
 ) -> tuple[bytes, Transcript]:
     """:func:`load_strict`, and the bytes the transcript was read from (what a session log is
     written back into)."""
-    data, transcript = read_file(path, format)
+    data, transcript = read_file(path, format, skip_bad_lines=True)
     return data, _strict(transcript, path, skip_bad_lines, warn)
 
 
@@ -94,7 +95,7 @@ def _strict(transcript: Transcript, path: str, skip_bad_lines: bool, warn: Calla
     problems = list(transcript.problems)
     if problems:
         if not skip_bad_lines:
-            raise InputError(f"{show.path(path)}: {problems_said(problems)}; pass --skip-bad-lines to leave them out")
+            raise InputError(f"{show.path(path)}: {bad_lines_said(problems, '--skip-bad-lines')}")
         for problem in problems:
             warn(f"suture: warning: {show.path(path)}: skipped {problem}")
     return transcript
@@ -111,7 +112,7 @@ def load_sent(
     the rest. Any other format is loaded as :func:`load_strict` does."""
     from suture.sent import skips_bad_lines
 
-    transcript = load_file(path, format)
+    transcript = load_file(path, format, skip_bad_lines=True)
     if not skips_bad_lines(transcript.format):
         return _strict(transcript, path, skip_bad_lines, warn)
     for problem in transcript.problems:

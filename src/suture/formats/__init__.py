@@ -18,7 +18,12 @@ agent's working folder and the session id; see :func:`about`).
 
 Writing, ``dump(..., to=NAME)`` converts; the result is read back with the target's own loader,
 and a history the target cannot express is an InputError that says what it would lose. Session
-logs (Claude Code, pi, Codex) are read, and export as their provider's request format.
+logs (Claude Code, pi, Codex) export as their provider's request format; ``suture.writeback``
+writes one back over the file it was read from, and ``dump`` writes none.
+
+Reading, :func:`load_file` and :func:`load_bytes` refuse a JSONL file with lines that cannot be
+read (InputError naming them) unless ``skip_bad_lines=True``, as ``suture repair`` does unless
+``--skip-bad-lines``; the command line loads with it and refuses in its own words.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from msgspec import Struct
 
 from suture import codec, show
 from suture.io import Document, InputError, first_line_is_a_value, json_layout, parse_document, read_input
-from suture.model import Message, Skipped, TextPart, Transcript
+from suture.model import LoadProblem, Message, Skipped, TextPart, Transcript, messages_of, problems_said
 
 __all__ = [
     "CERTAIN",
@@ -47,6 +52,7 @@ __all__ = [
     "NotTranscript",
     "about",
     "adapters",
+    "bad_lines_said",
     "before_compaction",
     "closest",
     "compaction_line",
@@ -63,6 +69,7 @@ __all__ = [
     "reordered_turns",
     "request_bodies",
     "skipped",
+    "written_back_said",
     "written_formats",
 ]
 
@@ -231,9 +238,23 @@ def closest(doc: Document) -> tuple[Adapter, str] | None:
     return None
 
 
-def load_bytes(data: bytes, format: str | None = None, *, live: bool = False) -> Transcript:
-    """Parse and load a file's bytes, detecting the format unless one is named. ``live``: as
-    the live reader does (a cut-off last JSONL line is pending, not a problem)."""
+def load_bytes(
+    data: bytes, format: str | None = None, *, skip_bad_lines: bool = False, live: bool = False
+) -> Transcript:
+    """Parse and load a file's bytes, detecting the format unless one is named. InputError (one
+    line) for anything wrong with them, JSONL lines that cannot be read included (the first
+    three named, as ``suture repair`` names them), unless ``skip_bad_lines``: then the transcript
+    is of the lines that could be read, and ``Transcript.problems`` names the others. ``live``:
+    as the live reader does (a cut-off last JSONL line is pending, not a problem)."""
+    _check_load_argument("load_bytes(data)", data, (bytes, bytearray, memoryview), _BYTES)
+    transcript = _load(bytes(data), format, live)
+    if transcript.problems and not skip_bad_lines:
+        raise InputError(bad_lines_said(transcript.problems, "skip_bad_lines=True"))
+    return transcript
+
+
+def _load(data: bytes, format: str | None, live: bool) -> Transcript:
+    """The transcript of a file's bytes, its unreadable JSONL lines named in ``problems``."""
     doc = parse_document(data, live=live)
     adapter = get(format) if format else detect(doc).adapter
     if format and adapter.sniff(doc) == 0:
@@ -241,19 +262,41 @@ def load_bytes(data: bytes, format: str | None = None, *, live: bool = False) ->
     return adapter.load(doc)
 
 
-def load_file(path: str | os.PathLike[str], format: str | None = None, *, live: bool = False) -> Transcript:
-    """Read, parse and load a transcript file. InputError (one line) for anything wrong with it."""
-    return read_file(path, format, live=live)[1]
+def bad_lines_said(problems: Sequence[LoadProblem], remedy: str) -> str:
+    """Why a file with JSONL lines that cannot be read is refused, and ``remedy``, how to have
+    the rest read (``skip_bad_lines=True`` in the library, ``--skip-bad-lines`` on the command
+    line): ``line 2: not valid JSON ...; pass --skip-bad-lines to leave them out``."""
+    return f"{problems_said(problems)}; pass {remedy} to leave them out"
+
+
+_BYTES = ("data is the file's bytes (e.g. Path(p).read_bytes())", "for a path, call suture.load_file(path)")
+_PATH = ("path is the file's path, a str or a pathlib.Path", "for its bytes, call suture.load_bytes(data)")
+
+
+def _check_load_argument(call: str, value: object, types: tuple[type, ...], said: tuple[str, str]) -> None:
+    """A TypeError that says what to pass (``said``: what the argument is, and where the other
+    kind goes), where a loader is given something else."""
+    if not isinstance(value, types):
+        raise TypeError(f"suture.{call}: {said[0]}, not a {type(value).__name__}; {said[1]}")
+
+
+def load_file(
+    path: str | os.PathLike[str], format: str | None = None, *, skip_bad_lines: bool = False, live: bool = False
+) -> Transcript:
+    """Read, parse and load a transcript file. InputError (one line) for anything wrong with it,
+    JSONL lines that cannot be read included, unless ``skip_bad_lines`` (see :func:`load_bytes`)."""
+    return read_file(path, format, skip_bad_lines=skip_bad_lines, live=live)[1]
 
 
 def read_file(
-    path: str | os.PathLike[str], format: str | None = None, *, live: bool = False
+    path: str | os.PathLike[str], format: str | None = None, *, skip_bad_lines: bool = False, live: bool = False
 ) -> tuple[bytes, Transcript]:
     """:func:`load_file`, and the bytes the transcript was read from (a session log is written
     back into them: ``suture.writeback``)."""
+    _check_load_argument("load_file(path)", path, (str, os.PathLike), _PATH)
     data = read_input(path)
     try:
-        return data, load_bytes(data, format, live=live)
+        return data, load_bytes(data, format, skip_bad_lines=skip_bad_lines, live=live)
     except NotTranscript as e:
         raise NotTranscript(f"{show.path(path)}: {e}") from None
     except InputError as e:
@@ -311,7 +354,8 @@ def written_formats(source: str) -> tuple[str, ...]:
     """Every format a transcript read as ``source`` is written in: first what ``suture repair``
     writes without ``--to`` (the format itself; a session log written back for its agent by
     ``suture.writeback``), then every other request body (:func:`request_bodies`). ``suture
-    repair --to`` takes these and :func:`dump` refuses any other; ``suture formats`` lists them."""
+    repair --to`` takes these and ``suture formats`` lists them; :func:`dump` writes the request
+    bodies among them and refuses any other (a session log's own format: ``write_back``)."""
     return (source, *(name for name in request_bodies() if name != source))
 
 
@@ -347,12 +391,20 @@ def dump(
     cannot express something in it and an InputError (one line) says what. A target that writes
     the records the transcript holds (``raw_format``: a Codex rollout holds Responses items) loses
     nothing and is not read back.
+
+    A session log (Claude Code, Codex, pi) is no request body: ``to`` naming one is an
+    InputError, since suture writes a session only back over the file it was read from, by
+    ``suture.writeback.write_back(data, transcript, repaired)`` (what ``suture repair`` writes).
     """
-    _check_dump_arguments(messages, transcript)
+    from suture.writeback import writes_back
+
+    _check_dump_arguments(messages, transcript, data)
     name = to or export_name(transcript)
     target = get(name)
     if to and to not in written_formats(transcript.format):
         raise InputError(_not_written(to, transcript.format))
+    if writes_back(name):
+        raise InputError(written_back_said(name))
     edit = getattr(target, "edit", None) if data is not None and name == transcript.format else None
     out: bytes = edit(data, messages, transcript) if edit is not None else target.dump(messages, transcript)
     if data is not None and name == transcript.format:
@@ -364,13 +416,26 @@ def dump(
 
 def _not_written(to: str, source: str) -> str:
     """Why a transcript read as ``source`` is not written in ``to``, a session log's format
-    (:func:`written_formats`), and what it is written in."""
+    (:func:`written_formats`), and what it is written in: said by ``suture repair --to`` and by
+    :func:`dump`, so it names how each of them is told the format."""
     from suture.words import either
     from suture.writeback import written_as
 
     return (
         f"suture writes {written_as(to)} only back over the session it was read from; "
-        f"a {source} transcript is written as {either(written_formats(source))} (--to NAME)"
+        f"a {source} transcript is written as {either(written_formats(source))} "
+        "(--to NAME on the command line, to=NAME in suture.dump)"
+    )
+
+
+def written_back_said(format: str) -> str:
+    """Why :func:`dump` (and a session log's adapter) writes no ``format`` session log, and what
+    writes one."""
+    from suture.writeback import written_as
+
+    return (
+        f"suture.dump writes request bodies, not {written_as(format)}: "
+        "suture.writeback.write_back(data, transcript, repaired) writes one back over the file it was read from"
     )
 
 
@@ -383,7 +448,7 @@ def _laid_out_as(data: bytes, out: bytes) -> bytes:
     return layout.write(out)
 
 
-def _check_dump_arguments(messages: object, transcript: object) -> None:
+def _check_dump_arguments(messages: object, transcript: object, data: object = None) -> None:
     """A TypeError that says what to pass, for the arguments of :func:`dump` mixed up."""
     usage = "suture.dump(messages, transcript, to=None, data=None)"
     if not isinstance(transcript, Transcript):
@@ -395,6 +460,12 @@ def _check_dump_arguments(messages: object, transcript: object) -> None:
     if not isinstance(messages, Sequence) and hasattr(messages, "messages"):
         kind = type(messages).__name__
         raise TypeError(f"{usage}: messages is a list of Message; pass the {kind}'s .messages, not the {kind}")
+    messages_of(messages, usage, transcript=False)
+    if data is not None and not isinstance(data, bytes):
+        raise TypeError(
+            f"{usage}: data is the bytes the transcript was read from (e.g. Path(p).read_bytes()), "
+            f"not a {type(data).__name__}"
+        )
 
 
 def reordered_turns(messages: Sequence[Message], transcript: Transcript, to: str | None = None) -> int:

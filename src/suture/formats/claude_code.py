@@ -750,9 +750,11 @@ class ClaudeCodeAdapter:
         return out
 
     def dump(self, messages: Sequence[Message], transcript: Transcript) -> bytes:
-        raise InputError(
-            "suture does not write Claude Code session logs; export the history as Anthropic messages (--to messages)"
-        )
+        """Never: suture writes a session only back over the one it was read from
+        (``suture.writeback``); the history exports as its provider's request body."""
+        from suture.formats import written_back_said
+
+        raise InputError(written_back_said(self.name))
 
     def about(self, doc: Document) -> About:
         """The working folder and session id Claude Code puts on its event lines."""

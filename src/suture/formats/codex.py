@@ -24,9 +24,9 @@ Legacy files hold a first line ``{"id", "timestamp", ...}``, then bare items and
 ``{"record_type": "state"}`` lines; older still, one JSON object ``{"session", "items"}``.
 
 The repaired history is exported as Responses input (``export_format``): the messages keep the
-items as read, so untouched items are written back exactly. ``--to codex`` writes a rollout again:
-the session line and one ``response_item`` line per item (the terminal's events are not kept).
-Each message's source is its line number.
+items as read, so untouched items are written back exactly. A rollout is written only back over
+the one it was read from (``suture.writeback.codex``: every line the repair leaves alone kept, the
+terminal's events included). Each message's source is its line number.
 """
 
 from __future__ import annotations
@@ -34,9 +34,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from suture import codec
 from suture.formats import CERTAIN, LIKELY, About, FormatError, first_text
-from suture.formats.responses import item_kind, item_problem, items_of, messages_from_items
+from suture.formats.responses import item_kind, item_problem, messages_from_items
 from suture.io import Document, InputError, gc_paused
 from suture.model import LoadProblem, Message, Skipped, Source, Transcript
 
@@ -349,27 +348,11 @@ class CodexAdapter:
     # -- dumping -----------------------------------------------------------------------------
 
     def dump(self, messages: Sequence[Message], transcript: Transcript) -> bytes:
-        """A rollout again: the session line, then one ``response_item`` line per item. Only a
-        rollout's own history: one made from another format would have no session line, which
-        Codex needs to resume it (as Claude Code and pi sessions, suture writes none anew)."""
-        own = transcript.format == self.name
-        if not own:
-            raise InputError(
-                "suture writes a Codex session only over a Codex rollout; export the history as an OpenAI "
-                "Responses request input (--to responses)"
-            )
-        items = items_of(messages, transcript)
-        timestamps: dict[int, Any] = transcript.meta.get("timestamps", {}) if own else {}
-        session = transcript.meta.get("session_record") if own else None
-        lines: list[bytes] = []
-        stamp: Any = "1970-01-01T00:00:00.000Z"
-        if isinstance(session, dict):
-            lines.append(codec.dumps(session))
-            stamp = session.get("timestamp", stamp)
-        for item in items:
-            stamp = timestamps.get(id(item)) or stamp
-            lines.append(codec.dumps({"timestamp": stamp, "type": "response_item", "payload": item}))
-        return b"".join(line + b"\n" for line in lines)
+        """Never: suture writes a rollout only back over the one it was read from
+        (``suture.writeback.codex``); the history exports as Responses input."""
+        from suture.formats import written_back_said
+
+        raise InputError(written_back_said(self.name))
 
     def about(self, doc: Document) -> About:
         """The working folder and session id of the ``session_meta`` payload (or, in a legacy

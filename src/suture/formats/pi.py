@@ -453,10 +453,11 @@ class PiAdapter:
         return Message("assistant", parts, tuple(calls), raw=message, source=source)
 
     def dump(self, messages: Sequence[Message], transcript: Transcript) -> bytes:
-        raise InputError(
-            "suture does not write pi session files; export the history in its provider's request format "
-            "(--to messages, responses, chat or gemini)"
-        )
+        """Never: suture writes a session only back over the one it was read from
+        (``suture.writeback``); the history exports as its provider's request body."""
+        from suture.formats import written_back_said
+
+        raise InputError(written_back_said(self.name))
 
     def about(self, doc: Document) -> About:
         """The working folder and session id of the ``session`` header."""

@@ -513,13 +513,19 @@ def verdict(
     sent: Sent | None = None,
 ) -> SentVerdict:
     """The verdict of ``provider`` (the one the agent talks to, by default) on what is sent from
-    ``transcript``; pass ``repaired`` or ``sent`` to reuse what you already have."""
+    ``transcript``; pass ``repaired`` or ``sent`` to reuse what you already have. A format written
+    for no one provider (the AI SDK) needs ``provider``: without it, an InputError says so."""
     from suture.checks import verdict as contract_verdict
 
     sent = sent if sent is not None else as_sent(transcript)
     name = provider or sent.provider
     if not name:
-        raise InputError("the provider of this transcript is not known; name one (--provider)")
+        from suture.checks import PROVIDERS
+
+        raise InputError(
+            f"suture.sent.verdict(transcript, provider=None): a {transcript.format} transcript is written for no "
+            f"one provider; name one with provider= ({', '.join(PROVIDERS)})"
+        )
     contract = contract_verdict(transcript.messages, name, repaired)
     if sent.agent is None:
         return SentVerdict(name, sent, list(contract.before), contract)
