@@ -647,7 +647,16 @@ def _session(agent: str, size: str) -> tuple[bytes, Callable[[int], bytes]]:
 
     chat = load_file(generate.ensure(f"chat-{size}.jsonl"))
     if agent == "codex":
-        data = get("codex").dump(chat.messages, chat)
+        # A rollout holds Responses items, each a line after the session's meta line.
+        stamp = "2026-01-08T14:00:00.000Z"
+        meta = {
+            "timestamp": stamp,
+            "type": "session_meta",
+            "payload": {"id": "bench", "timestamp": stamp, "cwd": "/bench"},
+        }
+        items = orjson.loads(get("responses").dump(chat.messages, chat))
+        lines = [meta, *({"timestamp": stamp, "type": "response_item", "payload": item} for item in items)]
+        data = b"".join(orjson.dumps(line) + b"\n" for line in lines)
 
         def codex(i: int) -> bytes:
             item = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": f"one more ({i})"}]}
