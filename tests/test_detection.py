@@ -182,7 +182,7 @@ def test_suture_formats_json_says_what_repair_to_takes(tmp_path: Path) -> None:
         errors = [line for line in proc.stderr.splitlines() if line.startswith("suture: error: ")]
         for source, path in inputs.items():
             said = [line.removeprefix(f"suture: error: {path}: ") for line in errors if f" {path}: " in line]
-            refused = registry._not_written(target, source)
+            refused = registry.not_written(target, source, "--to NAME")
             if target in listed[source]:
                 assert refused not in said, (source, target)
                 assert not said or "cannot express" in said[0], (source, target, said)

@@ -1486,7 +1486,7 @@ def resolve(
         listed = items(messages)
         ok = n < len(listed)
         # Counted as OpenAI Responses items, which a file sent to another provider is not in.
-        elsewhere = provider is not None and provider != "openai-responses"
+        elsewhere = provider is not None and _WIRE_OF.get(provider) != "items"
         label = f"input[{n}]" + (" (counted as OpenAI Responses input items)" if elsewhere else "")
         return Pointer(
             [listed[n].source] if ok else [], label + ("" if ok else f" (of {len(listed)} items)"), elsewhere=elsewhere
@@ -1499,7 +1499,7 @@ def resolve(
         return Pointer([n] if ok else [], f"messages[{n}]" + ("" if ok else f" (of {len(messages)})"))
     wire_list = contents(messages) if kind == "contents" else turns(messages, merge=kind == "merged")
     label = f"contents[{n}]" if kind == "contents" else f"messages.{n} as {provider} counts them"
-    elsewhere = kind == "contents" and provider is not None and provider != "gemini"
+    elsewhere = kind == "contents" and provider is not None and _WIRE_OF.get(provider) != "contents"
     if elsewhere:
         label += " (counted as Gemini contents)"
     if n >= len(wire_list):

@@ -138,7 +138,7 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
 
     Both outputs are made before either is written, and written together (:func:`write_files`):
     a report that cannot be written leaves no repaired file behind."""
-    from suture.formats import dump, export_name, reordered_turns
+    from suture.formats import dump, export_name, not_written, reordered_turns, written_formats
     from suture.repair import repair
     from suture.writeback import resume_command, write_back, writes_back, written_as
 
@@ -149,6 +149,8 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
         raise InputError(
             f"--in-place keeps the file's format and --to {job.to} converts it; write the conversion with -o"
         )
+    if job.to and job.to not in written_formats(transcript.format):
+        raise InputError(not_written(job.to, transcript.format, "--to NAME"))
     names = job.read_only
     result = repair(transcript.messages, names.__contains__ if names else None)
     report = result.report()

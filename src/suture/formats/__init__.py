@@ -402,7 +402,7 @@ def dump(
     name = to or export_name(transcript)
     target = get(name)
     if to and to not in written_formats(transcript.format):
-        raise InputError(_not_written(to, transcript.format))
+        raise InputError(not_written(to, transcript.format, "to=NAME"))
     if writes_back(name):
         raise InputError(written_back_said(name))
     edit = getattr(target, "edit", None) if data is not None and name == transcript.format else None
@@ -414,17 +414,16 @@ def dump(
     return out
 
 
-def _not_written(to: str, source: str) -> str:
+def not_written(to: str, source: str, told: str) -> str:
     """Why a transcript read as ``source`` is not written in ``to``, a session log's format
-    (:func:`written_formats`), and what it is written in: said by ``suture repair --to`` and by
-    :func:`dump`, so it names how each of them is told the format."""
+    (:func:`written_formats`), and what it is written in: said by :func:`dump` and by ``suture
+    repair --to``, each naming how it is told the format (``told``: ``to=NAME``, ``--to NAME``)."""
     from suture.words import either
     from suture.writeback import written_as
 
     return (
         f"suture writes {written_as(to)} only back over the session it was read from; "
-        f"a {source} transcript is written as {either(written_formats(source))} "
-        "(--to NAME on the command line, to=NAME in suture.dump)"
+        f"a {source} transcript is written as {either(written_formats(source))} ({told})"
     )
 
 
