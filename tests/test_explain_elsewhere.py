@@ -231,5 +231,16 @@ def test_cli_the_error_text_may_come_after_the_options() -> None:
     after, before = _run(str(WORKED), "--json", TOO_LONG[1]), _run(str(WORKED), TOO_LONG[1], "--json")
     assert after.stderr == "" and after.returncode == before.returncode
     assert json.loads(after.stdout) == json.loads(before.stdout)
+    dashed = _run(str(WORKED), "--json", "--", "-32600 Invalid Request")  # (after --, whatever it starts with)
+    assert dashed.stderr == "" and json.loads(dashed.stdout)["error"] == "-32600 Invalid Request"
     twice = _run(str(WORKED), "--json", TOO_LONG[1], "another")
     assert twice.returncode == 2 and twice.stderr.startswith("suture: error: unrecognized arguments: another")
+
+
+def test_cli_beside_an_error_not_about_the_history_it_says_the_file_s_provider_accepts_it() -> None:
+    """The file's own provider was asked (it rejects nothing): said, not left to another command."""
+    clean = Path(__file__).resolve().parent.parent / "sample_sessions" / "chat" / "clean.json"
+    r = _run(str(clean), "overloaded_error")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[-1].startswith("openai-chat accepts the history itself (")
+    assert "to see whether the history itself is accepted" not in r.stdout

@@ -82,6 +82,24 @@ def test_cli_a_context_window_error_too_big_for_the_file_is_not_this_files() -> 
     assert fits.returncode == 0 and "fails the same way" in fits.stdout
 
 
+def test_cli_a_document_named_by_reference_leaves_no_bound_to_dismiss_an_error_by(tmp_path: Path) -> None:
+    """A PDF sent by its file id is a few bytes in the file and any number of tokens in the
+    request: a large count is not said to be another file's."""
+    path = tmp_path / "doc.json"
+    doc = {"type": "document", "source": {"type": "file", "file_id": "file_011CNha8iCJcU1wXNR6q4V8w"}}
+    path.write_text(
+        json.dumps(
+            {
+                "model": "m",
+                "max_tokens": 1,
+                "messages": [{"role": "user", "content": [doc, {"type": "text", "text": "sum up"}]}],
+            }
+        )
+    )
+    r = _run(str(path), TOO_LONG)
+    assert not r.stdout.startswith("not in this file") and "fails the same way" in r.stdout, r.stdout
+
+
 def _compacted_after(tmp_path: Path) -> Path:
     """broken-resumed.jsonl with its length error recorded before its compaction (line 12, then 13)."""
     lines = CODEX.read_text().splitlines(keepends=True)

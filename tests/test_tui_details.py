@@ -22,6 +22,7 @@ PARALLEL = ROOT / "sample_sessions" / "claude-code" / "parallel-calls.jsonl"
 SHORT = ROOT / "sample_sessions" / "real" / "claude-code" / "short.jsonl"
 MESSAGES = ROOT / "sample_sessions" / "messages" / "clean-request.json"
 PI = ROOT / "sample_sessions" / "pi" / "branched-aborted.jsonl"
+CALLS = 1  # the input message of PI that makes a call
 
 
 @pytest.fixture
@@ -291,8 +292,8 @@ async def test_the_repaired_title_says_where_the_file_held_the_message(worked: P
 
 async def test_a_session_logs_json_is_said_as_what_it_is(tmp_path: Path) -> None:
     """A pi session's Original JSON is the message read from its line (the line has type, id,
-    parentId around it), and its Repaired JSON is suture's neutral form: the write-back writes
-    the file's own kind of line, not that JSON."""
+    parentId around it), and its Repaired JSON is the record of its request body (--to messages):
+    the write-back writes the file's own kind of line, not that JSON."""
     app = app_on_copy(PI, tmp_path)
     async with app.run_test(size=(200, 50)) as pilot:
         await ready(pilot, app)
@@ -301,8 +302,15 @@ async def test_a_session_logs_json_is_said_as_what_it_is(tmp_path: Path) -> None
         screen = await open_row(pilot, app, model.row_of_input[3])
         right = body(screen, 1).plain
         assert "record as an export writes it" not in right
-        neutral = right.split("the message in suture's neutral form, not the session line the write-back writes\n", 1)
-        assert orjson.loads(neutral[1])["role"] == "user"
+        heading = (
+            "the record --to messages writes for it (a request body), not the session line the write-back writes\n"
+        )
+        assert orjson.loads(right.split(heading, 1)[1])["role"] == "user"
+        await pilot.press("escape")
+        # A message with a call: its record is Anthropic's (tool_use), not suture's neutral form.
+        screen = await open_row(pilot, app, model.row_of_input[CALLS])
+        record = orjson.loads(body(screen, 1).plain.split(heading, 1)[1])
+        assert any(part.get("type") == "tool_use" for part in record["content"]) and "tool_calls" not in record
         await pilot.press("escape")
         screen = await open_row(pilot, app, model.row_of_input[7])
         left = body(screen, 0).plain

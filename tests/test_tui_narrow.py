@@ -145,7 +145,7 @@ async def test_the_details_show_the_call_id_the_session_is_written_with(tmp_path
         [row] = [r for r in range(len(model)) if getattr(model.repaired(r), "tool_call_id", "") == f"{first}_1"]
         screen = await opened_details(pilot, app, row)
         body = str(screen.query_one("#detail-body-1").render())
-        record = body.split("the message in suture's neutral form", 1)[1]
+        record = body.split("(a request body), not the session line the write-back writes", 1)[1]
         assert f'"{first}-1"' in record and f"{first}_1" not in record
 
 

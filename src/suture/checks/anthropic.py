@@ -32,8 +32,12 @@ _BLANK_FIRST = (
 )
 
 
+_THINKING_KINDS = ("thinking", "redacted_thinking")
+"""The kinds of block Anthropic takes as thinking (A12 holds them first, and as returned)."""
+
+
 def _is_thinking(block: Block) -> bool:
-    return block.kind == "thinking" or (block.kind == "other" and block.other_kind in ("thinking", "redacted_thinking"))
+    return block.kind == "thinking" or (block.kind == "other" and block.other_kind in _THINKING_KINDS)
 
 
 def holds_thinking(m: Message) -> bool:
@@ -42,9 +46,7 @@ def holds_thinking(m: Message) -> bool:
     content = m.content
     if not isinstance(content, list):
         return False
-    return has_thinking(m) or any(
-        isinstance(p, OtherPart) and p.kind in ("thinking", "redacted_thinking") for p in content
-    )
+    return has_thinking(m) or any(isinstance(p, OtherPart) and p.kind in _THINKING_KINDS for p in content)
 
 
 def _type_of(block: Block) -> str:

@@ -40,7 +40,7 @@ from suture import show
 from suture.checks import Verdict, Violation, verdict
 from suture.checks._wire import contents, items, turns
 from suture.checks.rules import RULES, Rule, normalise
-from suture.model import ImagePart, Message, Skipped, TextPart, Transcript, text_of
+from suture.model import ImagePart, Message, OtherPart, Skipped, TextPart, Transcript, text_of
 from suture.repair import Change, Repair, repair
 from suture.words import count
 from suture.written import lines_of
@@ -439,12 +439,17 @@ def most_tokens(sent: Sent) -> int | None:
     file's history) can come to with what the agent adds to it: one token per byte of its wire
     list as JSON (a token of a byte-level tokenizer is at least one byte, and the JSON holds more
     bytes than the text), and room for a system prompt, tools and images (``_ADDED_TOKENS``,
-    ``_IMAGE_TOKENS``). ``None`` where the wire list is not JSON."""
+    ``_IMAGE_TOKENS``). ``None`` where the wire list is not JSON, or where a part of a kind suture
+    does not read (a document or file, which a request may name by URL or id) could hold any
+    number of tokens the file does not: no bound, so no error is said not to be the file's."""
     try:
         size = len(orjson.dumps(sent.wire, option=orjson.OPT_NON_STR_KEYS))
     except TypeError:
         return None
-    images = sum(isinstance(p, ImagePart) for m in sent.messages if isinstance(m.content, list) for p in m.content)
+    parts = [p for m in sent.messages if isinstance(m.content, list) for p in m.content]
+    if any(isinstance(p, OtherPart) for p in parts):
+        return None
+    images = sum(isinstance(p, ImagePart) for p in parts)
     return size + images * _IMAGE_TOKENS + _ADDED_TOKENS
 
 
@@ -1507,13 +1512,18 @@ def resolve(
     return Pointer(list(wire_list[n].members), label, elsewhere=elsewhere)
 
 
+_PLACE = re.compile(r"\$|line\d|[A-Za-z_]+\[\d+\]")
+"""How a place a message is shown at begins: ``$[…]`` (a JSON document), ``line N, …`` (with its
+spaces taken out), ``replacement_history[N]``."""
+
+
 def _labelled(messages: Sequence[Message], typed: str) -> Pointer | None:
     """The messages ``typed`` names by the place the app and the command line show for them
     (:class:`~suture.model.Source`: ``$[7]``, ``$[7].content[1]``, ``line 12, message.content[0]``,
     ``replacement_history[3]``): those whose place is it or within it. ``None`` where ``typed``
     is no such place; no indices for a JSON document's ``$[N]`` that no message is read from."""
     wanted = "".join(typed.split())
-    if not wanted:
+    if not _PLACE.match(wanted):  # (a typo is not looked for message by message: a million of them)
         return None
     found = []
     for i, m in enumerate(messages):

@@ -35,7 +35,12 @@ class Parser(argparse.ArgumentParser):
                 continue
             if getattr(parsed, action.dest, None) != action.default:
                 continue
-            k = next((i for i, s in enumerate(extras) if s == "-" or not s.startswith("-")), None)
+            k: int | None
+            if "--" in extras[:-1]:  # what follows -- is a value whatever it starts with: "-32600 …"
+                k = extras.index("--")
+                del extras[k]
+            else:
+                k = next((i for i, s in enumerate(extras) if s == "-" or not s.startswith("-")), None)
             if k is None:
                 break
             setattr(parsed, action.dest, self._get_values(action, [extras.pop(k)]))

@@ -369,7 +369,16 @@ def _unrecognised(args: argparse.Namespace, transcript: Transcript, found: Expla
     if cause is not None:
         name = show.path(args.input)
         if judged is None:
-            out(said, f"Run 'suture check {name}' to see whether the history itself is accepted.")
+            from suture.formats import own_provider
+
+            # (Looked up where the error is beside the history: none rejects it then.)
+            provider = own_provider(transcript) if found.beside_history else ""
+            out(
+                said,
+                f"{provider} accepts the history itself ('suture check {name}' gives its verdict)."
+                if provider
+                else f"Run 'suture check {name}' to see whether the history itself is accepted.",
+            )
         else:
             told = [said, f"  {judged.summary()} ('suture check {name}' lists what)"]
             if judged.contract.before and not judged.contract.after:  # (the repair leaves none)

@@ -394,13 +394,16 @@ def _same_json(data: bytes, out: bytes) -> bool:
     before a colon, ``\u00e9``), with nothing to repair, is not rewritten in place."""
     from suture import codec
 
+    def written(value: bytes) -> bytes:  # (one spelling of a value: its types and key order kept)
+        return codec.dumps(codec.loads(value))
+
     try:
-        return bool(codec.loads(data) == codec.loads(out))
+        return written(data) == written(out)
     except ValueError:
         pass
     try:
-        lines = [codec.loads(line) for line in data.splitlines() if line.strip()]
-        return lines == [codec.loads(line) for line in out.splitlines() if line.strip()]
+        lines = [written(line) for line in data.splitlines() if line.strip()]
+        return lines == [written(line) for line in out.splitlines() if line.strip()]
     except ValueError:
         return False
 

@@ -330,10 +330,20 @@ def compaction_line(transcript: Transcript) -> int | None:
     line = compacted.get("line") if isinstance(compacted, dict) else None
     if line is None:
         line = next(
-            (m.source.line for m in transcript.messages if m.role == "compactionSummary" and m.source is not None),
+            (m.source.line for m in transcript.messages if _compaction_entry(m) and m.source is not None),
             None,
         )
     return line if isinstance(line, int) else None
+
+
+def _compaction_entry(message: Message) -> bool:
+    """Whether ``message`` is read from a pi compaction entry (not a message that only has the
+    summary's role)."""
+    return (
+        message.role == "compactionSummary"
+        and isinstance(message.raw, dict)
+        and message.raw.get("type") == "compaction"
+    )
 
 
 def export_name(transcript: Transcript) -> str:

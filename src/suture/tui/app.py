@@ -1528,8 +1528,9 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
                 if kind == "all" or self._filter_rows(kind):
                     break
             if kind == self.row_filter == "all":  # no filter has a row to show: said, as n and x say it
-                problems = "no provider problems" if self.verdicts is not None else "provider checks not ready"
-                self.notify(f"nothing to filter: no changed rows, {problems}, no search", markup=False)
+                problems = "none with provider problems or listed" if self.verdicts is not None else "checks not ready"
+                search = "no search matches" if self.match_query else "no search"
+                self.notify(f"nothing to filter: no changed rows, {problems}, {search}", markup=False)
                 return
         rows = self._filter_rows(kind)
         if kind != "all" and not rows:

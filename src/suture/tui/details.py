@@ -4,7 +4,7 @@ Each side shows the message's content block by block, each under its kind (text,
 image, redacted_thinking...) in the message's order, its calls with their arguments (indented
 JSON, coloured), the call a result answers (a synthetic result too: its Original side shows the call it answers),
 and its JSON (as read from the file; the record an export writes, or for a session log, whose
-write-back writes records of its own kind, the message in suture's neutral form). Ids that
+write-back writes records of its own kind, the record of its request body). Ids that
 differ between the two sides are marked. ``w`` shows the record exactly as written in the file (its line or span,
 byte for byte) beside suture's normalised view of it; ``m`` shows long strings whole; ``o``
 opens the focused side in ``$PAGER``.
@@ -431,14 +431,18 @@ class DetailScreen(Overlay[None]):
         read, the file's record whole or the part of it that is the message (a session log's line
         has more around it); the Repaired side shows the record an export writes, except for a
         session log, whose write-back writes records of the file's own kind: there it is the
-        message in suture's neutral form."""
+        record of its request body (``suture repair --to messages`` for Claude Code and pi,
+        ``responses`` for Codex: :func:`suture.formats.export_name`)."""
         if side == 0:
             where = f" ({show.line(str(message.source))})" if message.source is not None else ""
             return f"the message's JSON as read from the file{where}; w shows its record as written"
+        from suture.formats import export_name
         from suture.writeback import writes_back
 
-        if writes_back(self.model.transcript.format):
-            return "the message in suture's neutral form, not the session line the write-back writes"
+        transcript = self.model.transcript
+        if writes_back(transcript.format):
+            body = export_name(transcript)
+            return f"the record --to {body} writes for it (a request body), not the session line the write-back writes"
         return "record as an export writes it"
 
     def _part(self, part: Part) -> Text:

@@ -386,10 +386,15 @@ class SessionList(ScrollView, can_focus=True):
         self._cache.clear()
         self._names.clear()
         if self.folders:
-            by_name: dict[str, list[list[str]]] = {}
+            by_name: dict[str, list[str]] = {}
             for row in rows:
-                by_name.setdefault(_base(row.path), []).append(self._in_folder(row.path).split("/")[:-1])
-            self._shared = {name: _alike(folders) for name, folders in by_name.items() if len(folders) > 1}
+                by_name.setdefault(_base(row.path), []).append(row.path)
+            # (Only the rows that share a name are looked at further: most names are a row's own.)
+            self._shared = {
+                name: _alike([self._in_folder(path).split("/")[:-1] for path in paths])
+                for name, paths in by_name.items()
+                if len(paths) > 1
+            }
         self.virtual_size = Size(0, len(rows))
         index = next((i for i, r in enumerate(rows) if r.path == current), None) if current is not None else None
         self.set_reactive(
