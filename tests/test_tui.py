@@ -741,14 +741,17 @@ async def test_markup_and_escapes_show_literally(tmp_path: Path) -> None:
 # -- demo and size -------------------------------------------------------------------------------
 
 
-async def test_demo_shows_every_kind_of_change() -> None:
-    from suture.cli.view import demo_path
+async def test_demo_shows_every_kind_of_change_and_says_what_to_try() -> None:
+    from suture.cli.view import DEMO_HINT, demo_path
 
-    app = SutureApp(demo_path(), watch=False, export_dir=Path.cwd(), title="demo")
-    async with app.run_test(size=SIZE) as pilot:
+    app = SutureApp(demo_path(), watch=False, export_dir=Path.cwd(), title="demo", hint=DEMO_HINT)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await ready(pilot, app)
         assert app.model is not None
         assert all(app.model.counts()[kind] for kind in ChangeKind)
+        assert [n.message for n in app._notifications if n.title == "what to try"] == [DEMO_HINT]
+        # The keys it names are the app's own keys.
+        assert {"n", "x", "p", "e", "enter", "question_mark"} <= set(app._main_keys)
 
 
 async def test_large_transcript_opens_and_scrolls(tmp_path: Path) -> None:

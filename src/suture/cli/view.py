@@ -83,6 +83,14 @@ def refuse_file_options(args: argparse.Namespace) -> None:
         raise InputError(f"{', '.join(given)}: for a FILE; a folder opens in the sessions browser")
 
 
+DEMO_HINT = (
+    "The repair makes every kind of change in this transcript. n goes to each change (the lines "
+    "under the panes say what it is), x to each provider problem, Enter shows a message whole, "
+    "p picks another provider, e exports; ? lists every key."
+)
+"""What ``suture demo`` says to try, once its first screen is out."""
+
+
 def demo_path() -> Path:
     """The bundled demo transcript (a real file inside the installed package)."""
     return Path(__file__).resolve().parent.parent / "tui" / "demo.json"
@@ -108,10 +116,12 @@ def run(args: argparse.Namespace) -> int:
         from suture.formats import get
 
         get(args.format)  # an unknown format: said here, in one line, as every command says it
+    hint = ""
     if args.demo:
         path = demo_path()
         export_dir: Path | None = Path.cwd()
         title = "demo"
+        hint = DEMO_HINT
     else:
         path = Path(args.input)
         if path.is_dir():  # its sessions, in the browser (as suture serve DIR shows them)
@@ -141,6 +151,7 @@ def run(args: argparse.Namespace) -> int:
             export_dir=export_dir,
             title=title,
             collector_paused=paused,
+            hint=hint,
         )
         loop = asyncio.new_event_loop()
         try:

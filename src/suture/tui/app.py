@@ -312,13 +312,16 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         title: str | None = None,
         debounce_ms: int = 200,
         collector_paused: bool = False,
+        hint: str = "",
     ) -> None:
         """``path`` None starts with no file: a subclass shows something else first and calls
         :meth:`open_file` (the sessions browser does). ``collector_paused``: the caller paused
         the cycle collector for the app's start (``suture FILE`` does, before it imports the
         app); once the first screen is drawn, the app takes everything made so far out of the
-        collector's sight and resumes it."""
+        collector's sight and resumes it. ``hint``: what to try, said once the first screen is
+        out (``suture demo`` says it)."""
         super().__init__()
+        self._hint = hint
         self._collector_paused = collector_paused
         # Every text at 4.5:1 contrast or more, in every theme (after ANSI colours are resolved).
         self._filters.append(ContrastFilter())
@@ -685,6 +688,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
     async def on_mount(self) -> None:
         if self._collector_paused:
             self.call_after_refresh(self._resume_collector)
+        if self._hint:
+            self.call_after_refresh(self.notify, self._hint, title="what to try", timeout=12, markup=False)
         if self.has_file:
             first, self._loaded_first = self._loaded_first, None
             await self._start_file(first)
