@@ -161,3 +161,22 @@ async def test_a_reload_keeps_the_filter(tmp_path: Path) -> None:
         assert app.model is not None and len(app.model.transcript.messages) == len(messages)
         assert app.row_filter == "changed" and app.view.shown == app.model.changed_rows
         assert "one more" not in screen_text(app)
+
+
+async def test_the_search_count_follows_the_cursor_whatever_moved_it(worked: Path) -> None:
+    """/x, then a key that is not ] or [ (G, n, a click) lands on another match: the count says
+    which one the cursor is on, not the one the search went to."""
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settled(pilot, app)
+        await pilot.press("g", "slash", *"x", "enter")
+        await ready(pilot, app)
+        matches = app.matches
+        assert len(matches) >= 3
+        assert f": 1/{len(matches)}" in app.search_state
+        app.view.select(matches[2])
+        await pilot.pause()
+        assert f": 3/{len(matches)}" in app.search_state
+        app.view.select(next(r for r in range(len(app.model or [])) if r not in matches))
+        await pilot.pause()
+        assert f": {len(matches)} matches" in app.search_state

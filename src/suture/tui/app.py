@@ -1137,6 +1137,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         index = model.first_change.get(row)
         if index is not None:
             self.query_one("#changes", ChangeList).sync_to(index)
+        if self.matches:  # the search's count follows the cursor, whichever key moved it (n, G, a click)
+            self._say_match()
         if self.following and not self._moving and row != len(model) - 1:
             self.following = False
             self.status.update_state(live="")

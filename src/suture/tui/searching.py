@@ -12,6 +12,7 @@ is shown (one search at a time), and goes to the first match as soon as it is re
 from __future__ import annotations
 
 import threading
+from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from textual import on, work
@@ -163,9 +164,10 @@ class SearchFlow(App[None]):
         self._say_match()
 
     def _say_match(self) -> None:
-        rows = self.matches
+        rows = self.matches  # (in row order: found by halving, at every move of the cursor)
         cursor = self.view.cursor
-        at = rows.index(cursor) + 1 if cursor in rows else 0
+        k = bisect_left(rows, cursor)
+        at = k + 1 if k < len(rows) and rows[k] == cursor else 0
         where = f"{at}/{len(rows):,}" if at else f"{len(rows):,} matches"
         model = self.model
         if model is not None and model.partial:
