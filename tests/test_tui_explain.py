@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual import events
@@ -155,13 +156,19 @@ async def test_E_on_an_error_about_another_file_says_so(worked: Path) -> None:
         assert app.screen is app.screen_stack[0]
 
 
+async def _E_on_the_recorded_error(pilot: Any, app: SutureApp) -> ExplainScreen:
+    """E pressed on a file that records an API error, once that error is read."""
+    await explained(pilot, app)
+    await pilot.press("E")
+    screen = app.screen
+    assert isinstance(screen, ExplainScreen)
+    return screen
+
+
 async def test_E_opens_with_the_recorded_error(api_error: Path) -> None:
     app = SutureApp(api_error, watch=False)
     async with app.run_test(size=SMALL) as pilot:
-        await explained(pilot, app)
-        await pilot.press("E")
-        screen = app.screen
-        assert isinstance(screen, ExplainScreen)
+        screen = await _E_on_the_recorded_error(pilot, app)
         assert screen.query_one(TextArea).text.startswith("API Error: 400")
         await ready(pilot, app)
         await pilot.pause()
@@ -179,10 +186,7 @@ async def test_a_paste_over_the_recorded_error_replaces_it(api_error: Path) -> N
     event) puts the pasted error in its place, and the explanation is of what was pasted."""
     app = SutureApp(api_error, watch=False)
     async with app.run_test(size=SMALL) as pilot:
-        await explained(pilot, app)
-        await pilot.press("E")
-        screen = app.screen
-        assert isinstance(screen, ExplainScreen)
+        screen = await _E_on_the_recorded_error(pilot, app)
         area = screen.query_one(TextArea)
         await pilot.pause()
         assert area.selected_text == area.text != ""
