@@ -194,7 +194,7 @@ def test_dump_writes_no_session_log_and_names_what_does(agent: str, tmp_path: Pa
         said = str(caught.value)
         assert said == (
             f"suture.dump writes request bodies, not {written_as(agent)}: "
-            "suture.writeback.write_back(data, transcript, repaired) writes one back over the file it was read from"
+            "suture.writeback.write_back(data, transcript, repaired) writes one back over the session it was read from"
         )
     out = tmp_path / f"{agent}.jsonl"
     cli = subprocess.run(

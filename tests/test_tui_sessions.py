@@ -836,3 +836,16 @@ async def test_files_of_one_name_told_apart_by_a_folder_in_the_middle_show_that_
         lines = [table.render_line(y).text for y in range(4)]
         for version in versions:  # each row shows enough of its version to tell it apart
             assert sum(version[-4:] in line for line in lines) == 1
+
+
+async def test_the_same_path_in_two_folders_named_is_told_apart_by_the_folder(tmp_path: Path) -> None:
+    """``suture sessions --only a b``, each holding x/session.jsonl: the folder named tells the
+    two rows apart, where every folder inside them is alike."""
+    for folder in ("a", "b"):
+        (tmp_path / folder / "x").mkdir(parents=True)
+        shutil.copyfile(SAMPLES / "codex" / "clean-rollout.jsonl", tmp_path / folder / "x" / "session.jsonl")
+    app = SessionsApp(SessionsScreen([str(tmp_path / "a"), str(tmp_path / "b")], [], watch=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await scanned(pilot, app.browser)
+        table = app.browser.table
+        assert sorted(table.name_of(r.path) for r in table.rows) == ["a/x/session.jsonl", "b/x/session.jsonl"]

@@ -13,9 +13,12 @@ CONTRACT = "contract view"
 """What the problems of a session log's file as written are called: suture's repair contract on
 the file (what ``suture repair`` changes), not what the agent sends (``SentVerdict.contract``)."""
 
-AS_WRITTEN = "of the file sent as written"
-"""Whose places a contract-view problem's pointer and error (``messages.3``) count: the file sent
-as written, not the request the agent sends (which a problem in what is sent counts)."""
+SENT_AS_WRITTEN = "the file sent as written"
+"""What a contract-view problem's pointer and error (``messages.3``) count: the file sent as
+written, not the request the agent sends (which a problem in what is sent counts)."""
+
+AS_WRITTEN = f"of {SENT_AS_WRITTEN}"
+"""Whose places a contract-view problem's pointer and error count (:data:`SENT_AS_WRITTEN`)."""
 
 
 def count(n: int, one: str, many: str | None = None) -> str:

@@ -29,7 +29,7 @@ from suture.io import InputError, read_input
 from suture.model import Message, Skipped, Transcript
 from suture.repair import Repair
 from suture.validity import violations
-from suture.words import AS_WRITTEN, count
+from suture.words import AS_WRITTEN, SENT_AS_WRITTEN, count
 from suture.words import CONTRACT as CONTRACT_VIEW
 
 if TYPE_CHECKING:
@@ -454,7 +454,7 @@ def _session_lines(
         # the agent does not send to.
         # (The contract view's lines below count the file sent as written, not that request.)
         form = pointer_form(name)
-        also = f"; in the {CONTRACT_VIEW}, {form} counts {AS_WRITTEN.removeprefix('of ')}" if v.contract.before else ""
+        also = f"; in the {CONTRACT_VIEW}, {form} counts {SENT_AS_WRITTEN}" if v.contract.before else ""
         lines.extend(["", f"{v.summary()}  ({TITLES[name]})", f"  ({request.counts(name)}{also})"])
         for x in v.problems[:limit]:
             index = v.at(x)

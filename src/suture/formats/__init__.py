@@ -424,6 +424,10 @@ def dump(
     return out
 
 
+_BACK_OVER = "back over the session it was read from"
+"""Where suture writes a session log (:mod:`suture.writeback`): never from another file's history."""
+
+
 def not_written(to: str, source: str, told: str) -> str:
     """Why a transcript read as ``source`` is not written in ``to``, a session log's format
     (:func:`written_formats`), and what it is written in: said by :func:`dump` and by ``suture
@@ -432,7 +436,7 @@ def not_written(to: str, source: str, told: str) -> str:
     from suture.writeback import written_as
 
     return (
-        f"suture writes {written_as(to)} only back over the session it was read from; "
+        f"suture writes {written_as(to)} only {_BACK_OVER}; "
         f"a {source} transcript is written as {either(written_formats(source))} ({told})"
     )
 
@@ -444,7 +448,7 @@ def written_back_said(format: str) -> str:
 
     return (
         f"suture.dump writes request bodies, not {written_as(format)}: "
-        "suture.writeback.write_back(data, transcript, repaired) writes one back over the file it was read from"
+        f"suture.writeback.write_back(data, transcript, repaired) writes one {_BACK_OVER}"
     )
 
 

@@ -46,7 +46,7 @@ from suture.checks._wire import contents, items, turns
 from suture.checks.rules import RULES
 from suture.model import Message, TextPart, ThinkingPart, Transcript, text_of
 from suture.sent import RESUME_PROMPT, Added, Sent, agent_name, as_sent, wire_places
-from suture.words import AS_WRITTEN, CONTRACT
+from suture.words import CONTRACT, SENT_AS_WRITTEN
 from suture.written import lines_of
 
 if TYPE_CHECKING:
@@ -643,7 +643,7 @@ def _request_file(transcript: Transcript, sent: Sent) -> SentRequest:
     return _file_as_request(transcript, sent, transcript.format, "this file")
 
 
-_AS_WRITTEN = f"{AS_WRITTEN.removeprefix('of ')}, as suture check's {CONTRACT} counts it"
+_AS_WRITTEN = f"{SENT_AS_WRITTEN}, as suture check's {CONTRACT} counts it"
 """What :func:`as_written` numbers, in words: what ``suture check``'s contract view counts."""
 
 

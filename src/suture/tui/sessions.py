@@ -535,7 +535,10 @@ class SessionList(ScrollView, can_focus=True):
                 folders = self._in_folder(path).split("/")[:-1]
                 lead, end = alike
                 between = folders[lead : len(folders) - end]
-                shown = "/".join([*between, *(["…"] if end and between else []), shown])
+                if between:
+                    shown = "/".join([*between, *(["…"] if end else []), shown])
+                else:  # the same path in two folders named: the folder named tells them apart
+                    shown = f"{self._folder_name(path)}/{self._in_folder(path)}"
             self._names[path] = shown
         return shown
 
@@ -543,6 +546,11 @@ class SessionList(ScrollView, can_focus=True):
     def shows_paths(self) -> bool:
         """Whether the file column shows paths, for rows that share a file name (:class:`Columns`)."""
         return bool(self._shared)
+
+    def _folder_name(self, path: str) -> str:
+        """The name of the folder named that holds ``path`` (``""`` for none)."""
+        full = os.path.abspath(path)
+        return next((_base(f) for f in self.folders if full.startswith(f)), "")
 
     def _in_folder(self, path: str) -> str:
         """``path`` in the folder named that holds it (``a/b/x.jsonl``), or its name alone."""
