@@ -216,3 +216,26 @@ async def test_the_export_dialog_wraps_its_prompts_in_a_narrow_window(tmp_path: 
         for label in prompts:
             said = " ".join(line.strip() for line in drawn_in(app, label))  # (as the screen shows it)
             assert said.endswith(("esc to cancel):", "the mouse picks):")), said
+
+
+async def test_a_list_line_cut_by_its_scrollbar_ends_in_an_ellipsis(tmp_path: Path) -> None:
+    """A list with more lines than room has a scrollbar: a long line is cut before it, with an
+    ellipsis, not under it in the middle of a word."""
+    from suture.tui.changes import ProblemList
+    from tests.helpers.checks import checks_done
+
+    path = tmp_path / "tool_heavy.jsonl"
+    shutil.copy(ROOT / "sample_sessions" / "real" / "claude-code" / "tool_heavy.jsonl", path)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot, app)
+        await checks_done(pilot, app)
+        await pilot.press("c")
+        await pilot.pause()
+        problems = app.query_one("#problems", ProblemList)
+        assert len(problems.items) > problems.size.height  # (so it scrolls)
+        room = problems.scrollable_content_region.width
+        assert room < problems.size.width
+        long = [problems.render_line(y).text for y in range(problems.size.height)]
+        cut = [line for line in long if line.rstrip().endswith("…")]
+        assert cut and all(len(line) <= room for line in long)

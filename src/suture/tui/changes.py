@@ -153,7 +153,7 @@ class ItemList(ScrollView, Generic[T], can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         index = int(self.scroll_y) + y
-        width = self.size.width
+        width = self.scrollable_content_region.width  # (not under the scrollbar: its ellipsis shows)
         base = self.rich_style
         if not self.items:
             if index == 0:
