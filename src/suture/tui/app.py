@@ -147,7 +147,7 @@ def _reload_said(
     """What the reload note says a full read or an append brought (``changed`` as in
     :meth:`SutureApp._show`; ``compacted``: the line of a compaction written meanwhile).
     ``unseen``: the messages earlier appends brought since the person last pressed a key or
-    clicked, counted in where this read only appends too (:func:`_appended_only`), so that the
+    clicked, where this read only appends too (:func:`_appended_only`): counted in, so that the
     note says all an agent wrote while it was watched, not its last line."""
     messages = count(len(transcript.messages), "message")
     if old.format != transcript.format:  # another file now: not so many more messages
@@ -162,8 +162,7 @@ def _reload_said(
     if added:
         # Put in or cut before the messages both reads end with: where, by its index.
         at = f" at #{kept - different - shared_end}" if shared_end else ""
-        if _appended_only(old, transcript, added, changed):
-            added += unseen
+        added += unseen
         parts.append(("+" if added > 0 else "−") + count(abs(added), "message") + at)
     return ", ".join(parts) or "reloaded"
 
@@ -1087,9 +1086,21 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         freeze_heap()
         if quiet:  # only a line still being written grew: nothing new to show
             return
-        compacted_said = compacted if compacted_now else None
-        said = _reload_said(old.transcript, transcript, added, changed, compacted_said, self._appended_unseen)
-        appended = compacted_said is None and _appended_only(old.transcript, transcript, added, changed)
+        self._say_reload(old.transcript, transcript, added, changed, compacted if compacted_now else None, recovered)
+
+    def _say_reload(
+        self,
+        old: Transcript,
+        transcript: Transcript,
+        added: int,
+        changed: tuple[int, int, int],
+        compacted: int | None,
+        recovered: bool,
+    ) -> None:
+        """The reload note for what a read brought (:func:`_reload_said`), with the appends the
+        person has not acted on since counted in where this read only appends too."""
+        appended = compacted is None and _appended_only(old, transcript, added, changed)
+        said = _reload_said(old, transcript, added, changed, compacted, self._appended_unseen if appended else 0)
         self._appended_unseen = self._appended_unseen + added if appended else 0
         self._note_reload(f"reads again, {said}" if recovered else said)
 

@@ -175,6 +175,8 @@ class SearchFlow(App[None]):
         self._set_search(f"/{self.match_query}: {where}  ] next  [ prev")
 
     def _set_search(self, text: str) -> None:
+        if text == self.search_state:
+            return  # (said already: the cursor moved among rows that change nothing of it)
         self.search_state = text
         info = self.query_one("#info", InfoBar)
         info.search = text

@@ -538,7 +538,7 @@ class SessionList(ScrollView, can_focus=True):
                 if between:
                     shown = "/".join([*between, *(["…"] if end else []), shown])
                 else:  # the same path in two folders named: the folder named tells them apart
-                    shown = f"{self._folder_name(path)}/{self._in_folder(path)}"
+                    shown = "/".join(self._placed(path))
             self._names[path] = shown
         return shown
 
@@ -547,17 +547,16 @@ class SessionList(ScrollView, can_focus=True):
         """Whether the file column shows paths, for rows that share a file name (:class:`Columns`)."""
         return bool(self._shared)
 
-    def _folder_name(self, path: str) -> str:
-        """The name of the folder named that holds ``path`` (``""`` for none)."""
-        full = os.path.abspath(path)
-        return next((_base(f) for f in self.folders if full.startswith(f)), "")
+    def _placed(self, path: str) -> tuple[str, str]:
+        """The name of the folder named that holds ``path`` and ``path`` in it (``a/b/x.jsonl``);
+        ``""`` and its name alone where none does (a URL)."""
+        full = "" if is_url(path) else os.path.abspath(path)
+        folder = next((f for f in self.folders if full.startswith(f)), None) if full else None
+        return ("", _base(path)) if folder is None else (_base(folder), full[len(folder) :])
 
     def _in_folder(self, path: str) -> str:
-        """``path`` in the folder named that holds it (``a/b/x.jsonl``), or its name alone."""
-        if is_url(path):
-            return _base(path)
-        full = os.path.abspath(path)
-        return next((full[len(f) :] for f in self.folders if full.startswith(f)), _base(path))
+        """``path`` in the folder named that holds it, or its name alone (:meth:`_placed`)."""
+        return self._placed(path)[1]
 
     def _draw(self, row: Row, width: int, base: Style, selected: bool) -> Strip:
         under = self._on(base, "cursor") if selected else base
