@@ -259,7 +259,7 @@ class ProblemList(ItemList["Finding | Section | Breach"]):
         from suture.tui.judged import Finding
 
         index = item.index if isinstance(item, Finding | Breach) else None
-        return index if index is not None else 0
+        return index if index is not None and index >= 0 else 0
 
     def _draw(self, index: int, width: int, base: Style) -> Strip:
         from suture.tui.judged import AFTER, AGENT, SENT, Section, without_agent
@@ -274,7 +274,8 @@ class ProblemList(ItemList["Finding | Section | Breach"]):
             text.append(f"#{item.index}".rjust(self.digits + 1) + " ", part("changes--index", partial=True))
             text.append(show.line(item.problem))
         else:
-            number = f"#{item.index}" if item.index is not None else "new"
+            # (a problem of the request's list itself, no message to send, is about no message)
+            number = "new" if item.index is None else (f"#{item.index}" if item.index >= 0 else "list")
             if item.kind == AGENT:
                 text.append(" ⟲    ", part("problems--agent", partial=True))
                 text.append(number.rjust(self.digits + 1) + " ", part("changes--index", partial=True))
