@@ -478,10 +478,6 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             return "the file holds nothing that is left out of what is sent"
         if action == "fold_banner" and self.recorded is None:
             return "the file records no API error to fold"
-        if action == "fold_banner" and not any(
-            b.folds() for b in self.screen_stack[0].query("#banner").results(Banner)
-        ):
-            return "the recorded error takes one line: nothing to fold"
         if action == "go_error":  # only where the error points at a message of this file
             recorded = self.recorded
             if recorded is None:
