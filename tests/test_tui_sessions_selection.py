@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +61,14 @@ async def test_a_long_path_under_the_list_is_cut_in_its_middle_never_split(tmp_p
         assert where.startswith(str(folder)[:20]) and where.endswith("5122611a9569.jsonl")
         assert any(line.startswith("session ") for line in lines)  # the session id on a line of its own
         assert not any(line.startswith(("nl", "l  ·", "jsonl")) for line in lines)
+        # A word longer than the line (an API error's URL) ends in an ellipsis, on a line of its own.
+        [(path, row)] = app.browser.all.items()
+        app.browser.all[path] = replace(row, last_error="see https://example.com/" + "x" * 120)
+        app.browser.refilter()
+        await pilot.pause()
+        lines = [line for line in detail_lines(app) if line]
+        assert "last API error: see" in lines and any(line.endswith("x…") for line in lines)
+        assert not any(line.startswith("x") for line in lines)
         await pilot.resize_terminal(160, 45)
         await pilot.pause(0.1)
         assert any(line.endswith(LONG) for line in detail_lines(app))  # whole where it fits

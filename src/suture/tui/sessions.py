@@ -24,7 +24,6 @@ from typing import ClassVar
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
-from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -295,6 +294,14 @@ def _path_lines(path: str, session: str, width: int) -> list[str]:
     if width <= 0 or cell_len(both) <= width:
         return [both]
     return [_cut_middle(path, width), *([_cut_middle(said, width)] if said else [])]
+
+
+def _words_cut(line: str, width: int) -> str:
+    """``line`` with each word wider than ``width`` cut to end in an ellipsis: what wraps it then
+    breaks it between words, never inside one."""
+    if width <= 1 or cell_len(line) <= width:
+        return line
+    return " ".join(w if cell_len(w) <= width else set_cell_size(w, width - 1) + "…" for w in line.split(" "))
 
 
 def _cut_left(text: str, width: int) -> str:
@@ -1016,8 +1023,8 @@ class SessionsScreen(Screen[None]):
             detail.update("")
             return
         width = (detail.size.width or self.app.size.width) - 2  # (its padding)
-        lines = [*self._said_of(row), *_path_lines(show.path(_home_short(row.path)), row.session, width)]
-        detail.update(Text("\n".join(lines), overflow="ellipsis"))
+        said = [_words_cut(line, width) for line in self._said_of(row)]
+        detail.update("\n".join([*said, *_path_lines(show.path(_home_short(row.path)), row.session, width)]))
 
     def _said_of(self, row: Row) -> tuple[str, str]:
         """The detail's first two lines: the verdict and why, then the last API error."""
