@@ -143,6 +143,31 @@ async def test_as_written_shows_the_files_bytes_beside_the_normalised_view(worke
         assert "the message's JSON as read from the file" in body(screen, 0).plain
 
 
+async def test_y_beside_the_record_as_written_copies_what_each_side_shows(worked: Path) -> None:
+    app = SutureApp(worked, watch=False)
+    copied: list[str] = []
+    app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await ready(pilot, app)
+        model = app.model
+        assert model is not None
+        screen = await open_row(pilot, app, model.row_of_input[1])
+        await pilot.press("w")
+        await ready(pilot, app)
+        await pilot.pause()
+        await pilot.press("l", "y")  # the side titled "As suture reads it: Original #1"
+        assert copied[-1] == body(screen, 1).plain
+        said = [str(n.message) for n in app._notifications]
+        assert said[-1] == f"copied Original #1 as suture reads it, as JSON ({len(copied[-1]):,} characters)"
+        assert "Repaired" not in said[-1]
+        await pilot.press("h", "y")  # the side titled "As written: $[1]": the file's bytes
+        data = worked.read_bytes()
+        start = data.index(b'{"role": "assistant", "content": null')
+        assert copied[-1] == data[start : data.index(b"]},", start) + 2].decode()
+        said = [str(n.message) for n in app._notifications]
+        assert said[-1] == f"copied $[1] as written ({len(copied[-1]):,} characters)"
+
+
 async def test_as_written_gives_every_line_of_a_merged_response(tmp_path: Path) -> None:
     app = app_on_copy(PARALLEL, tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -134,6 +134,22 @@ async def test_x_and_search_steps_go_round_and_say_so(tmp_path: Path) -> None:
         assert said(app)[-1] == "hit the last match, continuing at the first"
 
 
+async def test_a_search_from_below_its_last_match_goes_round_and_says_so(tmp_path: Path) -> None:
+    app = SutureApp(copy(WORKED, tmp_path), watch=False)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await ready(pilot, app)
+        view = app.view
+        await pilot.press("G", "slash", *"X_1", "enter")
+        await ready(pilot, app)
+        assert len(app.matches) == 2 and view.cursor == app.matches[0]
+        assert said(app)[-1] == "hit the last match, continuing at the first"
+        # From above a match, the search goes to it and says nothing of going round.
+        before = len(said(app))
+        await pilot.press("g", "slash", *"X_1", "enter")
+        await ready(pilot, app)
+        assert view.cursor == app.matches[0] and len(said(app)) == before
+
+
 async def test_x_goes_through_what_the_list_shows_where_nothing_sent_is_a_problem(tmp_path: Path) -> None:
     # Claude Code sends this session accepted, but the problems list shows what it repairs
     # itself and the contract view's items: x goes to them, saying they are not problems.

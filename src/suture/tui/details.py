@@ -573,13 +573,43 @@ class DetailScreen(Overlay[None]):
         return 0 if focused is not None and focused.id == "detail-side-0" else 1
 
     def action_copy(self) -> None:
+        """Copy what the focused side shows, whole: a record as JSON, or (``w``) the bytes the
+        file holds or suture's reading of them."""
         side = self._focused_side()
+        if self.as_written:
+            self._copy_written(side)
+            return
         message = self.model.original(self.row) if side == 0 else self.model.repaired(self.row)
         if message is None:
             self.notify(f"nothing on the {SIDES[side]} side to copy", severity="warning", markup=False)
             return
         ids = self.written_ids() if side == 1 else None
         self.copy(record_json(message, side, self.model.transcript, shorten=False, ids=ids), SIDES[side])
+
+    def _copy_written(self, side: int) -> None:
+        """``y`` beside the record as written: that record's bytes (side 0), or the Original
+        message as suture reads it (side 1), each said by the name its side's title gives it."""
+        message = self.model.original(self.row)
+        found = self.file_text
+        if message is None:
+            said, text = "nothing to copy: the file holds nothing for this row (added by repair)", ""
+        elif side == 1:
+            said = f"Original #{self.model.left[self.row]} as suture reads it, as JSON"
+            text = pretty(neutral_record(message))
+        elif found is None or found.row != self.row:
+            said, text = "nothing to copy yet: the file is still being read", ""
+        elif found.error or not found.records:
+            said, text = "nothing to copy: the file no longer holds this record where it was read", ""
+        else:
+            said = show.line(", ".join(w.what for w in found.records)) + " as written"
+            text = "\n".join(w.data.decode("utf-8", "backslashreplace") for w in found.records)
+        if not text:
+            self.notify(said, severity="warning", markup=False)
+            return
+        self.app.copy_to_clipboard(text)
+        web = " to the browser's clipboard (where the page may write it: https or this machine)"
+        where = web if self.app.is_web else ""
+        self.notify(f"copied {said}{where} ({len(text):,} characters)", markup=False)
 
     def pager_text(self, side: int) -> str:
         """The focused side whole, as plain text: what ``o`` hands to the pager."""

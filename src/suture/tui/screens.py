@@ -168,8 +168,11 @@ class HelpScreen(Dialog[None]):
     DEFAULT_CSS = """
     HelpScreen {
         #help-box { width: 124; height: 90%; }
+        &.-tiny > #help-box { max-width: 100%; height: 100%; padding: 0; }
     }
     """
+    HORIZONTAL_BREAKPOINTS = [(0, "-tiny"), (40, "-roomy")]  # noqa: RUF012 (typed by Screen)
+    """Below 40 columns the box takes the whole window, with no padding: every column for words."""
     KEYS_WIDTH: ClassVar[int] = 24
     """Columns for the keys (and indent) of a line, where the box is wide."""
     NAME_WIDTH: ClassVar[int] = 17
@@ -222,6 +225,8 @@ class HelpScreen(Dialog[None]):
         keys_width = min(self.KEYS_WIDTH, max(12, width // 3), 2 + longest_keys + 2)
         longest_name = max((cell_len(name) for _, lines in entries for _, name, said in lines if said), default=0)
         name_width = min(self.NAME_WIDTH, longest_name + 2)
+        if width - keys_width < name_width:  # no room for a name beside its keys
+            return self._narrow_text(entries, width, (key_style, head_style, muted))
         beside = width - keys_width - name_width >= self.TOOLTIP_LEAST
         text = Text(end="")
         for title, lines in entries:
@@ -241,6 +246,34 @@ class HelpScreen(Dialog[None]):
                     text.append(said.pop(0), muted)
                 for part in said:
                     text.append("\n" + " " * indent)
+                    text.append(part, muted)
+                text.append("\n")
+            text.append("\n")
+        text.rstrip()
+        return text
+
+    def _narrow_text(
+        self, entries: list[tuple[str, list[tuple[str, str, str]]]], width: int, styles: tuple[Style, Style, Style]
+    ) -> Text:
+        """The help for a box too narrow for columns: each key on a line of its own, with its
+        name after it where that fits, else on the lines under it; its tooltip under both, every
+        line broken between words (indented less in the narrowest boxes)."""
+        key_style, head_style, muted = styles
+        lead = " " * (2 if width >= 24 else 0)
+        under = lead + "  "
+        text = Text(end="")
+        for title, lines in entries:
+            text.append("\n".join(_wrapped(title, width)) + "\n", head_style)
+            for keys, name, tooltip in lines:
+                keyed = _wrapped(keys, width - len(lead)) or [""]
+                text.append("\n".join(lead + part for part in keyed), key_style)
+                if len(lead) + cell_len(keyed[-1]) + 1 + cell_len(name) <= width:
+                    text.append(f" {name}")
+                else:
+                    for part in _wrapped(name, width - len(under)):
+                        text.append(f"\n{under}{part}")
+                for part in _balanced(tooltip, width - len(under)):
+                    text.append("\n" + under)
                     text.append(part, muted)
                 text.append("\n")
             text.append("\n")

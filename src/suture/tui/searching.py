@@ -21,6 +21,7 @@ from textual.widgets import Input
 
 from suture import show
 from suture.tui.bars import InfoBar, panes_gone
+from suture.tui.rows import next_round
 from suture.words import count
 
 if TYPE_CHECKING:
@@ -155,8 +156,11 @@ class SearchFlow(App[None]):
                 self.notify(f"no match for “{show.line(query)}”{whole}", severity="warning", markup=False)
             return
         if jump:
-            after = [r for r in rows if r >= self.view.cursor]
-            self.view.select(after[0] if after else rows[0], center=True)
+            # From the cursor on; past the last match it goes round, and says so as ] does.
+            row, went_round = next_round(rows, self.view.cursor - 1, 1, "match")
+            self.view.select(rows[0] if row is None else row, center=True)
+            if went_round and not waited:
+                self.notify(went_round, timeout=3, markup=False)
             if waited:
                 n = len(rows)
                 where = f"in the first {model.inputs:,} messages read" if model.partial else "once the file was read"

@@ -286,6 +286,24 @@ def _cut_middle(text: str, width: int) -> str:
     return head + "…" + tail
 
 
+def _path_lines(path: str, session: str, width: int) -> list[str]:
+    """Where a file is and its session id, on one line where both fit, else on a line each; a
+    path longer than the line is cut in its middle (:func:`_cut_middle`), never split."""
+    said = f"session {show.line(session)}" if session else ""
+    both = f"{path}  ·  {said}" if said else path
+    if width <= 0 or cell_len(both) <= width:
+        return [both]
+    return [_cut_middle(path, width), *([_cut_middle(said, width)] if said else [])]
+
+
+def _words_cut(line: str, width: int) -> str:
+    """``line`` with each word wider than ``width`` cut to end in an ellipsis: what wraps it then
+    breaks it between words, never inside one."""
+    if width <= 1 or cell_len(line) <= width:
+        return line
+    return " ".join(w if cell_len(w) <= width else set_cell_size(w, width - 1) + "…" for w in line.split(" "))
+
+
 def _cut_left(text: str, width: int) -> str:
     """The end of a long path, which says more than its start: ``…/projects/spotter``."""
     if cell_len(text) <= width or width <= 1:
@@ -366,7 +384,11 @@ class SessionList(ScrollView, can_focus=True):
         """What the file column shows of each path, as worked out for the rows shown."""
         self.rows: list[Row] = []
         self.moved = False
-        """Whether the person moved the cursor: until then it stays on the newest row."""
+        """Whether the person moved the cursor: until then (or until :attr:`settled`) it stays on
+        the newest row."""
+        self.settled = False
+        """Whether the first full scan is shown: from then on, the cursor stays on its file, as
+        files appear above it."""
         self._cache: LRUCache[tuple[str, int, bool, bool], Strip] = LRUCache(512)
         self._styles: dict[tuple[Style, str], Style] = {}
         self._empty_lines: tuple[str, int, list[str]] | None = None
@@ -379,8 +401,9 @@ class SessionList(ScrollView, can_focus=True):
 
     def set_rows(self, rows: list[Row], empty: str = "") -> None:
         """Show ``rows`` (already filtered and sorted), or ``empty`` when there are none; the
-        cursor stays on the same file when it is still there."""
-        current = self.rows[self.cursor].path if self.moved and self.cursor < len(self.rows) else None
+        cursor stays on the same file whatever rows come or go around it (once the person moved
+        it or the list is :attr:`settled`), and goes to its neighbour when that file goes."""
+        kept = self._kept_index(rows) if self.moved or self.settled else 0
         self.rows = rows
         self.empty = empty
         self._cache.clear()
@@ -396,13 +419,22 @@ class SessionList(ScrollView, can_focus=True):
                 if len(paths) > 1
             }
         self.virtual_size = Size(0, len(rows))
-        index = next((i for i, r in enumerate(rows) if r.path == current), None) if current is not None else None
-        self.set_reactive(
-            SessionList.cursor, self._clamp(index if index is not None else 0 if not self.moved else self.cursor)
-        )
+        self.set_reactive(SessionList.cursor, self._clamp(kept))
         self.refresh()
         self.call_after_refresh(self.show_cursor)
         self._announce()
+
+    def _kept_index(self, rows: list[Row]) -> int:
+        """Where the selected file is in ``rows``; where it is gone, where the nearest row after
+        it (else before it) that is still there is."""
+        if not 0 <= self.cursor < len(self.rows):
+            return self.cursor
+        where = {row.path: i for i, row in enumerate(rows)}
+        old = self.rows
+        after = (r.path for r in old[self.cursor :] if r.path in where)
+        before = (r.path for r in reversed(old[: self.cursor]) if r.path in where)
+        path = next(after, None) or next(before, None)
+        return where[path] if path is not None else 0
 
     @property
     def selected(self) -> Row | None:
@@ -902,6 +934,7 @@ class SessionsScreen(Screen[None]):
                 self._warn_empty_paths()
         if changed:
             self.refilter()
+        self.table.settled = self.table.settled or self.finished  # (once the rows it finished with show)
         self._show_status()
 
     def _warn_empty_paths(self) -> None:
@@ -982,41 +1015,46 @@ class SessionsScreen(Screen[None]):
         return not (action in ("filter", "verdict") and isinstance(self.focused, Input))
 
     def _show_detail(self, row: Row | None) -> None:
-        """All there is to know about the selected row, where its columns cut it short."""
+        """All there is to know about the selected row, where its columns cut it short; a word
+        longer than the line ends in an ellipsis, and a path is cut in its middle, never split
+        across lines."""
+        detail = self.query_one("#sessions-detail", Static)
         if row is None:
-            text = ""
+            detail.update("")
+            return
+        width = (detail.size.width or self.app.size.width) - 2  # (its padding)
+        said = [_words_cut(line, width) for line in self._said_of(row)]
+        detail.update("\n".join([*said, *_path_lines(show.path(_home_short(row.path)), row.session, width)]))
+
+    def _said_of(self, row: Row) -> tuple[str, str]:
+        """The detail's first two lines: the verdict and why, then the last API error."""
+        if row.verdict == LISTED:
+            first = "not scanned yet"
+        elif row.verdict == UNREADABLE:
+            first = f"cannot be read: {show.prose(row.error)}"
+        elif row.verdict == OTHER:
+            first = show.prose(row.error)
+        elif row.verdict == REJECTED:
+            more = f" (and {row.problems - 1} more)" if row.problems > 1 else ""
+            left = "repair fixes it" if not row.after_repair else f"{row.after_repair} left after repair"
+            who = f"{row.provider} would reject it" if row.provider else f"it breaks {SHARED}"
+            first = f"{who}: {show.prose(row.problem)}{more}; {left}"
         else:
-            if row.verdict == LISTED:
-                first = "not scanned yet"
-            elif row.verdict == UNREADABLE:
-                first = f"cannot be read: {show.prose(row.error)}"
-            elif row.verdict == OTHER:
-                first = show.prose(row.error)
-            elif row.verdict == REJECTED:
-                more = f" (and {row.problems - 1} more)" if row.problems > 1 else ""
-                left = "repair fixes it" if not row.after_repair else f"{row.after_repair} left after repair"
-                who = f"{row.provider} would reject it" if row.provider else f"it breaks {SHARED}"
-                first = f"{who}: {show.prose(row.problem)}{more}; {left}"
-            else:
-                first = f"{row.provider or SHARED}: no problems"
-                if row.stricter:
-                    first += f"; {show.prose(stricter_said(row))}"
-                if row.fixes:
-                    first += f" ({self_repairs(row)})"
-            second = (
-                ""
-                if row.verdict == LISTED
-                else f"last API error: {show.prose(row.last_error)}"
-                if row.last_error
-                else "no API error recorded"
-            )
-            if row.skipped:
-                second += f"  ·  {count(row.skipped, 'unreadable line')} skipped"
-            third = show.path(_home_short(row.path))
-            if row.session:
-                third += f"  ·  session {show.line(row.session)}"
-            text = "\n".join((first, second, third))
-        self.query_one("#sessions-detail", Static).update(text)
+            first = f"{row.provider or SHARED}: no problems"
+            if row.stricter:
+                first += f"; {show.prose(stricter_said(row))}"
+            if row.fixes:
+                first += f" ({self_repairs(row)})"
+        second = (
+            ""
+            if row.verdict == LISTED
+            else f"last API error: {show.prose(row.last_error)}"
+            if row.last_error
+            else "no API error recorded"
+        )
+        if row.skipped:
+            second += f"  ·  {count(row.skipped, 'unreadable line')} skipped"
+        return first, second
 
     # -- status --------------------------------------------------------------------------------
 
@@ -1098,6 +1136,7 @@ class SessionsScreen(Screen[None]):
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._show_status)
+        self.call_after_refresh(lambda: self._show_detail(self.table.selected))
 
     def _where_scanned(self) -> str:
         """`` on 2 cores`` while a pool scans; why not, when one was wanted and could not start."""

@@ -1,0 +1,47 @@
+"""The help in a terminal too narrow for its columns: each key on a line of its own, its name
+beside it, its tooltip under it, every line broken between words; the box scrolls."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from rich.text import Text
+from textual.binding import Binding
+
+from suture.tui.app import SutureApp
+from suture.tui.screens import HelpScreen, HelpText
+from tests.helpers.app import WORKED, ready
+
+
+@pytest.mark.parametrize("size", [(20, 8), (30, 12)])
+async def test_the_help_in_a_tiny_terminal_breaks_lines_only_between_words(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    path = tmp_path / WORKED.name
+    shutil.copy(WORKED, path)
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot, app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        body = app.screen.query_one("#help-text", HelpText)
+        shown = body.content
+        assert isinstance(shown, Text) and body.laid == body.content_region.width
+        laid = shown.plain.split("\n")
+        assert max(len(line) for line in laid) <= body.laid  # the box wraps none of them again
+        words = {w for line in laid for w in line.split()}
+        for _title, bindings in app.help_groups():
+            for binding in bindings:
+                if isinstance(binding, Binding):
+                    for said in (binding.description, binding.tooltip):
+                        assert set(said.split()) <= words, said  # every word whole
+        # Each key starts a line, its name beside it where that fits.
+        assert "n Next change" in [line.strip() for line in laid]
+        box = app.screen.query_one("#help-box")
+        assert box.max_scroll_y > 0
+        await pilot.press("G")
+        await pilot.pause()
+        assert box.scroll_y == box.max_scroll_y
