@@ -65,9 +65,10 @@ class Finding:
     """One thing a provider's verdict says about a row.
 
     ``kind`` is :data:`SENT`, :data:`AGENT`, :data:`BEFORE` or :data:`AFTER`; ``index`` the
-    message number the panes show for it (Original for all but :data:`AFTER`, which counts the
-    Repaired side; ``None`` for a message the agent makes up on resume); ``violation`` the
-    provider's rule (``None`` for an agent's fix) and ``fix`` the agent's fix."""
+    Original's message number for it, what ``:#N`` goes to, for every kind (for :data:`AFTER`, the
+    message its repaired message came from); ``None`` for a message the agent makes up on resume
+    or the repair makes; ``violation`` the provider's rule (``None`` for an agent's fix) and
+    ``fix`` the agent's fix."""
 
     kind: str
     row: int
@@ -386,8 +387,13 @@ def place(model: RowModel, provider: str, contract: Verdict, sent: SentVerdict |
         Finding(BEFORE, _row(model.row_of_input, v.index, 0), v.index, provider, v, contract=session)
         for v in contract.before
     )
+    # A problem left after repair is numbered as every other item is, by the Original's message
+    # its repaired message came from (what ``:#N`` goes to), or none for one the repair made.
+    origin = model.repair.origin
     findings += _by_row(
-        Finding(AFTER, _row(model.row_of_output, v.index, 0), v.index, provider, v, contract=session)
+        Finding(
+            AFTER, _row(model.row_of_output, v.index, 0), _origin_of(origin, v.index), provider, v, contract=session
+        )
         for v in contract.after
     )
     by_row: dict[int, list[Finding]] = {}
@@ -403,6 +409,12 @@ def _by_row(findings: Iterable[Finding]) -> list[Finding]:
 
 def _row(rows: Sequence[int], index: int | None, default: int) -> int:
     return rows[index] if index is not None and 0 <= index < len(rows) else default
+
+
+def _origin_of(origin: Sequence[int | None], index: int) -> int | None:
+    """The Original's message the repaired message ``index`` came from (``None``: one the repair
+    made, or no message)."""
+    return origin[index] if 0 <= index < len(origin) else None
 
 
 def _row_of_sent(model: RowModel, sent: SentVerdict, index: int) -> int:
