@@ -251,6 +251,18 @@ CASES: list[Case] = [
         False,
         [U(), A(None, C("toolu_1")), Message("tool", "timed out after 30 s", tool_call_id="toolu_1", is_error=True)],
     ),
+    # A request with no message: a problem of the list itself (index LIST, -1), which the
+    # repair cannot fix. A system prompt alone is no message for Anthropic: it goes in ``system``.
+    Case(
+        "anthropic",
+        "A14",
+        [S()],
+        -1,
+        "messages: at least one message is required",
+        "messages",
+        False,
+        [S(), U()],
+    ),
     # -- OpenAI Chat -------------------------------------------------------------------------------
     Case(
         "openai-chat",
@@ -325,6 +337,17 @@ CASES: list[Case] = [
         "messages[1].tool_calls[0].id",
         False,
         [U(), A(None, C("chatcmpl-tool-" + "a" * 26)), T("chatcmpl-tool-" + "a" * 26)],
+    ),
+    # An empty list is rejected; a system message alone is a request OpenAI takes (the clean case).
+    Case(
+        "openai-chat",
+        "O6",
+        [],
+        -1,
+        "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+        "messages",
+        False,
+        [S()],
     ),
     # -- OpenAI Responses --------------------------------------------------------------------------------
     Case(
@@ -518,6 +541,16 @@ CASES: list[Case] = [
         False,
         [U("hello"), A("x"), U("y")],
     ),
+    Case(
+        "gemini",
+        "G6",
+        [S()],  # the system prompt goes in systemInstruction: contents is empty
+        -1,
+        "* GenerateContentRequest.contents: contents is not specified",
+        "contents",
+        False,
+        [S(), U()],
+    ),
     # -- Mistral -------------------------------------------------------------------------------------------
     Case(
         "mistral",
@@ -590,6 +623,8 @@ CASES: list[Case] = [
         True,
         [U(), A(None, C("abcdefghi"), C("bcdefghij")), T("abcdefghi"), T("bcdefghij")],
     ),
+    # The validator rejects an empty list; one system message passes it (the clean case).
+    Case("mistral", "M6", [], -1, "Conversation must have at least one message", "messages", False, [S()]),
     # -- Kimi ---------------------------------------------------------------------------------------------
     Case(
         "kimi",
@@ -882,10 +917,43 @@ def test_resolve_names() -> None:
         check([], "nope")
 
 
+# The providers whose rejection of a request with no message has a cited text (the rule table's
+# A14, O6, G6, M6); the others' answer to one is not known, so nothing is said of it.
+EMPTY_RULE = {"anthropic": "A14", "openai-chat": "O6", "gemini": "G6", "mistral": "M6"}
+
+
 @pytest.mark.parametrize("provider", PROVIDERS)
-def test_an_empty_history_has_no_problem(provider: str) -> None:
-    assert check([], provider) == []
-    assert verdict([], provider).counts == (0, 0)
+def test_an_empty_history_is_one_problem_of_the_list_or_none(provider: str) -> None:
+    rule = EMPTY_RULE.get(provider)
+    found = check([], provider)
+    assert [(v.rule, v.index, v.wire_index) for v in found] == ([(rule, -1, None)] if rule else [])
+    v = verdict([], provider)
+    # Nothing to repair: the repaired history is as empty, and still rejected.
+    assert v.counts == ((1, 1) if rule else (0, 0))
+    assert not any(x.fixed for x in v.before)
+    if rule:
+        assert v.before[0].remedy == RULES[rule].remedy
+        assert v.before[0].to_json()["index"] is None
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "gemini"])
+def test_system_prompts_alone_are_no_message_where_they_go_apart(provider: str) -> None:
+    [v] = check([S(), S("and this")], provider)
+    assert v.rule == EMPTY_RULE[provider] and v.index == -1
+    assert "only system prompts" in v.problem
+    assert check([S(), U()], provider) == []
+
+
+@pytest.mark.parametrize("provider", ["openai-chat", "mistral"])
+def test_a_system_message_alone_is_a_request_where_it_is_a_message(provider: str) -> None:
+    assert [v.rule for v in check([S()], provider)] == []
+
+
+def test_a_repair_that_drops_the_only_message_leaves_an_empty_request() -> None:
+    # The placeholder is the only message: the repair drops it (rule 1), and what it leaves has
+    # none to send, which the after list says.
+    v = verdict([A("  ")], "openai-chat")
+    assert [(x.rule, x.index) for x in v.after] == [("O6", -1)]
 
 
 def test_checks_do_not_mutate_their_input() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 
 from suture.checks import PROVIDERS, RULES, check, verdicts
+from suture.checks._base import LIST
 from suture.model import Message
 from suture.repair import repair
 from tests.strategies import histories
@@ -37,9 +38,12 @@ def test_verdicts_are_consistent(messages: list[Message]) -> None:
         remaining = {(x.rule, x.index) for x in v.after}
         for x in v.before:
             assert x.provider == provider
-            assert 0 <= x.index < len(messages)
+            assert 0 <= x.index < len(messages) or x.index == LIST
             assert all(0 <= i < len(messages) for i in x.related)
             assert x.error and x.problem and x.remedy and x.where
+            if x.index == LIST:  # no message to send: the repair adds none, so it stays
+                assert not x.fixed and (x.rule, LIST) in remaining
+                continue
             target = result.output_of(x.index)
             if x.fixed:
                 assert target is None or (x.rule, target) not in remaining
@@ -50,7 +54,7 @@ def test_verdicts_are_consistent(messages: list[Message]) -> None:
                     or any((x.rule, result.output_of(i)) in remaining for i in x.related)
                 )
         for x in v.after:
-            assert 0 <= x.index < len(result.messages)
+            assert 0 <= x.index < len(result.messages) or x.index == LIST
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -264,3 +264,18 @@ def test_the_valid_property_after_an_append_reads_what_was_appended_not_the_hist
         found = valid.check(counted, replace(result, messages=output), k - 1)
         assert found == (violations(part), violations(result.messages))
         assert counted.reads < 200 and output.reads < 200, (k, counted.reads, output.reads)
+
+
+def test_a_request_with_no_message_is_said_and_unsaid_as_messages_are_appended() -> None:
+    # Nothing to send (no message, then a system prompt alone), then a prompt appended: the
+    # problem of the list itself comes and goes as a full check has it, resumed each time.
+    from tests.helpers.messages import A, S, U
+
+    history = [S(), U("fix it"), A("done")]
+    checks = Checks()
+    said = []
+    for part, result, kept in _grow(history, [0, 1, 2]):
+        got = checks.verdicts(part, result, same=kept)
+        _assert_same(got, part, result)
+        said.append(sorted(v.rule for p in ("anthropic", "openai-chat", "gemini") for v in got[p].before))
+    assert said == [["A14", "G6", "O6"], ["A14", "G6"], [], []]

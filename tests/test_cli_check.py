@@ -138,6 +138,52 @@ def test_without_provider_the_valid_property_is_checked(interrupted: Path, clean
     assert json.loads(r.stdout)["valid"] is True
 
 
+@pytest.mark.parametrize(
+    ("body", "own", "rule", "error"),
+    [
+        ([], "openai-chat", "O6", "Invalid 'messages': empty array"),
+        ({"model": "gpt-4o", "messages": []}, "openai-chat", "O6", "Invalid 'messages': empty array"),
+        (
+            {"model": "claude-sonnet-4-5", "max_tokens": 64, "system": "be brief", "messages": []},
+            "anthropic",
+            "A14",
+            "messages: at least one message is required",
+        ),
+        ({"contents": []}, "gemini", "G6", "contents is not specified"),
+    ],
+)
+def test_a_request_with_no_message_is_rejected_by_its_own_provider(
+    tmp_path: Path, body: object, own: str, rule: str, error: str
+) -> None:
+    path = tmp_path / "empty.json"
+    path.write_text(json.dumps(body))
+    r = _run(str(path))
+    assert r.returncode == 1, r.stdout
+    assert f"but {own} rejects it" in r.stdout
+    r = _run(str(path), "--provider", own)
+    assert r.returncode == 1
+    lines = r.stdout.splitlines()
+    # No [n]: the problem is the list's, said at the provider's name for the list.
+    problem = [line for line in lines if f"  {rule}: " in line]
+    assert len(problem) == 2 and all(line.lstrip().split()[0] in ("messages", "contents") for line in problem)
+    assert "[-1]" not in r.stdout and error in r.stdout
+    assert "not fixed by repair" in r.stdout and "after repair:" in r.stdout
+    r = _run(str(path), "--provider", own, "--json")
+    assert r.returncode == 1
+    report = json.loads(r.stdout)["providers"][own]
+    assert (report["problems"], report["after_repair"]) == (1, 1)
+    [before] = report["before"]
+    assert (before["rule"], before["index"], before["n"], before["fixed_by_repair"]) == (rule, None, None, False)
+
+
+def test_a_system_message_alone_is_a_chat_request_openai_takes(tmp_path: Path) -> None:
+    path = _write(tmp_path / "system.json", [{"role": "system", "content": "be brief"}])
+    assert _run(str(path)).returncode == 0
+    r = _run(str(path), "--provider", "openai-chat,anthropic")
+    assert r.returncode == 1  # Anthropic takes the system prompt apart, and has no message left
+    assert "openai-chat: no problems" in r.stdout and "A14" in r.stdout
+
+
 def test_unknown_provider_exits_2(clean: Path) -> None:
     r = _run(str(clean), "--provider", "openai")
     assert r.returncode == 2

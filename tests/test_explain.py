@@ -383,6 +383,22 @@ TEXTS: list[tuple[str, list[Message], str, list[int]]] = [
         "O1",
         [1],
     ),
+    # A request with no message: the problem is the list's, so it names no message.
+    (
+        "Error code: 400 - {'type': 'error', 'error': {'type': 'invalid_request_error', 'message': "
+        "'messages: at least one message is required'}}",
+        [S()],
+        "A14",
+        [],
+    ),
+    (
+        "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+        [],
+        "O6",
+        [],
+    ),
+    ("* GenerateContentRequest.contents: contents is not specified\n", [S()], "G6", []),
+    ("Conversation must have at least one message", [], "M6", []),
 ]
 
 

@@ -306,7 +306,26 @@ def test_converting_to_a_format_that_drops_thinking_says_so() -> None:
         dump(t.messages, t, to="chat")
     message = str(info.value)
     assert message.startswith("chat cannot express this history: message 2 (assistant, messages[1])")
-    assert "thinking" in message
+    assert message.endswith("would write its thinking as text")
+
+
+@pytest.mark.parametrize("said", ["", "\n\n"])
+def test_thinking_before_no_text_is_not_called_a_join(said: str) -> None:
+    # The thinking written as text starts with what the message said (nothing, or two line
+    # breaks as Claude Code writes them): that is no sign the next message was read into it.
+    thought = Message("assistant", [ThinkingPart("plan it", signature="sig"), TextPart(said)])
+    messages = [Message("user", "hi"), thought, Message("user", "go on")]
+    with pytest.raises(InputError) as info:
+        dump(messages, Transcript(messages, "messages"), to="chat")
+    assert str(info.value).endswith("message 1 (assistant) would write its thinking as text")
+
+
+def test_a_message_read_into_the_one_before_is_called_a_join() -> None:
+    # Two assistant messages in a row are read back from Responses items as one.
+    messages = [Message("user", "hi"), Message("assistant", "one"), Message("assistant", "two")]
+    with pytest.raises(InputError) as info:
+        dump(messages, Transcript(messages, "chat"), to="responses")
+    assert "message 1 (assistant) would be joined with the message after it" in str(info.value)
 
 
 # -- properties ------------------------------------------------------------------------------

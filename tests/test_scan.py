@@ -134,6 +134,28 @@ def test_a_request_file_is_judged_for_its_own_provider_and_dated_by_the_file() -
     assert row.when == scan_module._iso(st_.st_mtime)
 
 
+@pytest.mark.parametrize(
+    ("content", "provider", "problem"),
+    [
+        (b"[]", "openai-chat", "O6 messages: the request's messages list is empty"),
+        (
+            b'{"model":"claude-sonnet-4-5","max_tokens":9,"system":"hi","messages":[]}',
+            "anthropic",
+            "A14 messages: the request's messages list is empty",
+        ),
+        (b'{"contents":[]}', "gemini", "G6 contents: the request's contents list is empty"),
+    ],
+)
+def test_a_request_with_no_message_is_a_rejected_row_said_at_its_list(
+    tmp_path: Path, content: bytes, provider: str, problem: str
+) -> None:
+    path = tmp_path / "empty.json"
+    path.write_bytes(content)
+    row = scan_path(path)
+    assert (row.verdict, row.provider, row.problems, row.after_repair) == (REJECTED, provider, 1, 1)
+    assert row.problem.startswith(problem)
+
+
 def test_a_format_without_one_provider_is_judged_by_the_valid_property() -> None:
     transcript = load_file(VERCEL_BROKEN)
     result = repair(transcript.messages)

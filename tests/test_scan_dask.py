@@ -58,3 +58,27 @@ def test_the_command_writes_rows_as_they_come_to_out(tmp_path: Path) -> None:
     rows = [orjson.loads(line) for line in out.read_bytes().splitlines()]
     assert len(rows) == 7
     assert {r["verdict"] for r in rows} == {"ok", "rejected"}
+
+
+def test_a_scheduler_address_where_nothing_listens_is_one_error_at_once(tmp_path: Path) -> None:
+    # A port just closed: nothing listens there. Dask's client tries again for its whole
+    # timeout (30 s) where the connection is refused, then says it timed out; scan says the
+    # connection was refused, at once, exit 2.
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    home_with_sessions(tmp_path)
+    proc = subprocess.run(
+        [sys.executable, "-m", "suture", "scan", *_agents(tmp_path), "--no-cache", "--dask", f"tcp://127.0.0.1:{port}"],
+        capture_output=True,
+        text=True,
+        env=env_for(tmp_path),
+        timeout=120,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert (
+        proc.stderr
+        == f"suture: error: cannot reach the Dask scheduler at tcp://127.0.0.1:{port} ([Errno 111] Connection refused)\n"
+    )

@@ -1089,3 +1089,36 @@ async def test_a_slash_typed_into_a_box_is_text(worked: Path) -> None:
         box.value = ""
         await pilot.press("slash", "t", "slash")
         assert box.value == "/t/"
+
+
+@pytest.mark.parametrize(
+    ("body", "rule"),
+    [
+        ([], "O6"),
+        ({"model": "claude-sonnet-4-5", "max_tokens": 9, "system": "be brief", "messages": []}, "A14"),
+    ],
+)
+async def test_a_request_with_no_message_is_a_problem_of_the_list(tmp_path: Path, body: object, rule: str) -> None:
+    """No message to send: listed, said as the list's (not a message number), and choosing it or
+    walking the problems moves nowhere rather than failing."""
+    from suture.tui.changes import ProblemList
+
+    path = tmp_path / "empty.json"
+    path.write_bytes(orjson.dumps(body))
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await checks_done(pilot, app)
+        assert app.verdicts is not None
+        v = app.verdicts[app.provider].contract
+        assert [(x.rule, x.index) for x in v.before] == [(rule, -1)] == [(x.rule, x.index) for x in v.after]
+        problems = app.query_one("#problems", ProblemList)
+        assert len(problems.items) == 2
+        drawn = problems._draw(0, 80, problems.rich_style).text
+        assert rule in drawn and "list" in drawn and "#-1" not in drawn
+        left = problems._draw(1, 80, problems.rich_style).text  # left after repair: the list's too
+        assert rule in left and "list" in left and "—" not in left
+        await pilot.click(ProblemList, offset=(5, 0))
+        await pilot.press("x", "X", "enter")
+        await pilot.pause()
+        assert rule in app.status.render().plain or v.summary() in app.status.render().plain

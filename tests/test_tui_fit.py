@@ -121,7 +121,8 @@ async def test_the_recorded_error_is_said_whole_within_the_width(tmp_path: Path,
 
 
 async def test_b_folds_the_recorded_error_to_one_line_and_unfolds_it(tmp_path: Path) -> None:
-    # At 80x24 the error takes five of the window's lines; folded, one, and the panes get the rest.
+    # At 80x24 the error and what is said of it take most of the window's lines; folded, one,
+    # and the panes get the rest. The line of history not sent stays.
     app = SutureApp(_copy(API_ERROR, tmp_path), watch=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(pilot, app)
@@ -132,34 +133,31 @@ async def test_b_folds_the_recorded_error_to_one_line_and_unfolds_it(tmp_path: P
         await pilot.pause()
         folded = [line.strip() for line in drawn_in(app, banner)]
         assert folded[0].startswith("⚠ API Error: 400 {") and folded[0].endswith("… (b unfolds)"), folded
-        assert any(line.rstrip().endswith("b folds") for line in whole) and not any(
-            "b folds" in line for line in folded
-        )
-        assert folded[1].startswith("recorded at line 8"), folded
-        assert len(folded) < len(whole) and app.view.size.height == rows + len(whole) - len(folded)
-        assert any("! goes to" in line for line in folded) and any("s lists it" in line for line in folded)
+        assert any(line.rstrip().endswith("b folds") for line in whole)
+        assert len(folded) == 2 and folded[1].startswith("⋯ ") and "s lists it" in folded[1], folded
+        assert app.view.size.height == rows + len(whole) - len(folded)
         await pilot.press("b")
         await pilot.pause()
         assert drawn_in(app, banner) == whole and app.view.size.height == rows
 
 
-async def test_b_on_an_error_of_one_line_says_there_is_nothing_to_fold(tmp_path: Path) -> None:
+@pytest.mark.parametrize("size", [(80, 24), (160, 45)])
+async def test_b_folds_an_error_of_one_line_with_what_is_said_of_it(tmp_path: Path, size: tuple[int, int]) -> None:
+    # The error's words take one line; where it was recorded and what it means take more: b
+    # folds them all to the one line.
     source = ROOT / "sample_sessions" / "real" / "pi" / "large-session.jsonl"  # ("error: terminated")
     app = SutureApp(_copy(source, tmp_path), watch=False)
-    async with app.run_test(size=(160, 45)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await settled(pilot, app)
         banner = app.query_one(Banner)
-        whole = drawn_in(app, banner)
-        assert whole[0].strip() == "⚠ error: terminated", whole
-        assert not any("b folds" in line for line in whole)
+        whole = [line.strip() for line in drawn_in(app, banner)]
+        assert whole[0] == "⚠ error: terminated" and whole[1].startswith("recorded at line 33"), whole
+        assert any(line.endswith("b folds") for line in whole)
         await pilot.press("b")
         await pilot.pause()
-        assert not banner.folded and drawn_in(app, banner) == whole
-        assert [n.message for n in app._notifications][-1:] == ["the recorded error takes one line: nothing to fold"]
-        # Narrow enough that the error takes two lines, it folds.
-        await pilot.resize_terminal(14, 24)
-        await pilot.pause()
-        assert banner.folds()
+        folded = [line.strip() for line in drawn_in(app, banner)]
+        assert folded[0] == "⚠ error: terminated (b unfolds)", folded
+        assert [line for line in folded if not line.startswith("⋯ ")] == folded[:1], folded
 
 
 async def test_b_with_no_recorded_error_says_why(tmp_path: Path) -> None:

@@ -31,3 +31,17 @@ async def test_a_toast_is_shown_once_and_in_one_place_when_a_dialog_opens() -> N
         await pilot.press("escape")
         await pilot.pause()
         assert racks(app) == [("PanesScreen", True, 4)]
+
+
+async def test_a_toast_reaches_the_right_edge_so_nothing_shows_beside_it() -> None:
+    # The rack's empty scrollbar gutter let the column at the screen's edge (a pane's ellipsis)
+    # show through beside the toast, as if the toast's own text were cut.
+    from textual.widgets._toast import Toast
+
+    app = SutureApp(WORKED, watch=False)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await ready(pilot, app)
+        app.notify("wrote somewhere", title="exported", timeout=30)
+        await pilot.pause()
+        [toast] = app.screen.query(Toast)
+        assert toast.region.right == app.screen.region.right

@@ -547,6 +547,11 @@ async def test_history_before_a_compaction_is_listed(tmp_path: Path, sample: Pat
         assert isinstance(app.screen, NotSentScreen)
         intro = app.screen.query_one("#not-sent-intro").render().plain  # type: ignore[attr-defined]
         assert f"⋯ {history[0]}" in intro and "No record of the file is left out beyond that." not in intro
+        # The list is not every line the agent does not send: its own bookkeeping after the
+        # compaction (progress, file snapshots) is left out, and said to be.
+        assert (
+            "Not listed after the compaction: records of the agent's own bookkeeping, which hold no message." in intro
+        )
         options = app.screen.query_one("#not-sent-list", OptionList)
         listed = [str(options.get_option_at_index(k).prompt) for k in range(options.option_count)]
         # Every line up to the compaction's own, in file order, each named by what it holds, but

@@ -296,3 +296,16 @@ async def test_n_with_every_change_filtered_out_says_so(tmp_path: Path) -> None:
         assert said(app)[-1] == "no changes among the rows shown (esc shows every row)"
         await pilot.press("escape", "n")  # every row shown again: n goes on
         assert app.view.cursor in app.model.changed_rows
+
+
+async def test_a_line_after_the_compaction_is_not_said_to_be_before_it(tmp_path: Path) -> None:
+    # Line 1500 is a system record after the compaction on line 754: it holds no message, and
+    # the note that lines 1-753 are not sent does not tell of it.
+    path = copy(
+        ROOT / "sample_sessions" / "real" / "claude-code" / "4d5611e5-241a-462a-8d15-5122611a9569.jsonl", tmp_path
+    )
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await ready(pilot, app)
+        await _go_to(pilot, app, "line 1500")
+        assert said(app)[-1] == "line 1500 holds no message; the next one read is on line 1502"

@@ -445,3 +445,27 @@ def test_pi_resume_command_names_the_file() -> None:
     assert session.resume == f"pi --session {path}"
     assert body.format == "chat"
     assert RESUME_PROMPT.role == "user"
+
+
+@pytest.mark.parametrize("session", ["claude-code", "codex", "pi"])
+def test_dump_refusing_a_session_format_offers_only_what_dump_writes(session: str) -> None:
+    # dump writes request bodies: the formats its refusal lists are each written by it, and a
+    # session's own format (written back over the session, never by dump) is not among them.
+    import re
+
+    from suture.formats import dump
+
+    path = sorted((ROOT / "sample_sessions" / session).glob("*.jsonl"))[0]
+    t = load_bytes(path.read_bytes())
+    other = next(name for name in ("codex", "pi", "claude-code") if name != session)
+    with pytest.raises(InputError) as info:
+        dump(t.messages, t, to=other)
+    found = re.search(r"is written as (.+) \(to=NAME\)$", str(info.value))
+    assert found is not None, str(info.value)
+    offered = re.split(r", | or ", found.group(1))
+    assert session not in offered and offered
+    for name in offered:
+        try:
+            dump(t.messages, t, to=name)
+        except InputError as e:
+            assert "cannot express" in str(e), (name, str(e))  # (the history, not the format, is refused)

@@ -167,9 +167,14 @@ def judge(transcript: Transcript, repaired: Repair) -> Judgement:
         first = f"message {found[0].index}: {found[0].problem}" if found else ""
         return Judgement("", len(found), len(violations(repaired.messages)), first)
     from suture.checks import verdict as contract_verdict
+    from suture.checks._base import LIST
 
     c = contract_verdict(messages, provider, repaired=repaired)
-    first = f"{c.before[0].rule} message {c.before[0].index}: {c.before[0].problem}" if c.before else ""
+    first = ""
+    if c.before:
+        x = c.before[0]
+        # (a problem of the request's list itself, no message to send, is said at the list)
+        first = f"{x.rule} {x.where if x.index == LIST else f'message {x.index}'}: {x.problem}"
     return Judgement(provider, len(c.before), len(c.after), first)
 
 

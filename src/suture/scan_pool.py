@@ -29,6 +29,7 @@ import contextlib
 import logging
 import math
 import os
+import socket
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -258,6 +259,19 @@ def start_pool_server() -> None:
         resource_tracker.ensure_running()
 
 
+def _refused_at_once(address: str) -> None:
+    """Raise ConnectionRefusedError where nothing listens at a TCP scheduler's address: Dask's
+    client would try again and again for its whole timeout (30 s) before saying so."""
+    from distributed.comm import parse_address, parse_host_port
+
+    scheme, location = parse_address(address)
+    if scheme != "tcp":
+        return  # (TLS, UCX and the rest: the client's own connection says what is wrong)
+    host, port = parse_host_port(location)
+    with socket.create_connection((host, port), timeout=10):
+        pass
+
+
 def _on_dask(
     todo: Sequence[Found], address: str, jobs: int | None, cancelled: Callable[[], bool]
 ) -> Iterator[tuple[list[Found], BatchRows]]:
@@ -278,6 +292,7 @@ def _on_dask(
             client = stack.enter_context(Client(cluster))
         else:
             try:
+                _refused_at_once(address)
                 client = stack.enter_context(Client(address, timeout=30))
             except (OSError, TimeoutError, ValueError) as e:
                 raise InputError(f"cannot reach the Dask scheduler at {address} ({e})") from None

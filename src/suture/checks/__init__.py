@@ -79,7 +79,7 @@ from suture.checks import (
     openai_responses,
     openai_responses_strict,
 )
-from suture.checks._base import Violation
+from suture.checks._base import LIST, Violation
 from suture.checks.rules import RULES, Rule
 from suture.io import InputError
 from suture.model import Message
@@ -95,6 +95,7 @@ __all__ = [
     "Verdict",
     "Violation",
     "check",
+    "empty",
     "rejected_words",
     "resolve",
     "verdict",
@@ -113,6 +114,11 @@ _MODULES: tuple[ModuleType, ...] = (
     deepseek,
 )
 _CHECKERS: dict[str, Callable[[Sequence[Message]], list[Violation]]] = {m.NAME: m.check for m in _MODULES}
+# The rule of a request with no message, for the providers that have one (a problem of the list
+# itself, before every other: ``suture.checks._base.unsent``).
+_EMPTY: dict[str, Callable[[Sequence[Message]], list[Violation]]] = {
+    m.NAME: m.empty for m in _MODULES if hasattr(m, "empty")
+}
 # A repaired history as suture writes it. Only Responses lays a repaired turn out otherwise than
 # the file did (a turn's outputs right after its last call), so only its checkers tell them apart.
 _REPAIRED_CHECKERS: dict[str, Callable[[Sequence[Message]], list[Violation]]] = {
@@ -184,7 +190,14 @@ def check(messages: Sequence[Message], provider: str, *, repaired: bool = False)
         checker = _REPAIRED_CHECKERS.get(provider, checker)
     with _collector_paused():
         found = checker(messages)
-    return _fix_remedies(found)
+    return _fix_remedies(empty(messages, provider) + found)
+
+
+def empty(messages: Sequence[Message], provider: str) -> list[Violation]:
+    """``provider``'s problem with a request that has no message to send (none where it has one,
+    or the provider has no such rule): about the list itself, index ``LIST``."""
+    rule = _EMPTY.get(provider)
+    return rule(messages) if rule is not None else []
 
 
 def rejected_words(found: Sequence[Violation]) -> str:
@@ -258,7 +271,10 @@ def _reconcile(before: list[Violation], after: list[Violation], result: Repair) 
 
 
 def _targets(v: Violation, output_of: Callable[[int], int | None], input_count: int) -> list[int | None]:
-    """The repaired messages a problem is about: those of its ``index`` and ``related``."""
+    """The repaired messages a problem is about: those of its ``index`` and ``related`` (the
+    repaired list itself for a problem of the list, ``LIST``)."""
+    if v.index == LIST:
+        return [LIST]
     return [output_of(i) for i in (v.index, *v.related) if 0 <= i < input_count]
 
 

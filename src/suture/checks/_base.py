@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,12 +11,19 @@ from suture.checks.rules import RULES
 from suture.model import Message, ThinkingPart
 
 __all__ = [
+    "LIST",
     "Violation",
     "has_thinking",
     "id_list",
     "shown_id",
+    "unsent",
     "violation",
 ]
+
+LIST = -1
+"""The ``index`` of a problem about the request's list of messages itself, not about any one
+message of it: a request with no message to send (Anthropic A14, OpenAI O6, Gemini G6, Mistral
+M6). Its ``where`` names the list (``messages``, ``contents``); in JSON its ``index`` is ``null``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +37,8 @@ class Violation:
     ``messages[4]``, ``input[7]``, ``contents[2]``), with ``wire_index`` and ``block`` its numbers
     in the provider's indexing (``None`` where the provider has no such number). ``error`` is the
     text the provider would send, filled with the real ids and indices.
+
+    ``index`` is :data:`LIST` (``-1``) for a problem of the whole list: no message to send.
 
     ``fixed`` says whether suture's repair is meant to remove this problem (a rule of docs/contract.md); when it
     is not, ``remedy`` says what a person must do instead (when it is, what the repair does).
@@ -52,7 +61,7 @@ class Violation:
         return {
             "provider": self.provider,
             "rule": self.rule,
-            "index": self.index,
+            "index": None if self.index == LIST else self.index,
             "where": self.where,
             "wire_index": self.wire_index,
             "block": self.block,
@@ -95,6 +104,21 @@ def violation(
     return Violation(
         provider, rule, index, error, problem, fixed, remedy or r.remedy, where, wire_index, block, call_id, related
     )
+
+
+def unsent(
+    provider: str, rule: str, where: str, messages: Sequence[Message], lifted: frozenset[str] = frozenset()
+) -> list[Violation]:
+    """``rule``'s problem where the request ``provider`` is sent has nothing in its list ``where``:
+    no message of ``messages`` but those of a role in ``lifted`` (which the provider takes apart
+    from the list, as Anthropic takes system prompts into ``system``). A problem of the list itself
+    (index :data:`LIST`), which the repair cannot fix: it adds no message."""
+    if any(m.role not in lifted for m in messages):
+        return []
+    problem = f"the request's {where} list is empty: there is no message to send" + (
+        f" (the file holds only system prompts, which go apart from {where})" if messages else ""
+    )
+    return [violation(provider, rule, LIST, problem, False, where, None)]
 
 
 def has_thinking(message: Message) -> bool:

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from suture.checks._base import Violation, has_thinking, id_list, shown_id, violation
-from suture.checks._wire import Block, Turn, run_ends, run_of, turns
+from suture.checks._base import Violation, has_thinking, id_list, shown_id, unsent, violation
+from suture.checks._wire import LIFTED_ROLES, Block, Turn, run_ends, run_of, turns
 from suture.model import Message, OtherPart, is_placeholder
 
 NAME = "anthropic"
@@ -117,6 +117,11 @@ def check(messages: Sequence[Message]) -> list[Violation]:
     if wire:
         found += at_the_end(messages, wire, 0, thinking(messages, 0, len(messages)), False)
     return found
+
+
+def empty(messages: Sequence[Message]) -> list[Violation]:
+    """A14: no message in ``messages`` (system prompts go in ``system``, not among them)."""
+    return unsent(NAME, "A14", "messages", messages, LIFTED_ROLES)
 
 
 def thinking(messages: Sequence[Message], start: int, stop: int) -> bool:

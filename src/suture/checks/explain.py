@@ -38,6 +38,7 @@ import orjson
 
 from suture import show
 from suture.checks import Verdict, Violation, verdict
+from suture.checks._base import LIST
 from suture.checks._wire import contents, items, turns
 from suture.checks.rules import RULES, Rule, normalise
 from suture.model import ImagePart, Message, OtherPart, Skipped, TextPart, Transcript, text_of
@@ -501,7 +502,9 @@ class Location:
 
     @property
     def found(self) -> bool:
-        return bool(self.indices)
+        """Whether it names messages, or the check found it at the request's list itself (no
+        message to send, which no index names)."""
+        return bool(self.indices) or any(v.index == LIST for v in self.violations)
 
 
 def _wire_index(rec: Recognition) -> tuple[int | None, int | None]:
@@ -583,7 +586,7 @@ def locate(messages: Sequence[Message], rec: Recognition, repaired: Repair | Non
         repaired = v.repair
         found = _narrow(rec.of_rule(v.before), rec, messages)
         if found:
-            indices = sorted({x.index for x in found})
+            indices = sorted({x.index for x in found if x.index != LIST})
             return Location(provider, found, indices, v, "check")
         if first is None:
             first = Location(provider, [], [], v)

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from suture.checks._base import Violation, violation
-from suture.checks._wire import Turn, contents
+from suture.checks._base import Violation, unsent, violation
+from suture.checks._wire import LIFTED_ROLES, Turn, contents
 from suture.model import Message, is_placeholder
 
 NAME = "gemini"
@@ -48,6 +48,11 @@ def check(messages: Sequence[Message]) -> list[Violation]:
     found.extend(_signatures(messages, wire))
     found.sort(key=lambda v: v.index)
     return found
+
+
+def empty(messages: Sequence[Message]) -> list[Violation]:
+    """G6: no content in ``messages`` (system prompts go in ``systemInstruction``, not among them)."""
+    return unsent(NAME, "G6", "contents", messages, LIFTED_ROLES)
 
 
 def scan(

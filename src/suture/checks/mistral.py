@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from suture.checks._base import Violation, violation
+from suture.checks._base import Violation, unsent, violation
 from suture.model import Message, is_placeholder
 from suture.words import count
 
@@ -70,6 +70,12 @@ def _v(
 
 def check(messages: Sequence[Message]) -> list[Violation]:
     return scan(messages, 0, len(messages))
+
+
+def empty(messages: Sequence[Message]) -> list[Violation]:
+    """M6: no message at all (validator.py ``_validate_message_list_structure``; a system message
+    alone passes it)."""
+    return unsent(NAME, "M6", "messages", messages)
 
 
 def scan(messages: Sequence[Message], start: int, stop: int) -> list[Violation]:

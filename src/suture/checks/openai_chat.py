@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from suture.checks._base import Violation, id_list, violation
+from suture.checks._base import Violation, id_list, unsent, violation
 from suture.checks._chat import pairing
 from suture.model import Message
 
@@ -39,6 +39,11 @@ def _v(
 def check(messages: Sequence[Message]) -> list[Violation]:
     """Every OpenAI Chat rule the history breaks, by message index."""
     return scan(messages, 0, len(messages), {})
+
+
+def empty(messages: Sequence[Message]) -> list[Violation]:
+    """O6: no message at all (a system message alone is a request OpenAI takes)."""
+    return unsent(NAME, "O6", "messages", messages)
 
 
 def scan(messages: Sequence[Message], start: int, stop: int, first_result: dict[str, int]) -> list[Violation]:

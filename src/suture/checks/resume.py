@@ -68,6 +68,7 @@ from suture.checks import (
     anthropic,
     bedrock,
     deepseek,
+    empty,
     gemini,
     kimi,
     mistral,
@@ -233,6 +234,9 @@ class Resumable(ABC):
             except _Redo:
                 self._restart()
                 self.segments = self._step(messages, self._cut_before(messages, bound))
+            unsent = _fix_remedies(empty(messages, self.provider))
+            if unsent:  # a problem of the list itself: before every other, found anew every time
+                self.segments = [(unsent, -1), *self.segments]
         found: list[Violation] = []
         for part, stop in self.segments:
             found += part if stop < 0 or stop == len(part) else part[:stop]

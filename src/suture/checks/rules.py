@@ -94,6 +94,11 @@ _A12_REMEDY = (
     "with thinking disabled."
 )
 
+_NO_MESSAGE = (
+    "Add the message to send (a user message: the prompt); suture's repair adds no message, so a "
+    "request with none stays rejected."
+)
+
 _TABLE: tuple[Rule, ...] = (
     # -- Anthropic Messages (also Vertex and Bedrock-hosted Claude) -----------------------------
     Rule(
@@ -340,6 +345,17 @@ _TABLE: tuple[Rule, ...] = (
         (r"(?:messages\.(?P<n>\d+)\.content\.(?P<m>\d+)\.tool_result: )?content cannot be empty if is_error is true",),
         index="turns",
     ),
+    Rule(
+        "A14",
+        ("anthropic",),
+        "the request has at least one message (the system prompt is not one)",
+        ("messages: at least one message is required",),
+        "langgenius/dify#25953; devoxx/DevoxxGenieIDEAPlugin#567; decolua/9router#419",
+        "no",
+        _NO_MESSAGE,
+        (r"(?:messages: )?at least one message is required",),
+        index="turns",
+    ),
     # -- OpenAI Chat Completions (and the chat-compatible providers that reuse its texts) --------
     Rule(
         "O1",
@@ -426,6 +442,17 @@ _TABLE: tuple[Rule, ...] = (
         "Shorten the id to 40 characters or fewer, the same in the call and its result (vLLM's "
         "chatcmpl-tool-… ids are 46); suture keeps ids as they are and its _1 suffix can lengthen one.",
         (r"invalid messages\[(?P<n>\d+)\]\.tool_calls\[(?P<c>\d+)\]\.id: string too long",),
+        index="messages",
+    ),
+    Rule(
+        "O6",
+        ("openai-chat",),
+        "the messages array is not empty",
+        ("Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",),
+        "CopilotKit/CopilotKit#529 (param: messages, code: empty_array)",
+        "no",
+        _NO_MESSAGE,
+        (r"invalid messages: empty array\.? expected an array with minimum length 1",),
         index="messages",
     ),
     # -- OpenAI Responses ------------------------------------------------------------------------
@@ -622,6 +649,17 @@ _TABLE: tuple[Rule, ...] = (
         index="contents",
         fix="the repair drops empty model turns",
     ),
+    Rule(
+        "G6",
+        ("gemini",),
+        "the request has contents (systemInstruction is not one)",
+        ("* GenerateContentRequest.contents: contents is not specified",),
+        "langchain-ai/langchain-google#1393; ikechan8370/chatgpt-plugin#733",
+        "no",
+        _NO_MESSAGE,
+        (r"(?:generatecontentrequest\.contents: )?contents is not specified",),
+        index="contents",
+    ),
     # -- Mistral (mistral-common validator) --------------------------------------------------------
     Rule(
         "M1",
@@ -690,6 +728,18 @@ _TABLE: tuple[Rule, ...] = (
         "the repair gives each call a unique id and exactly one result in its turn (the validator does not "
         "pair calls in the very first message: start the history with a user message)",
         (r"(?:duplicate|unexpected) tool call id (?:(?P<id>\S+) )?in (?:tool results|assistant message)",),
+        index="messages",
+    ),
+    Rule(
+        "M6",
+        ("mistral",),
+        "the conversation has at least one message",
+        ("Conversation must have at least one message",),
+        "mistralai/mistral-common validator.py (_validate_message_list_structure); "
+        "epam/ai-dial-adapter-openai tests/integration_tests (Mistral answers 400)",
+        "no",
+        _NO_MESSAGE,
+        (r"conversation must have at least one message",),
         index="messages",
     ),
     # -- Moonshot / Kimi -----------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from suture import show
 from suture.checks import PROVIDERS, RULES, TITLES, Verdict, Violation, resolve, verdicts
+from suture.checks._base import LIST
 from suture.cli import EXIT_FOUND, EXIT_OK
 from suture.cli._common import changes_said, input_path, load_sent, out, out_json
 from suture.formats import before_compaction, own_provider, skipped
@@ -142,7 +143,7 @@ def _violation_json(v: Violation, messages: Sequence[Message]) -> dict[str, Any]
     """A problem as JSON; ``n`` is its ``[n]``: its message's index in ``messages``."""
     return {
         **v.to_json(),
-        "n": v.index,
+        "n": None if v.index == LIST else v.index,
         "source": _source(messages, v.index),
         "rule_title": RULES[v.rule].title,
     }
@@ -254,7 +255,10 @@ def _lines(
     """A problem in two lines: ``[n] role (source) pointer  rule: problem``, then the provider's
     text (``of``: whose places it counts, where the heading does not say it). ``n`` is the
     message's index in ``messages``, or for a session log ``written``: the as-written message
-    (``None``: one the agent makes up, ``[new]``) and its role."""
+    (``None``: one the agent makes up, ``[new]``) and its role. A problem of the list itself (no
+    message to send) has no ``[n]``: its pointer names the list."""
+    if x.index == LIST:
+        return [f"  {x.where}  {x.rule}: {x.problem}", f"      {x.provider} would say: {x.error}"]
     role = messages[x.index].role if 0 <= x.index < len(messages) else "?"
     source = _source(messages, x.index) if source is None else source
     where = f" {x.where}" + (f" ({of})" if of else "") if x.where else ""

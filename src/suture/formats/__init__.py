@@ -412,7 +412,7 @@ def dump(
     name = to or export_name(transcript)
     target = get(name)
     if to and to not in written_formats(transcript.format):
-        raise InputError(not_written(to, transcript.format, "to=NAME"))
+        raise InputError(not_written(to, transcript.format, "to=NAME", bodies_only=True))
     if writes_back(name):
         raise InputError(written_back_said(name))
     edit = getattr(target, "edit", None) if data is not None and name == transcript.format else None
@@ -428,16 +428,19 @@ _BACK_OVER = "back over the session it was read from"
 """Where suture writes a session log (:mod:`suture.writeback`): never from another file's history."""
 
 
-def not_written(to: str, source: str, told: str) -> str:
+def not_written(to: str, source: str, told: str, *, bodies_only: bool = False) -> str:
     """Why a transcript read as ``source`` is not written in ``to``, a session log's format
     (:func:`written_formats`), and what it is written in: said by :func:`dump` and by ``suture
-    repair --to``, each naming how it is told the format (``told``: ``to=NAME``, ``--to NAME``)."""
+    repair --to``, each naming how it is told the format (``told``: ``to=NAME``, ``--to NAME``).
+    ``bodies_only``: the caller writes request bodies alone (:func:`dump`), so a session's own
+    format, which it writes back over the session, is not offered."""
     from suture.words import either
-    from suture.writeback import written_as
+    from suture.writeback import writes_back, written_as
 
+    offered = [f for f in written_formats(source) if not (bodies_only and writes_back(f))]
     return (
         f"suture writes {written_as(to)} only {_BACK_OVER}; "
-        f"a {source} transcript is written as {either(written_formats(source))} ({told})"
+        f"a {source} transcript is written as {either(offered)} ({told})"
     )
 
 
@@ -562,10 +565,15 @@ def _check_expressed(messages: Sequence[Message], target: Adapter, data: bytes) 
     for (i, a), (_, b) in zip(before, after, strict=False):
         if a != b:
             where = f", {messages[i].source}" if messages[i].source else ""
-            if a["role"] == b["role"] and a["text"] != b["text"] and b["text"].startswith(a["text"]):
+            lost = [k for k in a if a.get(k) != b.get(k)]
+            # Only the text differs, and what was written is there at its start: the next
+            # message was read into this one. (A thinking block written as text differs in more.)
+            if lost == ["text"] and b["text"].startswith(a["text"]):
                 what = "would be joined with the message after it"
+            elif sorted(lost) == ["text", "thinking"] and not b.get("thinking") and len(b["text"]) > len(a["text"]):
+                what = "would write its thinking as text"
             else:
-                what = "would not keep " + " and ".join(_WORDS[k] for k in a if a.get(k) != b.get(k))
+                what = "would not keep " + " and ".join(_WORDS[k] for k in lost)
             raise InputError(
                 f"{target.name} cannot express this history: message {i} ({messages[i].role}{where}) {what}"
             )

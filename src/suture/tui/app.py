@@ -478,10 +478,6 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             return "the file holds nothing that is left out of what is sent"
         if action == "fold_banner" and self.recorded is None:
             return "the file records no API error to fold"
-        if action == "fold_banner" and not any(
-            b.folds() for b in self.screen_stack[0].query("#banner").results(Banner)
-        ):
-            return "the recorded error takes one line: nothing to fold"
         if action == "go_error":  # only where the error points at a message of this file
             recorded = self.recorded
             if recorded is None:
@@ -1469,9 +1465,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             where_listed="s lists it",
         )
         said = found.said
-        notes = skipped(model.transcript)
-        if notes and found.nearest and found.record is None:
-            said += f" ({notes[0]})"
+        said += self._before_compaction(model.transcript, typed, found.nearest and found.record is None)
         recorded = self._as_recorded(typed, found.indices[0] if found.indices else None)
         if not found.indices:
             said = f"nothing at {said}" if found.understood else said
@@ -1480,6 +1474,18 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         self._go_to_input(found.indices[0])
         if found.nearest or found.elsewhere or recorded:
             self.notify(show.line(said + recorded), markup=False)
+
+    @staticmethod
+    def _before_compaction(transcript: Transcript, typed: str, nearest: bool) -> str:
+        """What a line typed in go-to that holds no message (``nearest``: the nearest message
+        is gone to) is, where it lies before the compaction the history starts from: in the
+        history the agent does not send. ``""`` for any other place."""
+        line = re.match(r"line\s+(\d+)\b", typed)
+        compacted = compaction_line(transcript)
+        notes = skipped(transcript)
+        if not nearest or line is None or compacted is None or int(line.group(1)) >= compacted or not notes:
+            return ""
+        return f" ({notes[0]})"
 
     def _as_recorded(self, typed: str, found: int | None) -> str:
         """Where a pointer the recorded API error names (``messages.1``) leads elsewhere than

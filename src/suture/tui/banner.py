@@ -74,12 +74,6 @@ def _unfolded(recorded: Recorded, room: int) -> list[str]:
     return _wrapped(show.prose(recorded.text), room) if room > 0 else [show.prose(recorded.text)]
 
 
-def _fold_shortens(recorded: Recorded, said: list[str], room: int) -> bool:
-    """Whether folding shortens the banner: the error (``said``, unfolded) takes more than one
-    line of ``room`` columns, or the request behind the error is said (folded, it is not)."""
-    return bool(recorded.behind_said) or len(said) > 1 or any(cell_len(line) > room for line in said)
-
-
 class Banner(_Bar):
     """``recorded`` and ``skipped`` lines; a click on the error line asks the app to go to it."""
 
@@ -117,17 +111,9 @@ class Banner(_Bar):
         explanation = self.recorded.explanation if self.recorded is not None else None
         return explanation is not None and explanation.beside_history
 
-    def folds(self) -> bool:
-        """Whether ``b`` changes what the banner shows: it is folded, or folding would shorten it
-        (:func:`_fold_shortens`) at the banner's width."""
-        recorded = self.recorded
-        if recorded is None:
-            return False
-        room = (self._laid_width or self.size.width) - 2
-        return self.folded or _fold_shortens(recorded, _unfolded(recorded, room), room)
-
     def fold(self) -> None:
-        """Fold the recorded error to its first line, or unfold it whole again."""
+        """Fold the recorded error to one line (its words, as many as the width holds), or
+        unfold it whole again."""
         self.folded = not self.folded
         self.refresh(layout=True)
 
@@ -145,15 +131,22 @@ class Banner(_Bar):
         room = width - 2  # under the "⚠ "
         lines: list[Text] = []
         recorded = self.recorded
-        if recorded is not None:
-            if self.folded:  # one line: the error's lines joined, as much of it as the width holds
-                said, most = [show.line(" ".join(recorded.text.split()))], 1
-            else:
-                said = _unfolded(recorded, room)
-                most = max(self.ERROR_LINES, self.app.size.height // self.ERROR_SHARE)
-            foldable = not self.folded and _fold_shortens(recorded, said, room)
+        if recorded is not None and self.folded:
+            # One line: the error's lines joined, as much of it as the width holds, and the key
+            # that unfolds it (where it was recorded and what it points at come back with it).
+            tail = " (b unfolds)"
+            joined = show.line(" ".join(recorded.text.split()))
+            if cell_len(joined) + cell_len(tail) > room:
+                joined = set_cell_size(joined, max(0, room - cell_len(tail) - 1)).rstrip() + "…"
+            line = Text("⚠ ", self.part("error"), end="")
+            line.append(joined, self.part("error"))
+            line.append(tail, self.part("muted"))
+            lines.append(line)
+        elif recorded is not None:
+            said = _unfolded(recorded, room)
+            most = max(self.ERROR_LINES, self.app.size.height // self.ERROR_SHARE)
             if len(said) > most or cell_len(said[-1]) > room:
-                tail = " (b unfolds)" if self.folded else " (E shows it whole)"
+                tail = " (E shows it whole)"
                 said = said[:most]
                 said[-1] = set_cell_size(said[-1], max(0, room - cell_len(tail) - 1)).rstrip() + "…" + tail
             for k, part in enumerate(said):
@@ -162,10 +155,9 @@ class Banner(_Bar):
                 line.append(part, self.part("error"))
                 lines.append(line)
             lines.extend(
-                Text("  ", end="") + line
-                for line in _parts_in_lines(self._where(recorded, foldable), room, self.part("muted"))
+                Text("  ", end="") + line for line in _parts_in_lines(self._where(recorded), room, self.part("muted"))
             )
-            if recorded.behind_said and not self.folded:
+            if recorded.behind_said:
                 behind = _wrapped(show.line(recorded.behind_said), room) if room > 0 else [recorded.behind_said]
                 lines.extend(Text("  " + part, self.part("muted"), end="") for part in behind)
         self._recorded_lines = len(lines)
@@ -176,10 +168,10 @@ class Banner(_Bar):
             lines.append(line)
         return Text("\n", end="").join(lines)
 
-    def _where(self, recorded: Recorded, foldable: bool) -> list[Text]:
+    def _where(self, recorded: Recorded) -> list[Text]:
         """When and where the error was recorded, where it points (or why it points nowhere),
-        that E explains it and (``foldable``) that b folds it: each a part kept on one line where
-        the width allows."""
+        that E explains it and that b folds it: each a part kept on one line where the width
+        allows."""
         where = f"recorded at {show.line(str(recorded.source))}"
         if recorded.when:
             where += f", {show.line(recorded.when)}"
@@ -205,8 +197,7 @@ class Banner(_Bar):
         else:
             parts.append(Text("not a rule suture knows", self.part("muted"), end=""))
         parts.append(Text("E explains", self.part("muted"), end=""))
-        if foldable:  # (folded, its first line says b unfolds it)
-            parts.append(Text("b folds", self.part("muted"), end=""))
+        parts.append(Text("b folds", self.part("muted"), end=""))
         return parts
 
     _recorded_lines = 2

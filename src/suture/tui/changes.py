@@ -260,7 +260,7 @@ class ProblemList(ItemList["Finding | Section | Breach"]):
         from suture.tui.judged import Finding
 
         index = item.index if isinstance(item, Finding | Breach) else None
-        return index if index is not None else 0
+        return index if index is not None and index >= 0 else 0
 
     def _draw(self, index: int, width: int, base: Style) -> Strip:
         from suture.tui.judged import AFTER, AGENT, SENT, Section, without_agent
@@ -275,9 +275,13 @@ class ProblemList(ItemList["Finding | Section | Breach"]):
             text.append(f"#{item.index}".rjust(self.digits + 1) + " ", part("changes--index", partial=True))
             text.append(show.line(item.problem))
         else:
-            # No Original's number: a message the agent makes up on resume ("new"), or one the
-            # repair made (the Original pane's "—" on its row).
-            number = f"#{item.index}" if item.index is not None else ("—" if item.kind == AFTER else "new")
+            # No Original's number: a message the agent makes up on resume ("new"), one the
+            # repair made (the Original pane's "—" on its row), or a problem of the request's list
+            # itself, no message to send ("list").
+            if item.index is None:
+                number = "—" if item.kind == AFTER else "new"
+            else:
+                number = f"#{item.index}" if item.index >= 0 else "list"
             if item.kind == AGENT:
                 text.append(" ⟲    ", part("problems--agent", partial=True))
                 text.append(number.rjust(self.digits + 1) + " ", part("changes--index", partial=True))

@@ -104,10 +104,16 @@ class NotSentScreen(Overlay[None]):
     def compose_body(self) -> ComposeResult:
         intro = Text(end="")
         intro.append(f"What {show.path(self.path.name)} holds that {self.agent} does not send when it resumes. ")
-        if any(s.kind in ("compacted", "compaction") for s in self.records):
+        compacted = any(s.kind in ("compacted", "compaction") for s in self.records)
+        if compacted:
             intro.append("The panes leave it out: evidence, and the history before a compaction.")
         else:
             intro.append("Evidence, not history: the panes leave it out.")
+        # (Progress events, file snapshots and the like: no agent sends them, none is a message.)
+        intro.append(
+            f" Not listed{' after the compaction' if compacted else ''}: records of the agent's own"
+            " bookkeeping, which hold no message."
+        )
         for sentence in self.history:
             intro.append(f"\n⋯ {show.line(sentence)}")
         if not self.records:

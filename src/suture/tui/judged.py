@@ -440,8 +440,11 @@ def _row(rows: Sequence[int], index: int | None, default: int) -> int:
 
 def _origin_of(origin: Sequence[int | None], index: int) -> int | None:
     """The Original's message the repaired message ``index`` came from (``None``: one the repair
-    made, or no message)."""
-    return origin[index] if 0 <= index < len(origin) else None
+    made, or no message); a problem of the request's list itself keeps its index
+    (:data:`suture.checks._base.LIST`, below 0)."""
+    if index < 0:
+        return index
+    return origin[index] if index < len(origin) else None
 
 
 def _row_of_sent(model: RowModel, sent: SentVerdict, index: int) -> int:
