@@ -58,8 +58,8 @@ def _in_agent_sessions(path: Path) -> bool:
 
 class Exported(Message):
     """An export ended: the file written (with what else was written, such as the copy of the
-    original), or why nothing was. ``over_input``: the file written is the one shown (read again
-    before this is posted: the view shows it as it is now). ``rejected``: what the provider of the request body written
+    original), or why nothing was. ``over_input``: the file written is the one shown, read again
+    before this is posted (the view shows it as it is now). ``rejected``: what the provider of the request body written
     would reject in it, as ``suture repair`` warns it (:func:`suture.checks.rejected_words`);
     empty where nothing, or for a session."""
 
@@ -312,10 +312,13 @@ class ExportFlow(App[None]):
             said = str(e) if isinstance(e, InputError) else f"{show.path(target)}: {getattr(e, 'strerror', None) or e}"
             self.post_message(Exported(None, said))
             return
+        shown = False
         if replace:  # the view shows the file as it is now: what was written, as the Original
             self._written_over = True
-            self._post_loaded(self.live.poll(whole=True))
-        self.post_message(Exported(target, None, (*self._export_said, *notes), replace, self._rejected(update)))
+            read = self.live.poll(whole=True)
+            self._post_loaded(read)
+            shown = read.kind != "error"  # (else the status line says why it cannot be read)
+        self.post_message(Exported(target, None, (*self._export_said, *notes), shown, self._rejected(update)))
 
     def _rejected(self, update: Update) -> str:
         """(In a worker.) What the provider of the request body just written would reject in it,
