@@ -403,7 +403,7 @@ async def test_export_over_the_input_needs_a_yes(worked: Path) -> None:
     before = worked.read_bytes()
     expected = suture_repair(worked)
     app = SutureApp(worked, watch=False)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await ready(pilot, app)
         await export(pilot, app, str(worked))
         assert isinstance(app.screen, ConfirmScreen)
@@ -414,22 +414,57 @@ async def test_export_over_the_input_needs_a_yes(worked: Path) -> None:
         await pilot.press("escape")
         await ready(pilot, app)
         assert worked.read_bytes() == before
+        model = app.model
+        assert model is not None and model.repair.changes
+        repaired = [(m.role, m.content, m.tool_call_id) for m in model.repair.messages]
+        # On "also check the lint": Original #2, Repaired #4 (a result moved before it, a
+        # message dropped).
+        row = model.row_of_input[2]
+        assert model.right[row] == 4
+        app.view.cursor = row
         await export(pilot, app, str(worked))
         await pilot.press("y")
         await ready(pilot, app)
         assert worked.read_bytes() == expected
         # A copy of the original is kept beside it, as suture repair --in-place keeps one.
         assert worked.with_name(worked.name + ".bak").read_bytes() == before
-        # Our own write is not a change to show: the view keeps the original it read, and the
-        # status line says the file holds the export now (the header's figures are the original's).
-        app.read_file()
+        # The view shows the file as it is now, with no r: the Original pane holds what was
+        # written, which the repair leaves as it is; the cursor stays on the same message, the
+        # Repaired pane's #4, now the Original's; the toast and the reload note say so.
+        now = app.model
+        assert now is not model and now is not None
+        assert [(m.role, m.content, m.tool_call_id) for m in now.transcript.messages] == repaired
+        assert not now.repair.changes
+        assert now.left[app.view.cursor] == 4 and now.transcript.messages[4].content == "also check the lint"
+        (said,) = [str(n.message) for n in app._notifications if n.title == "exported"]
+        assert said.endswith("; the view shows it as it now is: the Original pane holds what was written")
+        assert "↻ the export written over it here, 9 messages" in app.status.render().plain
+        await pilot.press("r")  # nothing more to read: the view is the file
         await ready(pilot, app)
-        assert app.model is not None and app.model.repair.changes
-        said = "the file now holds the repaired transcript, exported over it here; r shows it as it is now"
-        assert said in app.status.state.notes
-        await pilot.press("r")  # read as it is now: nothing to repair, and the note goes
+        assert app.model is now
+        assert notes(app)[-1] == "the file holds what is shown: nothing to reload"
+
+
+async def test_export_over_the_input_while_watched_is_shown_once(worked: Path) -> None:
+    # The watcher sees suture's own write too: the view reads it once, as written, and the
+    # watcher's event tells no other reload over it.
+    expected = suture_repair(worked)
+    app = SutureApp(worked, watch=True, debounce_ms=50)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await ready(pilot, app)
-        assert not app.model.repair.changes and said not in app.status.state.notes
+        await pilot.pause(0.2)  # let the watcher start
+        await export(pilot, app, str(worked))
+        await pilot.press("y")
+        await ready(pilot, app)
+        assert worked.read_bytes() == expected
+        shown = app.model
+        assert shown is not None and not shown.repair.changes
+        for _ in range(20):  # the watcher's event comes and goes (a bound, not a timing assertion)
+            await pilot.pause(0.05)
+        await ready(pilot, app)
+        assert app.model is shown
+        assert "↻ the export written over it here, 9 messages" in app.status.render().plain
+        assert not app.error and not app.status.state.notes
 
 
 async def test_export_cancel(worked: Path) -> None:
@@ -1081,6 +1116,8 @@ async def test_a_request_with_no_message_is_a_problem_of_the_list(tmp_path: Path
         assert len(problems.items) == 2
         drawn = problems._draw(0, 80, problems.rich_style).text
         assert rule in drawn and "list" in drawn and "#-1" not in drawn
+        left = problems._draw(1, 80, problems.rich_style).text  # left after repair: the list's too
+        assert rule in left and "list" in left and "—" not in left
         await pilot.click(ProblemList, offset=(5, 0))
         await pilot.press("x", "X", "enter")
         await pilot.pause()

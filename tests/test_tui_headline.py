@@ -139,4 +139,6 @@ async def test_a_session_only_a_stricter_server_rejects_says_so_beside_its_verdi
         # Picked, the strict server's own verdict heads the view, with no word of another.
         app.provider = "openai-responses-strict"
         app._show_verdict()
-        assert _status(app).endswith("openai-responses-strict: rejected, 1 problem in what Codex sends")
+        assert _status(app).endswith(
+            "openai-responses-strict: rejected, 1 problem in what Codex sends → 0 after repair"
+        )

@@ -18,6 +18,7 @@ from suture.sent import as_sent, verdict
 from suture.sent.recorded import behind_in, message_words
 from suture.tui.app import SutureApp
 from suture.tui.banner import Banner
+from suture.tui.bars import StatusBar
 from suture.tui.changes import ProblemList
 from suture.tui.details import DetailScreen
 from suture.tui.evidence import NotSentScreen
@@ -78,7 +79,14 @@ async def test_a_session_log_is_judged_on_what_the_agent_sends(tmp_path: Path) -
     async with app.run_test(size=SIZE) as pilot:
         await checked(pilot, app)
         assert app.provider == expected.provider == "anthropic"
-        assert expected.summary() in app.status.render().plain
+        # The library's sentence, then what suture's repair leaves (said as its figures where
+        # the sentence does not fit the header).
+        left = len(expected.contract.after)
+        assert app.status.state.checks is not None
+        assert app.status.state.checks[0].plain == f"{expected.summary()} → {left} after repair"
+        assert (
+            app.status.render().plain.splitlines()[0].endswith(f"anthropic: rejected, 1 problem → {left} after repair")
+        )
         judged = app.verdicts["anthropic"] if app.verdicts else None
         assert judged is not None and judged.sent is not None
         assert [v.error for v in judged.sent.problems] == [v.error for v in expected.problems]
@@ -302,8 +310,43 @@ async def test_the_header_agrees_with_suture_check(tmp_path: Path, source: Path)
         await checked(pilot, app)
         judged = app.verdicts["anthropic"] if app.verdicts else None
         assert judged is not None
-        assert judged.summary() in said.stdout  # the same sentence, word for word
+        # The same sentence, word for word, then (rejected) what suture's repair leaves, as
+        # suture check says it of the contract view.
+        assert judged.summary().removesuffix(judged.left()) in said.stdout
+        if judged.rejected:
+            assert judged.left() and f"{judged.left()}\n" in said.stdout
         assert said.returncode == (1 if judged.rejected else 0)
+
+
+@pytest.mark.parametrize("width", [80, 120, 160, 200])
+@pytest.mark.parametrize(
+    "source", [TEXT_BEFORE, ROOT / "sample_sessions" / "pi" / "branched-aborted.jsonl"], ids=["claude-code", "pi"]
+)
+async def test_a_rejected_session_header_says_what_is_left_after_repair(
+    tmp_path: Path, source: Path, width: int
+) -> None:
+    # As a request file's header says "→ 0 after repair" (or, narrow, "4→0"), so does a session
+    # log's the provider rejects, at every width, in the longest form that fits, and with the
+    # figure suture check gives its contract view after repair.
+    from suture.words import after_repair
+
+    app = SutureApp(copy(source, tmp_path), watch=False)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await checked(pilot, app)
+        judged = app.verdicts[app.provider] if app.verdicts and app.provider else None
+        assert judged is not None and judged.session and judged.rejected
+        left = len(judged.contract.after)
+        header = " ".join(line.strip() for line in app.status.render().plain.splitlines()[: StatusBar.UNIT_LINES])
+        n = len(judged.sent.problems) if judged.sent is not None else 0
+        forms = judged.headed()
+        assert len(forms) == 3 and forms[0].startswith(judged.sent.summary() if judged.sent else "")
+        shown = next(form for form in forms if header.endswith(form))
+        if shown == forms[-1]:
+            assert shown == f"{app.provider} rejects {n}{after_repair(left, short=True)}"
+        else:
+            assert shown.endswith(f" {after_repair(left)}")
+        if width >= 120:  # room for words, not only figures
+            assert shown != forms[-1], header
 
 
 def _samples() -> list[Path]:
@@ -391,7 +434,19 @@ async def test_every_sample_header_agrees_with_suture_check(
             # scan says it (on a line of its own at this width).
             assert not n and lines[1].strip() == f"{app.provider} accepts (strict rejects)", lines
         else:
-            assert header.endswith(f"{app.provider} rejects ({n})" if n else f"{app.provider} accepts")
+            # Rejected, what suture's repair leaves is told as a request file's header tells it,
+            # and as suture check and suture scan count it (the contract view's after repair).
+            left = verdict["contract"]["after_repair"]
+            assert left == scanned["after_repair"]
+            assert header.endswith(
+                (
+                    f"{app.provider}: rejected, {n} problem{'s' if n != 1 else ''} → {left} after repair",
+                    f"{app.provider} rejects {n}→{left}",
+                )
+                if n
+                else f"{app.provider} accepts"
+            )
+            assert full.endswith(f" → {left} after repair") == bool(n)
         assert code == (1 if n else 0)
     else:
         assert scanned["problems"] == verdict["problems"] and scanned["after_repair"] == verdict["after_repair"]

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from suture.words import count
+from suture.words import after_repair, count
 
 
 @pytest.mark.parametrize(
@@ -29,3 +29,11 @@ def test_only_exactly_one_takes_the_singular(n: int) -> None:
     said = count(n, "call")
     assert said.endswith(" call") == (n == 1)
     assert said.replace(",", "").split()[0] == str(n)
+
+
+def test_what_is_left_after_repair_is_said_one_way() -> None:
+    # A request file's and a session log's headers, the provider picker and the Valid headline
+    # all say it so (the long form after a count, the short one after a figure).
+    assert after_repair(0) == "→ 0 after repair"
+    assert after_repair(1204) == "→ 1,204 after repair"
+    assert after_repair(2, short=True) == "→2"

@@ -153,12 +153,6 @@ class LiveFile:
         return self._shown[1] if self._shown else None
 
     @property
-    def holds_own_write(self) -> bool:
-        """Whether the last poll found the file holding exactly bytes this process wrote into it
-        (:meth:`ignore`: an export over the input), so what is shown is the state before."""
-        return self._ignoring
-
-    @property
     def unchecked(self) -> bool:
         """Whether an append was taken without checking the bytes before it (a file larger than
         :data:`suture.tail.VERIFY_EVERY_APPEND`): ``poll(verify=True)`` checks them."""
@@ -167,8 +161,9 @@ class LiveFile:
     def ignore(self, data: bytes) -> None:
         """Bytes this process is about to write to the file itself (an export over the input):
         while the file holds exactly them, polls report ``unchanged`` and keep the view (the
-        original as read, beside its repair). Any other content, or ``poll(whole=True)``, ends
-        that."""
+        original as read, beside its repair), so a watcher does not tell the write as someone
+        else's; the app reads the file whole (``poll(whole=True)``) once written, which ends that,
+        as any other content does."""
         with self._lock:
             self._ignored.add(_digest(data))
 

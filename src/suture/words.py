@@ -7,7 +7,7 @@ words. Pure: no I/O, no Textual, no import (the app's first screen imports it).
 
 from __future__ import annotations
 
-__all__ = ["AS_WRITTEN", "CONTRACT", "count", "either"]
+__all__ = ["AS_WRITTEN", "CONTRACT", "after_repair", "count", "either"]
 
 CONTRACT = "contract view"
 """What the problems of a session log's file as written are called: suture's repair contract on
@@ -38,3 +38,14 @@ def either(names: tuple[str, ...] | list[str]) -> str:
     ('chat, messages or gemini', 'chat')
     """
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def after_repair(after: int, short: bool = False) -> str:
+    """What a verdict's figures say is left once repaired, after the figure before it:
+    ``3 problems → 0 after repair`` (a request file), ``rejected, 1 problem in what Claude Code
+    sends → 0 after repair`` (a session log), ``3→0`` where ``short``.
+
+    >>> after_repair(0), after_repair(1204), after_repair(2, short=True)
+    ('→ 0 after repair', '→ 1,204 after repair', '→2')
+    """
+    return f"→{after:,}" if short else f"→ {after:,} after repair"

@@ -977,11 +977,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             if update.pending_line is None
             else [f"line {update.pending_line} is still being written; shown when complete"]
         )
-        own = []
-        if self.live.holds_own_write:  # (the view stays on the original and its repair)
-            own.append("the file now holds the repaired transcript, exported over it here; r shows it as it is now")
-        self._shown_notes = [*skipped, *own]
-        self.status.update_state(error="", notes=[*skipped, *pending, *own])
+        self._shown_notes = skipped
+        self.status.update_state(error="", notes=[*skipped, *pending])
         if message.model is None:
             self._verify_later()  # (a check of the whole file given up for this read: asked again)
             if recovered:
@@ -1047,28 +1044,13 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             if recovered:
                 self._note_reload("reads again")
             return
-        # Keep the place: the same message under the cursor, the same scroll offset. After a
-        # compaction the messages before it are not shown: the place is the end, where it is.
+        # Keep the place. After a compaction the messages before it are not shown: the place is
+        # the end, where it is. (Not the last of a read in pieces: a piece read before the
+        # compaction knows none.)
         compacted = compaction_line(transcript)
-        # (Not the last of a read in pieces: a piece read before the compaction knows none.)
         compacted_now = not old.partial and compacted is not None and compacted != compaction_line(old.transcript)
-        row = view.cursor
-        left = old.left[row] if row < len(old) else None
-        right = old.right[row] if row < len(old) else None
-        shared_end = changed[2]
-        if left is not None and left >= len(old.row_of_input) - shared_end:
-            # A message of the run both reads end with: the same message, moved by those put in
-            # or cut before it.
-            left += len(model.row_of_input) - len(old.row_of_input)
-            right = None
-        if compacted_now:
-            cursor = len(model) - 1
-        elif left is not None and left < len(model.row_of_input):
-            cursor = model.row_of_input[left]
-        elif right is not None and right < len(model.row_of_output):
-            cursor = model.row_of_output[right]
-        else:
-            cursor = min(row, len(model) - 1)
+        written_over, self._written_over = self._written_over, False
+        cursor = len(model) - 1 if compacted_now else self._kept_place(old, model, changed[2], written_over)
         if self.following:
             self._moving = True
             view.set_model(model, cursor=len(model) - 1, shown=self._filter_rows(self.row_filter, model))
@@ -1082,7 +1064,32 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         freeze_heap()
         if quiet:  # only a line still being written grew: nothing new to show
             return
+        if written_over:  # (the export says it wrote it: this is that file, read)
+            self._appended_unseen = 0
+            self._note_reload(f"the export written over it here, {count(len(transcript.messages), 'message')}")
+            return
         self._say_reload(old.transcript, transcript, added, changed, compacted if compacted_now else None, recovered)
+
+    def _kept_place(self, old: RowModel, model: RowModel, shared_end: int, written_over: bool) -> int:
+        """The row the cursor stays on once ``model`` replaces ``old``: the same message (``shared_end``
+        as in :meth:`_show`). After an export over the input (``written_over``), the file holds
+        the repaired history: the message the cursor was on in the Repaired pane, now the
+        Original's."""
+        row = self.view.cursor
+        left = old.left[row] if row < len(old) else None
+        right = old.right[row] if row < len(old) else None
+        if written_over:
+            left, right = right, None
+        elif left is not None and left >= len(old.row_of_input) - shared_end:
+            # A message of the run both reads end with: the same message, moved by those put in
+            # or cut before it.
+            left += len(model.row_of_input) - len(old.row_of_input)
+            right = None
+        if left is not None and left < len(model.row_of_input):
+            return model.row_of_input[left]
+        if right is not None and right < len(model.row_of_output):
+            return model.row_of_output[right]
+        return min(row, len(model) - 1)
 
     def _say_reload(
         self,

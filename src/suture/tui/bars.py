@@ -76,8 +76,9 @@ class StatusState(Struct, frozen=True):
     """Why the file cannot be read now, on a line of its own."""
     notes: tuple[str, ...] = ()
     """Lines under the first: lines skipped, a line still being written, loading progress."""
-    checks: tuple[Text, Text] | None = None
-    """The providers' verdict, whole and short (for a narrow window)."""
+    checks: tuple[Text, ...] | None = None
+    """The providers' verdict in words, longest first: whole, then (where given) its figures
+    (``anthropic: rejected, 1 problem → 0 after repair``), then short (for a narrow window)."""
     reloaded: tuple[str, float] | None = None
     """What the last reload brought (``+3 messages``) and when (``time.monotonic()``)."""
     export: tuple[str, str] = ("", "")
@@ -110,12 +111,12 @@ class StatusBar(_Bar):
         live: str | None = None,
         error: str | None = None,
         notes: Sequence[str] | None = None,
-        checks: tuple[Text, Text] | None = None,
+        checks: tuple[Text, ...] | None = None,
         reloaded: tuple[str, float] | None = None,
         export: tuple[str, str] | None = None,
     ) -> None:
         """Show a new state: each value given replaces the one shown (``None``: as it is);
-        ``checks`` is the verdict's whole line and its short one."""
+        ``checks`` is the verdict's whole line, its figures (where given) and its short line."""
         state = self.state
         self.state = StatusState(
             name_shown=state.name_shown if name_shown is None else name_shown,
@@ -175,6 +176,8 @@ class StatusBar(_Bar):
         units = self._units(short=False, reload=False)
         if _joined_width(units) > width:  # short figures, the verdict in a sentence
             units = self._units(short=True, short_checks=False, reload=False)
+        if _joined_width(units) > width and state.checks is not None and len(state.checks) > 2:
+            units = self._units(short=True, short_checks=False, figures=True, reload=False)  # its figures
         if _joined_width(units) > width:
             units = self._units(short=True, reload=False)
         if _joined_width(units) > width and (any(state.export) or self._reordered()):
@@ -244,11 +247,13 @@ class StatusBar(_Bar):
         reload: bool = True,
         format_shown: bool = True,
         aside_apart: bool = False,
+        figures: bool = False,
     ) -> list[Text]:
         """The first line's parts, two spaces apart, none of which is split between lines (``aside``:
         with what the export writes otherwise where the repair changes nothing): the
         file and its figures (its format where ``format_shown``; the export's aside a part of its
-        own where ``aside_apart``), the verdict, the live state, the last reload (``reload``)."""
+        own where ``aside_apart``), the verdict (its figures where ``figures``), the live state, the
+        last reload (``reload``)."""
         state = self.state
         text = Text(no_wrap=False, end="")
         text.append("suture ", self.part("title"))
@@ -284,7 +289,8 @@ class StatusBar(_Bar):
                 text.append(f" ({said})", self.part("muted"))
         short_checks = short if short_checks is None else short_checks
         if state.checks is not None:
-            units.append(state.checks[1] if short_checks else state.checks[0])
+            checks = state.checks
+            units.append(checks[-1] if short_checks else checks[1] if figures and len(checks) > 2 else checks[0])
         if state.live:
             units.append(Text(show.line(state.live), self.part("live"), end=""))
         if reload and state.reloaded is not None:

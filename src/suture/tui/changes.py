@@ -233,7 +233,8 @@ class ProblemList(ItemList["Finding | Section | Breach"]):
     view under their headings; for any other file, the problems before repair (what the provider
     would reject now), then any that remain after it; for a file written for no single provider,
     headed by the Valid property every provider shares, its breaches of it. Items are
-    ``Finding``, ``Section`` or ``Breach``."""
+    ``Finding``, ``Section`` or ``Breach``. Every item's number is the Original's (what ``:#N``
+    goes to), a problem left after repair's too: the message its repaired message came from."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "problems--rule",
@@ -274,8 +275,13 @@ class ProblemList(ItemList["Finding | Section | Breach"]):
             text.append(f"#{item.index}".rjust(self.digits + 1) + " ", part("changes--index", partial=True))
             text.append(show.line(item.problem))
         else:
-            # (a problem of the request's list itself, no message to send, is about no message)
-            number = "new" if item.index is None else (f"#{item.index}" if item.index >= 0 else "list")
+            # No Original's number: a message the agent makes up on resume ("new"), one the
+            # repair made (the Original pane's "—" on its row), or a problem of the request's list
+            # itself, no message to send ("list").
+            if item.index is None:
+                number = "—" if item.kind == AFTER else "new"
+            else:
+                number = f"#{item.index}" if item.index >= 0 else "list"
             if item.kind == AGENT:
                 text.append(" ⟲    ", part("problems--agent", partial=True))
                 text.append(number.rjust(self.digits + 1) + " ", part("changes--index", partial=True))

@@ -41,7 +41,7 @@ from suture.tui.bars import InfoBar, StatusBar, panes_gone
 from suture.tui.changes import ProblemList
 from suture.validity import NAME as SHARED  # (what suture.tui.judged.SHARED names)
 from suture.validity import Breach
-from suture.words import CONTRACT, count
+from suture.words import CONTRACT, after_repair, count
 
 if TYPE_CHECKING:
     from suture.checks.apart import Apart
@@ -69,7 +69,13 @@ def shared_summary(shared: tuple[list[Breach], list[Breach]]) -> str:
     before, after = shared
     if not before and not after:
         return f"{SHARED}: no problems"
-    return f"{SHARED}: {count(len(before), 'problem')} → {len(after)} after repair"
+    return f"{SHARED}: {count(len(before), 'problem')} {after_repair(len(after))}"
+
+
+def shared_figures(shared: tuple[list[Breach], list[Breach]]) -> str:
+    """That verdict's figures, for where its sentence does not fit: ``Valid: 1 → 0 after repair``."""
+    before, after = (len(found) for found in shared)
+    return f"{SHARED}: {before:,} {after_repair(after)}" if before or after else f"{SHARED}: no problems"
 
 
 class Checked(Message):
@@ -353,7 +359,7 @@ class CheckFlow(App[None]):
                 others.setdefault(finding.row, []).append(finding)
             none_said = judged.none_said()
             empty, agent, items, title = f"{self.provider}: no problems", judged.agent, judged.listed(), judged.title()
-            said, short, by_row = judged.summary(), judged.short(), judged.by_row
+            forms, by_row = judged.headed(), judged.by_row
             strict = self._stricter_rejecting(judged)
             if strict is not None:  # accepted, but the stricter servers of the same API would not
                 from suture.sent import stricter_words
@@ -372,12 +378,12 @@ class CheckFlow(App[None]):
             rows = {model.row_of_input[b.index]: [] for b in before if b.index < model.inputs}
             others, none_said = {}, f"{SHARED}: no problems by suture's property, stricter than any one provider"
             said = shared_summary(self.shared)
+            forms = (said, f"all {len(before):,}{after_repair(len(after), short=True)}")
             empty = f"{said} by suture's property, stricter than any one provider (p: one provider's own rules)"
             # Listed in the order of their rows, as the panes read them (a breach on a message
             # not shown yet, last).
             listed = sorted(before, key=lambda b: model.row_of_input[b.index] if b.index < model.inputs else len(model))
             agent, items, title = "", listed, f"Problems: {SHARED} {len(before)} → {len(after)}"
-            short = f"all {len(before)}→{len(after)}"
             breaches: dict[int, list[Finding | Breach]] = {}
             for breach in before:
                 if breach.index < model.inputs:
@@ -398,15 +404,16 @@ class CheckFlow(App[None]):
         problems.agent = agent
         problems.set_items(items)
         self.query_one("#problems-title", Static).update(title)
-        summary = Text(said, status.part(style), end="")
-        shortened = Text(short, status.part(style), end="")
-        if stricter:
-            summary.append(f" ({stricter})", status.part("error"))
-            shortened.append(" (strict rejects)", status.part("error"))
-        if self.checks_pending:
-            summary.append(f"  (checking {self.checks_pending} more providers…)", status.part("muted"))
-            shortened.append(" …", status.part("muted"))
-        status.update_state(checks=(summary, shortened))
+        # The verdict, longest first (the status line says the longest that fits); the stricter
+        # servers and the providers still checked are said whole in the first, briefly in the others.
+        texts = tuple(Text(form, status.part(style), end="") for form in forms)
+        for k, text in enumerate(texts):
+            if stricter:
+                text.append(f" ({stricter})" if not k else " (strict rejects)", status.part("error"))
+            if self.checks_pending:
+                pending = f"  (checking {self.checks_pending} more providers…)" if not k else " …"
+                text.append(pending, status.part("muted"))
+        status.update_state(checks=texts)
         self._show_findings(by_row, agent)
 
     def _show_findings(self, by_row: Mapping[int, Sequence[Finding | Breach]], agent: str) -> None:
@@ -456,11 +463,10 @@ class CheckFlow(App[None]):
         ]
         if self.shared is not None:  # a file written for no single provider: its headline, first
             before, after = (len(found) for found in self.shared)
-            figures = f"{before} → {after} after repair" if before or after else "no problems"
             forms = (
                 f"{shared_summary(self.shared)} (suture's property)",
-                f"{SHARED}: {figures}",
-                f"{SHARED} {before}→{after}",
+                shared_figures(self.shared),
+                f"{SHARED} {before:,}{after_repair(after, short=True)}",
             )
             choices.insert(0, (SHARED, forms))
         if self.checks_pending:

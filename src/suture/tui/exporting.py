@@ -58,8 +58,8 @@ def _in_agent_sessions(path: Path) -> bool:
 
 class Exported(Message):
     """An export ended: the file written (with what else was written, such as the copy of the
-    original), or why nothing was. ``over_input``: the file written is the one shown (the view
-    stays on the original it read). ``rejected``: what the provider of the request body written
+    original), or why nothing was. ``over_input``: the file written is the one shown, read again
+    before this is posted (the view shows it as it is now). ``rejected``: what the provider of the request body written
     would reject in it, as ``suture repair`` warns it (:func:`suture.checks.rejected_words`);
     empty where nothing, or for a session."""
 
@@ -89,6 +89,9 @@ class ExportFlow(App[None]):
     its agent), for the note when it is written."""
     _export_rejected: str | None = None
     """What the last export chose says a provider would reject in it, where worked out with it."""
+    _written_over = False
+    """The state shown next is the file an export has just written over the input: the view
+    keeps the place by the Repaired pane's message, and the reload note says what it is."""
 
     if TYPE_CHECKING:  # what the export uses of the app
         model: RowModel | None
@@ -104,11 +107,6 @@ class ExportFlow(App[None]):
         def live(self) -> LiveFile: ...
 
         def _post_loaded(self, update: Update, initial: bool = False) -> None: ...
-
-        @property
-        def has_file(self) -> bool: ...
-
-        def read_file(self, initial: bool = False, *, whole: bool = False, verify: bool = False) -> None: ...
 
         def refuse(self, action: str) -> bool: ...
 
@@ -314,7 +312,13 @@ class ExportFlow(App[None]):
             said = str(e) if isinstance(e, InputError) else f"{show.path(target)}: {getattr(e, 'strerror', None) or e}"
             self.post_message(Exported(None, said))
             return
-        self.post_message(Exported(target, None, (*self._export_said, *notes), replace, self._rejected(update)))
+        shown = False
+        if replace:  # the view shows the file as it is now: what was written, as the Original
+            self._written_over = True
+            read = self.live.poll(whole=True)
+            self._post_loaded(read)
+            shown = read.kind != "error"  # (else the status line says why it cannot be read)
+        self.post_message(Exported(target, None, (*self._export_said, *notes), shown, self._rejected(update)))
 
     def _rejected(self, update: Update) -> str:
         """(In a worker.) What the provider of the request body just written would reject in it,
@@ -346,14 +350,15 @@ class ExportFlow(App[None]):
         )
 
     def on_exported(self, message: Exported) -> None:
-        if message.over_input and self.has_file:
-            self.read_file()  # finds the file holding the export (the status line says so)
+        self._written_over = False  # (the file read after it was written is shown by now, or was as shown)
         if message.error:
             self.notify(show.line(message.error), title="export failed", severity="error", markup=False)
         else:
             said = f"wrote {show.path(message.path or '')}"
             if message.notes:
                 said += "; " + "; ".join(show.line(note) for note in message.notes)
+            if message.over_input:  # read again: the panes no longer show the file as it was
+                said += "; the view shows it as it now is: the Original pane holds what was written"
             if message.rejected:  # said as suture repair warns it, and marked as a warning
                 said += f"; {show.line(message.rejected)}"
             shown = self._shown_still_rejects()

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from suture import show
 from suture.validity import NAME as VALID
 from suture.validity import Breach
-from suture.words import AS_WRITTEN, CONTRACT
+from suture.words import AS_WRITTEN, CONTRACT, after_repair
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -65,9 +65,10 @@ class Finding:
     """One thing a provider's verdict says about a row.
 
     ``kind`` is :data:`SENT`, :data:`AGENT`, :data:`BEFORE` or :data:`AFTER`; ``index`` the
-    message number the panes show for it (Original for all but :data:`AFTER`, which counts the
-    Repaired side; ``None`` for a message the agent makes up on resume); ``violation`` the
-    provider's rule (``None`` for an agent's fix) and ``fix`` the agent's fix."""
+    Original's message number for it, what ``:#N`` goes to, for every kind (for :data:`AFTER`, the
+    message its repaired message came from); ``None`` for a message the agent makes up on resume
+    or the repair makes; ``violation`` the provider's rule (``None`` for an agent's fix) and
+    ``fix`` the agent's fix."""
 
     kind: str
     row: int
@@ -184,30 +185,57 @@ class Judged:
 
     def summary(self) -> str:
         """The library's own sentence: ``anthropic: rejected, 1 problem in what Claude Code sends
-        (...)`` for a session log, ``anthropic: 3 problems → 0 after repair`` otherwise."""
-        return self.sent.summary() if self.sent is not None else self.contract.summary()
+        (...)`` for a session log, with what is left after suture's repair as a request file's
+        says it (``→ 0 after repair``, :meth:`left`); ``anthropic: 3 problems → 0 after repair``
+        otherwise."""
+        if self.sent is None:
+            return self.contract.summary()
+        return f"{self.sent.summary()}{self.left()}"
+
+    def left(self, short: bool = False) -> str:
+        """(A session log.) What is left after suture's repair, said after what the agent sends
+        where the provider rejects that (``" → 0 after repair"``, ``" 1→0"`` where ``short``): the
+        contract view's problems after repair, what ``suture check`` and ``suture scan`` count as
+        ``after_repair`` and the sessions browser says of a rejected session. ``""`` where the
+        provider accepts what is sent: what is left in the contract view then is what the agent
+        repairs itself, not a problem."""
+        n = len(self.sent.problems) if self.sent is not None else 0
+        if not n:
+            return ""
+        after = len(self.contract.after)
+        return f" {n:,}{after_repair(after, short=True)}" if short else f" {after_repair(after)}"
 
     def short(self) -> str:
         """The verdict in a few columns, for a narrow status line."""
         if self.sent is not None:
             n = len(self.sent.problems)
-            return f"{self.provider} rejects ({n})" if n else f"{self.provider} accepts"
+            return f"{self.provider} {'rejects' if n else 'accepts'}{self.left(short=True)}"
         before, after = self.contract.counts
-        return f"{self.provider} {before}→{after}"
+        return f"{self.provider} {before:,}{after_repair(after, short=True)}"
 
     def forms(self) -> tuple[str, str, str]:
         """The verdict in words, longest first, for where the whole sentence does not fit: the
         library's sentence, its figures (``anthropic: 3 → 0 after repair``, ``anthropic:
-        rejected, 2 problems``), and :meth:`short`."""
+        rejected, 2 problems → 0 after repair``), and :meth:`short`."""
         from suture.words import count
 
         if self.sent is not None:
             n = len(self.sent.problems)
             figures = f"rejected, {count(n, 'problem')}" if n else "no problems"
+            figures += self.left()
         else:
             before, after = self.contract.counts
-            figures = f"{before} → {after} after repair" if before or after else "no problems"
+            figures = f"{before:,} {after_repair(after)}" if before or after else "no problems"
         return (self.summary(), f"{self.provider}: {figures}", self.short())
+
+    def headed(self) -> tuple[str, ...]:
+        """The verdict as the header says it, longest first (it says the longest that fits):
+        the library's sentence and :meth:`short`; for a session log the provider rejects, its
+        figures between them (``anthropic: rejected, 1 problem → 0 after repair``), where the
+        sentence, which says what the agent repairs itself too, does not fit."""
+        if self.sent is not None and self.sent.problems:
+            return self.forms()
+        return (self.summary(), self.short())
 
     def title(self) -> str:
         """The problems list's heading."""
@@ -386,8 +414,13 @@ def place(model: RowModel, provider: str, contract: Verdict, sent: SentVerdict |
         Finding(BEFORE, _row(model.row_of_input, v.index, 0), v.index, provider, v, contract=session)
         for v in contract.before
     )
+    # A problem left after repair is numbered as every other item is, by the Original's message
+    # its repaired message came from (what ``:#N`` goes to), or none for one the repair made.
+    origin = model.repair.origin
     findings += _by_row(
-        Finding(AFTER, _row(model.row_of_output, v.index, 0), v.index, provider, v, contract=session)
+        Finding(
+            AFTER, _row(model.row_of_output, v.index, 0), _origin_of(origin, v.index), provider, v, contract=session
+        )
         for v in contract.after
     )
     by_row: dict[int, list[Finding]] = {}
@@ -403,6 +436,15 @@ def _by_row(findings: Iterable[Finding]) -> list[Finding]:
 
 def _row(rows: Sequence[int], index: int | None, default: int) -> int:
     return rows[index] if index is not None and 0 <= index < len(rows) else default
+
+
+def _origin_of(origin: Sequence[int | None], index: int) -> int | None:
+    """The Original's message the repaired message ``index`` came from (``None``: one the repair
+    made, or no message); a problem of the request's list itself keeps its index
+    (:data:`suture.checks._base.LIST`, below 0)."""
+    if index < 0:
+        return index
+    return origin[index] if index < len(origin) else None
 
 
 def _row_of_sent(model: RowModel, sent: SentVerdict, index: int) -> int:
