@@ -113,16 +113,23 @@ async def test_changed_ids_are_marked_on_both_sides(worked: Path) -> None:
         assert not styled(body(screen, 0), mark) and not styled(body(screen, 1), mark)
 
 
+async def as_written(pilot: Any, app: SutureApp, message: int) -> DetailScreen:
+    """The details of the row of input message ``message``, opened, with the record as written
+    (``w``) on the left."""
+    await ready(pilot, app)
+    model = app.model
+    assert model is not None
+    screen = await open_row(pilot, app, model.row_of_input[message])
+    await pilot.press("w")
+    await ready(pilot, app)
+    await pilot.pause()
+    return screen
+
+
 async def test_as_written_shows_the_files_bytes_beside_the_normalised_view(worked: Path) -> None:
     app = SutureApp(worked, watch=False)
     async with app.run_test(size=(120, 40)) as pilot:
-        await ready(pilot, app)
-        model = app.model
-        assert model is not None
-        screen = await open_row(pilot, app, model.row_of_input[1])
-        await pilot.press("w")
-        await ready(pilot, app)
-        await pilot.pause()
+        screen = await as_written(pilot, app, 1)
         left = body(screen, 0).plain
         data = worked.read_bytes()
         start = data.index(b'{"role": "assistant", "content": null')
@@ -148,13 +155,7 @@ async def test_y_beside_the_record_as_written_copies_what_each_side_shows(worked
     copied: list[str] = []
     app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        await ready(pilot, app)
-        model = app.model
-        assert model is not None
-        screen = await open_row(pilot, app, model.row_of_input[1])
-        await pilot.press("w")
-        await ready(pilot, app)
-        await pilot.pause()
+        screen = await as_written(pilot, app, 1)
         await pilot.press("l", "y")  # the side titled "As suture reads it: Original #1"
         assert copied[-1] == body(screen, 1).plain
         said = [str(n.message) for n in app._notifications]
@@ -171,13 +172,7 @@ async def test_y_beside_the_record_as_written_copies_what_each_side_shows(worked
 async def test_as_written_gives_every_line_of_a_merged_response(tmp_path: Path) -> None:
     app = app_on_copy(PARALLEL, tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
-        await ready(pilot, app)
-        model = app.model
-        assert model is not None
-        screen = await open_row(pilot, app, model.row_of_input[1])
-        await pilot.press("w")
-        await ready(pilot, app)
-        await pilot.pause()
+        screen = await as_written(pilot, app, 1)
         title = str(screen.query_one("#detail-side-0").border_title)
         assert "line 4, line 5, line 6, line 9" in title
         left = body(screen, 0).plain

@@ -8,13 +8,13 @@ import shutil
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 from textual.geometry import Region
 
 from suture.tui.sessions import SessionsApp, SessionsScreen
 from tests.fakehome import SAMPLES
+from tests.test_tui_sessions import until
 
 LONG = "4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
 
@@ -22,14 +22,6 @@ LONG = "4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
 @pytest.fixture(autouse=True)
 def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SUTURE_CACHE_DIR", str(tmp_path / "cache"))
-
-
-async def until(pilot: Any, check: Any) -> None:
-    for _ in range(200):
-        if check():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError("the browser did not catch up")
 
 
 def folder_of(tmp_path: Path, names: dict[str, str]) -> Path:
