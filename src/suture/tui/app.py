@@ -1606,14 +1606,18 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             from suture.writeback import written_ids
 
             ids = written_ids(model.transcript, model.repair)
-        self._copy(record_json(message, side, model.transcript, shorten=False, ids=ids), SIDES[side])
+        self._copy(
+            record_json(message, side, model.transcript, shorten=False, ids=ids), f"the {SIDES[side]} record as JSON"
+        )
 
-    def _copy(self, text: str, what: str) -> None:
+    def _copy(self, text: str, said: str) -> None:
+        """Put ``text`` on the clipboard and say so: ``said`` names what it is (``the Repaired
+        record as JSON``). (The details copy through this too.)"""
         self.copy_to_clipboard(text)
         where = (
             " to the browser's clipboard (where the page may write it: https or this machine)" if self.is_web else ""
         )
-        self.notify(f"copied the {what} record as JSON{where} ({len(text):,} characters)", markup=False)
+        self.notify(f"copied {said}{where} ({len(text):,} characters)", markup=False)
 
     # -- follow and reload -------------------------------------------------------------------
 

@@ -584,7 +584,10 @@ class DetailScreen(Overlay[None]):
             self.notify(f"nothing on the {SIDES[side]} side to copy", severity="warning", markup=False)
             return
         ids = self.written_ids() if side == 1 else None
-        self.copy(record_json(message, side, self.model.transcript, shorten=False, ids=ids), SIDES[side])
+        self.copy(
+            record_json(message, side, self.model.transcript, shorten=False, ids=ids),
+            f"the {SIDES[side]} record as JSON",
+        )
 
     def _copy_written(self, side: int) -> None:
         """``y`` beside the record as written: that record's bytes (side 0), or the Original
@@ -606,10 +609,7 @@ class DetailScreen(Overlay[None]):
         if not text:
             self.notify(said, severity="warning", markup=False)
             return
-        self.app.copy_to_clipboard(text)
-        web = " to the browser's clipboard (where the page may write it: https or this machine)"
-        where = web if self.app.is_web else ""
-        self.notify(f"copied {said}{where} ({len(text):,} characters)", markup=False)
+        self.copy(text, said)
 
     def pager_text(self, side: int) -> str:
         """The focused side whole, as plain text: what ``o`` hands to the pager."""
