@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import orjson
+from rich.style import Style
 from textual import events, on, work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingsMap, BindingType
@@ -43,7 +44,7 @@ from suture.model import Source, Transcript
 from suture.tail import Partial
 from suture.tui.banner import Banner, Recorded, request_words
 from suture.tui.bars import InfoBar, StatusBar, panes_gone
-from suture.tui.changes import ChangeList, ProblemList
+from suture.tui.changes import ChangeList, ItemList, ProblemList
 from suture.tui.checking import CheckFlow
 from suture.tui.contrast import ContrastFilter
 from suture.tui.exporting import ExportFlow, default_export_path
@@ -436,6 +437,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         "app.quit",
         "app.go_error",
         "view.open",
+        "changes.choose",
         "app.next_change",
         "app.search",
         "app.toggle_changes",
@@ -1138,6 +1140,28 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         if message.picked:
             self.view.focus()
 
+    @on(ItemList.Said)
+    def _say_listed(self, message: ItemList.Said | None = None) -> None:
+        """The line under the panes says the selected line of the list looked at whole (the list
+        cuts it to its width: a heading carries the verdict), or, back in the panes, the row."""
+        main = self.screen_stack[0]
+        focused = main.focused
+        said = focused.line(focused.cursor, Style()) if isinstance(focused, ItemList) and focused.items else None
+        main.query_one("#info", InfoBar).show_listed(said)
+
+    @on(TranscriptView.PastRight)
+    def _past_right(self) -> None:
+        """Right on the Repaired side (the rightmost): on to the lists, where they are beside the
+        panes, the first with something to choose."""
+        main = self.screen_stack[0]
+        if main.query_one("#main").has_class("-narrow") or not main.query_one("#sidebar").display:
+            return
+        for name in ("#changes", "#problems"):
+            listed = main.query_one(name, ItemList)
+            if listed.focusable:
+                listed.focus()
+                return
+
     # -- moving ------------------------------------------------------------------------------
 
     def _moved_to(self, row: int) -> None:
@@ -1658,7 +1682,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         return [
             ("Anywhere", self.BINDINGS),
             ("Panes", TranscriptView.BINDINGS),
-            ("Changes list", ChangeList.BINDINGS),
+            ("Changes and problems lists", ChangeList.BINDINGS),
             ("Message details (enter)", DetailScreen.BINDINGS),
             ("Explain an error (E)", ExplainScreen.BINDINGS),
             ("What is not sent (s)", NotSentScreen.BINDINGS),
@@ -1666,7 +1690,12 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             (
                 "Other",
                 [
-                    Binding("tab", "focus_next", "Move between the panes and the changes list"),
+                    Binding(
+                        "tab,shift+tab",
+                        "focus_next",
+                        "Next pane or list",
+                        tooltip="Move between the panes and the lists (a list with nothing to choose is passed by)",
+                    ),
                     Binding("ctrl+p", "command_palette", "Command palette: every action by name"),
                 ],
             ),

@@ -397,13 +397,17 @@ it is not what the agent sends)."""
 
 
 class InfoBar(_Bar):
-    """Where the selected row's messages are in the file and what repair did to them.
+    """Where the selected row's messages are in the file and what repair did to them; while a
+    list beside the panes is looked at, its selected line whole (:meth:`show_listed`).
 
-    Always three lines high, so the panes above do not jump as the cursor moves, and a move
-    never lays the screen out again: the row's place, then two lines of changes and problems
-    (the details view has them all)."""
+    Three lines high, so the panes above do not jump as the cursor moves, and a move never lays
+    the screen out again: the row's place, then two lines of changes and problems (the details
+    view has them all). A list's line longer than three lines takes more, up to
+    :attr:`LISTED_LINES`."""
 
     DETAIL_LINES = 2
+    HEIGHT = 3
+    LISTED_LINES = 8
     DEFAULT_CSS = (
         """
     InfoBar { height: 3; background: $panel; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; """
@@ -421,6 +425,8 @@ class InfoBar(_Bar):
         self.agent = ""
         self.search = ""
         self.waiting = "loading…"
+        self.listed: Text | None = None
+        """The selected line of the list looked at, said whole in place of the row."""
         self.written_ids: tuple[weakref.ref[RowModel], Mapping[str, str]] | None = None
         """A session log's model (weakly) and the calls its session written back names otherwise
         than the repair (``suture.writeback.written_ids``), once worked out: a change and a row
@@ -434,7 +440,35 @@ class InfoBar(_Bar):
         self.model, self.row = model, row
         self.refresh()
 
+    def show_listed(self, line: Text | None) -> None:
+        """Say ``line`` (a list's selected line) whole, wrapped, in place of the row; ``None``:
+        the row again."""
+        if line is None and self.listed is None:
+            return
+        if line is not None and line.plain.startswith(" "):  # (the list's margin)
+            line = line[1:]
+        self.listed = line
+        self._fit_listed()
+        self.refresh()
+
+    def on_resize(self) -> None:
+        self._fit_listed()
+
+    def _listed_lines(self, width: int) -> list[Text]:
+        assert self.listed is not None
+        return list(self.listed.wrap(self.app.console, max(1, width), no_wrap=False, overflow="fold"))
+
+    def _fit_listed(self) -> None:
+        """Three lines high, or as many as the list's line takes (up to :attr:`LISTED_LINES`)."""
+        width = self.size.width or self._laid_width
+        lines = len(self._listed_lines(width)) if self.listed is not None and width else 0
+        height = max(self.HEIGHT, min(lines, self.LISTED_LINES))
+        if self.styles.height is None or self.styles.height.value != height:
+            self.styles.height = height
+
     def render(self) -> Text:
+        if self.listed is not None:
+            return self._render_listed()
         text = Text(no_wrap=True, overflow="ellipsis", end="")
         model = self.model
         if model is None or not len(model):
@@ -499,4 +533,19 @@ class InfoBar(_Bar):
             text.append(label, self.part(part))
             text.append(": ")
             text.append(said)
+        return text
+
+    def _render_listed(self) -> Text:
+        """The list's selected line, wrapped over the bar's lines (the last cut with an ellipsis
+        where even :attr:`LISTED_LINES` are too few)."""
+        width = self._laid_width or self.size.width
+        lines = self._listed_lines(width)
+        room = max(self.HEIGHT, self.size.height)
+        if len(lines) > room:
+            lines = lines[:room]
+            last = lines[-1]
+            last.truncate(max(0, width - 1))
+            last.rstrip()
+            last.append("…")
+        text = Text("\n", no_wrap=True, end="").join(lines)
         return text

@@ -38,8 +38,10 @@ T = TypeVar("T")
 
 class ItemList(ScrollView, Generic[T], can_focus=True):
     """A list of ``items``, one a line, with a cursor. Moving the cursor posts :class:`Chosen`
-    so the panes follow. A list says how to draw an item (:meth:`_draw`) and the message index
-    it is at (:meth:`index_of`, for the width of the index column)."""
+    so the panes follow. A list says how to write an item (:meth:`line`, cut to the list's width
+    where it is drawn) and the message index it is at (:meth:`index_of`, for the width of the
+    index column). A list with no items takes no focus (Tab passes it by): it has nothing to
+    choose; what it says instead is wrapped over its lines."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up,k", "cursor(-1)", "Up", show=False, id="changes.up"),
@@ -48,8 +50,15 @@ class ItemList(ScrollView, Generic[T], can_focus=True):
         Binding("pagedown", "cursor(10)", "Page down", show=False, id="changes.page_down"),
         Binding("home,g", "first", "First", show=False, id="changes.first"),
         Binding("end,G", "last", "Last", show=False, id="changes.last"),
-        Binding("enter", "choose", "Go to", show=False, id="changes.choose", tooltip="Select this change's row"),
-        Binding("escape", "back", "Back to the panes", show=False, id="changes.back"),
+        Binding("enter", "choose", "Jump to row", id="changes.choose", tooltip="Select this item's row, in the panes"),
+        Binding(
+            "escape,left,h",
+            "back",
+            "Back to the panes",
+            show=False,
+            id="changes.back",
+            tooltip="The panes again (on the side they were on)",
+        ),
     ]
     COMPONENT_CLASSES: ClassVar[set[str]] = {"changes--cursor", "changes--index", "changes--empty"}
     DEFAULT_CSS = """
@@ -79,6 +88,18 @@ class ItemList(ScrollView, Generic[T], can_focus=True):
         def control(self) -> ItemList[Any]:
             return self.owner
 
+    class Said(Message):
+        """What the list's selected line says may have changed, or whether it is the line the
+        person looks at (the list took or lost focus): the line under the panes says it whole."""
+
+        def __init__(self, owner: ItemList[Any]) -> None:
+            self.owner = owner
+            super().__init__()
+
+        @property
+        def control(self) -> ItemList[Any]:
+            return self.owner
+
     def __init__(self, *, id: str | None = None, empty: str = "no changes: the transcript is valid as it is") -> None:
         super().__init__(id=id)
         self.items: Sequence[T] = []
@@ -92,6 +113,10 @@ class ItemList(ScrollView, Generic[T], can_focus=True):
         self._cache.clear()
         self.virtual_size = Size(0, max(1, len(items)))
         self.set_reactive(ItemList.cursor, min(self.cursor, max(0, len(items) - 1)))
+        if self.has_focus and not items:  # nothing left to choose here
+            self.action_back()
+        elif self.has_focus:
+            self.post_message(self.Said(self))
         self.refresh()
 
     def sync_to(self, index: int) -> None:
@@ -102,6 +127,9 @@ class ItemList(ScrollView, Generic[T], can_focus=True):
             self._cache.clear()
             self.refresh()
 
+    def allow_focus(self) -> bool:
+        return bool(self.items)  # (Tab passes a list with nothing to choose by)
+
     def validate_cursor(self, value: int) -> int:
         return max(0, min(value, len(self.items) - 1)) if self.items else 0
 
@@ -111,6 +139,13 @@ class ItemList(ScrollView, Generic[T], can_focus=True):
         self._scroll_to_cursor()
         if self.items:
             self.post_message(self.Chosen(self, new, picked=False))
+            self.post_message(self.Said(self))
+
+    def on_focus(self) -> None:
+        self.post_message(self.Said(self))
+
+    def on_blur(self) -> None:
+        self.post_message(self.Said(self))
 
     def _scroll_to_cursor(self) -> None:
         height = self.scrollable_content_region.height
@@ -132,7 +167,11 @@ class ItemList(ScrollView, Generic[T], can_focus=True):
         self.cursor = len(self.items) - 1
 
     def action_back(self) -> None:
-        self.screen.query_one("#view").focus()
+        view = self.screen.query_one("#view")
+        if view.display:
+            view.focus()
+        else:
+            self.screen.set_focus(None)
 
     def action_choose(self) -> None:
         if self.items:
@@ -156,11 +195,11 @@ class ItemList(ScrollView, Generic[T], can_focus=True):
         width = self.scrollable_content_region.width  # (not under the scrollbar: its ellipsis shows)
         base = self.rich_style
         if not self.items:
-            if index == 0:
-                text = Text(
-                    " " + self.empty, style=base + self.get_component_rich_style("changes--empty", partial=True)
-                )
-                return self._strip(text, width, base)
+            # What the list says where it has nothing (it takes no focus then), wrapped whole.
+            style = base + self.get_component_rich_style("changes--empty", partial=True)
+            lines = Text(self.empty, style=style).wrap(self.app.console, max(1, width - 2), overflow="fold")
+            if index < len(lines):
+                return self._strip(Text(" ", style=style) + lines[index], width, base)
             return Strip.blank(width, base)
         if index >= len(self.items):
             return Strip.blank(width, base)
@@ -175,8 +214,12 @@ class ItemList(ScrollView, Generic[T], can_focus=True):
         """The index of the message ``item`` is about."""
         raise NotImplementedError
 
-    def _draw(self, index: int, width: int, base: Style) -> Strip:
+    def line(self, index: int, style: Style) -> Text:
+        """The line of item ``index`` whole, in ``style`` (the list cuts it to its width)."""
         raise NotImplementedError
+
+    def _draw(self, index: int, width: int, base: Style) -> Strip:
+        return self._strip(self.line(index, base + self._cursor_style(index)), width, base)
 
     def _cursor_style(self, index: int) -> Style:
         return self.get_component_rich_style("changes--cursor", partial=True) if index == self.cursor else Style()
@@ -211,9 +254,9 @@ class ChangeList(ItemList[Change]):
     def index_of(self, item: Change) -> int:
         return item.input_index
 
-    def _draw(self, index: int, width: int, base: Style) -> Strip:
+    def line(self, index: int, style: Style) -> Text:
         change = self.items[index]
-        text = Text(no_wrap=True, overflow="ellipsis", end="", style=base + self._cursor_style(index))
+        text = Text(no_wrap=True, overflow="ellipsis", end="", style=style)
         shown = KINDS[change.kind]
         text.append(
             " " + shown.badge.ljust(12),
@@ -224,7 +267,7 @@ class ChangeList(ItemList[Change]):
             self.get_component_rich_style("changes--index", partial=True),
         )
         text.append(show.line(change.summary))
-        return self._strip(text, width, base)
+        return text
 
 
 class ProblemList(ItemList["Finding | Section | Breach"]):
@@ -262,11 +305,11 @@ class ProblemList(ItemList["Finding | Section | Breach"]):
         index = item.index if isinstance(item, Finding | Breach) else None
         return index if index is not None and index >= 0 else 0
 
-    def _draw(self, index: int, width: int, base: Style) -> Strip:
+    def line(self, index: int, style: Style) -> Text:
         from suture.tui.judged import AFTER, AGENT, SENT, Section, without_agent
 
         item = self.items[index]
-        text = Text(no_wrap=True, overflow="ellipsis", end="", style=base + self._cursor_style(index))
+        text = Text(no_wrap=True, overflow="ellipsis", end="", style=style)
         part = self.get_component_rich_style
         if isinstance(item, Section):
             text.append(f" {show.line(item.title)}", part("problems--section", partial=True))
@@ -302,4 +345,4 @@ class ProblemList(ItemList["Finding | Section | Breach"]):
                 else:
                     text.append("✗ ", part("problems--stays", partial=True))
                 text.append(show.line(violation.problem))
-        return self._strip(text, width, base)
+        return text

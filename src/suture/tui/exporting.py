@@ -61,7 +61,8 @@ class Exported(Message):
     original), or why nothing was. ``over_input``: the file written is the one shown, read again
     before this is posted (the view shows it as it is now). ``rejected``: what the provider of the request body written
     would reject in it, as ``suture repair`` warns it (:func:`suture.checks.rejected_words`);
-    empty where nothing, or for a session."""
+    empty where nothing, or for a session. ``again``: where the write itself failed, what asks
+    the export dialog again with what was typed and why nothing was written under it."""
 
     def __init__(
         self,
@@ -70,6 +71,7 @@ class Exported(Message):
         notes: tuple[str, ...] = (),
         over_input: bool = False,
         rejected: str = "",
+        again: Callable[[str], None] | None = None,
     ) -> None:
         super().__init__()
         self.path = path
@@ -77,6 +79,7 @@ class Exported(Message):
         self.notes = notes
         self.over_input = over_input
         self.rejected = rejected
+        self.again = again
 
 
 class ExportFlow(App[None]):
@@ -230,6 +233,9 @@ class ExportFlow(App[None]):
         def declined() -> None:
             self._ask_export(options, version, None, answer, f"Not overwritten: {show.path(target)} is as it was.")
 
+        def failed(why: str) -> None:  # the write itself failed: said in the dialog, asked again
+            self._ask_export(options, version, None, answer, f"Nothing written: {why}")
+
         is_input = same_file(target, self.path)
         if is_input:
             question = (
@@ -239,7 +245,7 @@ class ExportFlow(App[None]):
             )
             self.push_screen(
                 ConfirmScreen(question, yes="Overwrite the input"),
-                lambda yes: self._confirmed(yes, target, data, version, declined=declined),
+                lambda yes: self._confirmed(yes, target, data, version, declined=declined, again=failed),
             )
         elif target.exists():
             question = (
@@ -248,10 +254,10 @@ class ExportFlow(App[None]):
             )
             self.push_screen(
                 ConfirmScreen(question),
-                lambda yes: self._confirmed(yes, target, data, version, declined=declined),
+                lambda yes: self._confirmed(yes, target, data, version, declined=declined, again=failed),
             )
         else:
-            self.write_export(target, data, version)
+            self.write_export(target, data, version, again=failed)
 
     def _confirmed(
         self,
@@ -261,20 +267,30 @@ class ExportFlow(App[None]):
         version: int,
         force: bool = False,
         declined: Callable[[], None] | None = None,
+        again: Callable[[str], None] | None = None,
     ) -> None:
-        """Write on yes; on no, the dialog again (``declined``), or nothing exported."""
+        """Write on yes (a failed write asks ``again``); on no, the dialog again (``declined``),
+        or nothing exported."""
         if yes:
-            self.write_export(target, data, version, force)
+            self.write_export(target, data, version, force, again)
         elif declined is not None:
             declined()
         else:
             self.notify("not exported", markup=False)
 
     @work(thread=True, exclusive=True, group="export", exit_on_error=False)
-    def write_export(self, target: Path, data: bytes | None, version: int, force: bool = False) -> None:
+    def write_export(
+        self,
+        target: Path,
+        data: bytes | None,
+        version: int,
+        force: bool = False,
+        again: Callable[[str], None] | None = None,
+    ) -> None:
         """Write ``data``, made from state ``version``, if the file still is that version (else
         ask first). ``data`` None: make it now, from the file's current state. ``force``: write
-        even though the file cannot be read now (the person said yes to that)."""
+        even though the file cannot be read now (the person said yes to that). ``again``: where
+        the write fails, what asks the dialog again with why (else the failure is a toast)."""
         update = self._latest()
         if data is None:
             if update.transcript is None or update.repair is None:
@@ -292,14 +308,16 @@ class ExportFlow(App[None]):
             version = update.version
         if update.kind == "error" and not force:
             question = f"{self._unreadable(update)}. Write the version read before, older than the file?"
-            self.call_from_thread(self._ask_again, question, "Write it anyway", target, data, version, True)
+            self.call_from_thread(self._ask_again, question, "Write it anyway", target, data, version, True, again)
             return
         if update.kind != "error" and update.version != version:
             question = (
                 f"{show.path(self.path)} changed on disk while you were exporting; the view now shows it. "
                 f"Export its current version to {show.path(target)}?"
             )
-            self.call_from_thread(self._ask_again, question, "Export the current version", target, None, 0, False)
+            self.call_from_thread(
+                self._ask_again, question, "Export the current version", target, None, 0, False, again
+            )
             return
         try:
             replace = same_file(target, self.path)
@@ -310,7 +328,7 @@ class ExportFlow(App[None]):
             )
         except Exception as e:  # an export that fails must say why, never crash the app
             said = str(e) if isinstance(e, InputError) else f"{show.path(target)}: {getattr(e, 'strerror', None) or e}"
-            self.post_message(Exported(None, said))
+            self.post_message(Exported(None, said, again=again))
             return
         shown = False
         if replace:  # the view shows the file as it is now: what was written, as the Original
@@ -344,14 +362,26 @@ class ExportFlow(App[None]):
         kept = "the original" if is_input else "what it held"
         return [f"{kept} is kept as {show.path(backup)}", *notes]
 
-    def _ask_again(self, question: str, yes: str, target: Path, data: bytes | None, version: int, force: bool) -> None:
+    def _ask_again(
+        self,
+        question: str,
+        yes: str,
+        target: Path,
+        data: bytes | None,
+        version: int,
+        force: bool,
+        again: Callable[[str], None] | None = None,
+    ) -> None:
         self.push_screen(
-            ConfirmScreen(question, yes=yes), lambda said: self._confirmed(said, target, data, version, force)
+            ConfirmScreen(question, yes=yes),
+            lambda said: self._confirmed(said, target, data, version, force, again=again),
         )
 
     def on_exported(self, message: Exported) -> None:
         self._written_over = False  # (the file read after it was written is shown by now, or was as shown)
-        if message.error:
+        if message.error and message.again is not None:  # the dialog again, with what was typed
+            message.again(show.line(message.error))
+        elif message.error:
             self.notify(show.line(message.error), title="export failed", severity="error", markup=False)
         else:
             said = f"wrote {show.path(message.path or '')}"

@@ -117,7 +117,14 @@ class TranscriptView(ScrollView, can_focus=True):
         Binding("home,g", "first", "First row", show=False, id="view.first"),
         Binding("end,G", "last", "Last row", show=False, id="view.last"),
         Binding("left,h", "side(0)", "Original side", show=False, id="view.original"),
-        Binding("right,l", "side(1)", "Repaired side", show=False, id="view.repaired"),
+        Binding(
+            "right,l",
+            "side(1)",
+            "Repaired side",
+            show=False,
+            id="view.repaired",
+            tooltip="On the Repaired side already: on to the lists beside the panes",
+        ),
         Binding("enter", "open", "Details", id="view.open", tooltip="Show the selected message whole"),
     ]
 
@@ -169,6 +176,9 @@ class TranscriptView(ScrollView, can_focus=True):
 
     cursor: reactive[int] = reactive(0, always_update=True, repaint=False)
     side: reactive[int] = reactive(1, repaint=False)
+
+    class PastRight(Message):
+        """Right (``l``) was pressed on the Repaired side, the rightmost: on to what is beside."""
 
     class Opened(Message):
         """The person asked to see the selected row whole."""
@@ -370,6 +380,8 @@ class TranscriptView(ScrollView, can_focus=True):
             self.cursor = len(self.model) - 1 if self.model else 0
 
     def action_side(self, side: int) -> None:
+        if side == 1 and self.side == 1:
+            self.post_message(self.PastRight())
         self.side = side
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
