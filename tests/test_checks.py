@@ -1002,13 +1002,17 @@ def test_responses_indices_follow_the_items_a_run_was_read_from() -> None:
     assert (v.where, v.call_id) == ("input[3]", "call_1")
 
 
-def test_gemini_signatures_are_asked_for_history_from_another_provider_only() -> None:
+def test_gemini_signatures_are_asked_for_where_the_written_request_lacks_one() -> None:
     native = {"functionCall": {"name": "read", "args": {}}}
     gemini_2 = [U(), A(None, C("call_1", raw=native)), T("call_1")]
     assert [v.rule for v in check(gemini_2, "gemini")] == []
+    # suture writes a call from another format with Gemini's placeholder signature: no G4.
     from_chat = [U(), A(None, C("call_1")), T("call_1")]
-    [v] = check(from_chat, "gemini")
+    assert check(from_chat, "gemini") == []
+    # A history that holds one shows signatures matter: a Gemini call without one is asked for.
+    mixed = [U(), A(None, C("call_1", raw=native)), T("call_1"), A(None, C("call_2")), T("call_2")]
+    [v] = check(mixed, "gemini")
     assert (v.rule, v.where, v.fixed) == ("G4", "contents[1]", False)
     assert "position 2." in v.error  # contents counted from 1, as Gemini reports it
     # Only the current turn (after the last user text) is checked.
-    assert check([*from_chat, A("done"), U("next")], "gemini") == []
+    assert check([*mixed, A("done"), U("next")], "gemini") == []

@@ -631,9 +631,9 @@ _TABLE: tuple[Rule, ...] = (
         ),
         "csells/dartantic#86; lbjlaq/Antigravity-Manager#139",
         "no",
-        "Send each functionCall part back with the thoughtSignature the model returned with it. For calls "
-        "that never had one (history from another model) Gemini documents the placeholder signature "
-        "skip_thought_signature_validator.",
+        "Send each functionCall part back with the thoughtSignature the model returned with it; suture keeps "
+        "a Gemini file's parts as they are. Where it was lost, Gemini documents the placeholder signature "
+        "skip_thought_signature_validator (what suture writes on calls it converts from another format).",
         (r"function call is missing a thought_signature",),
         index="contents",
     ),
