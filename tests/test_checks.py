@@ -900,6 +900,30 @@ def test_verdict_marks_fixed_by_what_the_repair_did() -> None:
     assert [x.rule for x in v.after] == ["A5", "A5"]
 
 
+def test_a_problem_of_the_requests_end_is_fixed_only_where_the_repaired_request_ends_well() -> None:
+    # The repair drops the whitespace reply at the end; the request still ends with an assistant
+    # message, so Mistral's M4 is not fixed (it was said to be: its message was gone).
+    history = [U(), A("hello"), A(" ")]
+    v = verdict(history, "mistral")
+    assert [(x.rule, x.index, x.fixed) for x in v.before] == [("M4", 2, False)]
+    assert [(x.rule, x.index) for x in v.after] == [("M4", 1)]
+    assert "fixed" not in v.before[0].remedy and "prefix" in v.before[0].remedy
+    # Where dropping it leaves a user message at the end, it is fixed, and the remedy says how.
+    [fixed] = verdict([U(), A(" ")], "mistral").before
+    assert (fixed.rule, fixed.fixed) == ("M4", True) and "drops the empty assistant message" in fixed.remedy
+    [ends_with_calls] = [x for x in verdict([U(), A(None, C("abcdefghi"))], "mistral").before if x.rule == "M4"]
+    assert ends_with_calls.fixed
+
+
+def test_a_problem_of_the_requests_start_is_looked_for_where_it_starts_after_repair() -> None:
+    v = verdict([A(" "), A("hello"), U("x")], "bedrock")
+    start = [x for x in v.before if x.rule == "B3" and x.where == "messages.0"]
+    assert [(x.index, x.fixed) for x in start] == [(0, False)]
+    assert any(x.rule == "B3" and x.where == "messages.0" for x in v.after)
+    [gone] = [x for x in verdict([A(" "), U("x")], "bedrock").before if x.rule == "B3"]
+    assert gone.fixed
+
+
 def test_violation_json_has_every_field() -> None:
     [v] = check([U(), A(None, C("toolu_1")), U("next")], "anthropic")
     out = v.to_json()

@@ -42,6 +42,11 @@ class Rule:
     """What the repair does about it, for a rule it fixes only in some cases (``fixed == "some"``)."""
     unseen: tuple[int, ...] = ()
     """The ``errors`` (by index) no check writes: what the history alone does not show."""
+    place: str = ""
+    """``"first"`` or ``"last"`` for a rule about the message that starts or ends the request,
+    whichever it is: where the repair drops that message, the one that then starts or ends it is
+    the place to look for the problem after repair (``"first"`` for a problem at the first wire
+    message only)."""
 
     @property
     def repair_does(self) -> str:
@@ -712,7 +717,9 @@ _TABLE: tuple[Rule, ...] = (
         "End the request with a user or tool message, or send the final assistant message with prefix: true.",
         (r"expected last role user or tool .{0,90}?but got (?P<role>\w+)",),
         index="messages",
-        fix="the repair adds the missing results, so the request ends with a tool message",
+        fix="the repair adds the missing results of the last calls, or drops the empty assistant message at the "
+        "end, so the request ends with a tool or user message",
+        place="last",
     ),
     Rule(
         "M5",
@@ -811,6 +818,7 @@ _TABLE: tuple[Rule, ...] = (
         ),
         index="turns",
         fix="the repair drops empty assistant messages and puts results after an assistant message with calls",
+        place="first",
     ),
     Rule(
         "B6",
