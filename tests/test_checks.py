@@ -11,9 +11,11 @@ import pytest
 
 from suture.checks import PROVIDERS, RULES, check, resolve, verdict, verdicts
 from suture.io import InputError
-from suture.model import Message, OtherPart, TextPart, ThinkingPart
+from suture.model import ImagePart, Message, OtherPart, TextPart, ThinkingPart
 from suture.repair import repair
 from tests.helpers.messages import A, C, S, T, U, thought
+
+_IMAGE = ImagePart({"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}, "image/png")
 
 # One history every provider accepts: 9-character ids (Mistral), a user message last, roles in
 # the order Mistral allows, results right after their call, no empty text.
@@ -348,6 +350,41 @@ CASES: list[Case] = [
         "messages",
         False,
         [S()],
+    ),
+    Case(
+        "openai-chat",
+        "O7",
+        [U(), A(None, C("call_1", "screenshot")), T("call_1", [_IMAGE])],
+        2,
+        "Invalid 'messages[2]'. Image URLs are only allowed for messages with role 'user', but this message with "
+        "role 'tool' contains an image URL.",
+        "messages[2]",
+        False,
+        [U(), A(None, C("call_1", "screenshot")), T("call_1", "taken"), U([_IMAGE])],
+    ),
+    Case(
+        "openai-chat",
+        "O7",
+        [U("draw a cat"), A([_IMAGE]), U("describe it")],
+        1,
+        "Invalid 'messages[1]'. Image URLs are only allowed for messages with role 'user', but this message with "
+        "role 'assistant' contains an image URL.",
+        "messages[1]",
+        False,
+        [U([_IMAGE]), A("a cat"), U("describe it")],
+    ),
+    # An assistant message with nothing in it: the repair drops it. (A message of another format
+    # that only makes calls is written with content null: the clean case.)
+    Case(
+        "openai-chat",
+        "O8",
+        [U(), A([]), U("again")],
+        1,
+        "Invalid 'messages[1].content': empty array. Expected an array with minimum length 1, but got an empty "
+        "array instead.",
+        "messages[1].content",
+        True,
+        [U(), A([], C("call_1")), T("call_1"), U("again")],
     ),
     # -- OpenAI Responses --------------------------------------------------------------------------------
     Case(
@@ -922,6 +959,17 @@ def test_a_problem_of_the_requests_start_is_looked_for_where_it_starts_after_rep
     assert any(x.rule == "B3" and x.where == "messages.0" for x in v.after)
     [gone] = [x for x in verdict([A(" "), U("x")], "bedrock").before if x.rule == "B3"]
     assert gone.fixed
+
+
+def test_an_empty_content_list_read_from_a_chat_record_is_sent_as_it_was() -> None:
+    # A record read with content [] beside its calls is written back as read: OpenAI answers 400
+    # (langchain-ai/langchainjs#11416), and the repair does not drop a message that makes calls.
+    kept = Message("assistant", [], (C("call_1"),), raw={"role": "assistant", "content": [], "tool_calls": []})
+    v = verdict([U(), kept, T("call_1")], "openai-chat")
+    assert [(x.rule, x.index, x.fixed) for x in v.before] == [("O8", 1, False)]
+    assert [x.rule for x in v.after] == ["O8"]
+    # No report says a user message's empty list is rejected: not flagged.
+    assert check([U(""), U([])], "openai-chat") == []
 
 
 def test_violation_json_has_every_field() -> None:

@@ -460,6 +460,44 @@ _TABLE: tuple[Rule, ...] = (
         (r"invalid messages: empty array\.? expected an array with minimum length 1",),
         index="messages",
     ),
+    Rule(
+        "O7",
+        ("openai-chat",),
+        "images only in user messages (GPT-5.2 no longer answers 400 for a tool message's image, but "
+        "does not read it: openai/openai-openapi#523)",
+        (
+            "Invalid 'messages[{N}]'. Image URLs are only allowed for messages with role 'user', but this "
+            "message with role '{role}' contains an image URL.",
+        ),
+        "OpenHands/OpenHands#7700 (role tool); openai/openai-node#1030 (role assistant)",
+        "no",
+        "Move the image into a user message of its own right after the tool results (and keep a text "
+        "result in the tool message); suture moves no part from one message to another, so the repair "
+        "leaves it, except in a result it keeps as a user note.",
+        (
+            r"(?:invalid messages\[(?P<n>\d+)\]\.? )?image urls are only allowed for messages with role user,? "
+            r"but this message with role (?P<role>\w+) contains an image url",
+        ),
+        index="messages",
+    ),
+    Rule(
+        "O8",
+        ("openai-chat",),
+        "an assistant message's content is not an empty list (null where it only makes calls)",
+        (
+            "Invalid 'messages[{N}].content': empty array. Expected an array with minimum length 1, but got an "
+            "empty array instead.",
+        ),
+        # For an assistant message; no report found for a user or system one (a system message's
+        # empty list was answered 200 in 2024: openai/openai-python#1812), so only this is checked.
+        "langchain-ai/langchainjs#11416, #11419 (assistant message with tool_calls); n8n-io/n8n#38526",
+        "some",
+        "Write the content of an assistant message that only makes calls as null (or give it text); "
+        "suture keeps a record it read as it was.",
+        (r"invalid messages\[(?P<n>\d+)\]\.content: empty array",),
+        index="messages",
+        fix="the repair drops an assistant message that holds nothing and makes no call",
+    ),
     # -- OpenAI Responses ------------------------------------------------------------------------
     Rule(
         "R1",
