@@ -11,9 +11,11 @@ import pytest
 
 from suture.checks import PROVIDERS, RULES, check, resolve, verdict, verdicts
 from suture.io import InputError
-from suture.model import Message, OtherPart, TextPart, ThinkingPart
+from suture.model import ImagePart, Message, OtherPart, TextPart, ThinkingPart
 from suture.repair import repair
 from tests.helpers.messages import A, C, S, T, U, thought
+
+_IMAGE = ImagePart({"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}, "image/png")
 
 # One history every provider accepts: 9-character ids (Mistral), a user message last, roles in
 # the order Mistral allows, results right after their call, no empty text.
@@ -348,6 +350,41 @@ CASES: list[Case] = [
         "messages",
         False,
         [S()],
+    ),
+    Case(
+        "openai-chat",
+        "O7",
+        [U(), A(None, C("call_1", "screenshot")), T("call_1", [_IMAGE])],
+        2,
+        "Invalid 'messages[2]'. Image URLs are only allowed for messages with role 'user', but this message with "
+        "role 'tool' contains an image URL.",
+        "messages[2]",
+        False,
+        [U(), A(None, C("call_1", "screenshot")), T("call_1", "taken"), U([_IMAGE])],
+    ),
+    Case(
+        "openai-chat",
+        "O7",
+        [U("draw a cat"), A([_IMAGE]), U("describe it")],
+        1,
+        "Invalid 'messages[1]'. Image URLs are only allowed for messages with role 'user', but this message with "
+        "role 'assistant' contains an image URL.",
+        "messages[1]",
+        False,
+        [U([_IMAGE]), A("a cat"), U("describe it")],
+    ),
+    # An assistant message with nothing in it: the repair drops it. (A message of another format
+    # that only makes calls is written with content null: the clean case.)
+    Case(
+        "openai-chat",
+        "O8",
+        [U(), A([]), U("again")],
+        1,
+        "Invalid 'messages[1].content': empty array. Expected an array with minimum length 1, but got an empty "
+        "array instead.",
+        "messages[1].content",
+        True,
+        [U(), A([], C("call_1")), T("call_1"), U("again")],
     ),
     # -- OpenAI Responses --------------------------------------------------------------------------------
     Case(
@@ -900,6 +937,41 @@ def test_verdict_marks_fixed_by_what_the_repair_did() -> None:
     assert [x.rule for x in v.after] == ["A5", "A5"]
 
 
+def test_a_problem_of_the_requests_end_is_fixed_only_where_the_repaired_request_ends_well() -> None:
+    # The repair drops the whitespace reply at the end; the request still ends with an assistant
+    # message, so Mistral's M4 is not fixed (it was said to be: its message was gone).
+    history = [U(), A("hello"), A(" ")]
+    v = verdict(history, "mistral")
+    assert [(x.rule, x.index, x.fixed) for x in v.before] == [("M4", 2, False)]
+    assert [(x.rule, x.index) for x in v.after] == [("M4", 1)]
+    assert "fixed" not in v.before[0].remedy and "prefix" in v.before[0].remedy
+    # Where dropping it leaves a user message at the end, it is fixed, and the remedy says how.
+    [fixed] = verdict([U(), A(" ")], "mistral").before
+    assert (fixed.rule, fixed.fixed) == ("M4", True) and "drops the empty assistant message" in fixed.remedy
+    [ends_with_calls] = [x for x in verdict([U(), A(None, C("abcdefghi"))], "mistral").before if x.rule == "M4"]
+    assert ends_with_calls.fixed
+
+
+def test_a_problem_of_the_requests_start_is_looked_for_where_it_starts_after_repair() -> None:
+    v = verdict([A(" "), A("hello"), U("x")], "bedrock")
+    start = [x for x in v.before if x.rule == "B3" and x.where == "messages.0"]
+    assert [(x.index, x.fixed) for x in start] == [(0, False)]
+    assert any(x.rule == "B3" and x.where == "messages.0" for x in v.after)
+    [gone] = [x for x in verdict([A(" "), U("x")], "bedrock").before if x.rule == "B3"]
+    assert gone.fixed
+
+
+def test_an_empty_content_list_read_from_a_chat_record_is_sent_as_it_was() -> None:
+    # A record read with content [] beside its calls is written back as read: OpenAI answers 400
+    # (langchain-ai/langchainjs#11416), and the repair does not drop a message that makes calls.
+    kept = Message("assistant", [], (C("call_1"),), raw={"role": "assistant", "content": [], "tool_calls": []})
+    v = verdict([U(), kept, T("call_1")], "openai-chat")
+    assert [(x.rule, x.index, x.fixed) for x in v.before] == [("O8", 1, False)]
+    assert [x.rule for x in v.after] == ["O8"]
+    # No report says a user message's empty list is rejected: not flagged.
+    assert check([U(""), U([])], "openai-chat") == []
+
+
 def test_violation_json_has_every_field() -> None:
     [v] = check([U(), A(None, C("toolu_1")), U("next")], "anthropic")
     out = v.to_json()
@@ -1002,13 +1074,17 @@ def test_responses_indices_follow_the_items_a_run_was_read_from() -> None:
     assert (v.where, v.call_id) == ("input[3]", "call_1")
 
 
-def test_gemini_signatures_are_asked_for_history_from_another_provider_only() -> None:
+def test_gemini_signatures_are_asked_for_where_the_written_request_lacks_one() -> None:
     native = {"functionCall": {"name": "read", "args": {}}}
     gemini_2 = [U(), A(None, C("call_1", raw=native)), T("call_1")]
     assert [v.rule for v in check(gemini_2, "gemini")] == []
+    # suture writes a call from another format with Gemini's placeholder signature: no G4.
     from_chat = [U(), A(None, C("call_1")), T("call_1")]
-    [v] = check(from_chat, "gemini")
+    assert check(from_chat, "gemini") == []
+    # A history that holds one shows signatures matter: a Gemini call without one is asked for.
+    mixed = [U(), A(None, C("call_1", raw=native)), T("call_1"), A(None, C("call_2")), T("call_2")]
+    [v] = check(mixed, "gemini")
     assert (v.rule, v.where, v.fixed) == ("G4", "contents[1]", False)
     assert "position 2." in v.error  # contents counted from 1, as Gemini reports it
     # Only the current turn (after the last user text) is checked.
-    assert check([*from_chat, A("done"), U("next")], "gemini") == []
+    assert check([*mixed, A("done"), U("next")], "gemini") == []

@@ -44,6 +44,8 @@ def test_verdicts_are_consistent(messages: list[Message]) -> None:
             if x.index == LIST:  # no message to send: the repair adds none, so it stays
                 assert not x.fixed and (x.rule, LIST) in remaining
                 continue
+            if RULES[x.rule].place == "last":  # about the request's end, wherever it is after repair
+                assert x.fixed == (x.rule not in {a.rule for a in v.after})
             target = result.output_of(x.index)
             if x.fixed:
                 assert target is None or (x.rule, target) not in remaining

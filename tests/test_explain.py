@@ -13,7 +13,7 @@ import pytest
 from suture.checks.explain import closest, explain, locate, recognise, resolve
 from suture.checks.rules import RULES
 from suture.formats import load_file
-from suture.model import Message, OtherPart, TextPart, ThinkingPart
+from suture.model import ImagePart, Message, OtherPart, TextPart, ThinkingPart
 from suture.sent.numbered import sent_request
 from tests.conftest import SAMPLES
 from tests.helpers.messages import A, C, S, T, U, thought
@@ -165,6 +165,22 @@ TEXTS: list[tuple[str, list[Message], str, list[int]]] = [
         [U(), A(None, C("call_1")), T("call_1"), T("call_1")],
         "O4",
         [3],
+    ),
+    (
+        # OpenHands/OpenHands#7700, through LiteLLM
+        "litellm.BadRequestError: OpenAIException - Invalid 'messages[2]'. Image URLs are only allowed for "
+        "messages with role 'user', but this message with role 'tool' contains an image URL.",
+        [U(), A(None, C("call_1")), T("call_1", [ImagePart({"type": "image_url", "image_url": {"url": "x"}})])],
+        "O7",
+        [2],
+    ),
+    (
+        # langchain-ai/langchainjs#11419
+        "400 Invalid 'messages[1].content': empty array.\nExpected an array with minimum length 1, but got an "
+        "empty array instead.",
+        [U(), A([]), U("again")],
+        "O8",
+        [1],
     ),
     (
         "Invalid 'messages[1].tool_calls[0].id': string too long. Expected a string with maximum length 40, but got "

@@ -152,6 +152,52 @@ def test_what_repair_says_of_a_request_body_is_what_check_says_of_the_file(tmp_p
     assert ("would reject it" in proc.stderr) == bool(found)
 
 
+_CALL = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+_SHOT = {"type": "tool_use", "id": "toolu_1", "name": "screenshot", "input": {}}
+_PNG = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
+CONVERSIONS = {
+    # Two calls with one id (the second renamed), written for Gemini: calls from another format go
+    # with Gemini's placeholder signature, so neither verdict asks for one (G4).
+    "chat-to-gemini": (
+        [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": "", "tool_calls": [_CALL, {**_CALL, "function": {"name": "g"}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": "A1"},
+            {"role": "tool", "tool_call_id": "c1", "content": "A2"},
+            {"role": "assistant", "content": "done"},
+        ],
+        "gemini",
+        "gemini",
+        [],
+    ),
+    # A screenshot in a tool result, written for OpenAI Chat: an image in a tool message (O7).
+    "messages-to-chat": (
+        [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": [_SHOT]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": [_PNG]}]},
+        ],
+        "chat",
+        "openai-chat",
+        ["O7"],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", CONVERSIONS)
+def test_what_a_conversion_says_of_its_body_is_what_check_says_of_the_file(tmp_path: Path, name: str) -> None:
+    records, to, provider, rules = CONVERSIONS[name]
+    path, out, report = tmp_path / "in.json", tmp_path / "out.json", tmp_path / "report.json"
+    path.write_bytes(orjson.dumps(records))
+    proc = run("repair", path, "--to", to, "-o", out, "--report", report)
+    assert proc.returncode == 0, proc.stderr
+    said = [(v["rule"], v["where"], v["problem"]) for v in orjson.loads(report.read_bytes())["provider_check"]]
+    found = [(v.rule, v.where, v.problem) for v in check(load_file(out).messages, provider)]
+    assert said == found
+    assert [rule for rule, _, _ in found] == rules
+    assert ("would reject it" in proc.stderr) == bool(rules)
+
+
 def test_a_session_written_back_is_not_judged_as_a_request_body(tmp_path: Path) -> None:
     out, report = tmp_path / "out.jsonl", tmp_path / "report.json"
     proc = run("repair", PARALLEL, "-o", out, "--report", report)

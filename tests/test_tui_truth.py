@@ -173,11 +173,11 @@ async def test_what_the_agent_repairs_itself_is_never_a_problem(tmp_path: Path) 
 
 async def test_the_agents_own_provider_is_shown_first(tmp_path: Path) -> None:
     # pi talked to Anthropic: its verdict is the header's even where another provider's rules
-    # (Gemini's thought signatures) would reject the file as written.
+    # (Bedrock's, which comes before it in the picker) would reject the file as written.
     path = copy(PI, tmp_path)
     transcript = load_sent(str(path), None, False)
     sent = as_sent(transcript)
-    assert verdict(transcript, "gemini", sent=sent).contract.before  # the old first pick
+    assert verdict(transcript, "bedrock", sent=sent).contract.before
     app = SutureApp(path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await checked(pilot, app)

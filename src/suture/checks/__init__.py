@@ -272,10 +272,27 @@ def _reconcile(before: list[Violation], after: list[Violation], result: Repair) 
 
 def _targets(v: Violation, output_of: Callable[[int], int | None], input_count: int) -> list[int | None]:
     """The repaired messages a problem is about: those of its ``index`` and ``related`` (the
-    repaired list itself for a problem of the list, ``LIST``)."""
+    repaired list itself for a problem of the list, ``LIST``). For a problem of the message that
+    starts or ends the request (``Rule.place``) that the repair dropped, the message that then
+    starts or ends it: the problem is not gone because its first message went (Mistral's M4 at a
+    dropped final placeholder stays at the assistant message before it)."""
     if v.index == LIST:
         return [LIST]
-    return [output_of(i) for i in (v.index, *v.related) if 0 <= i < input_count]
+    return [output_of(i) for i in _about(v, output_of, input_count)]
+
+
+def _about(v: Violation, output_of: Callable[[int], int | None], input_count: int) -> list[int]:
+    """The input messages :func:`_targets` maps: ``index`` (or, see there, the nearest kept
+    message in the direction of the rule's place) and ``related``."""
+    index = v.index
+    place = RULES[v.rule].place
+    if 0 <= index < input_count and output_of(index) is None and (place == "last" or v.wire_index == 0):
+        step = -1 if place == "last" else 1 if place == "first" else 0
+        if step:
+            index += step
+            while 0 <= index < input_count and output_of(index) is None:
+                index += step
+    return [i for i in (index, *v.related) if 0 <= i < input_count]
 
 
 def _reconciled(

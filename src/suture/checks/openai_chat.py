@@ -1,4 +1,4 @@
-"""OpenAI Chat Completions: rules O1-O5 of the rule table.
+"""OpenAI Chat Completions: rules O1-O8 of the rule table.
 
 One wire message per neutral message (``messages[N]`` is the neutral index). Duplicate results
 are checked across the whole request (agno-agi/agno#5116).
@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from suture.checks._base import Violation, id_list, unsent, violation
 from suture.checks._chat import pairing
-from suture.model import Message
+from suture.model import ImagePart, Message
 
 NAME = "openai-chat"
 TITLE = "OpenAI Chat Completions"
@@ -50,7 +50,9 @@ def scan(messages: Sequence[Message], start: int, stop: int, first_result: dict[
     """The problems of ``messages[start:stop]`` (``start``: 0 or a message that is not a tool
     message), by message index; ``first_result`` maps a tool_call_id to its first tool message
     before ``start`` and gets those of the range (``suture.checks.resume`` resumes a check so)."""
-    found = _pairing(messages, start, stop) + _ids(messages, start, stop, first_result)
+    found = (
+        _pairing(messages, start, stop) + _ids(messages, start, stop, first_result) + _content(messages, start, stop)
+    )
     found.sort(key=lambda v: v.index)
     return found
 
@@ -152,4 +154,47 @@ def _ids(messages: Sequence[Message], start: int, stop: int, first_result: dict[
                         L=len(call.id),
                     )
                 )
+    return found
+
+
+# O7: the roles OpenAI writes as they are (another one is written as a user message).
+_NOT_USER = frozenset({"system", "developer", "assistant", "tool"})
+
+
+def _content(messages: Sequence[Message], start: int, stop: int) -> list[Violation]:
+    """O7, an image in a message that is not a user message (OpenHands/OpenHands#7700,
+    openai/openai-node#1030), and O8, an assistant message whose content is an empty list
+    (langchain-ai/langchainjs#11416): where suture writes one, a message with no calls (a
+    placeholder, which the repair drops) or a record read with ``content: []``."""
+    found: list[Violation] = []
+    for i in range(start, stop):
+        m = messages[i]
+        content = m.content
+        if not isinstance(content, list):
+            continue
+        if m.role in _NOT_USER and any(isinstance(p, ImagePart) for p in content):
+            found.append(
+                _v(
+                    "O7",
+                    i,
+                    f"an image in a{'n' if m.role == 'assistant' else ''} {m.role} message",
+                    False,
+                    f"messages[{i}]",
+                    role=m.role,
+                )
+            )
+        if (
+            m.role == "assistant"
+            and not content
+            and (not m.tool_calls or (isinstance(m.raw, dict) and m.raw.get("content") == []))
+        ):
+            found.append(
+                _v(
+                    "O8",
+                    i,
+                    "an assistant message whose content is an empty list",
+                    not m.tool_calls,
+                    f"messages[{i}].content",
+                )
+            )
     return found

@@ -62,6 +62,7 @@ from typing import TYPE_CHECKING, TypeVar
 from suture.checks import (
     PROVIDERS,
     Verdict,
+    _about,
     _collector_paused,
     _fix_remedies,
     _reconciled,
@@ -687,13 +688,12 @@ class _Fixed:
 
         def keep(slot: _Slot, pos: int) -> Violation:
             v = slot.source[pos]
-            for i in (v.index, *v.related):
-                if 0 <= i < input_count:
-                    t = output_of(i)
-                    if t is not None:
-                        self.dependents.setdefault((v.rule, t), set()).add((slot, pos))
-                    if i >= settled:
-                        self.unsettled.add((slot, pos))
+            for i in {*_about(v, output_of, input_count), *(j for j in (v.index, *v.related) if 0 <= j < input_count)}:
+                t = output_of(i)
+                if t is not None:
+                    self.dependents.setdefault((v.rule, t), set()).add((slot, pos))
+                if i >= settled:
+                    self.unsettled.add((slot, pos))
             return one(v)
 
         again = set(self.unsettled)

@@ -42,6 +42,11 @@ class Rule:
     """What the repair does about it, for a rule it fixes only in some cases (``fixed == "some"``)."""
     unseen: tuple[int, ...] = ()
     """The ``errors`` (by index) no check writes: what the history alone does not show."""
+    place: str = ""
+    """``"first"`` or ``"last"`` for a rule about the message that starts or ends the request,
+    whichever it is: where the repair drops that message, the one that then starts or ends it is
+    the place to look for the problem after repair (``"first"`` for a problem at the first wire
+    message only)."""
 
     @property
     def repair_does(self) -> str:
@@ -455,6 +460,44 @@ _TABLE: tuple[Rule, ...] = (
         (r"invalid messages: empty array\.? expected an array with minimum length 1",),
         index="messages",
     ),
+    Rule(
+        "O7",
+        ("openai-chat",),
+        "images only in user messages (GPT-5.2 no longer answers 400 for a tool message's image, but "
+        "does not read it: openai/openai-openapi#523)",
+        (
+            "Invalid 'messages[{N}]'. Image URLs are only allowed for messages with role 'user', but this "
+            "message with role '{role}' contains an image URL.",
+        ),
+        "OpenHands/OpenHands#7700 (role tool); openai/openai-node#1030 (role assistant)",
+        "no",
+        "Move the image into a user message of its own right after the tool results (and keep a text "
+        "result in the tool message); suture moves no part from one message to another, so the repair "
+        "leaves it, except in a result it keeps as a user note.",
+        (
+            r"(?:invalid messages\[(?P<n>\d+)\]\.? )?image urls are only allowed for messages with role user,? "
+            r"but this message with role (?P<role>\w+) contains an image url",
+        ),
+        index="messages",
+    ),
+    Rule(
+        "O8",
+        ("openai-chat",),
+        "an assistant message's content is not an empty list (null where it only makes calls)",
+        (
+            "Invalid 'messages[{N}].content': empty array. Expected an array with minimum length 1, but got an "
+            "empty array instead.",
+        ),
+        # For an assistant message; no report found for a user or system one (a system message's
+        # empty list was answered 200 in 2024: openai/openai-python#1812), so only this is checked.
+        "langchain-ai/langchainjs#11416, #11419 (assistant message with tool_calls); n8n-io/n8n#38526",
+        "some",
+        "Write the content of an assistant message that only makes calls as null (or give it text); "
+        "suture keeps a record it read as it was.",
+        (r"invalid messages\[(?P<n>\d+)\]\.content: empty array",),
+        index="messages",
+        fix="the repair drops an assistant message that holds nothing and makes no call",
+    ),
     # -- OpenAI Responses ------------------------------------------------------------------------
     Rule(
         "R1",
@@ -631,9 +674,9 @@ _TABLE: tuple[Rule, ...] = (
         ),
         "csells/dartantic#86; lbjlaq/Antigravity-Manager#139",
         "no",
-        "Send each functionCall part back with the thoughtSignature the model returned with it. For calls "
-        "that never had one (history from another model) Gemini documents the placeholder signature "
-        "skip_thought_signature_validator.",
+        "Send each functionCall part back with the thoughtSignature the model returned with it; suture keeps "
+        "a Gemini file's parts as they are. Where it was lost, Gemini documents the placeholder signature "
+        "skip_thought_signature_validator (what suture writes on calls it converts from another format).",
         (r"function call is missing a thought_signature",),
         index="contents",
     ),
@@ -712,7 +755,9 @@ _TABLE: tuple[Rule, ...] = (
         "End the request with a user or tool message, or send the final assistant message with prefix: true.",
         (r"expected last role user or tool .{0,90}?but got (?P<role>\w+)",),
         index="messages",
-        fix="the repair adds the missing results, so the request ends with a tool message",
+        fix="the repair adds the missing results of the last calls, or drops the empty assistant message at the "
+        "end, so the request ends with a tool or user message",
+        place="last",
     ),
     Rule(
         "M5",
@@ -811,6 +856,7 @@ _TABLE: tuple[Rule, ...] = (
         ),
         index="turns",
         fix="the repair drops empty assistant messages and puts results after an assistant message with calls",
+        place="first",
     ),
     Rule(
         "B6",

@@ -25,6 +25,9 @@ that has the same name (Gemini pairs by order and name). On the way back such a 
 written nowhere: the call and its response stay as they were. Only when repair renames a call is
 the new id written into the call and its response, so they still pair.
 
+A call another format read is written as a fresh ``functionCall`` part; the first of each model
+content carries :data:`SKIP_SIGNATURE` as its ``thoughtSignature`` (it never had a real one).
+
 A result repair makes up is a ``functionResponse`` part with the call's name (and id, if the call
 has one) and ``response: {"output": TEXT}``, added to the user content that answers the call, or
 a new one right after the model content; a note is a user content with text parts.
@@ -56,6 +59,13 @@ from suture.model import (
 )
 
 __all__ = ["ADAPTER", "GeminiAdapter", "derived_id"]
+
+SKIP_SIGNATURE = "skip_thought_signature_validator"
+"""The ``thoughtSignature`` written on the first ``functionCall`` of a model content whose calls
+were not read from Gemini: Gemini 3 rejects a current turn's step whose first call has no
+signature (csells/dartantic#86), and documents this value for calls it did not generate
+(https://ai.google.dev/gemini-api/docs/thought-signatures#faqs). ``suture.checks.gemini`` lays
+such calls out the same way."""
 
 # Keys only other formats put on a content: seeing one means this is not Gemini.
 _FOREIGN_KEYS = frozenset({"content", "tool_calls", "tool_call_id", "type", "toolCallId"})
@@ -420,7 +430,7 @@ class GeminiAdapter:
             out += self._fresh_part(part)
         if isinstance(m.content, str) and m.content:
             out.append({"text": m.content})
-        for c in m.tool_calls:
+        for k, c in enumerate(m.tool_calls):
             args = c.arguments
             if isinstance(args, str):
                 try:
@@ -431,7 +441,10 @@ class GeminiAdapter:
             if c.id and c.id not in derived:
                 fresh["id"] = c.id
             fresh["args"] = args if isinstance(args, dict) else {} if args is None else {"value": args}
-            out.append({"functionCall": fresh})
+            written_part: dict[str, Any] = {"functionCall": fresh}
+            if k == 0 and not (isinstance(c.raw, dict) and "functionCall" in c.raw):
+                written_part["thoughtSignature"] = SKIP_SIGNATURE  # a call Gemini never signed
+            out.append(written_part)
         return {"role": "model", "parts": out}
 
     def _own_parts(self, m: Message, written: set[str]) -> list[Any] | None:
