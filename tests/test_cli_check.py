@@ -228,3 +228,60 @@ def test_long_lists_are_cut_in_the_terminal_unless_all(tmp_path: Path) -> None:
     r = _run(str(path), "--provider", "mistral", "--all")
     assert r.stdout.count("mistral would say:") == 120
     assert "more" not in r.stdout
+
+
+def test_a_file_that_reads_as_other_formats_too_says_so(tmp_path: Path) -> None:
+    """Detection found other formats that fit: check's header and --json name them."""
+    path = _write(tmp_path / "both.json", [{"role": "user", "content": ""}, {"role": "user", "content": []}])
+    header = _run(str(path)).stdout.splitlines()[0]
+    assert header.endswith("(it reads as messages, responses or vercel too: --format NAME)"), header
+    assert "(it reads as messages, responses or vercel too" in _run("--provider", "anthropic", str(path)).stdout
+    assert json.loads(_run("--json", str(path)).stdout)["other_formats"] == ["messages", "responses", "vercel"]
+    # Named: no other reading to offer.
+    assert json.loads(_run("--json", "--format", "messages", str(path)).stdout)["other_formats"] == []
+
+
+def test_a_file_of_one_format_only_names_none(clean: Path) -> None:
+    report = json.loads(_run("--json", "--provider", "anthropic", str(clean)).stdout)
+    assert report["other_formats"] == []
+    assert "reads as" not in _run(str(clean)).stdout
+
+
+@pytest.mark.parametrize("value", ["", ",", " "])
+def test_an_empty_provider_is_refused_as_an_unknown_one_is(clean: Path, value: str) -> None:
+    proc = _run(str(clean), "--provider", value)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert (
+        proc.stderr.startswith("suture: error: --provider ") and "names no provider; known providers: " in proc.stderr
+    )
+    assert proc.stderr.count("\n") == 1
+
+
+def test_a_file_not_in_the_format_named_is_refused_saying_why(clean: Path) -> None:
+    session = ROOT / "sample_sessions" / "real" / "claude-code" / "short.jsonl"
+    proc = _run(str(session), "--format", "messages")
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "this file is not in the messages format (line 1: message has no role); it reads as claude-code" in (
+        proc.stderr
+    )
+    proc = _run(str(clean), "--format", "gemini")
+    assert proc.returncode == 2
+    assert "this file is not in the gemini format (contents[0].parts: must be a list, got null)" in proc.stderr
+    assert proc.stderr.rstrip().endswith("it reads as chat (--format chat)")
+
+
+def test_without_provider_a_long_list_is_cut_as_with_it(tmp_path: Path) -> None:
+    """Without --provider the Valid property's problems are listed as --provider lists its own:
+    the first 20, then how many more and that --all lists them."""
+    messages: list[dict[str, object]] = [{"role": "user", "content": "go"}]
+    for k in range(30):
+        messages.append({"role": "assistant", "content": None, "tool_calls": [_call(f"call{k:03d}")]})
+        messages.append({"role": "user", "content": "next"})
+    path = _write(tmp_path / "many.json", messages)
+    lines = _run(str(path)).stdout.splitlines()
+    assert lines[0].startswith(f"{path}: 30 problems")
+    listed = [line for line in lines if line.startswith("  [")]
+    assert len(listed) == 20
+    assert "  … and 10 more; --all lists them, --json gives every field" in lines
+    every = _run("--all", str(path)).stdout.splitlines()
+    assert len([line for line in every if line.startswith("  [")]) == 30 and not any("more;" in x for x in every)

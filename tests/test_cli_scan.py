@@ -358,3 +358,18 @@ def test_many_files_are_scanned_by_a_pool_of_processes(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert len(json_rows(proc)) == 70
     assert summary(proc).endswith(": 0 would be rejected, 70 ok, 0 unreadable")
+
+
+def test_csv_writes_a_file_name_as_it_is_where_csv_can_hold_it(tmp_path: Path) -> None:
+    """A name with a newline and one with a backslash and an ``n`` are two names in the CSV (the
+    newline in a quoted cell); a character a terminal acts on (ESC) is still escaped."""
+    folder = tmp_path / "s"
+    folder.mkdir()
+    names = ["a\nb.jsonl", "a\\nb.jsonl", "tab\there.jsonl"]
+    for name in [*names, "esc\x1b[31m.jsonl"]:
+        (folder / name).write_bytes(CLEAN.read_bytes())
+    proc = scan(folder, "--csv", "--no-cache", home=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    paths = sorted(row[0] for row in list(csv.reader(io.StringIO(proc.stdout, newline="")))[1:])
+    assert paths == sorted([*(f"{folder}/{name}" for name in names), f"{folder}/esc\\x1b[31m.jsonl"])
+    assert "\x1b" not in proc.stdout

@@ -157,10 +157,8 @@ def test_suture_sent_names_the_places_of_what_the_agent_adds() -> None:
     body = last.get("body", last)
     assert body["messages"][1]["role"] == "system"
     proc = run("sent", folder / "session.jsonl")
-    assert (
-        "the request also holds what Claude Code adds (messages.1: the system message Claude Code adds" in proc.stderr
-    )
-    assert "which this list leaves out (--body puts it in)" in proc.stderr
+    assert "this list has 4 of them, leaving out what Claude Code adds (messages.1: the system message" in proc.stderr
+    assert "--body puts it in)" in proc.stderr
     assert all(m["role"] != "system" for m in json.loads(proc.stdout))
     # With --body it is there, a stand-in at its place: messages.N of the provider's error is
     # the body's Nth message.
@@ -168,7 +166,23 @@ def test_suture_sent_names_the_places_of_what_the_agent_adds() -> None:
     sent = json.loads(proc.stdout)["messages"]
     assert [m["role"] for m in sent[:3]] == [m["role"] for m in body["messages"][:3]]
     assert "the system message Claude Code adds" in sent[1]["content"]
-    assert "a stand-in at its place here" in proc.stderr
+    assert "this list has all 5, with a stand-in for what Claude Code adds (messages.1: " in proc.stderr
+
+
+@pytest.mark.parametrize("name", ["short.jsonl", "tool_heavy.jsonl"])
+def test_check_and_sent_count_the_messages_sent_alike(name: str) -> None:
+    """The request's messages before the new prompt, as the provider numbers them: one count in
+    check's header, check's JSON and sent's line (not the neutral messages, where each tool
+    result is one of its own)."""
+    path = REAL / "claude-code" / name
+    header = run("check", path).stdout.splitlines()[0]
+    report = json.loads(run("check", "--json", path).stdout)
+    n = report["sent_messages"]
+    assert n == report["request"]["history"]
+    assert f", {n} messages in the request Claude Code sends on resume" in header
+    sent = run("sent", path)
+    assert f"sends anthropic a request of {n} messages before the new prompt" in sent.stderr
+    assert f"this list has {len(json.loads(sent.stdout))} of them" in sent.stderr
 
 
 COMPACTED = [

@@ -17,7 +17,7 @@ from suture.cli import main
 from suture.formats import NotTranscript, load_file
 from suture.io import InputError
 from suture.repair import repair
-from suture.scan import OK, OTHER, REJECTED, UNREADABLE, judge, scan_path
+from suture.scan import OK, OTHER, REJECTED, UNREADABLE, judge, scan_path, sent_after_repair
 from suture.sent import models
 from suture.sent import verdict as sent_verdict
 from tests.conftest import SAMPLES
@@ -63,7 +63,9 @@ def test_scan_and_check_agree(path: Path, capsysbinary: pytest.CaptureFixture[by
             row.problems,
         )
         assert len(judged["notes"]) == row.fixes
-        assert judged["contract"]["after_repair"] == row.after_repair
+        # after_repair counts what the verdict counts: what is sent, from the session suture
+        # repair writes (not the contract view's problems in the file as written)
+        assert judged["after_repair"] == row.after_repair
         if judged["sent"]:
             first = judged["sent"][0]
             assert row.problem.startswith(f"{first['rule']} {first['source']}: ")
@@ -96,14 +98,17 @@ def test_the_judgement_is_the_verdict_on_what_is_sent(path: Path) -> None:
         assert scan_path(path).verdict == (OTHER if isinstance(e, NotTranscript) else UNREADABLE)
         return
     repaired = repair(transcript.messages)
-    j = judge(transcript, repaired)
+    data = path.read_bytes()
+    j = judge(transcript, repaired, data)
     if not j.provider:
         return
     v = sent_verdict(transcript, None, repaired)
+    session = transcript.format in models()
+    left = sent_after_repair(transcript, repaired, data, v.provider, len(v.problems))
     assert (j.provider, j.problems, j.after_repair, j.fixes) == (
         v.provider,
         len(v.problems),
-        len(v.contract.after),
+        left if session else len(v.contract.after),
         len(v.notes),
     )
     if transcript.format not in models():
@@ -173,3 +178,14 @@ def test_scan_and_check_agree_on_a_file_with_a_line_that_cannot_be_read(
         )
     else:
         assert row.skipped == 1
+
+
+def test_after_repair_counts_what_the_verdict_counts() -> None:
+    """A session whose file as written breaks the contract where the agent repairs it itself
+    (Claude Code leaves out the whitespace-only text block in front of a thinking block): nothing
+    is wrong with what it sends, and nothing is after repair either; ``after_repair`` is not the
+    contract view's count, which would say repair leaves more than there is."""
+    path = SAMPLES / "real" / "claude-code" / "short.jsonl"
+    row = scan_path(path)
+    assert (row.verdict, row.problems, row.after_repair) == (OK, 0, 0)
+    assert sent_verdict(load_file(path)).contract.after  # (what after_repair counted before)

@@ -325,15 +325,21 @@ def test_the_command_refuses_a_folder_that_does_not_exist(tmp_path: Path) -> Non
     assert proc.stderr == f"suture: error: {tmp_path / 'nowhere'}: no such file or folder\n"
 
 
-def test_suture_alone_without_a_terminal_prints_the_usage(tmp_path: Path) -> None:
+def test_suture_alone_without_a_terminal_says_so_as_suture_sessions_does(tmp_path: Path) -> None:
+    """``suture > out.txt`` is ``suture sessions > out.txt``: one line on stderr, exit 2 (not the
+    whole usage)."""
     import subprocess
     import sys
 
-    proc = subprocess.run(
-        [sys.executable, "-m", "suture"], capture_output=True, text=True, env=env_for(tmp_path), timeout=60
-    )
-    assert proc.returncode == 2
-    assert "sessions" in proc.stderr and "scan" in proc.stderr
+    said = []
+    for args in ([], ["sessions"]):
+        proc = subprocess.run(
+            [sys.executable, "-m", "suture", *args], capture_output=True, text=True, env=env_for(tmp_path), timeout=60
+        )
+        assert proc.returncode == 2 and proc.stdout == ""
+        said.append(proc.stderr)
+    assert said[0] == said[1]
+    assert said[0].startswith("suture: error: the app needs a terminal") and said[0].count("\n") == 1
 
 
 async def test_at_80_columns_a_row_keeps_its_verdict_and_file_and_why_is_under_the_list(home: Path) -> None:

@@ -483,7 +483,7 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.parametrize(
-    "args", [["repair"], ["check"], ["check", "--json"], ["check", "--provider", "all", "--all"]], ids=" ".join
+    "args", [["repair"], ["check", "--all"], ["check", "--json"], ["check", "--provider", "all", "--all"]], ids=" ".join
 )
 def test_a_reader_that_goes_away_is_no_error(big: Path, args: list[str]) -> None:
     """``suture … | head -c 1``: the pipe breaks; suture ends quietly, with 141 (as a process a

@@ -67,8 +67,8 @@ class Row:
 
     ``verdict`` is ``ok``, ``rejected`` (the provider named in ``provider`` would answer 400 to
     what is sent, for a session log what the agent sends when it resumes it: ``problems``
-    reasons, the first in ``problem``; ``after_repair`` problems are left in suture's repair of
-    the file), ``unreadable`` (``error`` says why) or ``other`` (readable JSON or JSONL that is
+    reasons, the first in ``problem``; ``after_repair`` counts the same after ``suture repair``:
+    for a session log, in what the agent sends from the session it writes), ``unreadable`` (``error`` says why) or ``other`` (readable JSON or JSONL that is
     not a transcript suture knows, such as a settings file or a request log beside the sessions;
     ``error`` says what it is closest to). ``fixes`` counts what the agent repairs
     itself on resume: never problems. ``when`` is the last time the session
@@ -118,8 +118,8 @@ COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(Row))
 @dataclass(frozen=True, slots=True)
 class Judgement:
     """A verdict on what is sent from a history: the provider it was judged for, how many
-    problems it would report (the first as one line), how many suture's repair of the file
-    leaves, and how many things the agent repairs itself on resume (never problems)."""
+    problems it would report (the first as one line), how many it would report after suture's
+    repair (:func:`judge` says of what), and how many things the agent repairs itself on resume (never problems)."""
 
     provider: str
     problems: int
@@ -135,14 +135,17 @@ class Judgement:
         return REJECTED if self.problems else OK
 
 
-def judge(transcript: Transcript, repaired: Repair) -> Judgement:
+def judge(transcript: Transcript, repaired: Repair, data: bytes | None = None) -> Judgement:
     """Whether the provider would reject what is sent from ``transcript``: the verdict
     ``suture check`` gives (``suture.sent.verdict``). For a session log (Claude Code, Codex, pi)
     that is what the agent sends when it resumes it, its own fixes counted apart; for a request
     file, the file's history, by its provider's checks. A format whose provider is not known (the
     AI SDK speaks to many) is judged by the Valid property every provider shares, as ``suture
     check`` judges it without ``--provider``. ``repaired`` is suture's repair of the file as
-    written (the contract view: what ``after_repair`` counts)."""
+    written. ``after_repair`` counts what the verdict counts, after that repair: for a request
+    file, the repaired history's problems; for a session log, the problems in what the agent
+    sends from the session ``suture repair`` writes into ``data`` (the bytes ``transcript`` was
+    read from; :func:`sent_after_repair`)."""
     from suture.sent import models, stricter, verdict
 
     if transcript.format in models():
@@ -153,9 +156,10 @@ def judge(transcript: Transcript, repaired: Repair) -> Judgement:
         if said:
             x = said[0]
             first = f"{x.rule} {v.where(x, transcript.messages)}: {x.problem}"
+        left = sent_after_repair(transcript, repaired, data, v.provider, len(v.problems))
         if strict is not None:
-            return Judgement(v.provider, 0, len(v.contract.after), "", len(v.notes), strict.provider, first)
-        return Judgement(v.provider, len(v.problems), len(v.contract.after), first, len(v.notes))
+            return Judgement(v.provider, 0, left, "", len(v.notes), strict.provider, first)
+        return Judgement(v.provider, len(v.problems), left, first, len(v.notes))
     # A request file's history is what is sent: ``suture.sent.verdict`` is its provider's checks
     # on it, called here without building the wire copy it does not need.
     provider = own_provider(transcript)
@@ -176,6 +180,30 @@ def judge(transcript: Transcript, repaired: Repair) -> Judgement:
         # (a problem of the request's list itself, no message to send, is said at the list)
         first = f"{x.rule} {x.where if x.index == LIST else f'message {x.index}'}: {x.problem}"
     return Judgement(provider, len(c.before), len(c.after), first)
+
+
+def sent_after_repair(
+    transcript: Transcript, repaired: Repair, data: bytes | None, provider: str, problems: int
+) -> int:
+    """How many problems ``provider`` finds in what the agent sends on resume from the session
+    log ``suture repair`` writes (``suture.writeback``: ``repaired`` written into ``data``, the
+    bytes ``transcript`` was read from). ``problems`` (what is sent now) where it writes the file
+    unchanged, or cannot write it, or ``data`` is not given."""
+    from suture.writeback import may_differ, write_back
+
+    if data is None or not (repaired.changes or may_differ(transcript, repaired)):
+        return problems
+    try:
+        written = write_back(data, transcript, repaired)
+    except InputError:
+        return problems
+    if not written.changed:
+        return problems
+    from suture.formats import get
+    from suture.sent import verdict
+
+    doc = parse_document(written.data)
+    return len(verdict(get(transcript.format).load(doc), provider).problems)
 
 
 def stricter_said(row: Row) -> str:
@@ -254,7 +282,7 @@ def scan_bytes(data: bytes, path: str, size: int | None = None, mtime: float | N
     records = doc.records if doc.kind == "jsonl" else []
     session = about(doc, transcript)
     result = repair(transcript.messages)
-    judgement = judge(transcript, result)
+    judgement = judge(transcript, result, data)
     when = _last_timestamp(records) or (_iso(mtime) if mtime is not None and mtime >= 0 else "")
     last_error = _one_line(transcript.evidence[-1][1]) if transcript.evidence else ""
     return Row(
@@ -355,9 +383,11 @@ def warm() -> None:
     import suture.sent.numbered  # noqa: F401  (what the agent sends, numbered as its provider numbers it)
     from suture.formats import adapters
     from suture.sent import models
+    from suture.writeback import writers
 
     adapters()
     models()
+    writers()  # (the session suture repair writes: what after_repair counts)
 
 
 def scan_found(found: Found) -> tuple[Row, bool]:

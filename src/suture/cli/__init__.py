@@ -137,10 +137,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_BAD_INPUT
         args_list.insert(0, "view")  # suture FILE
         own = _own_module("view")
-    if not args_list and sys.stdin.isatty() and sys.stdout.isatty():
+    if not args_list:
+        # A person at a terminal: the sessions browser. Without one (suture > out.txt), the one
+        # line `suture sessions` says there, exit 2.
         own = _own_module("sessions")
         if own is not None:
-            args_list = ["sessions"]  # a person at a terminal: the sessions browser
+            args_list = ["sessions"]
     args = _opened_alone(own, args_list)
     if args is None:
         parser = build_parser(own)

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from suture import show
-from suture.formats import bad_lines_said, load_file, read_file, reordered_said
+from suture.formats import bad_lines_said, reordered_said
 from suture.io import InputError
 from suture.kinds import counted
 from suture.model import Message, Transcript
@@ -76,7 +77,7 @@ def load_strict(
     """Load a transcript for a command: a JSONL line that cannot be read is an error unless the
     person asked to skip such lines (then each is named by ``warn``, on stderr by default). The
     file is loaded with its bad lines skipped and the command refuses it in its own words."""
-    return _strict(load_file(path, format, skip_bad_lines=True), path, skip_bad_lines, warn)
+    return _strict(read_detected(path, format)[1], path, skip_bad_lines, warn)
 
 
 def read_strict(
@@ -87,8 +88,56 @@ def read_strict(
 ) -> tuple[bytes, Transcript]:
     """:func:`load_strict`, and the bytes the transcript was read from (what a session log is
     written back into)."""
-    data, transcript = read_file(path, format, skip_bad_lines=True)
+    data, transcript, _ = read_detected(path, format)
     return data, _strict(transcript, path, skip_bad_lines, warn)
+
+
+def read_detected(path: str, format: str | None = None) -> tuple[bytes, Transcript, tuple[str, ...]]:
+    """The bytes of ``path``, the transcript read from them (its JSONL lines that cannot be read
+    named in ``Transcript.problems``), and the other formats detection found the file fits
+    (``Detection.others``; none where ``format`` names one). ``suture.formats.read_file``, with the
+    document parsed once for both; a file not in the ``format`` named is refused saying why."""
+    from suture.formats import NotTranscript, detect, get
+    from suture.io import parse_document, read_input
+
+    data = read_input(path)
+    others: tuple[str, ...] = ()
+    try:
+        doc = parse_document(data)
+        if format:
+            adapter = get(format)
+            if adapter.sniff(doc) == 0:
+                raise InputError(_not_in(doc, adapter))
+        else:
+            found = detect(doc)
+            adapter, others = found.adapter, found.others
+        return data, adapter.load(doc), others
+    except NotTranscript as e:
+        raise NotTranscript(f"{show.path(path)}: {e}") from None
+    except InputError as e:
+        raise InputError(f"{show.path(path)}: {e}") from None
+    except RecursionError:
+        raise InputError(f"{show.path(path)}: nested too deeply to be a transcript") from None
+
+
+def _not_in(doc: Any, adapter: Any) -> str:
+    """Why a document is not in the format ``--format`` named: what that format's reading of it
+    stops at (its ``FormatError``), and what the file reads as, as detection says it."""
+    from suture.formats import FormatError, detect
+
+    try:
+        adapter.load(doc)
+        why = f"it holds none of what a {adapter.name} file holds"
+    except FormatError as e:
+        why = str(e)
+    except (InputError, RecursionError, ValueError, TypeError, KeyError, AttributeError):
+        why = ""
+    try:
+        found: str | None = detect(doc).adapter.name
+    except (InputError, RecursionError):
+        found = None
+    said = f"this file is not in the {adapter.name} format" + (f" ({why})" if why else "")
+    return said + (f"; it reads as {found} (--format {found})" if found else "")
 
 
 def _strict(transcript: Transcript, path: str, skip_bad_lines: bool, warn: Callable[[str], None]) -> Transcript:
@@ -110,14 +159,25 @@ def load_sent(
     """Load a transcript to judge what is sent from it. A session log's lines that cannot be
     read are skipped, as the agent itself skips them (each named by ``warn``): the verdict is on
     the rest. Any other format is loaded as :func:`load_strict` does."""
+    return loaded_sent(path, format, skip_bad_lines, warn)[1]
+
+
+def loaded_sent(
+    path: str,
+    format: str | None = None,
+    skip_bad_lines: bool = False,
+    warn: Callable[[str], None] = _to_stderr,
+) -> tuple[bytes, Transcript, tuple[str, ...]]:
+    """:func:`load_sent`, with the bytes it was read from and the other formats the file reads
+    as (:func:`read_detected`)."""
     from suture.sent import skips_bad_lines
 
-    transcript = load_file(path, format, skip_bad_lines=True)
+    data, transcript, others = read_detected(path, format)
     if not skips_bad_lines(transcript.format):
-        return _strict(transcript, path, skip_bad_lines, warn)
+        return data, _strict(transcript, path, skip_bad_lines, warn), others
     for problem in transcript.problems:
         warn(f"suture: warning: {show.path(path)}: skipped {problem} (the agent skips it too)")
-    return transcript
+    return data, transcript, others
 
 
 def changes_said(result: Repair) -> str:

@@ -24,13 +24,13 @@ from suture import show
 from suture.checks import PROVIDERS, RULES, TITLES, Verdict, Violation, resolve, verdicts
 from suture.checks._base import LIST
 from suture.cli import EXIT_FOUND, EXIT_OK
-from suture.cli._common import changes_said, input_path, load_sent, out, out_json
+from suture.cli._common import changes_said, input_path, loaded_sent, out, out_json
 from suture.formats import before_compaction, own_provider, skipped
 from suture.io import InputError, read_input
 from suture.model import Message, Skipped, Transcript
 from suture.repair import Repair
-from suture.validity import violations
-from suture.words import AS_WRITTEN, SENT_AS_WRITTEN, count
+from suture.validity import Breach, violations
+from suture.words import AS_WRITTEN, SENT_AS_WRITTEN, count, either
 from suture.words import CONTRACT as CONTRACT_VIEW
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ def add_arguments(sub: Any, name: str) -> None:
     p.add_argument(
         "--all",
         action="store_true",
-        help=f"with --provider: list every problem (default: the first {SHOWN} of each list)",
+        help=f"list every problem (default: the first {SHOWN} of each list)",
     )
     p.add_argument("--skip-bad-lines", action="store_true", help="check the readable lines of a damaged JSONL file")
     p.set_defaults(run=run)
@@ -80,9 +80,14 @@ def run(args: argparse.Namespace) -> int:
     from suture.sent import models
 
     providers = resolve(args.provider) if args.provider else ()
-    transcript = load_sent(args.input, args.format, args.skip_bad_lines)
+    if args.provider and not providers:  # --provider "" (or ","), as any unknown name is
+        raise InputError(
+            f"--provider {show.line(repr(','.join(args.provider)))} names no provider; "
+            f"known providers: {', '.join(PROVIDERS)}, all"
+        )
+    data, transcript, args.others = loaded_sent(args.input, args.format, args.skip_bad_lines)
     if transcript.format in models():
-        return _run_session(args, transcript, providers)
+        return _run_session(args, transcript, providers, data)
     if providers:
         return _run_providers(args, transcript, providers)
     found = violations(transcript.messages)
@@ -95,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
             {
                 "file": show.path_json(args.input),
                 "format": transcript.format,
+                "other_formats": list(args.others),
                 "messages": len(transcript.messages),
                 "bad_lines": _bad_lines_json(transcript),
                 "valid": not found,
@@ -110,27 +116,49 @@ def run(args: argparse.Namespace) -> int:
             }
         )
     else:
-        n = len(transcript.messages)
-        name = show.path(args.input)
-        if not found:
-            rejects = f", but {own} rejects it" if mine is not None and mine.before else ""
-            out(f"{name}: valid ({count(n, 'message')}, {transcript.format}){rejects}")
-        else:
-            out(f"{name}: {count(len(found), 'problem')} ({count(n, 'message')}, {transcript.format})")
-            for v in found:
-                source = transcript.messages[v.index].source
-                where = f" ({source})" if source else ""
-                out(f"  [{v.index}]{where} {v.problem}")
-        if mine is not None:
-            listed = f"; --provider {own} lists them" if mine.before else ""
-            out(
-                f"  (Valid is suture's property of calls and results, stricter there than any one provider: "
-                f"results in call order, say. This file's provider, "
-                f"{mine.summary()}{listed})"
-            )
+        out(*_valid_lines(args, transcript, found, own, mine))
     # Clean only where both hold: a history its own provider rejects (an id too long for it) is
     # no clean file, whatever the contract says of its calls and results.
     return EXIT_FOUND if found or (mine is not None and mine.before) else EXIT_OK
+
+
+def _valid_lines(
+    args: argparse.Namespace, transcript: Transcript, found: list[Breach], own: str | None, mine: Verdict | None
+) -> list[str]:
+    """``suture check`` without ``--provider`` on a request file, as text: the Valid property's
+    problems (the first :data:`SHOWN` unless ``--all``), and the verdict of the file's own provider."""
+    n = len(transcript.messages)
+    name = show.path(args.input)
+    if not found:
+        rejects = f", but {own} rejects it" if mine is not None and mine.before else ""
+        lines = [f"{name}: valid ({count(n, 'message')}, {transcript.format}){rejects}{_reads_too(args.others)}"]
+    else:
+        lines = [
+            f"{name}: {count(len(found), 'problem')} ({count(n, 'message')}, {transcript.format}){_reads_too(args.others)}"
+        ]
+        limit = None if args.all else SHOWN
+        for v in found[:limit]:
+            source = transcript.messages[v.index].source
+            where = f" ({source})" if source else ""
+            lines.append(f"  [{v.index}]{where} {v.problem}")
+        if limit is not None and len(found) > limit:
+            lines.append(f"  … and {len(found) - limit:,} more; --all lists them, --json gives every field")
+    if mine is not None:
+        listed = f"; --provider {own} lists them" if mine.before else ""
+        lines.append(
+            f"  (Valid is suture's property of calls and results, stricter there than any one provider: "
+            f"results in call order, say. This file's provider, "
+            f"{mine.summary()}{listed})"
+        )
+    return lines
+
+
+def _reads_too(others: Sequence[str]) -> str:
+    """What a header adds where detection found other formats the file fits (``Detection.others``):
+    `` (it reads as messages too: --format messages)``; ``""`` where none."""
+    if not others:
+        return ""
+    return f" (it reads as {either(list(others))} too: --format {others[0] if len(others) == 1 else 'NAME'})"
 
 
 def _source(messages: Sequence[Message], index: int) -> str:
@@ -158,6 +186,7 @@ def _run_providers(args: argparse.Namespace, transcript: Transcript, providers: 
         report = {
             "file": show.path_json(args.input),
             "format": transcript.format,
+            "other_formats": list(args.others),
             "messages": len(messages),
             "bad_lines": _bad_lines_json(transcript),
             "repaired_messages": len(repaired),
@@ -182,7 +211,7 @@ def _run_providers(args: argparse.Namespace, transcript: Transcript, providers: 
     request = modelled(transcript, as_sent(transcript))
     out(
         f"{show.path(args.input)}: {count(len(messages), 'message')} ({transcript.format}); "
-        f"repaired: {count(len(repaired), 'message')}",
+        f"repaired: {count(len(repaired), 'message')}{_reads_too(args.others)}",
         f"  ({NUMBERS}; after repair, in the repaired history)",
     )
     limit = None if args.all else SHOWN
@@ -238,7 +267,7 @@ def _more(found: list[Violation], limit: int | None) -> list[str]:
         return []
     rest = found[limit:]
     rules = sorted({x.rule for x in rest})
-    return [f"  … and {len(rest)} more ({', '.join(rules)}); --all lists them, --json gives every field"]
+    return [f"  … and {len(rest):,} more ({', '.join(rules)}); --all lists them, --json gives every field"]
 
 
 NUMBERS = "[n] is the message's number in the file as suture reads it (the app's #n)"
@@ -277,7 +306,7 @@ def _lines(
 CONTRACT = f"{CONTRACT_VIEW} (suture's repair of the file as written, what suture repair changes)"
 
 
-def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tuple[str, ...]) -> int:
+def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tuple[str, ...], data: bytes) -> int:
     from suture.sent import as_sent, stricter, verdict
     from suture.sent.numbered import modelled
 
@@ -298,7 +327,7 @@ def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tu
     request = modelled(transcript, sent)
     export = _export_aside(args.input, transcript, repaired)
     if args.json:
-        report = _session_json(args, transcript, sent, request, results, rejected)
+        report = _session_json(args, (transcript, data), sent, request, results, rejected)
         report["stricter"] = {
             name: {"provider": v.provider, "problems": len(v.problems), "summary": v.summary()}
             for name, v in stricter_of.items()
@@ -344,12 +373,6 @@ def _export_aside(path: str, transcript: Transcript, repaired: Repair | None) ->
     return f"{aside[0]} ({reordered_said(turns)})" if turns and not written.ids else aside[0]
 
 
-def _history(sent: Sent) -> int:
-    """How many places of the request the agent sends the history fills, with what the agent adds
-    among them (``Sent.added``); the new prompt follows."""
-    return len(sent.wire) + len(sent.added)
-
-
 def _bad_lines_json(transcript: Transcript) -> list[dict[str, Any]]:
     """The lines left out because they could not be read (``--skip-bad-lines``), as the warnings
     on stderr say them: each line's number and what is wrong with it."""
@@ -358,27 +381,35 @@ def _bad_lines_json(transcript: Transcript) -> list[dict[str, Any]]:
 
 def _session_json(
     args: argparse.Namespace,
-    transcript: Transcript,
+    read: tuple[Transcript, bytes],
     sent: Sent,
     request: SentRequest,
     results: dict[str, SentVerdict],
     rejected: bool,
 ) -> dict[str, Any]:
-    """``suture check --json`` on a session log: the verdicts on what the agent sends."""
+    """``suture check --json`` on a session log (``read``: as loaded, and the bytes it was read
+    from): the verdicts on what the agent sends."""
+    from suture.scan import sent_after_repair
+    from suture.sent.numbered import held
+
+    transcript, data = read
     written = transcript.messages
     return {
         "file": show.path_json(args.input),
         "format": transcript.format,
+        "other_formats": list(args.others),
         "agent": sent.agent,
         "version": sent.version,
         "model": sent.model,
         "assumed": sent.assumed,
         "messages": len(written),
         "bad_lines": _bad_lines_json(transcript),
-        "sent_messages": len(sent.messages),
+        # The request's list before the new prompt, as the provider numbers it (what the text's
+        # header counts): not sent.messages, where each tool result is a message of its own.
+        "sent_messages": held(sent),
         "request": {
             "key": request.key,
-            "history": _history(sent),
+            "history": held(sent),
             "added": [{"place": a.position, "role": a.role, "what": a.what} for a in sent.added],
         },
         "clean": not rejected,
@@ -392,6 +423,8 @@ def _session_json(
                 "title": TITLES[name],
                 "verdict": "rejected" if v.rejected else "accepted",
                 "problems": len(v.problems),
+                # what the agent sends from the session suture repair writes, as scan counts it
+                "after_repair": sent_after_repair(transcript, v.contract.repair, data, name, len(v.problems)),
                 "summary": v.summary(),
                 "sent": [
                     {
@@ -436,15 +469,15 @@ def _session_lines(
     provider does: what the agent adds to the history is in it (each provider's line says where),
     so it is the index of the provider's 400."""
     from suture.sent import agent_name, stricter_words
-    from suture.sent.numbered import pointer_form
+    from suture.sent.numbered import held, pointer_form, unit
 
     written = transcript.messages
     who = agent_name(sent.agent or transcript.format)
     version = f" {sent.version}" if sent.version else ""
-    unit = {"input": "item", "contents": "content"}.get(request.key, "message")
     head = (
         f"{show.path(args.input)}: {who}{version} session, {count(len(written), 'message')} as written, "
-        f"{count(_history(sent), unit)} in the request {who} sends on resume, before the new prompt"
+        f"{count(held(sent), unit(request.key))} in the request {who} sends on resume, before the new prompt"
+        + _reads_too(args.others)
     )
     lines = [head]
     lines.extend(f"  {sentence}" for sentence in skipped(transcript))  # the lines before a compaction

@@ -21,6 +21,7 @@ import contextlib
 import csv
 import io
 import os
+import re
 import sys
 import time
 from collections.abc import Iterable, Iterator
@@ -160,10 +161,19 @@ class _JsonLines:
         self.out.flush()
 
 
+_KEPT = re.compile("([\n\t])")
+"""What a CSV cell holds as it is: the csv module quotes a cell with a newline or a tab in it."""
+
+
 def _cell(value: object) -> object:
-    """A CSV cell: text as shown on a line, a truth value as JSON writes it (``true``, ``false``)."""
+    """A CSV cell: text as it is where CSV can hold it (a newline or a tab, in a quoted cell: a
+    file name with a newline and one with a backslash and an ``n`` stay two names), every other
+    character a terminal would act on escaped as :func:`suture.show.line` escapes it (a carriage
+    return, ESC, bidi controls); a truth value as JSON writes it (``true``, ``false``)."""
     if isinstance(value, str):
-        return show.line(value)
+        if value.isprintable():
+            return value
+        return "".join(part if part in ("\n", "\t") else show.line(part) for part in _KEPT.split(value))
     if isinstance(value, bool):
         return "true" if value else "false"
     return value

@@ -48,9 +48,6 @@ def add_arguments(sub: Any, name: str) -> None:
     p.set_defaults(run=run)
 
 
-_NOUNS = {"responses": "item"}
-
-
 def run(args: argparse.Namespace) -> int:
     from suture.formats import skipped
     from suture.sent import as_sent
@@ -65,32 +62,36 @@ def run(args: argparse.Namespace) -> int:
 
 
 def summary(sent: Any, path: str, body: bool = False, history: Sequence[str] = ()) -> str:
-    """One line: who sends it, to whom, how much, what the agent repairs itself, and ``history``:
-    what of the file it does not send (:func:`suture.formats.skipped`: the lines before a compaction)."""
+    """One line: who sends it, to whom, how many entries the request holds (as ``suture check``
+    counts them: :func:`suture.sent.numbered.held`) and how many of them the list printed has,
+    what the agent repairs itself, and ``history``: what of the file it does not send
+    (:func:`suture.formats.skipped`: the lines before a compaction)."""
     from suture.sent import agent_name
+    from suture.sent.numbered import held, list_key, place_name, unit
 
-    n = len(sent.wire)
-    noun = _NOUNS.get(sent.wire_format, "message")
-    what = count(n, noun)
+    noun = unit(list_key(sent.wire_format))
     if sent.agent is None:
-        return f"suture: {show.path(path)}: {sent.wire_format}: the file's own history, {what}"
+        return f"suture: {show.path(path)}: {sent.wire_format}: the file's own history, {count(len(sent.wire), noun)}"
     who = agent_name(sent.agent)
-    line = f"suture: {show.path(path)}: {who} {sent.model} sends {what} to {sent.provider or 'its provider'}"
+    line = (
+        f"suture: {show.path(path)}: {who} {sent.model} sends {sent.provider or 'its provider'} a request of "
+        f"{count(held(sent), noun)} before the new prompt"
+    )
     if sent.fixes:
         line += f"; it repairs {count(len(sent.fixes), 'thing')} itself (suture check lists them)"
     if sent.skipped:
         line += f"; {count(len(sent.skipped), 'record')} it does not send"
     if sent.added:
         # The file does not hold them, but the provider's indices count them.
-        from suture.sent.numbered import place_name
-
         places = "; ".join(f"{place_name(sent.wire_format, a.position)}: {a.what}" for a in sent.added)
         one = len(sent.added) == 1
-        line += (
-            f"; the request also holds what {who} adds ({places}), "
-            + ("a stand-in at its place here" if body and one else "stand-ins at their places here" if body else "")
-            + ("" if body else f"which this list leaves out (--body puts {'it' if one else 'them'} in)")
-        )
+        if body:
+            line += f"; this list has all {held(sent):,}, with {'a stand-in' if one else 'stand-ins'} for what {who} adds ({places})"
+        else:
+            line += (
+                f"; this list has {len(sent.wire):,} of them, leaving out what {who} adds ({places}; "
+                f"--body puts {'it' if one else 'them'} in)"
+            )
     for sentence in history:
         line += f"; {sentence}"
     if sent.assumed:

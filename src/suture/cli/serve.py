@@ -106,6 +106,10 @@ def _refuse_unreadable(path: Path, format: str | None) -> None:
     except _FirstPiece:
         return
     if update.kind == "error":
+        if format:  # not in the format named: why not, and what it reads as, as check says it
+            from suture.cli._common import read_detected
+
+            read_detected(str(path), format)
         raise InputError(f"{path}: {update.error}")
 
 

@@ -622,6 +622,23 @@ def list_key(wire_format: str) -> str:
     return _KEYS.get(wire_format, "messages")
 
 
+_UNITS = {"input": "item", "contents": "content"}
+
+
+def unit(key: str) -> str:
+    """What one entry of a request's list ``key`` (:func:`list_key`) is called when counted:
+    ``message``, ``item`` (Responses ``input``) or ``content`` (Gemini ``contents``)."""
+    return _UNITS.get(key, "message")
+
+
+def held(sent: Sent) -> int:
+    """How many places of the request the agent sends the history fills before the new prompt,
+    as the provider numbers them: ``sent.wire`` and what the agent adds among them
+    (``Sent.added``), the length of :func:`body_of`. What ``suture check`` and ``suture sent``
+    both count as the messages sent."""
+    return len(sent.wire) + len(sent.added)
+
+
 def place_name(wire_format: str, n: int) -> str:
     """Place ``n`` of a request in ``wire_format`` as its provider's errors write it:
     ``messages.3`` (Anthropic), ``input[5]`` (Responses), ``contents[2]``, ``messages[3]``."""
