@@ -195,10 +195,12 @@ class Judged:
     def left(self, short: bool = False) -> str:
         """(A session log.) What is left after suture's repair, said after what the agent sends
         where the provider rejects that (``" → 0 after repair"``, ``" 1→0"`` where ``short``): the
-        contract view's problems after repair, what ``suture check`` and ``suture scan`` count as
-        ``after_repair`` and the sessions browser says of a rejected session. ``""`` where the
-        provider accepts what is sent: what is left in the contract view then is what the agent
-        repairs itself, not a problem."""
+        contract view's problems after repair, as ``suture check``'s contract view line says them.
+        (``after_repair`` in ``suture check --json`` and ``suture scan`` counts the problems in
+        what the agent sends from the repaired session, :func:`suture.scan.sent_after_repair`,
+        which reads the session written back whole; the two differ where the contract view
+        leaves what the agent repairs itself.) ``""`` where the provider accepts what is sent:
+        what is left in the contract view then is what the agent repairs itself, not a problem."""
         n = len(self.sent.problems) if self.sent is not None else 0
         if not n:
             return ""
