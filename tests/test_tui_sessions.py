@@ -17,6 +17,7 @@ from suture.sessions import agent_places
 from suture.tui.keys import KeyBar
 from suture.tui.sessions import SessionHeader, SessionList, SessionsApp, SessionsScreen, _note, matches
 from tests.fakehome import SAMPLES, env_for, use_home
+from tests.helpers.app import until
 
 SIZE = (160, 45)
 
@@ -41,15 +42,6 @@ async def scanned(pilot: Any, screen: SessionsScreen) -> None:
         await pilot.pause(0.05)
     assert screen.finished
     await pilot.pause()
-
-
-async def until(pilot: Any, check: Any) -> None:
-    """Wait (a bounded while) for ``check()`` to hold."""
-    for _ in range(200):
-        if check():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError("the browser did not catch up")
 
 
 def list_text(table: SessionList) -> str:

@@ -14,7 +14,7 @@ from textual.geometry import Region
 
 from suture.tui.sessions import SessionsApp, SessionsScreen
 from tests.fakehome import SAMPLES
-from tests.test_tui_sessions import until
+from tests.helpers.app import until
 
 LONG = "4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
 

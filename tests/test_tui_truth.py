@@ -349,6 +349,32 @@ async def test_a_rejected_session_header_says_what_is_left_after_repair(
             assert shown != forms[-1], header
 
 
+async def test_a_session_header_gives_no_after_repair_figure_scan_would_not(tmp_path: Path, capsys: Any) -> None:
+    # A whitespace text block and a thinking block before the call Claude Code answers out of
+    # order: it repairs both itself, the contract view's repair leaves them, and the session
+    # suture repair writes is accepted (scan's after_repair, 0). The header does not say
+    # "→ 2 after repair" (the contract view's count); it says what is sent is rejected.
+    import orjson
+
+    lines = TEXT_BEFORE.read_bytes().splitlines()
+    k = next(i for i, line in enumerate(lines) if b'"tool_use"' in line)
+    record = orjson.loads(lines[k])
+    blocks = [{"type": "text", "text": " "}, {"type": "thinking", "thinking": "hm", "signature": "sig"}]
+    record["message"]["content"] = blocks + record["message"]["content"]
+    lines[k] = orjson.dumps(record)
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    scanned = _scan_json(path, capsys)
+    assert scanned["verdict"] == "rejected" and scanned["after_repair"] == 0
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=(200, 24)) as pilot:
+        await checked(pilot, app)
+        judged = app.verdicts[app.provider] if app.verdicts and app.provider else None
+        assert judged is not None and judged.rejected and len(judged.contract.after) == 2
+        header = app.status.render().plain.splitlines()[0]
+        assert "after repair" not in header and "rejected, 1 problem" in header, header
+
+
 def _samples() -> list[Path]:
     """Every transcript under sample_sessions/ (a recorded shape's session and resumed files;
     not its requests log or its description)."""

@@ -97,3 +97,12 @@ async def export(pilot: object, app: SutureApp, path: str | None = None) -> None
         app.screen.query_one("#export-path", Input).value = path
     await pilot.press("enter")  # type: ignore[attr-defined]
     await ready(pilot, app)
+
+
+async def until(pilot: Any, check: Any) -> None:
+    """Wait (a bounded while) for ``check()`` to hold (the sessions browser catching up)."""
+    for _ in range(200):
+        if check():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("the browser did not catch up")

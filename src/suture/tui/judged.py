@@ -193,19 +193,19 @@ class Judged:
         return f"{self.sent.summary()}{self.left()}"
 
     def left(self, short: bool = False) -> str:
-        """(A session log.) What is left after suture's repair, said after what the agent sends
-        where the provider rejects that (``" → 0 after repair"``, ``" 1→0"`` where ``short``): the
-        contract view's problems after repair, as ``suture check``'s contract view line says them.
-        (``after_repair`` in ``suture check --json`` and ``suture scan`` counts the problems in
-        what the agent sends from the repaired session, :func:`suture.scan.sent_after_repair`,
-        which reads the session written back whole; the two differ where the contract view
-        leaves what the agent repairs itself.) ``""`` where the provider accepts what is sent:
-        what is left in the contract view then is what the agent repairs itself, not a problem."""
+        """(A session log.) That suture's repair leaves nothing, said after what the agent sends
+        where the provider rejects that (``" → 0 after repair"``, ``" 1→0"`` where ``short``),
+        as a request file's header says it. Said only where the contract view's repair leaves no
+        problem: ``after_repair`` in ``suture check --json`` and ``suture scan`` counts the problems
+        in what the agent sends from the session ``suture repair`` writes
+        (:func:`suture.scan.sent_after_repair`, the session written back and read whole), and where
+        the contract view leaves problems after repair (some the agent repairs itself, some not)
+        their count is no count of that: nothing is said of what is left then. ``""`` too where
+        the provider accepts what is sent."""
         n = len(self.sent.problems) if self.sent is not None else 0
-        if not n:
+        if not n or self.contract.after:
             return ""
-        after = len(self.contract.after)
-        return f" {n:,}{after_repair(after, short=True)}" if short else f" {after_repair(after)}"
+        return f" {n:,}{after_repair(0, short=True)}" if short else f" {after_repair(0)}"
 
     def short(self) -> str:
         """The verdict in a few columns, for a narrow status line."""
