@@ -64,8 +64,10 @@ SKIP_SIGNATURE = "skip_thought_signature_validator"
 """The ``thoughtSignature`` written on the first ``functionCall`` of a model content whose calls
 were not read from Gemini: Gemini 3 rejects a current turn's step whose first call has no
 signature (csells/dartantic#86), and documents this value for calls it did not generate
-(https://ai.google.dev/gemini-api/docs/thought-signatures#faqs). ``suture.checks.gemini`` lays
-such calls out the same way."""
+(https://ai.google.dev/gemini-api/docs/thought-signatures#faqs); gemini-cli and other clients
+write the same (jeremychone/rust-genai#115, trpc-group/trpc-agent-go#1894).
+``suture.checks.gemini`` takes a call not read from Gemini as sent with it (its G4 never fires
+there), so a check of what this writes agrees with the warning of what it writes."""
 
 # Keys only other formats put on a content: seeing one means this is not Gemini.
 _FOREIGN_KEYS = frozenset({"content", "tool_calls", "tool_call_id", "type", "toolCallId"})
