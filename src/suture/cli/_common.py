@@ -97,12 +97,12 @@ def read_detected(path: str, format: str | None = None) -> tuple[bytes, Transcri
     named in ``Transcript.problems``), and the other formats detection found the file fits
     (``Detection.others``; none where ``format`` names one). ``suture.formats.read_file``, with the
     document parsed once for both; a file not in the ``format`` named is refused saying why."""
-    from suture.formats import NotTranscript, detect, get
+    from suture.formats import detect, errors_named, get
     from suture.io import parse_document, read_input
 
     data = read_input(path)
     others: tuple[str, ...] = ()
-    try:
+    with errors_named(path):
         doc = parse_document(data)
         if format:
             adapter = get(format)
@@ -112,12 +112,6 @@ def read_detected(path: str, format: str | None = None) -> tuple[bytes, Transcri
             found = detect(doc)
             adapter, others = found.adapter, found.others
         return data, adapter.load(doc), others
-    except NotTranscript as e:
-        raise NotTranscript(f"{show.path(path)}: {e}") from None
-    except InputError as e:
-        raise InputError(f"{show.path(path)}: {e}") from None
-    except RecursionError:
-        raise InputError(f"{show.path(path)}: nested too deeply to be a transcript") from None
 
 
 def _not_in(doc: Any, adapter: Any) -> str:

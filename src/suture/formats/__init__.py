@@ -28,10 +28,11 @@ read (InputError naming them) unless ``skip_bad_lines=True``, as ``suture repair
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import pkgutil
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import cache
 from typing import Any, Protocol
 
@@ -295,14 +296,22 @@ def read_file(
     back into them: ``suture.writeback``)."""
     _check_load_argument("load_file(path)", path, (str, os.PathLike), _PATH)
     data = read_input(path)
-    try:
+    with errors_named(path):
         return data, load_bytes(data, format, skip_bad_lines=skip_bad_lines, live=live)
+
+
+@contextlib.contextmanager
+def errors_named(path: str | os.PathLike[str]) -> Iterator[None]:
+    """What goes wrong reading the file at ``path`` inside, said with its name in front: an
+    InputError (a NotTranscript stays one), and a document nested too deeply to read as one."""
+    try:
+        yield
     except NotTranscript as e:
-        raise NotTranscript(f"{show.path(path)}: {e}") from None
+        raise NotTranscript(f"{show.path(os.fspath(path))}: {e}") from None
     except InputError as e:
-        raise InputError(f"{show.path(path)}: {e}") from None
+        raise InputError(f"{show.path(os.fspath(path))}: {e}") from None
     except RecursionError:
-        raise InputError(f"{show.path(path)}: nested too deeply to be a transcript") from None
+        raise InputError(f"{show.path(os.fspath(path))}: nested too deeply to be a transcript") from None
 
 
 def skipped(transcript: Transcript) -> list[str]:
