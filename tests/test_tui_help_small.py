@@ -11,8 +11,7 @@ from rich.text import Text
 from textual.binding import Binding
 
 from suture.tui.app import SutureApp
-from suture.tui.screens import HelpScreen, HelpText
-from tests.helpers.app import WORKED, ready
+from tests.helpers.app import WORKED, help_text
 
 
 @pytest.mark.parametrize("size", [(20, 8), (30, 12)])
@@ -23,11 +22,7 @@ async def test_the_help_in_a_tiny_terminal_breaks_lines_only_between_words(
     shutil.copy(WORKED, path)
     app = SutureApp(path, watch=False)
     async with app.run_test(size=size) as pilot:
-        await ready(pilot, app)
-        await pilot.press("question_mark")
-        await pilot.pause()
-        assert isinstance(app.screen, HelpScreen)
-        body = app.screen.query_one("#help-text", HelpText)
+        body = await help_text(pilot, app)
         shown = body.content
         assert isinstance(shown, Text) and body.laid == body.content_region.width
         laid = shown.plain.split("\n")

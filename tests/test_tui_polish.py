@@ -15,9 +15,9 @@ from textual.widgets import Static
 import suture.tui.rows
 from suture.tui.app import SutureApp
 from suture.tui.changes import ProblemList
-from suture.tui.screens import HelpScreen, HelpText, ProviderScreen
+from suture.tui.screens import ProviderScreen
 from suture.validity import Breach
-from tests.helpers.app import ROOT, SIZE, ready, settled
+from tests.helpers.app import ROOT, SIZE, help_text, ready, settled
 from tests.helpers.progressive import held_app, until
 
 SAMPLES = ROOT / "sample_sessions"
@@ -37,11 +37,7 @@ def _said(app: SutureApp) -> list[str]:
 async def test_the_help_fits_its_box_and_shows_every_tooltip_whole(tmp_path: Path, width: int) -> None:
     app = SutureApp(_copy("chat/worked-example.json", tmp_path), watch=False)
     async with app.run_test(size=(width, 40)) as pilot:
-        await ready(pilot, app)
-        await pilot.press("question_mark")
-        await pilot.pause()
-        assert isinstance(app.screen, HelpScreen)
-        body = app.screen.query_one("#help-text", HelpText)
+        body = await help_text(pilot, app)
         shown = body.content
         assert isinstance(shown, Text) and body.laid == body.size.width
         lines = shown.plain.split("\n")

@@ -106,3 +106,14 @@ async def until(pilot: Any, check: Any) -> None:
             return
         await pilot.pause(0.05)
     raise AssertionError("the browser did not catch up")
+
+
+async def help_text(pilot: Any, app: SutureApp) -> Any:
+    """``?`` pressed on a file shown: the help's body (its ``HelpText``), once it is open."""
+    from suture.tui.screens import HelpScreen, HelpText
+
+    await ready(pilot, app)
+    await pilot.press("question_mark")
+    await pilot.pause()
+    assert isinstance(app.screen, HelpScreen)
+    return app.screen.query_one("#help-text", HelpText)
