@@ -3,6 +3,8 @@ does not leave the panes' copy of it in sight under its own, and shows it where 
 
 from __future__ import annotations
 
+from typing import Any
+
 from suture.tui.app import SutureApp
 from suture.tui.screens import ProviderScreen
 from tests.helpers.app import WORKED, ready
@@ -17,12 +19,17 @@ def racks(app: SutureApp) -> list[tuple[str, bool, int]]:
     return out
 
 
+async def toasted(pilot: Any, app: SutureApp) -> None:
+    """The file shown, and one notification on the screen (it stays a while)."""
+    await ready(pilot, app)
+    app.notify("wrote somewhere", title="exported", timeout=30)
+    await pilot.pause()
+
+
 async def test_a_toast_is_shown_once_and_in_one_place_when_a_dialog_opens() -> None:
     app = SutureApp(WORKED, watch=False)
     async with app.run_test(size=(160, 45), notifications=True) as pilot:
-        await ready(pilot, app)
-        app.notify("wrote somewhere", title="exported", timeout=30)
-        await pilot.pause()
+        await toasted(pilot, app)
         assert racks(app) == [("PanesScreen", True, 4)]
         await pilot.press("p")
         await pilot.pause()
@@ -40,8 +47,6 @@ async def test_a_toast_reaches_the_right_edge_so_nothing_shows_beside_it() -> No
 
     app = SutureApp(WORKED, watch=False)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await ready(pilot, app)
-        app.notify("wrote somewhere", title="exported", timeout=30)
-        await pilot.pause()
+        await toasted(pilot, app)
         [toast] = app.screen.query(Toast)
         assert toast.region.right == app.screen.region.right

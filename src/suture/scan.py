@@ -186,24 +186,36 @@ def sent_after_repair(
     transcript: Transcript, repaired: Repair, data: bytes | None, provider: str, problems: int
 ) -> int:
     """How many problems ``provider`` finds in what the agent sends on resume from the session
-    log ``suture repair`` writes (``suture.writeback``: ``repaired`` written into ``data``, the
-    bytes ``transcript`` was read from). ``problems`` (what is sent now) where it writes the file
-    unchanged, or cannot write it, or ``data`` is not given."""
+    log ``suture repair`` writes (:func:`repaired_session`). ``problems`` (what is sent now) where
+    it writes the file unchanged, or cannot write it, or ``data`` is not given."""
+    session = repaired_session(transcript, repaired, data)
+    return problems if session is None else sent_problems(session, provider)
+
+
+def sent_problems(session: Transcript, provider: str) -> int:
+    """How many problems ``provider`` finds in what the agent sends on resume from ``session``."""
+    from suture.sent import verdict
+
+    return len(verdict(session, provider).problems)
+
+
+def repaired_session(transcript: Transcript, repaired: Repair, data: bytes | None) -> Transcript | None:
+    """The session log ``suture repair`` writes (``suture.writeback``: ``repaired`` written into
+    ``data``, the bytes ``transcript`` was read from), read back; ``None`` where it writes the
+    file unchanged, or cannot write it, or ``data`` is not given."""
     from suture.writeback import may_differ, write_back
 
     if data is None or not (repaired.changes or may_differ(transcript, repaired)):
-        return problems
+        return None
     try:
         written = write_back(data, transcript, repaired)
     except InputError:
-        return problems
+        return None
     if not written.changed:
-        return problems
+        return None
     from suture.formats import get
-    from suture.sent import verdict
 
-    doc = parse_document(written.data)
-    return len(verdict(get(transcript.format).load(doc), provider).problems)
+    return get(transcript.format).load(parse_document(written.data))
 
 
 def stricter_said(row: Row) -> str:

@@ -389,11 +389,13 @@ def _session_json(
 ) -> dict[str, Any]:
     """``suture check --json`` on a session log (``read``: as loaded, and the bytes it was read
     from): the verdicts on what the agent sends."""
-    from suture.scan import sent_after_repair
+    from suture.scan import repaired_session, sent_problems
     from suture.sent.numbered import held
 
     transcript, data = read
     written = transcript.messages
+    # The session suture repair writes, written back and read once for every provider's count.
+    repaired = repaired_session(transcript, next(iter(results.values())).contract.repair, data) if results else None
     return {
         "file": show.path_json(args.input),
         "format": transcript.format,
@@ -424,7 +426,7 @@ def _session_json(
                 "verdict": "rejected" if v.rejected else "accepted",
                 "problems": len(v.problems),
                 # what the agent sends from the session suture repair writes, as scan counts it
-                "after_repair": sent_after_repair(transcript, v.contract.repair, data, name, len(v.problems)),
+                "after_repair": len(v.problems) if repaired is None else sent_problems(repaired, name),
                 "summary": v.summary(),
                 "sent": [
                     {

@@ -1504,12 +1504,12 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         """What a line typed in go-to that holds no message (``nearest``: the nearest message
         is gone to) is, where it lies before the compaction the history starts from: in the
         history the agent does not send. ``""`` for any other place."""
-        line = re.match(r"line\s+(\d+)\b", typed)
-        compacted = compaction_line(transcript)
-        notes = skipped(transcript)
-        if not nearest or line is None or compacted is None or int(line.group(1)) >= compacted or not notes:
+        line = re.match(r"line\s+(\d+)\b", typed) if nearest else None
+        compacted = compaction_line(transcript) if line is not None else None
+        if line is None or compacted is None or int(line.group(1)) >= compacted:
             return ""
-        return f" ({notes[0]})"
+        notes = skipped(transcript)
+        return f" ({notes[0]})" if notes else ""
 
     def _as_recorded(self, typed: str, found: int | None) -> str:
         """Where a pointer the recorded API error names (``messages.1``) leads elsewhere than
