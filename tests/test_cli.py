@@ -131,6 +131,8 @@ def test_a_repair_that_changes_nothing_but_writes_a_rejected_body_does_not_say_n
     assert proc.returncode == 0, proc.stderr
     warning, summary = proc.stderr.splitlines()
     assert "Anthropic Messages would reject it: 2 problems the repair does not fix (A7, A12)" in warning
+    # Claude Code leaves that block out when it sends: the warning says where to see its request.
+    assert warning.endswith("(the request Claude Code itself sends on resume is another: suture sent --body shows it)")
     assert summary == "suture: the repair changes nothing (3 messages and 2 tool results)"
 
 

@@ -292,6 +292,7 @@ async def test_a_request_body_export_says_what_its_provider_would_reject(tmp_pat
         (toast,) = [n for n in app._notifications if n.title == "exported"]
     assert toast.severity == "warning"
     assert "Anthropic Messages would reject it: 2 problems the repair does not fix (A7, A12)" in toast.message
+    assert "the request Claude Code itself sends on resume is another: suture sent --body shows it" in toast.message
     # The session written back says nothing of it: Claude Code leaves the block out when it sends.
     app = app_on_copy(CLAUDE_MOVED, tmp_path)
     async with app.run_test(size=SIZE) as pilot:

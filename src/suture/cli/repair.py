@@ -188,7 +188,7 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
     shown = "the request body on stdout" if target.is_stdout else target.shown
     found: list[Violation] = []
     if checking is not None and job.report:
-        found = _rejected(checking, shown, warnings)
+        found = _rejected(checking, shown, warnings, transcript)
         report["provider_check"] = [v.to_json() for v in found]
         checking = None
     if job.in_place:
@@ -201,7 +201,7 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
             writes.append((output_target(job.report), _report_bytes(report)))
         warnings.extend(f"{_WARNING}{note}" for note in write_files(writes))
     if checking is not None:
-        found = _rejected(checking, shown, warnings)
+        found = _rejected(checking, shown, warnings, transcript)
     if found and not result.changes and summary.startswith(unchanged):
         # What was written would be rejected (the warning says why): the repair changes nothing,
         # but changes are needed, of a kind it does not make.
@@ -244,15 +244,18 @@ def _check_body(result: Repair, body: str) -> Callable[[], list[Violation]] | No
     return wait
 
 
-def _rejected(checking: Callable[[], list[Violation]], shown: str, warnings: list[str]) -> list[Violation]:
+def _rejected(
+    checking: Callable[[], list[Violation]], shown: str, warnings: list[str], transcript: Transcript
+) -> list[Violation]:
     """The problems the provider would find in the request body written (``checking``: from
-    :func:`_check_body`; ``shown``: where it is written), said in one warning (the exit code
-    stays 0: the repair did its work)."""
+    :func:`_check_body`; ``shown``: where it is written; ``transcript``: what it was written
+    from), said in one warning (the exit code stays 0: the repair did its work)."""
     from suture.checks import rejected_words
+    from suture.writeback import AGENTS
 
     found = checking()
     if found:
-        warnings.append(f"{_WARNING}{shown}: {rejected_words(found)}")
+        warnings.append(f"{_WARNING}{shown}: {rejected_words(found, AGENTS.get(transcript.format, ''))}")
     return found
 
 

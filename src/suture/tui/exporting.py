@@ -427,9 +427,10 @@ def rejected_in(transcript: Transcript, repaired: Repair, body: str, most: int |
     if most is not None and len(repaired.messages) > most:
         return None
     from suture.checks import check, rejected_words
+    from suture.writeback import AGENTS
 
     found = check(repaired.messages, provider, repaired=True)
-    return rejected_words(found) if found else ""
+    return rejected_words(found, AGENTS.get(transcript.format, "")) if found else ""
 
 
 WARNED_IN_DIALOG = 20_000
