@@ -323,19 +323,22 @@ async def test_the_header_agrees_with_suture_check(tmp_path: Path, source: Path)
     "source", [TEXT_BEFORE, ROOT / "sample_sessions" / "pi" / "branched-aborted.jsonl"], ids=["claude-code", "pi"]
 )
 async def test_a_rejected_session_header_says_what_is_left_after_repair(
-    tmp_path: Path, source: Path, width: int
+    tmp_path: Path, source: Path, width: int, capsys: Any
 ) -> None:
     # As a request file's header says "→ 0 after repair" (or, narrow, "4→0"), so does a session
     # log's the provider rejects, at every width, in the longest form that fits, and with the
-    # figure suture check gives its contract view after repair.
+    # figure suture check and suture scan give after repair (what the agent sends from the
+    # session suture repair writes).
     from suture.words import after_repair
 
+    scanned = _scan_json(source, capsys)
     app = SutureApp(copy(source, tmp_path), watch=False)
     async with app.run_test(size=(width, 24)) as pilot:
         await checked(pilot, app)
         judged = app.verdicts[app.provider] if app.verdicts and app.provider else None
         assert judged is not None and judged.session and judged.rejected
-        left = len(judged.contract.after)
+        left = judged.after_sent
+        assert left == scanned["after_repair"]
         header = " ".join(line.strip() for line in app.status.render().plain.splitlines()[: StatusBar.UNIT_LINES])
         n = len(judged.sent.problems) if judged.sent is not None else 0
         forms = judged.headed()
@@ -349,11 +352,12 @@ async def test_a_rejected_session_header_says_what_is_left_after_repair(
             assert shown != forms[-1], header
 
 
-async def test_a_session_header_gives_no_after_repair_figure_scan_would_not(tmp_path: Path, capsys: Any) -> None:
+async def test_a_session_header_gives_the_after_repair_figure_scan_gives(tmp_path: Path, capsys: Any) -> None:
     # A whitespace text block and a thinking block before the call Claude Code answers out of
     # order: it repairs both itself, the contract view's repair leaves them, and the session
-    # suture repair writes is accepted (scan's after_repair, 0). The header does not say
-    # "→ 2 after repair" (the contract view's count); it says what is sent is rejected.
+    # suture repair writes is accepted (scan's after_repair, 0). The header says "→ 0 after
+    # repair", as scan does, not "→ 2 after repair" (the contract view's count). After an
+    # append (the checks resumed, the session not written back again) it says no figure.
     import orjson
 
     lines = TEXT_BEFORE.read_bytes().splitlines()
@@ -372,7 +376,22 @@ async def test_a_session_header_gives_no_after_repair_figure_scan_would_not(tmp_
         judged = app.verdicts[app.provider] if app.verdicts and app.provider else None
         assert judged is not None and judged.rejected and len(judged.contract.after) == 2
         header = app.status.render().plain.splitlines()[0]
-        assert "after repair" not in header and "rejected, 1 problem" in header, header
+        assert "rejected, 1 problem in what Claude Code sends" in header, header
+        assert header.endswith("→ 0 after repair"), header
+        records = [orjson.loads(line) for line in lines]
+        first = next(r for r in records if r.get("type") == "user")  # a prompt, as a person types it
+        prompt = {**first, "uuid": "appended-1", "parentUuid": [r for r in records if r.get("uuid")][-1]["uuid"]}
+        prompt["message"] = {"role": "user", "content": "and now?"}
+        with path.open("ab") as f:
+            f.write(orjson.dumps(prompt) + b"\n")
+        app.read_file()
+        await ready(pilot, app)
+        await checked(pilot, app)
+        assert app.model is not None and app.model.transcript.messages[-1].content == "and now?"
+        again = app.verdicts[app.provider] if app.verdicts and app.provider else None
+        assert again is not None and again is not judged and again.after_sent is None
+        header = app.status.render().plain.splitlines()[0]
+        assert "after repair" not in header, header
 
 
 def _samples() -> list[Path]:
@@ -460,14 +479,11 @@ async def test_every_sample_header_agrees_with_suture_check(
             # scan says it (on a line of its own at this width).
             assert not n and lines[1].strip() == f"{app.provider} accepts (strict rejects)", lines
         else:
-            # Rejected, what suture's repair leaves is told as a request file's header tells it
-            # (the contract view's after repair). suture check and suture scan count what the
-            # agent sends from the repaired session, alike; on every rejected sample the two
-            # come to the same (they differ where the contract view leaves what the agent
-            # repairs itself, as on accepted ones).
-            left = verdict["contract"]["after_repair"]
+            # Rejected, what suture's repair leaves is told as a request file's header tells it:
+            # what the agent sends from the session suture repair writes, as suture check and
+            # suture scan count it.
+            left = scanned["after_repair"]
             assert scanned["after_repair"] == verdict["after_repair"]
-            assert not n or left == scanned["after_repair"]
             assert header.endswith(
                 (
                     f"{app.provider}: rejected, {n} problem{'s' if n != 1 else ''} → {left} after repair",

@@ -158,6 +158,24 @@ class LiveFile:
         :data:`suture.tail.VERIFY_EVERY_APPEND`): ``poll(verify=True)`` checks them."""
         return self._tail.unchecked
 
+    def read_as_shown(self, transcript: Transcript) -> bytes | None:
+        """The file's bytes, where ``transcript`` is the state shown and the file still holds the
+        bytes it was read from (their size and CRC-32 as read); ``None`` otherwise. For what is
+        worked out from the bytes as well as the messages (a session log written back)."""
+        with self._lock:
+            if self._shown is None or self._shown[0] is not transcript:
+                return None
+            key = self._tail.key
+        if key is None:
+            return None
+        try:
+            data = read_input(self.path, streams=False)
+        except InputError:
+            return None
+        import zlib
+
+        return data if (len(data), zlib.crc32(data)) == key else None
+
     def ignore(self, data: bytes) -> None:
         """Bytes this process is about to write to the file itself (an export over the input):
         while the file holds exactly them, polls report ``unchanged`` and keep the view (the

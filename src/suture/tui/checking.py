@@ -46,6 +46,7 @@ from suture.words import CONTRACT, after_repair, count
 if TYPE_CHECKING:
     from suture.checks.apart import Apart
     from suture.checks.resume import Checks, Valid
+    from suture.live import LiveFile
     from suture.sent import SentVerdict
     from suture.sent.resume import SentChecks
     from suture.tui.judged import Finding, Judged, judge_all
@@ -120,6 +121,8 @@ class CheckFlow(App[None]):
         def view(self) -> TranscriptView: ...
         @property
         def status(self) -> StatusBar: ...
+        @property
+        def live(self) -> LiveFile: ...
         def _apply_filter(self) -> None: ...
         def _next_round(self, rows: list[int], step: int, what: str) -> tuple[int | None, str]: ...
         def _go_round(self, rows: list[int], step: int, what: str, plural: str) -> int | None: ...
@@ -271,8 +274,14 @@ class CheckFlow(App[None]):
             else:
                 self._checks_child = child
 
+        def data() -> bytes | None:
+            try:
+                return self.live.read_as_shown(model.transcript)
+            except RuntimeError:  # (no file open: nothing to read)
+                return None
+
         try:
-            kept = judge_all(model, tuple(order), each, lambda: worker.is_cancelled, started, resume)
+            kept = judge_all(model, tuple(order), each, lambda: worker.is_cancelled, started, resume, data)
         except Exception as e:  # a check that breaks, or its process that dies, must not take the app down
             self.post_message(Checked(model, None, f"provider checks failed: {e}"))
             return

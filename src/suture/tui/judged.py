@@ -140,6 +140,10 @@ class Judged:
     sent: SentVerdict | None = None
     findings: list[Finding] = field(default_factory=list)
     by_row: dict[int, list[Finding]] = field(default_factory=dict)
+    after_sent: int | None = None
+    """(A session log the provider rejects.) How many problems it finds in what the agent sends
+    from the session ``suture repair`` writes, as ``after_repair`` in ``suture scan`` and ``suture
+    check --json`` counts them; ``None`` where that was not worked out (:func:`verdict_parts`)."""
 
     @property
     def session(self) -> bool:
@@ -193,19 +197,21 @@ class Judged:
         return f"{self.sent.summary()}{self.left()}"
 
     def left(self, short: bool = False) -> str:
-        """(A session log.) That suture's repair leaves nothing, said after what the agent sends
-        where the provider rejects that (``" → 0 after repair"``, ``" 1→0"`` where ``short``),
-        as a request file's header says it. Said only where the contract view's repair leaves no
-        problem: ``after_repair`` in ``suture check --json`` and ``suture scan`` counts the problems
-        in what the agent sends from the session ``suture repair`` writes
-        (:func:`suture.scan.sent_after_repair`, the session written back and read whole), and where
-        the contract view leaves problems after repair (some the agent repairs itself, some not)
-        their count is no count of that: nothing is said of what is left then. ``""`` too where
-        the provider accepts what is sent."""
+        """(A session log.) What suture's repair leaves, said after what the agent sends where the
+        provider rejects that (``" → 0 after repair"``, ``" 1→0"`` where ``short``), as a request
+        file's header says it: the problems in what the agent sends from the session ``suture
+        repair`` writes (:attr:`after_sent`, ``after_repair`` in ``suture check --json`` and
+        ``suture scan``). Where that was not worked out (a check resumed after an append), 0 is
+        said where the contract view's repair leaves no problem, and nothing where it leaves some
+        (some the agent repairs itself, some not: their count is no count of what is sent). ``""``
+        too where the provider accepts what is sent."""
         n = len(self.sent.problems) if self.sent is not None else 0
-        if not n or self.contract.after:
+        after = self.after_sent
+        if after is None and not self.contract.after:
+            after = 0
+        if not n or after is None:
             return ""
-        return f" {n:,}{after_repair(0, short=True)}" if short else f" {after_repair(0)}"
+        return f" {n:,}{after_repair(after, short=True)}" if short else f" {after_repair(after)}"
 
     def short(self) -> str:
         """The verdict in a few columns, for a narrow status line."""
@@ -284,6 +290,8 @@ class Part:
     after: list[Violation]
     sent: list[Violation] | None = None
     kept: object = None
+    after_sent: int | None = None
+    """(A session log whose sent history the provider rejects.) :attr:`Judged.after_sent`."""
     """(A file that is not a session log.) What the provider's checks keep, to check the file
     again after an append from where they stopped (:meth:`suture.checks.resume.Checks.state`);
     sent with the verdict, whose problems it shares."""
@@ -297,11 +305,16 @@ class Shared:
     common: object
 
 
-def verdict_parts(transcript: Transcript, repaired: Repair, providers: Sequence[str]) -> Iterator[Sent | Part | Shared]:
+def verdict_parts(
+    transcript: Transcript, repaired: Repair, providers: Sequence[str], data: bytes | None = None
+) -> Iterator[Sent | Part | Shared]:
     """(Pure: the checks' child runs it.) For a session log, first what its agent sends on resume
     without the messages and their wire form (the app has the file's; the provider's problems
     with them come in each :class:`Part`); then each provider's :class:`Part` in turn. The
-    library's verdicts, as ``suture check`` gets them: the sent view is built once for all. For
+    library's verdicts, as ``suture check`` gets them: the sent view is built once for all. Where
+    the provider rejects what is sent, ``data`` (the bytes the session was read from) gives the
+    problems in what the agent sends from the session ``suture repair`` writes, as ``suture scan``
+    counts them (the session written back and read once, for every provider that needs it). For
     any other file the checks are those of :class:`suture.checks.resume.Checks`, whose state comes
     with each part (and, last, :class:`Shared`), so that the next check after an append resumes."""
     from dataclasses import replace
@@ -313,14 +326,37 @@ def verdict_parts(transcript: Transcript, repaired: Repair, providers: Sequence[
     sent: Sent | None = as_sent(transcript) if transcript.format in models() else None
     if sent is not None:
         yield replace(sent, messages=[], wire=[])
+        repaired_session = _RepairedSession(transcript, repaired, data)
         for name in providers:
             found = sent_verdict(transcript, name, repaired, sent)
-            yield Part(name, found.contract.before, found.contract.after, found.problems)
+            after = repaired_session.problems(name, len(found.problems)) if found.problems else None
+            yield Part(name, found.contract.before, found.contract.after, found.problems, after_sent=after)
         return
     checks = Checks(providers)
     for name, contract in checks.each(transcript.messages, repaired):
         yield Part(name, contract.before, contract.after, kept=checks.state(name))
     yield Shared(checks.common())
+
+
+class _RepairedSession:
+    """The session ``suture repair`` writes, read back when first wanted (:func:`verdict_parts`)."""
+
+    def __init__(self, transcript: Transcript, repaired: Repair, data: bytes | None) -> None:
+        self.transcript, self.repaired, self.data = transcript, repaired, data
+        self.read: tuple[Transcript | None] | None = None
+
+    def problems(self, provider: str, now: int) -> int | None:
+        """The problems ``provider`` finds in what the agent sends from it (``now``, those in what
+        it sends from the file as it is, where the repair writes the file unchanged); ``None``
+        without the file's bytes."""
+        from suture.scan import repaired_session, sent_problems
+
+        if self.data is None:
+            return None
+        if self.read is None:
+            self.read = (repaired_session(self.transcript, self.repaired, self.data),)
+        session = self.read[0]
+        return now if session is None else sent_problems(session, provider)
 
 
 def judge_all(
@@ -330,6 +366,7 @@ def judge_all(
     cancelled: Callable[[], bool] = lambda: False,
     started: Callable[[Apart[Any]], None] = lambda _: None,
     resume: tuple[Checks | SentChecks, int] | None = None,
+    data: Callable[[], bytes | None] = lambda: None,
 ) -> Checks | SentChecks | None:
     """(For a worker.) Judge ``model`` for each provider in turn, calling ``on_each(name,
     judged)`` here as each is done; ``cancelled()`` true stops it. Returns the checks to resume
@@ -342,7 +379,10 @@ def judge_all(
     worked out whole, here, as the child hands back no state of what is sent; the checks after
     it resume. Otherwise the checks run in a child process
     (:class:`suture.checks.apart.Apart`, handed to ``started`` so another thread can end it), which
-    keeps keys responsive during a long check. Raises :class:`~suture.checks.apart.ChecksFailed`
+    keeps keys responsive during a long check. ``data``: the bytes the session log was read from,
+    asked for (here, before the child starts) where the child works it out whole, for what the
+    agent sends from the session ``suture repair`` writes (:attr:`Judged.after_sent`; ``None``
+    where the file no longer holds them). Raises :class:`~suture.checks.apart.ChecksFailed`
     where the checks broke or their process died."""
     from functools import partial
 
@@ -372,7 +412,7 @@ def judge_all(
     sent: Sent | None = None
     states: dict[str, object] = {}
     common: object = None
-    with Apart(partial(verdict_parts, transcript, repaired, providers)) as apart:
+    with Apart(partial(verdict_parts, transcript, repaired, providers, data() if session else None)) as apart:
         started(apart)
         for item in apart.results(cancelled):
             if isinstance(item, Shared):
@@ -389,7 +429,7 @@ def judge_all(
                 if sent is not None and item.sent is not None
                 else None
             )
-            on_each(item.provider, place(model, item.provider, contract, found))
+            on_each(item.provider, place(model, item.provider, contract, found, item.after_sent))
     if resumes and not cancelled():
         return SentChecks(providers)  # (no state: the next check is whole, here, and keeps it)
     if common is None or cancelled() or set(states) != set(providers):
@@ -397,7 +437,9 @@ def judge_all(
     return Checks.joined(common, states, repaired)
 
 
-def place(model: RowModel, provider: str, contract: Verdict, sent: SentVerdict | None = None) -> Judged:
+def place(
+    model: RowModel, provider: str, contract: Verdict, sent: SentVerdict | None = None, after_sent: int | None = None
+) -> Judged:
     """Put each of a verdict's findings on its row. Each kind's findings are in the order of
     their rows, as the panes read and ``x`` visits them (a moved result's problem where the
     result now is), a row's in the verdict's order: the problems list shows them so."""
@@ -428,7 +470,7 @@ def place(model: RowModel, provider: str, contract: Verdict, sent: SentVerdict |
     by_row: dict[int, list[Finding]] = {}
     for f in findings:
         by_row.setdefault(f.row, []).append(f)
-    return Judged(provider, contract, sent, findings, by_row)
+    return Judged(provider, contract, sent, findings, by_row, after_sent)
 
 
 def _by_row(findings: Iterable[Finding]) -> list[Finding]:
