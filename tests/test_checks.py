@@ -1088,3 +1088,24 @@ def test_gemini_signatures_are_asked_for_where_the_written_request_lacks_one() -
     assert "position 2." in v.error  # contents counted from 1, as Gemini reports it
     # Only the current turn (after the last user text) is checked.
     assert check([*mixed, A("done"), U("next")], "gemini") == []
+
+
+def test_a_result_in_an_assistant_message_is_said_once_as_a_block_of_the_wrong_role() -> None:
+    # After a tool_use in the same assistant message, a tool_result block is A6's (tool_result
+    # blocks only in user messages), not also "text follows a tool_use block" (A1b); an image
+    # there is A1b's, named as what it is.
+    import orjson
+
+    from suture.formats import load_bytes
+
+    def found(late: dict[str, Any]) -> list[tuple[str, str]]:
+        use = {"type": "tool_use", "id": "toolu_1", "name": "read", "input": {}}
+        body = {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": [use, late]}]}
+        transcript = load_bytes(orjson.dumps(body), format="messages")
+        return [(v.rule, v.problem) for v in check(transcript.messages, "anthropic")]
+
+    result = found({"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"})
+    assert [rule for rule, _ in result] == ["A1", "A6"]
+    assert result[1][1] == "a tool_result block in an assistant message"
+    image = found({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}})
+    assert ("A1b", "an image block follows a tool_use block in the same assistant message (block 1)") in image

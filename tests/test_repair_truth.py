@@ -216,7 +216,7 @@ NO_ID = [
 ]
 
 
-def test_check_and_repair_agree_on_a_valid_history_the_contract_changes(tmp_path: Path) -> None:
+def test_check_and_repair_agree_on_a_valid_history_its_provider_rejects(tmp_path: Path) -> None:
     path, out = tmp_path / "no-id.json", tmp_path / "out.json"
     path.write_bytes(orjson.dumps(NO_ID))
     checked = run("check", path)
@@ -225,12 +225,38 @@ def test_check_and_repair_agree_on_a_valid_history_the_contract_changes(tmp_path
     assert checked.stdout.startswith(f"{path}: valid (5 messages, chat), but openai-chat rejects it\n")
     proc = run("repair", path, "-o", out)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stderr.startswith("suture: 2 changes (1 dropped placeholder, 1 renamed id);")
-    assert proc.stderr.rstrip().endswith(
-        "; the input was already valid (suture check says so), and the contract still changes it: "
-        "rule 1 drops 1 empty assistant message; rule 3 gives 1 call without an id the id call_1_0"
+    # The changes mend what openai-chat rejects: the summary does not call the input valid.
+    assert proc.stderr.rstrip() == (
+        "suture: 2 changes (1 dropped placeholder, 1 renamed id); "
+        "4 messages and 1 tool result in, 3 messages and 1 tool result out"
     )
     assert orjson.loads(out.read_bytes())[1]["tool_calls"][0]["id"] == "call_1_0"
+    assert run("check", out).returncode == 0
+
+
+def test_repair_says_why_it_changes_a_valid_history_no_provider_rejects(tmp_path: Path) -> None:
+    # An AI SDK file (written for no single provider) with a whitespace-only assistant message:
+    # valid, clean, and the contract still drops the message (rule 1).
+    text = [{"type": "text", "text": t} for t in ("list the files", " \n", "two files")]
+    call = {"type": "tool-call", "toolCallId": "c1", "toolName": "ls", "input": {}}
+    result = {"type": "tool-result", "toolCallId": "c1", "toolName": "ls", "output": {"type": "text", "value": "a b"}}
+    history = [
+        {"role": "user", "content": [text[0]]},
+        {"role": "assistant", "content": [call]},
+        {"role": "tool", "content": [result]},
+        {"role": "assistant", "content": [text[1]]},
+        {"role": "assistant", "content": [text[2]]},
+    ]
+    path = tmp_path / "sdk.json"
+    path.write_bytes(orjson.dumps(history))
+    checked = run("check", path)
+    assert checked.returncode == 0 and checked.stdout.startswith(f"{path}: valid (5 messages, vercel)")
+    proc = run("repair", path, "-o", tmp_path / "out.json")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.rstrip().endswith(
+        "; the input was already valid (suture check says so), and the contract still changes it: "
+        "rule 1 drops 1 empty assistant message"
+    )
 
 
 def test_a_repair_that_mends_a_broken_history_does_not_call_it_valid(tmp_path: Path) -> None:

@@ -231,14 +231,21 @@ def _answered(
     target = n + 1 if nxt is not None else n
     run = run_of(wire, k + 1, ends) if nxt is not None else []
     related = tuple(i for t in run for i in t.members)
-    # A1b: text written after a tool_use block of the same message (opencode recording).
-    late = [m for m, b in enumerate(turn.blocks) if m > uses[0][0] and b.kind != "tool_use" and not _is_thinking(b)]
+    # A1b: text written after a tool_use block of the same message (opencode recording). A
+    # tool_result block there is A6's (a block of the wrong role), not said twice.
+    late = [
+        m
+        for m, b in enumerate(turn.blocks)
+        if m > uses[0][0] and b.kind != "tool_use" and not _is_thinking(b) and _type_of(b) != "tool_result"
+    ]
     if late:
         before = [b.id for m, b in uses if m < late[-1]]
+        kind = _type_of(turn.blocks[late[0]])
+        what = "text" if kind == "text" else f"a{'n' if kind[:1] in 'aeiou' else ''} {kind} block"
         out.add(
             "A1b",
             index,
-            f"text follows a tool_use block in the same assistant message (block {late[0]})",
+            f"{what} follows a tool_use block in the same assistant message (block {late[0]})",
             False,
             f"messages.{n}.content.{late[0]}",
             n,
@@ -393,7 +400,7 @@ def _common(out: _Out, n: int, turn: Turn, final: bool) -> None:
             out.add(
                 "A6",
                 b.source,
-                f"a {wrong} block in a {turn.role} message",
+                f"a {wrong} block in a{'n' if turn.role == 'assistant' else ''} {turn.role} message",
                 False,
                 where,
                 n,

@@ -35,7 +35,7 @@ from suture.words import count
 
 if TYPE_CHECKING:
     from suture.checks import Violation
-    from suture.model import Message, Transcript
+    from suture.model import Transcript
 
 NAMES = ("repair",)
 ORDER = 20
@@ -176,7 +176,7 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
     unchanged = "the history needs no repair" if edited else "no changes needed"
     summary = summary_line(result, transcript.messages, reordered, unchanged, written.ids if written else {})
     if not writes_back(transcript.format):
-        summary += _valid_before(result, transcript.messages)
+        summary += _valid_before(result, transcript)
     notes: list[str] = []
     if written is not None:
         summary, notes = written.report(summary, bool(result.changes or reordered))
@@ -265,16 +265,23 @@ def _rejected(
 _KEEP_VALID = frozenset({ChangeKind.RENAMED_ID, ChangeKind.DROPPED_PLACEHOLDER})
 
 
-def _valid_before(result: Repair, messages: Sequence[Message]) -> str:
-    """Where the input already had the Valid property (``suture check`` says "valid") and the
-    repair changed it anyway, what the summary adds to say why: the rules that change a valid
-    history too. ``""`` otherwise. (The property is checked only when every change is of a kind
-    a valid history can get.)"""
+def _valid_before(result: Repair, transcript: Transcript) -> str:
+    """Where the input already had the Valid property (``suture check`` says "valid") and its own
+    provider accepts it, and the repair changed it anyway, what the summary adds to say why: the
+    rules that change a valid history too. ``""`` otherwise. (The property is checked only when
+    every change is of a kind a valid history can get; a provider that rejects the file, as
+    OpenAI Chat an empty assistant message, is what the change mends.)"""
     if not result.changes or any(c.kind not in _KEEP_VALID for c in result.changes):
         return ""
     from suture.validity import violations
 
-    if violations(messages):
+    if violations(transcript.messages):
+        return ""
+    from suture.checks import check
+    from suture.formats import own_provider
+
+    own = own_provider(transcript)
+    if own and check(transcript.messages, own):
         return ""
     said: list[str] = []
     placeholders = sum(1 for c in result.changes if c.kind is ChangeKind.DROPPED_PLACEHOLDER)
