@@ -198,11 +198,37 @@ def test_what_a_conversion_says_of_its_body_is_what_check_says_of_the_file(tmp_p
     assert ("would reject it" in proc.stderr) == bool(rules)
 
 
-def test_a_session_written_back_is_not_judged_as_a_request_body(tmp_path: Path) -> None:
+def test_a_session_written_back_is_judged_as_suture_check_judges_it(tmp_path: Path) -> None:
+    # By what its agent sends on resume from it: this one, accepted, gets no warning.
     out, report = tmp_path / "out.jsonl", tmp_path / "report.json"
     proc = run("repair", PARALLEL, "-o", out, "--report", report)
     assert proc.returncode == 0 and "warning" not in proc.stderr
-    assert "provider_check" not in orjson.loads(report.read_bytes())
+    assert orjson.loads(report.read_bytes())["provider_check"] == []
+
+
+def test_a_session_its_agent_would_still_send_rejected_gets_a_warning(tmp_path: Path) -> None:
+    # Text, then thinking, in one assistant message (A12): neither suture's repair nor Claude
+    # Code mends it (Claude Code leaves out only a whitespace-only text block there). The repair
+    # changes nothing; it says so, and that Anthropic would reject what Claude Code sends.
+    lines = (ROOT / "sample_sessions" / "real" / "claude-code" / "short.jsonl").read_bytes().splitlines()
+    k = next(i for i, line in enumerate(lines) if b'"text":"\\n\\n"' in line)
+    lines[k] = lines[k].replace(b'"text":"\\n\\n"', b'"text":"Looking."')
+    path, out, report = tmp_path / "in.jsonl", tmp_path / "out.jsonl", tmp_path / "report.json"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    checked = run("check", path, "--json")
+    assert checked.returncode == 1
+    assert [v["rule"] for v in orjson.loads(checked.stdout)["providers"]["anthropic"]["sent"]] == ["A12"]
+    proc = run("repair", path, "-o", out, "--report", report)
+    assert proc.returncode == 0, proc.stderr
+    warning, summary = proc.stderr.splitlines()
+    assert warning.startswith(
+        f"suture: warning: {out}: Anthropic Messages would reject what Claude Code sends on resume from it: "
+        "1 problem the repair does not fix (A12); the first, messages.2.content.0 A12: "
+    )
+    assert warning.endswith("; suture check on the written file lists them")
+    assert summary.startswith("suture: the repair changes nothing")
+    assert [v["rule"] for v in orjson.loads(report.read_bytes())["provider_check"]] == ["A12"]
+    assert run("check", out).returncode == 1  # as the warning says
 
 
 # -- a valid history the contract still changes ------------------------------------------------

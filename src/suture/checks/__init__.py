@@ -200,20 +200,26 @@ def empty(messages: Sequence[Message], provider: str) -> list[Violation]:
     return rule(messages) if rule is not None else []
 
 
-def rejected_words(found: Sequence[Violation], agent: str = "") -> str:
+def rejected_words(found: Sequence[Violation], agent: str = "", session: bool = False) -> str:
     """What a request body suture wrote would meet, said in one sentence (``found``: the problems
     :func:`check` finds in it, at least one): ``Anthropic Messages would reject it: 2 problems the
     repair does not fix (A7, A12); the first, ...; suture check --provider anthropic on the
     written file lists them``. What ``suture repair`` warns, and the app's export. ``agent``: the
     agent whose session log the body was written from (``Claude Code``), whose own request on
-    resume is another one (it repairs some things itself): the sentence says where to see it."""
+    resume is another one (it repairs some things itself): the sentence says where to see it.
+    ``session``: ``found`` are the problems in what ``agent`` sends on resume from a session log
+    suture wrote back (:func:`suture.sent.verdict`), which the sentence says instead."""
     first = found[0]
     rules = ", ".join(dict.fromkeys(v.rule for v in found))
-    sent = f" (the request {agent} itself sends on resume is another: suture sent --body shows it)" if agent else ""
+    if session:
+        subject, listed, sent = f"what {agent} sends on resume from it", "suture check", ""
+    else:
+        subject, listed = "it", f"suture check --provider {first.provider}"
+        sent = f" (the request {agent} itself sends on resume is another: suture sent --body shows it)" if agent else ""
     return (
-        f"{TITLES[first.provider]} would reject it: {count(len(found), 'problem')} the repair does not fix "
+        f"{TITLES[first.provider]} would reject {subject}: {count(len(found), 'problem')} the repair does not fix "
         f"({rules}); the first, {first.where} {first.rule}: {first.problem}; "
-        f"suture check --provider {first.provider} on the written file lists them{sent}"
+        f"{listed} on the written file lists them{sent}"
     )
 
 

@@ -36,6 +36,7 @@ from suture.words import count
 if TYPE_CHECKING:
     from suture.checks import Violation
     from suture.model import Transcript
+    from suture.writeback import Written
 
 NAMES = ("repair",)
 ORDER = 20
@@ -166,6 +167,7 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
         report["written"] = written.to_json()
         # (A Codex turn's outputs moved up to its last call: the same as a Responses export's.)
         reordered = reordered_turns(result.messages, transcript)
+        checking = _check_session(transcript, written)
     else:
         body = job.to or export_name(transcript)
         out, what = dump(result.messages, transcript, job.to, data), written_as(body)
@@ -185,10 +187,12 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
         output = job.other
         summary += f"; written to {show.path(output)}"
     target = output_target(output)
-    shown = "the request body on stdout" if target.is_stdout else target.shown
+    shown = (
+        f"the {'session' if written is not None else 'request body'} on stdout" if target.is_stdout else target.shown
+    )
     found: list[Violation] = []
     if checking is not None and job.report:
-        found = _rejected(checking, shown, warnings, transcript)
+        found = _rejected(checking, shown, warnings, transcript, written is not None)
         report["provider_check"] = [v.to_json() for v in found]
         checking = None
     if job.in_place:
@@ -201,7 +205,7 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
             writes.append((output_target(job.report), _report_bytes(report)))
         warnings.extend(f"{_WARNING}{note}" for note in write_files(writes))
     if checking is not None:
-        found = _rejected(checking, shown, warnings, transcript)
+        found = _rejected(checking, shown, warnings, transcript, written is not None)
     if found and not result.changes and summary.startswith(unchanged):
         # What was written would be rejected (the warning says why): the repair changes nothing,
         # but changes are needed, of a kind it does not make.
@@ -219,16 +223,43 @@ def _check_body(result: Repair, body: str) -> Callable[[], list[Violation]] | No
     provider = provider_of(body)
     if not provider:
         return None
-    import threading
-
     from suture.checks import check
+
+    return _on_a_thread(lambda: check(result.messages, provider, repaired=True))
+
+
+def _check_session(transcript: Transcript, written: Written) -> Callable[[], list[Violation]] | None:
+    """Start working out, on a thread of its own, what the provider the agent talks to finds in
+    what the agent sends on resume from the session log written back (``written``, from
+    ``transcript``): the count ``suture check`` and ``suture scan`` give after repair. ``None``
+    where the session's provider is not known."""
+    from suture.formats import own_provider
+
+    provider = own_provider(transcript)
+    if not provider:
+        return None
+
+    def problems() -> list[Violation]:
+        from suture.formats import get
+        from suture.io import parse_document
+        from suture.sent import verdict
+
+        session = get(transcript.format).load(parse_document(written.data)) if written.changed else transcript
+        return verdict(session, provider).problems
+
+    return _on_a_thread(problems)
+
+
+def _on_a_thread(work: Callable[[], list[Violation]]) -> Callable[[], list[Violation]]:
+    """``work`` started on a thread of its own; returns what waits for what it finds."""
+    import threading
 
     done: list[list[Violation]] = []
     failed: list[BaseException] = []
 
     def run() -> None:
         try:
-            done.append(check(result.messages, provider, repaired=True))
+            done.append(work())
         except BaseException as e:  # raised again where the problems are waited for
             failed.append(e)
 
@@ -245,17 +276,19 @@ def _check_body(result: Repair, body: str) -> Callable[[], list[Violation]] | No
 
 
 def _rejected(
-    checking: Callable[[], list[Violation]], shown: str, warnings: list[str], transcript: Transcript
+    checking: Callable[[], list[Violation]], shown: str, warnings: list[str], transcript: Transcript, session: bool
 ) -> list[Violation]:
-    """The problems the provider would find in the request body written (``checking``: from
-    :func:`_check_body`; ``shown``: where it is written; ``transcript``: what it was written
-    from), said in one warning (the exit code stays 0: the repair did its work)."""
+    """The problems the provider would find in the request body written, or in what the agent
+    sends from the session log written back (``session``) (``checking``: from :func:`_check_body`
+    or :func:`_check_session`; ``shown``: where it is written; ``transcript``: what it was
+    written from), said in one warning (the exit code stays 0: the repair did its work)."""
     from suture.checks import rejected_words
     from suture.writeback import AGENTS
 
     found = checking()
     if found:
-        warnings.append(f"{_WARNING}{shown}: {rejected_words(found, AGENTS.get(transcript.format, ''))}")
+        said = rejected_words(found, AGENTS.get(transcript.format, ""), session)
+        warnings.append(f"{_WARNING}{shown}: {said}")
     return found
 
 
