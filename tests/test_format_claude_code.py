@@ -459,3 +459,19 @@ def test_a_user_record_is_a_user_message_whatever_its_role_says(role: Any) -> No
     result = repair(t.messages)
     back = load_bytes(dump(result.messages, t), "messages")
     assert essences(back.messages) == essences(result.messages)
+
+
+def test_a_line_with_no_record_type_is_told_not_dropped_without_a_word() -> None:
+    # Messages of a request format in a session (a chat JSONL a Claude Code line was appended
+    # to): no Claude Code record, not sent, and said so, in line order with the other skips.
+    records = [
+        {"role": "user", "content": "hi"},
+        _linked("user", "u1", None, _say("user", "go")),
+        {"role": "assistant", "content": "hello"},
+        {"note": "no role either"},
+    ]
+    t = load_bytes(jsonl(records), format="claude-code")
+    assert [m.content for m in t.messages] == ["go"]
+    assert [(s.source.line, s.kind) for s in t.skipped] == [(1, "untyped"), (3, "untyped"), (4, "untyped")]
+    assert t.skipped[1].reason.startswith("an assistant message of a request format, with no record type")
+    assert t.skipped[2].reason.startswith("an object, with no record type")

@@ -31,6 +31,16 @@ def count(n: int, one: str, many: str | None = None) -> str:
     return f"{n:,} {one if n == 1 else (many if many is not None else one + 's')}"
 
 
+def with_article(word: str) -> str:
+    """``word`` after the indefinite article that goes with it, by its first letter (``an``
+    before a, e, i, o; a word in ``u`` takes ``a``, as the roles and block types suture names do).
+
+    >>> with_article("assistant"), with_article("user"), with_article("image block")
+    ('an assistant', 'a user', 'an image block')
+    """
+    return f"{'an' if word[:1].lower() in 'aeio' else 'a'} {word}"
+
+
 def either(names: tuple[str, ...] | list[str]) -> str:
     """``names`` as a choice in words: ``a, b or c`` (one name alone as it is).
 

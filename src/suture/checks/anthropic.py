@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from suture.checks._base import Violation, has_thinking, id_list, shown_id, unsent, violation
 from suture.checks._wire import LIFTED_ROLES, Block, Turn, run_ends, run_of, turns
 from suture.model import Message, OtherPart, is_placeholder
+from suture.words import with_article
 
 NAME = "anthropic"
 TITLE = "Anthropic Messages"
@@ -241,7 +242,7 @@ def _answered(
     if late:
         before = [b.id for m, b in uses if m < late[-1]]
         kind = _type_of(turn.blocks[late[0]])
-        what = "text" if kind == "text" else f"a{'n' if kind[:1] in 'aeiou' else ''} {kind} block"
+        what = "text" if kind == "text" else with_article(f"{kind} block")
         out.add(
             "A1b",
             index,
@@ -400,7 +401,7 @@ def _common(out: _Out, n: int, turn: Turn, final: bool) -> None:
             out.add(
                 "A6",
                 b.source,
-                f"a {wrong} block in a{'n' if turn.role == 'assistant' else ''} {turn.role} message",
+                f"a {wrong} block in {with_article(turn.role)} message",
                 False,
                 where,
                 n,

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from suture.checks._base import Violation, unsent, violation
 from suture.model import Message, is_placeholder
-from suture.words import count
+from suture.words import count, with_article
 
 NAME = "mistral"
 TITLE = "Mistral"
@@ -123,7 +123,7 @@ def scan(messages: Sequence[Message], start: int, stop: int) -> list[Violation]:
                 _v(
                     "M4",
                     n - 1,
-                    f"the request ends with a{'n' if role == 'assistant' else ''} {role} message",
+                    f"the request ends with {with_article(role)} message",
                     fixed,
                     text=1,
                     role=role,

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from suture.checks._base import Violation, id_list, unsent, violation
 from suture.checks._chat import pairing
 from suture.model import ImagePart, Message
+from suture.words import with_article
 
 NAME = "openai-chat"
 TITLE = "OpenAI Chat Completions"
@@ -177,7 +178,7 @@ def _content(messages: Sequence[Message], start: int, stop: int) -> list[Violati
                 _v(
                     "O7",
                     i,
-                    f"an image in a{'n' if m.role == 'assistant' else ''} {m.role} message",
+                    f"an image in {with_article(m.role)} message",
                     False,
                     f"messages[{i}]",
                     role=m.role,

@@ -50,10 +50,12 @@ from typing import Any, Literal, cast
 import orjson
 from msgspec import Struct, field
 
+from suture import show
 from suture.formats import CERTAIN, LIKELY, About, FormatError, first_text
 from suture.formats.messages import parse_blocks, type_name, written_order
 from suture.io import Document, InputError, gc_paused
 from suture.model import LoadProblem, Message, Part, Skipped, Source, ToolCall, Transcript
+from suture.words import with_article
 
 __all__ = ["ADAPTER", "ClaudeCodeAdapter", "chain", "error_text", "is_api_error"]
 
@@ -150,6 +152,13 @@ def _provider_message(value: Any) -> str:
     inner = body.get("error") if isinstance(body, dict) else None
     message = inner.get("message") if isinstance(inner, dict) else None
     return message if isinstance(message, str) else value
+
+
+def _untyped_words(record: dict[str, Any]) -> str:
+    """Why a line with no record type is left out of what Claude Code sends."""
+    role = record.get("role")
+    what = f"{with_article(show.line(role)[:20])} message of a request format" if isinstance(role, str) else "an object"
+    return f"{what}, with no record type: no Claude Code record, left out of what Claude Code sends"
 
 
 def _is_api_error_line(record: dict[str, Any]) -> bool:
@@ -489,6 +498,9 @@ class ClaudeCodeAdapter:
         return found
 
     def load(self, doc: Document) -> Transcript:
+        """The session's messages (the branch of its last entry); a line that is an object with
+        no record type (a message of a request format, appended to the session) is none of its
+        records: it is told in ``skipped`` (``untyped``), not left out without a word."""
         records = _records(doc)
         if not any(isinstance(r, dict) for _, r in records):
             raise FormatError("", "not a Claude Code session: no record is an object")
@@ -497,18 +509,23 @@ class ClaudeCodeAdapter:
             for _, r in records
         )
         problems = list(doc.problems)
+        skipped: list[Skipped] = []
         for line, record in records:
             if not isinstance(record, dict):
                 problems.append(LoadProblem(line, f"a record must be an object, got {type_name(record)}"))
+            elif "type" not in record:
+                skipped.append(Skipped(Source(line=line), "untyped", _untyped_words(record)))
         found = chain(records, has_main)
         meta: dict[str, Any] = {"sidechain": not has_main, "chain": found}
         meta.update(self._about(records, found))
         items: list[Message | _Turn] = []
         evidence: list[tuple[Source, str]] = []
-        skipped: list[Skipped] = []
+        untyped, skipped = skipped, []
         with gc_paused():
             self._evidence(records, evidence)
             last_turn = self._read([records[p] for p in found.positions], items, None, problems, skipped)
+        if untyped:
+            skipped = sorted(untyped + skipped, key=lambda s: s.source.line or 0)
         return self._transcript(items, last_turn, meta, problems, evidence, skipped)
 
     def _about(self, records: Sequence[tuple[int, Any]], found: Chain, start: int = 0) -> dict[str, Any]:
@@ -633,8 +650,8 @@ class ClaudeCodeAdapter:
             return None
         new = doc.records[start:]
         for _, record in new:
-            if not isinstance(record, dict):
-                return None
+            if not isinstance(record, dict) or "type" not in record:
+                return None  # (a line no Claude Code record: said by a full read)
             if (
                 transcript.meta.get("sidechain")
                 and record.get("type") in ("user", "assistant")
