@@ -356,8 +356,8 @@ async def test_a_session_header_gives_the_after_repair_figure_scan_gives(tmp_pat
     # A whitespace text block and a thinking block before the call Claude Code answers out of
     # order: it repairs both itself, the contract view's repair leaves them, and the session
     # suture repair writes is accepted (scan's after_repair, 0). The header says "→ 0 after
-    # repair", as scan does, not "→ 2 after repair" (the contract view's count). After an
-    # append (the checks resumed, the session not written back again) it says no figure.
+    # repair", as scan does, not "→ 2 after repair" (the contract view's count), after an
+    # append too.
     import orjson
 
     lines = TEXT_BEFORE.read_bytes().splitlines()
@@ -378,20 +378,26 @@ async def test_a_session_header_gives_the_after_repair_figure_scan_gives(tmp_pat
         header = app.status.render().plain.splitlines()[0]
         assert "rejected, 1 problem in what Claude Code sends" in header, header
         assert header.endswith("→ 0 after repair"), header
+        # A reply to the last prompt, then another prompt: the rejected call stays as it was.
         records = [orjson.loads(line) for line in lines]
         first = next(r for r in records if r.get("type") == "user")  # a prompt, as a person types it
-        prompt = {**first, "uuid": "appended-1", "parentUuid": [r for r in records if r.get("uuid")][-1]["uuid"]}
+        answer = next(r for r in records if r.get("type") == "assistant")
+        reply = {**answer, "uuid": "appended-1", "parentUuid": [r for r in records if r.get("uuid")][-1]["uuid"]}
+        reply["message"] = {**answer["message"], "id": "msg_appended", "content": [{"type": "text", "text": "ok"}]}
+        prompt = {**first, "uuid": "appended-2", "parentUuid": "appended-1"}
         prompt["message"] = {"role": "user", "content": "and now?"}
         with path.open("ab") as f:
-            f.write(orjson.dumps(prompt) + b"\n")
+            f.write(orjson.dumps(reply) + b"\n" + orjson.dumps(prompt) + b"\n")
         app.read_file()
         await ready(pilot, app)
         await checked(pilot, app)
         assert app.model is not None and app.model.transcript.messages[-1].content == "and now?"
         again = app.verdicts[app.provider] if app.verdicts and app.provider else None
-        assert again is not None and again is not judged and again.after_sent is None
+        # The checks resumed after the append: the figure is worked out again, as a whole check
+        # works it out, from the bytes of the session as it is now.
+        assert again is not None and again is not judged and again.rejected and again.after_sent == 0
         header = app.status.render().plain.splitlines()[0]
-        assert "after repair" not in header, header
+        assert header.endswith("→ 0 after repair"), header
 
 
 def _samples() -> list[Path]:

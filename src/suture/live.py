@@ -158,15 +158,16 @@ class LiveFile:
         :data:`suture.tail.VERIFY_EVERY_APPEND`): ``poll(verify=True)`` checks them."""
         return self._tail.unchecked
 
-    def read_as_shown(self, transcript: Transcript) -> bytes | None:
+    def read_as_shown(self, transcript: Transcript, most: int | None = None) -> bytes | None:
         """The file's bytes, where ``transcript`` is the state shown and the file still holds the
-        bytes it was read from (their size and CRC-32 as read); ``None`` otherwise. For what is
-        worked out from the bytes as well as the messages (a session log written back)."""
+        bytes it was read from (their size and CRC-32 as read); ``None`` otherwise, and where they
+        were more than ``most``. For what is worked out from the bytes as well as the messages (a
+        session log written back)."""
         with self._lock:
             if self._shown is None or self._shown[0] is not transcript:
                 return None
             key = self._tail.key
-        if key is None:
+        if key is None or (most is not None and key[0] > most):
             return None
         try:
             data = read_input(self.path, streams=False)

@@ -45,7 +45,7 @@ from suture.tail import Partial
 from suture.tui.banner import Banner, Recorded, request_words
 from suture.tui.bars import InfoBar, StatusBar, panes_gone
 from suture.tui.changes import ChangeList, ItemList, ProblemList
-from suture.tui.checking import CheckFlow
+from suture.tui.checking import WRITTEN_AT_LOAD, CheckFlow
 from suture.tui.contrast import ContrastFilter
 from suture.tui.exporting import ExportFlow, default_export_path
 from suture.tui.keys import LIST_KEYS, KeyBar
@@ -114,10 +114,6 @@ this shows "reading…" first, as before."""
 DOCUMENT_LINES_AT_LOAD = 16 * 1024 * 1024
 """Bytes of a JSON document up to which the line of each record is found as soon as it is read
 (for the info line); a larger one's are found when the go-to box opens."""
-WRITTEN_AT_LOAD = 32 * 1024 * 1024
-"""A session log (Claude Code, Codex, pi) up to this many bytes has its export worked out in a
-worker once it is shown whole, so the header says where the export writes otherwise than the
-repair's changes (about 0.7 s for 23 MB); a larger one's is worked out when it is exported."""
 WRITTEN_SETTLE = 1.0
 """Seconds with no reload before a session log's export is worked out again (a followed session
 is appended to every few seconds: its export is not written again at each append)."""

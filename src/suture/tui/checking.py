@@ -59,10 +59,16 @@ else:
     # The verdicts, which come once the first frame is drawn.
     judge_all = deferred("suture.tui.judged", "judge_all")
 
-__all__ = ["CHECKS_SETTLE", "SHARED", "CheckFlow", "Checked", "ChecksKept"]
+__all__ = ["CHECKS_SETTLE", "SHARED", "WRITTEN_AT_LOAD", "CheckFlow", "Checked", "ChecksKept"]
 
 CHECKS_SETTLE = 1.0
 """Seconds with no reload before the provider checks run again."""
+WRITTEN_AT_LOAD = 32 * 1024 * 1024
+"""A session log (Claude Code, Codex, pi) up to this many bytes has its export worked out in a
+worker once it is shown whole, so the header says where the export writes otherwise than the
+repair's changes (about 0.7 s for 23 MB), and its checks work out what its agent sends from the
+session ``suture repair`` writes (the header's figure after repair); a larger one's export is
+worked out when it is exported, and its header gives that figure only where it is 0."""
 
 
 def shared_summary(shared: tuple[list[Breach], list[Breach]]) -> str:
@@ -276,7 +282,7 @@ class CheckFlow(App[None]):
 
         def data() -> bytes | None:
             try:
-                return self.live.read_as_shown(model.transcript)
+                return self.live.read_as_shown(model.transcript, most=WRITTEN_AT_LOAD)
             except RuntimeError:  # (no file open: nothing to read)
                 return None
 

@@ -11,7 +11,7 @@ them in the app's words.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -201,7 +201,8 @@ class Judged:
         provider rejects that (``" → 0 after repair"``, ``" 1→0"`` where ``short``), as a request
         file's header says it: the problems in what the agent sends from the session ``suture
         repair`` writes (:attr:`after_sent`, ``after_repair`` in ``suture check --json`` and
-        ``suture scan``). Where that was not worked out (a check resumed after an append), 0 is
+        ``suture scan``). Where that was not worked out (a check resumed after an append, a session
+        larger than :data:`suture.tui.checking.WRITTEN_AT_LOAD`), 0 is
         said where the contract view's repair leaves no problem, and nothing where it leaves some
         (some the agent repairs itself, some not: their count is no count of what is sent). ``""``
         too where the provider accepts what is sent."""
@@ -290,11 +291,11 @@ class Part:
     after: list[Violation]
     sent: list[Violation] | None = None
     kept: object = None
-    after_sent: int | None = None
-    """(A session log whose sent history the provider rejects.) :attr:`Judged.after_sent`."""
     """(A file that is not a session log.) What the provider's checks keep, to check the file
     again after an append from where they stopped (:meth:`suture.checks.resume.Checks.state`);
     sent with the verdict, whose problems it shares."""
+    after_sent: int | None = None
+    """(A session log whose sent history the provider rejects.) :attr:`Judged.after_sent`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,8 +318,6 @@ def verdict_parts(
     counts them (the session written back and read once, for every provider that needs it). For
     any other file the checks are those of :class:`suture.checks.resume.Checks`, whose state comes
     with each part (and, last, :class:`Shared`), so that the next check after an append resumes."""
-    from dataclasses import replace
-
     from suture.checks.resume import Checks
     from suture.sent import as_sent, models
     from suture.sent import verdict as sent_verdict
@@ -336,6 +335,56 @@ def verdict_parts(
     for name, contract in checks.each(transcript.messages, repaired):
         yield Part(name, contract.before, contract.after, kept=checks.state(name))
     yield Shared(checks.common())
+
+
+def _after_apart(
+    model: RowModel,
+    placed: dict[str, Judged],
+    on_each: Callable[[str, Judged], None],
+    cancelled: Callable[[], bool],
+    started: Callable[[Apart[Any]], None],
+    data: Callable[[], bytes | None],
+) -> None:
+    """(Resumed checks of a session log.) The figure after repair (:attr:`Judged.after_sent`)
+    of each verdict that wants it (:func:`_wants_after`), worked out in a child, as a whole check
+    works it out, from the file's bytes; each such verdict is told with it once it comes (the
+    verdict shown before stays meanwhile), or without it where it cannot be worked out."""
+    from functools import partial
+
+    from suture.checks.apart import Apart, ChecksFailed
+
+    wanted = {n: len(j.sent.problems) for n, j in placed.items() if j.sent is not None and _wants_after(j)}
+    if not wanted or cancelled():
+        return
+    read = data()
+    found: dict[str, int | None] = {}
+    if read is not None:
+        try:
+            with Apart(partial(_after_counts, model.transcript, model.repair, wanted, read)) as apart:
+                started(apart)
+                found.update(apart.results(cancelled))
+        except ChecksFailed:  # the verdicts stand without the figure
+            pass
+    for name in wanted:
+        if not cancelled():
+            on_each(name, replace(placed[name], after_sent=found.get(name)))
+
+
+def _wants_after(judged: Judged) -> bool:
+    """Whether the header's figure after repair of a session log's verdict needs the session
+    ``suture repair`` writes read back: the provider rejects what is sent and the contract
+    view's repair leaves problems (where it leaves none, the figure is 0 without it)."""
+    return judged.sent is not None and bool(judged.sent.problems) and bool(judged.contract.after)
+
+
+def _after_counts(
+    transcript: Transcript, repaired: Repair, now: dict[str, int], data: bytes
+) -> Iterator[tuple[str, int | None]]:
+    """(Pure: a child runs it.) For each provider of ``now`` (the problems in what is sent now),
+    :meth:`_RepairedSession.problems`."""
+    session = _RepairedSession(transcript, repaired, data)
+    for name, n in now.items():
+        yield name, session.problems(name, n)
 
 
 class _RepairedSession:
@@ -377,7 +426,8 @@ def judge_all(
     append costs milliseconds: a process would cost more to start than the work). For a session
     log (:class:`suture.sent.resume.SentChecks`) the first check after the one in the child is
     worked out whole, here, as the child hands back no state of what is sent; the checks after
-    it resume. Otherwise the checks run in a child process
+    it resume (and where a verdict's figure after repair needs the session ``suture repair``
+    writes read back, that alone is worked out in a child: :func:`_after_apart`). Otherwise the checks run in a child process
     (:class:`suture.checks.apart.Apart`, handed to ``started`` so another thread can end it), which
     keeps keys responsive during a long check. ``data``: the bytes the session log was read from,
     asked for (here, before the child starts) where the child works it out whole, for what the
@@ -398,11 +448,15 @@ def judge_all(
     if resume is not None and resume[0].providers == providers:
         kept, same = resume
         if isinstance(kept, SentChecks) and resumes:
+            placed: dict[str, Judged] = {}
             for name, contract, judged in kept.each(transcript, repaired, same):
                 if cancelled():
                     return None
-                on_each(name, place(model, name, contract, judged))
-            return kept
+                placed[name] = place(model, name, contract, judged)
+                if not _wants_after(placed[name]):
+                    on_each(name, placed[name])
+            _after_apart(model, placed, on_each, cancelled, started, data)
+            return None if cancelled() else kept
         if isinstance(kept, Checks) and not session:
             for name, contract in kept.each(transcript.messages, repaired, same):
                 if cancelled():
