@@ -222,6 +222,36 @@ def _call_ids(
             first_use[b.id] = (n, m, index)
 
 
+def _after_a_call(
+    out: _Out, turn: Turn, uses: list[tuple[int, Block]], n: int, target: int, related: tuple[int, ...]
+) -> None:
+    """A1b: text written after a tool_use block of the same message (opencode recording). A
+    tool_result block there is A6's (a block of the wrong role), not said twice."""
+    late = [
+        m
+        for m, b in enumerate(turn.blocks)
+        if m > uses[0][0] and b.kind != "tool_use" and not _is_thinking(b) and _type_of(b) != "tool_result"
+    ]
+    if not late:
+        return
+    before = [b.id for m, b in uses if m < late[-1]]
+    kind = _type_of(turn.blocks[late[0]])
+    what = "text" if kind == "text" else with_article(f"{kind} block")
+    out.add(
+        "A1b",
+        turn.members[0],
+        f"{what} follows a tool_use block in the same assistant message (block {late[0]})",
+        False,
+        f"messages.{n}.content.{late[0]}",
+        n,
+        late[0],
+        before[0] if before else None,
+        related,
+        N=target,
+        ids=id_list(before),
+    )
+
+
 def _answered(
     out: _Out, wire: list[Turn], base: int, k: int, turn: Turn, uses: list[tuple[int, Block]], ends: list[int]
 ) -> None:
@@ -232,30 +262,7 @@ def _answered(
     target = n + 1 if nxt is not None else n
     run = run_of(wire, k + 1, ends) if nxt is not None else []
     related = tuple(i for t in run for i in t.members)
-    # A1b: text written after a tool_use block of the same message (opencode recording). A
-    # tool_result block there is A6's (a block of the wrong role), not said twice.
-    late = [
-        m
-        for m, b in enumerate(turn.blocks)
-        if m > uses[0][0] and b.kind != "tool_use" and not _is_thinking(b) and _type_of(b) != "tool_result"
-    ]
-    if late:
-        before = [b.id for m, b in uses if m < late[-1]]
-        kind = _type_of(turn.blocks[late[0]])
-        what = "text" if kind == "text" else with_article(f"{kind} block")
-        out.add(
-            "A1b",
-            index,
-            f"{what} follows a tool_use block in the same assistant message (block {late[0]})",
-            False,
-            f"messages.{n}.content.{late[0]}",
-            n,
-            late[0],
-            before[0] if before else None,
-            related,
-            N=target,
-            ids=id_list(before),
-        )
+    _after_a_call(out, turn, uses, n, target, related)
     lead: set[str] = set()
     later: set[str] = set()
     if nxt is not None and nxt.role == "user":

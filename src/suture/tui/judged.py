@@ -426,8 +426,7 @@ def judge_all(
     append costs milliseconds: a process would cost more to start than the work). For a session
     log (:class:`suture.sent.resume.SentChecks`) the first check after the one in the child is
     worked out whole, here, as the child hands back no state of what is sent; the checks after
-    it resume (and where a verdict's figure after repair needs the session ``suture repair``
-    writes read back, that alone is worked out in a child: :func:`_after_apart`). Otherwise the checks run in a child process
+    it resume (a figure after repair that needs the session written back: :func:`_after_apart`). Otherwise the checks run in a child process
     (:class:`suture.checks.apart.Apart`, handed to ``started`` so another thread can end it), which
     keeps keys responsive during a long check. ``data``: the bytes the session log was read from,
     asked for (here, before the child starts) where the child works it out whole, for what the
