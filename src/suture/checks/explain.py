@@ -1275,7 +1275,7 @@ def _sent_place(messages: Sequence[Message], request: SentRequest, rec: Recognit
         shown = rec.index if rec.index is not None else n
         if n >= request.length:
             missing.append(f"index {shown} ({request.label} has {request.length} {_places_word(request)})")
-        elif not request.written[n]:
+        elif not request.written[n] and not request.answers.get(n):
             what = request.added.get(n, "a message suture cannot trace to this file")
             missing.append(
                 f"index {shown} ({request.name(n)} of {request.label} is {what}, which this file does not hold)"
@@ -1383,8 +1383,9 @@ def _narrow_findings(found: list[Finding], rec: Recognition, named: int | None) 
 
 def _block_written(transcript: Transcript, request: SentRequest, n: int, block: int | None) -> list[int]:
     """The as-written messages place ``n`` came from; with ``block``, the one that block of it
-    came from, where it can be told."""
-    written = list(request.written[n])
+    came from, where it can be told; for a place the agent makes up from no record of the file
+    (a result for a call), the messages of the calls it answers."""
+    written = list(request.written[n]) or list(request.answers.get(n, ()))
     if block is not None and request.layout is not None:
         return list(request.block_written(n, block)) or written
     value = request.wire[n]

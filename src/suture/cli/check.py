@@ -435,6 +435,8 @@ def _session_json(
                         "place": v.place(x),
                         "written_index": v.at(x),
                         "written": list(v.written_of(x)),
+                        # n is null for a message the agent makes up on resume ([new]): what it is
+                        "made_up": sent.made_words(x.index),
                         "source": v.where(x, written),
                     }
                     for x in v.problems
