@@ -790,9 +790,10 @@ def test_both_numberings_fit_what_the_agent_sends_is_taken_and_the_other_named(t
     assert proc.returncode == 0, proc.stdout
     assert f"The error counts what Claude Code {CC_MODEL} sends when it resumes this file." in proc.stdout
     assert "messages.6 there is written as:\n  [8] assistant (line 9)" in proc.stdout
-    assert "counted as the file sent as written, as suture check's contract view counts it, messages.6 is [6]" in (
-        proc.stdout
-    )
+    assert (
+        "(it fits too, counted as the file sent as written, as suture check's contract view counts it: there "
+        "messages.6 is [6] assistant (line 7); this reads it as"
+    ) in proc.stdout
     report = json.loads(run("explain", "--json", path, error).stdout)
     assert report["sent"]["as_written"] is False and [m["index"] for m in report["messages"]] == [8]
 
