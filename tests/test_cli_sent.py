@@ -64,7 +64,7 @@ def test_check_names_each_problem_of_the_contract_view_as_the_app_does() -> None
     path = REAL / "claude-code" / "short.jsonl"
     lines = run("check", path, "--provider", "anthropic").stdout.splitlines()
     head = lines.index(
-        "  contract view (suture's repair of the file as written, what suture repair changes): "
+        "  contract view (suture's repair of the file as written; suture repair changes nothing): "
         "anthropic: 2 problems → 2 after repair"
     )
     listed = [line for line in lines[head + 1 :] if line.startswith("  [")]

@@ -531,11 +531,16 @@ def test_an_index_at_a_message_the_agent_writes_itself_is_not_in_this_file(tmp_p
     path = tmp_path / "session.jsonl"
     path.write_bytes(b"".join(orjson.dumps({**r, "version": "2.1.328"}) + b"\n" for r in lines))
     request = modelled(load_file(path))
-    reply = next(n for n, value in enumerate(request.wire) if value is not None and not request.written[n])
+    # (The interrupted result before it is made up too, but answers the call of the file.)
+    reply = next(n for n, what in request.added.items() if 'reply "No response requested."' in what)
+    assert request.wire[reply] is not None and not request.written[reply]
     text = f"messages.{reply}: Did not find 1 `tool_result` block(s) at the beginning of this message."
     proc = run("explain", path, text)
     assert proc.returncode == 1, proc.stdout
-    assert f"messages.{reply} of what Claude Code 2.1.328 sends when it resumes this file is a message" in proc.stdout
+    assert (
+        f"messages.{reply} of what Claude Code 2.1.328 sends when it resumes this file is Claude Code's reply "
+        '"No response requested.", which it writes itself' in proc.stdout
+    )
     assert "writes itself when it resumes, from no record of this file" in proc.stdout
     assert "not in this file: wrong file, or a different request?" in proc.stdout
 
@@ -785,9 +790,10 @@ def test_both_numberings_fit_what_the_agent_sends_is_taken_and_the_other_named(t
     assert proc.returncode == 0, proc.stdout
     assert f"The error counts what Claude Code {CC_MODEL} sends when it resumes this file." in proc.stdout
     assert "messages.6 there is written as:\n  [8] assistant (line 9)" in proc.stdout
-    assert "counted as the file sent as written, as suture check's contract view counts it, messages.6 is [6]" in (
-        proc.stdout
-    )
+    assert (
+        "(it fits too, counted as the file sent as written, as suture check's contract view counts it: there "
+        "messages.6 is [6] assistant (line 7); this reads it as"
+    ) in proc.stdout
     report = json.loads(run("explain", "--json", path, error).stdout)
     assert report["sent"]["as_written"] is False and [m["index"] for m in report["messages"]] == [8]
 

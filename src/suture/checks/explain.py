@@ -1148,10 +1148,20 @@ def _at(e: Explanation, messages: Sequence[Message]) -> str:
     at = e.indices or (list(request.written[e.named]) if e.named is not None else [])
     if e.named is None or not at:
         return ""
-    said = ", ".join(
-        f"[{i}] {messages[i].role}" + (f" ({messages[i].source})" if messages[i].source else "") for i in at
-    )
-    return f"{request.name(e.named)} is {said}"
+
+    def said(found: Sequence[int]) -> str:
+        named = [
+            f"[{i}] {messages[i].role}" + (f" ({messages[i].source})" if messages[i].source else "") for i in found
+        ]
+        return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+
+    # The messages sent at the place, then those the problem there is about (A1's index names the
+    # message after the calls: the call's message is not at it).
+    here = [i for i in at if i in request.written[e.named]] if e.named < len(request.written) else []
+    about = [i for i in at if i not in here]
+    if not here:
+        return f"{request.name(e.named)} is about {said(about)}"
+    return f"{request.name(e.named)} is {said(here)}" + (f", with the problem at {said(about)}" if about else "")
 
 
 def _as_written_only(sent: Explanation, messages: Sequence[Message]) -> str:
@@ -1170,7 +1180,7 @@ def _both_fit(agent: Explanation, written: Explanation, messages: Sequence[Messa
     """What the error's index names in the file sent as written, where it fits there too."""
     assert agent.request is not None and written.request is not None
     return (
-        f"counted as {written.request.label}, {_at(written, messages)}, which fits too; "
+        f"it fits too, counted as {written.request.label}: there {_at(written, messages)}; "
         f"this reads it as {agent.request.label}, the request the agent sends"
     )
 
@@ -1275,7 +1285,7 @@ def _sent_place(messages: Sequence[Message], request: SentRequest, rec: Recognit
         shown = rec.index if rec.index is not None else n
         if n >= request.length:
             missing.append(f"index {shown} ({request.label} has {request.length} {_places_word(request)})")
-        elif not request.written[n]:
+        elif not request.written[n] and not request.answers.get(n):
             what = request.added.get(n, "a message suture cannot trace to this file")
             missing.append(
                 f"index {shown} ({request.name(n)} of {request.label} is {what}, which this file does not hold)"
@@ -1383,8 +1393,9 @@ def _narrow_findings(found: list[Finding], rec: Recognition, named: int | None) 
 
 def _block_written(transcript: Transcript, request: SentRequest, n: int, block: int | None) -> list[int]:
     """The as-written messages place ``n`` came from; with ``block``, the one that block of it
-    came from, where it can be told."""
-    written = list(request.written[n])
+    came from, where it can be told; for a place the agent makes up from no record of the file
+    (a result for a call), the messages of the calls it answers."""
+    written = list(request.written[n]) or list(request.answers.get(n, ()))
     if block is not None and request.layout is not None:
         return list(request.block_written(n, block)) or written
     value = request.wire[n]

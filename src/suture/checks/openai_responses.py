@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from suture.checks._base import Violation, violation
 from suture.checks._wire import Item, items
+from suture.checks.rules import OUTPUT_BEFORE_CALL
 from suture.model import Message
 
 NAME = "openai-responses"
@@ -47,6 +48,7 @@ class _Out:
         call_id: str | None = None,
         related: tuple[int, ...] = (),
         text: int = 0,
+        remedy: str = "",
         **fields: object,
     ) -> None:
         self.found.append(
@@ -60,6 +62,7 @@ class _Out:
                 n,
                 call_id=call_id,
                 related=related,
+                remedy=remedy,
                 text=text,
                 fill={"N": n, **fields},
             )
@@ -269,10 +272,12 @@ def _adjacent(out: _Out, wire: list[Item], facts: Facts) -> None:
             unsettled.add(it.call_id)  # an output still to come, or one after these items, decides
         if not found:
             continue
+        remedy = ""
         if after == len(found):
             problem = f"the output for {it.call_id} comes before its call"
             fixed = True
             related: tuple[int, ...] = (found[-1][1],)
+            remedy = OUTPUT_BEFORE_CALL  # (a note and an interrupted output: nothing is moved)
         else:
             o = found[after][0] - base
             if others[o] == others[k + 1]:
@@ -286,7 +291,7 @@ def _adjacent(out: _Out, wire: list[Item], facts: Facts) -> None:
             # The repair moves outputs up to their turn's last call; items between two calls stay.
             fixed = not any(wire[j].source == it.source and j < last_call[it.source] for j in between)
             related = (first.source, wire[o].source) if first.source != it.source else (wire[o].source,)
-        out.add("R7", it.source, c, problem, fixed, it.call_id, related)
+        out.add("R7", it.source, c, problem, fixed, it.call_id, related, remedy=remedy)
         reported.add(it.source)
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["RULES", "Rule", "normalise", "rule"]
+__all__ = ["OUTPUT_BEFORE_CALL", "RULES", "Rule", "normalise", "rule"]
 
 _IDS = r"(?P<ids>[\w.:\-]+(?:, ?[\w.:\-]+)*)"
 
@@ -901,6 +901,14 @@ _TABLE: tuple[Rule, ...] = (
 )
 
 RULES: dict[str, Rule] = {r.id: r for r in _TABLE}
+
+OUTPUT_BEFORE_CALL = (
+    "suture repair keeps an output that comes before its call as a user note (its text kept) and gives "
+    "the call an output saying it was interrupted, right after it; it moves nothing (the contract pairs "
+    "a call only with what follows it; suture repair --report lists both changes)"
+)
+"""What R7's repair does where the output comes before its call, in place of the rule's ``fix``
+(which is about outputs that come after their call, and are moved to it)."""
 
 _CACHE: dict[str, list[re.Pattern[str]]] = {}
 

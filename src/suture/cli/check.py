@@ -303,7 +303,16 @@ def _lines(
 
 # -- session logs: the verdict on what is sent -------------------------------------------------
 
-CONTRACT = f"{CONTRACT_VIEW} (suture's repair of the file as written, what suture repair changes)"
+_REPAIR_OF_FILE = "suture's repair of the file as written"
+CONTRACT = f"{CONTRACT_VIEW} ({_REPAIR_OF_FILE})"
+
+
+def _contract_head(repaired: Repair) -> str:
+    """The contract view's heading with what ``suture repair`` changes in the file (``repaired``:
+    its repair), so that a provider's "no problems" beside it is not read as nothing to change."""
+    n = len(repaired.changes)
+    changes = f"suture repair makes {changes_said(repaired)}" if n else "suture repair changes nothing"
+    return f"{CONTRACT_VIEW} ({_REPAIR_OF_FILE}; {changes})"
 
 
 def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tuple[str, ...], data: bytes) -> int:
@@ -435,6 +444,8 @@ def _session_json(
                         "place": v.place(x),
                         "written_index": v.at(x),
                         "written": list(v.written_of(x)),
+                        # n is null for a message the agent makes up on resume ([new]): what it is
+                        "made_up": sent.made_words(x.index),
                         "source": v.where(x, written),
                     }
                     for x in v.problems
@@ -442,6 +453,8 @@ def _session_json(
                 "notes": [f.to_json() for f in v.notes],
                 "contract": {
                     "label": CONTRACT,
+                    # what suture repair changes in the file, which the problems beside it do not count
+                    "changes": len(v.contract.repair.changes),
                     "problems": len(v.contract.before),
                     "after_repair": len(v.contract.after),
                     "summary": v.contract.summary(),
@@ -510,7 +523,7 @@ def _session_lines(
                 lines.append(f"    … and {len(v.notes) - limit} more; --all lists them")
         # The contract view's problems, as the app lists them: their [n] counts the file as
         # written and the provider's error the file sent as written (after repair: the repaired file).
-        lines.append(f"  {CONTRACT}: {v.contract.summary()}")
+        lines.append(f"  {_contract_head(v.contract.repair)}: {v.contract.summary()}")
         lines.extend(
             _listed(
                 v.contract,

@@ -245,6 +245,8 @@ def _sent_json(found: Explanation) -> dict[str, Any] | None:
         "index": found.named,
         "at": request.name(found.named) if found.named is not None else None,
         "written": list(request.written[found.named]) if found.named is not None else [],
+        # A place the agent makes up on resume ([new]): what it is; the messages are the calls it answers.
+        "made_up": request.added.get(found.named) if found.named is not None else None,
         "problems": [{**f.violation.to_json(), "at": f.where, "written": list(f.written)} for f in found.findings],
         "sends_again": found.flagged and (found.now is None or bool(found.now)),
         "agent_repairs": [f.to_json() for f in found.fixes],
@@ -278,8 +280,12 @@ def _human(args: argparse.Namespace, transcript: Transcript, found: Explanation)
         w(f"  The error counts {request.label}.")
         if found.numbering:
             w(f"  ({found.numbering})")
+    made = request.added.get(found.named) if request is not None and found.named is not None else None
     if found.found:
-        if request is not None and found.named is not None:
+        if request is not None and found.named is not None and made is not None:
+            # A place the agent makes up on resume: what it is, then the call it answers.
+            w(f"  {request.name(found.named)} there is [new]: {made}; it answers:")
+        elif request is not None and found.named is not None:
             w(f"  {request.name(found.named)} there is written as:")
         elif request is not None and where.by == "ids":
             w("  The messages the error's ids name:")
@@ -289,7 +295,7 @@ def _human(args: argparse.Namespace, transcript: Transcript, found: Explanation)
             w(f"  The messages the error names (by its {'ids' if where.by == 'ids' else 'index'}):")
         at = set(request.written[found.named]) if request is not None and found.named is not None else None
         for k, i in enumerate(found.indices):
-            if at is not None and i not in at and (k == 0 or found.indices[k - 1] in at):
+            if made is None and at is not None and i not in at and (k == 0 or found.indices[k - 1] in at):
                 w("  The message the problem there is about:")
             m = messages[i]
             source = f" ({m.source})" if m.source else ""

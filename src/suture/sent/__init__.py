@@ -22,6 +22,8 @@ The API (pure: no Textual, no I/O)::
     sent.written[n]                   # every as-written message wire[n] came from (several where the
                                       # agent joins records into one message; () for what it makes up)
     sent.written_of(k)                # every as-written message the wire values of sent message k came from
+    sent.made(k), sent.made_words(k)  # for a message the agent makes up on resume (origin None): the
+                                      # Fix that makes it (a result: its call's message), and in words
     sent.provider                     # the suture.checks provider whose rules apply ("" when unknown)
     sent.agent, sent.version          # "claude-code" and the version that wrote the file (None: unknown)
     sent.model                        # the version whose behaviour is modelled
@@ -62,7 +64,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from suture.io import Document, InputError, parse_document
-from suture.model import Message, Skipped, Source, Transcript
+from suture.model import Message, Skipped, Source, Transcript, text_of
 from suture.repair import Repair
 from suture.words import count
 
@@ -167,6 +169,34 @@ class Sent:
             return tuple(sorted({i for n in self.places[k] if n < len(self.written) for i in self.written[n]}))
         found = self.origin[k] if 0 <= k < len(self.origin) else None
         return (found,) if found is not None else ()
+
+    def made(self, k: int) -> Fix | None:
+        """Where sent message ``k`` is one the agent makes up on resume (it has no :attr:`origin`),
+        the fix that makes it: a result for a call of the file (``inserted_result``, its ``index``
+        the call's message), or the reply after the last user message (``inserted_reply``)."""
+        if not 0 <= k < len(self.origin) or self.origin[k] is not None or not 0 <= k < len(self.messages):
+            return None
+        m = self.messages[k]
+        if m.role == "tool":
+            return next(
+                (f for f in self.fixes if f.kind == "inserted_result" and (f.call_id or "") == m.tool_call_id), None
+            )
+        if m.role == "assistant" and k == len(self.messages) - 1:
+            return next((f for f in self.fixes if f.kind == "inserted_reply"), None)
+        return None
+
+    def made_words(self, k: int) -> str | None:
+        """What sent message ``k`` is, where the agent makes it up on resume (:meth:`made`), in a
+        few words: ``Claude Code's result for call toolu_01 of [1]`` (``[1]``: the call's message
+        as written, as ``suture check`` numbers it); ``None`` for any other."""
+        fix = self.made(k)
+        if fix is None:
+            return None
+        who = agent_name(self.agent) if self.agent else "the agent"
+        if fix.kind == "inserted_reply":
+            return f'{who}\'s reply "{text_of(self.messages[k].content)}"'
+        of = f" of [{fix.index}]" if fix.index is not None else ""
+        return f"{who}'s result for call {fix.call_id or '(no id)'}{of}"
 
     def position(self, k: int) -> int:
         """Where ``wire[k]`` is in the request the agent sends: ``k`` moved past what it adds
@@ -292,6 +322,13 @@ def pieces(built: Built, first: int = 0) -> Pieces:
     """The :class:`Pieces` of ``built.wire``, which sits at place ``first`` of the request."""
     messages = _neutral(built.wire, built.wire_format, first)
     origin = [_origin(m, built.origin_of) for m in messages]
+    # A result the agent makes up for a call (its ``inserted_result`` fix) is traced, while it is
+    # built, to the message of the call it answers; the file holds no record of it: it has no origin.
+    made = {(f.index, f.call_id or "") for f in built.fixes if f.kind == "inserted_result"}
+    if made:
+        for j, m in enumerate(messages):
+            if m.role == "tool" and (origin[j], m.tool_call_id) in made:
+                origin[j] = None
     places = wire_places(built.wire, messages)
     written: list[set[int]] = [set(built.joined.get(id(value), ())) for value in built.wire]
     for j, ks in enumerate(places):
@@ -477,7 +514,8 @@ class SentVerdict:
         agent makes it on resume."""
         index = self.at(v)
         if index is None:
-            return "made by the agent on resume"
+            words = self.sent.made_words(v.index)
+            return f"{words}, made up on resume" if words else "made by the agent on resume"
         source = written[index].source
         here = str(source or f"message {index} as written")
         own = set(source.lines) if source is not None else set()

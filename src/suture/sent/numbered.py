@@ -113,6 +113,12 @@ class SentRequest:
     :attr:`messages` (:meth:`number`) as that request numbers it; empty: read from this one."""
     written_view: bool = False
     """Whether this numbers the file as written (:func:`as_written`), not what the agent sends."""
+    answers: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    """For a place the agent makes up on resume from no record of the file (:attr:`added` says
+    what it is), the as-written messages of the calls it answers (``()``: none)."""
+    made: dict[int, str] = field(default_factory=dict)
+    """For :func:`modelled`'s places that hold what the agent makes up on resume (a result for a
+    call of the file, a reply), what that is in words; with records of the file beside it or not."""
     _checked: dict[str, list[Violation]] = field(default_factory=dict)
     _found: dict[str, list[Violation]] = field(default_factory=dict)
     _blocks: dict[int, tuple[int, int]] | None = None
@@ -179,6 +185,7 @@ class SentRequest:
         at: list[int | None] = [None] * len(self.messages)
         written: list[tuple[int, ...]] = []
         added: dict[int, str] = {}
+        answers: dict[int, tuple[int, ...]] = {}
         for n, members in enumerate(listed):
             for j in members:
                 if 0 <= j < len(at) and at[j] is None:
@@ -189,6 +196,7 @@ class SentRequest:
                 places = [p for j in members if 0 <= j < len(self.at) and (p := self.at[j]) is not None]
                 what = next((self.added[p] for p in places if p in self.added), None)
                 added[n] = what or "what the agent adds when it sends"
+                answers[n] = _ordered(i for p in places for i in self.answers.get(p, ()))
         if not self.exact and self.agent is not None:
             added[len(written)] = _NEW_PROMPT
             written.append(())
@@ -210,6 +218,7 @@ class SentRequest:
             layout=provider,
             numbers=[self.number(j) for j in range(len(self.messages))],
             written_view=self.written_view,
+            answers=answers,
         )
 
     def block_written(self, n: int, block: int) -> tuple[int, ...]:
@@ -238,6 +247,10 @@ class SentRequest:
                 return f"{form} counts this file's {list_key(self.wire_format)}, as {provider}'s errors do"
             added = "".join(
                 f"; {self.name(n)} is {what}" for n, what in sorted(self.added.items()) if n < len(self.body)
+            ) + "".join(
+                f"; {self.name(n)} holds {what}, which {who} writes itself when it resumes"
+                for n, what in sorted(self.made.items())
+                if n not in self.added
             )
             return f"{form} counts the request {who} sends on resume (suture sent --body), as {provider}'s errors do{added}"
         if who:
@@ -246,16 +259,29 @@ class SentRequest:
             said = (
                 f"{form} counts this file's history, laid out as {provider}'s request (the file is {self.wire_format})"
             )
-        if not self.stand_ins:
+        # What the agent adds (stand-ins), and what it makes up from no record of the file.
+        made = {j for j in range(len(self.messages)) if j not in self.stand_ins and self.number(j) == "new"}
+        if not self.stand_ins and not made:
             return said
         fmt = wire_format_of(provider)
         listed = self._listed(fmt, provider)
-        counted = {j: n for n, members in enumerate(listed) for j in members if j in self.stand_ins}
-        for j in sorted(self.stand_ins):
+        counted = {j: n for n, members in enumerate(listed) for j in members if j in self.stand_ins or j in made}
+        named: set[str] = set()
+        for j in sorted(self.stand_ins | made):
             place = self.at[j] if j < len(self.at) else None
             what = self.added.get(place, "what the agent adds") if place is not None else "what the agent adds"
             n = counted.get(j)
-            said += f"; {place_name(fmt, n)} is {what}" if n is not None else f"; {what} is not among them"
+            verb = "is"
+            k = self.in_sent[j] if j < len(self.in_sent) else None
+            words = self.sent.made_words(k) if j in made and k is not None else None
+            if words is not None and n is not None:
+                # (Beside records of the file, in a turn that joins them: it is one of what that place holds.)
+                verb = "holds" if any(isinstance(self.number(i), int) for i in listed[n]) else "is"
+                what = f"{words}, which it writes itself when it resumes, from no record of this file"
+            said_here = f"; {place_name(fmt, n)} {verb} {what}" if n is not None else f"; {what} is not among them"
+            if said_here not in named:
+                named.add(said_here)
+                said += said_here
         return said
 
     def find(self, key: str, n: int, provider: str | None) -> tuple[list[int], str]:
@@ -264,8 +290,8 @@ class SentRequest:
         provider is sent, else of what is sent laid out as its request; and that place in words."""
         if key == self.key and (provider is None or self.own(provider)):
             written = list(self.written[n]) if 0 <= n < len(self.written) else []
-            # The messages sent at this place first: a result the agent makes up for a call is
-            # traced to the call's message, which is sent at a place before (and has its role).
+            # The messages sent at this place first: a message traced to a record of another
+            # role (sent at a place before) comes after those of the place's own role.
             role: dict[int | str, str] = {}
             own: set[int | str] = set()
             traced: set[int | str] = set()
@@ -275,9 +301,15 @@ class SentRequest:
                 if j < len(self.at) and self.at[j] == n:
                     (own if role[i] == m.role else traced).add(i)
             written.sort(key=lambda i: i in traced and i not in own)
+            # Then the calls that what the agent makes up here answers (not sent at this place).
+            answered = [i for i in self._answered_at(n) if i not in written]
             if n < len(self.written):
                 what = self.added.get(n) if not written else None
-                return written, self.name(n) + (f" ({what}, which this file does not hold)" if what else "")
+                if what and answered:
+                    return answered, f"{self.name(n)} ({what})"
+                return [*written, *answered], self.name(n) + (
+                    f" ({what}, which this file does not hold)" if what else ""
+                )
             last = len(self.written) - 1
             new = ", the last the new prompt the agent adds" if self.added.get(last) == _NEW_PROMPT else ""
             return written, f"{self.name(n)} (the request has {len(self.written)}{new})"
@@ -287,6 +319,17 @@ class SentRequest:
         found = sorted({i for j in members if isinstance(i := self.number(j), int)})
         said = f"{place_name(fmt, n)} of what is sent, laid out as {provider or self.provider}'s request"
         return found, said + ("" if n < len(listed) else f" (it has {len(listed)})")
+
+    def _answered_at(self, n: int) -> list[int]:
+        """The as-written messages of the calls that the results the agent makes up at place
+        ``n`` answer (:meth:`suture.sent.Sent.made`)."""
+        out: list[int] = []
+        for j, place in enumerate(self.at):
+            k = self.in_sent[j] if place == n and j < len(self.in_sent) else None
+            fix = self.sent.made(k) if k is not None else None
+            if fix is not None and fix.kind == "inserted_result" and fix.index is not None and fix.index not in out:
+                out.append(fix.index)
+        return out
 
     def _listed(self, fmt: str, provider: str) -> list[list[int]]:
         """The messages of :attr:`messages` at each place of ``provider``'s request in ``fmt``,
@@ -547,10 +590,16 @@ def modelled(transcript: Transcript, sent: Sent | None = None) -> SentRequest:
     ordered.sort(key=lambda t: (t[0], t[1]))
     messages, at, stand_ins, in_sent = _with_stand_ins(ordered, sent.wire_format)
     who = agent_name(sent.agent)
+    made = _made_up(sent, placed)
+    answers: dict[int, tuple[int, ...]] = {}
     for n, value in enumerate(wire):
         if value is not None and n not in added and not written[n]:
-            # A message the agent writes itself on resume (a reply after the last user message).
-            added[n] = f"a message {who} writes itself when it resumes, from no record of this file"
+            # A message the agent writes itself on resume (a result for a call it answers itself,
+            # a reply after the last user message), and what it is.
+            words = [w for _, w, _ in made.get(n, ())]
+            what = f"{'; '.join(words)}, which it" if words else f"a message {who}"
+            added[n] = f"{what} writes itself when it resumes, from no record of this file"
+            answers[n] = _ordered(i for _, _, i in made.get(n, ()))
     return SentRequest(
         key=list_key(sent.wire_format),
         wire_format=sent.wire_format,
@@ -565,7 +614,22 @@ def modelled(transcript: Transcript, sent: Sent | None = None) -> SentRequest:
         sent=sent,
         stand_ins=stand_ins,
         in_sent=in_sent,
+        answers=answers,
+        made={n: "; ".join(w for _, w, _ in found) for n, found in made.items()},
     )
+
+
+def _made_up(sent: Sent, placed: Sequence[int]) -> dict[int, list[tuple[int, str, int | None]]]:
+    """The messages the agent makes up on resume (:meth:`Sent.made`), by their place in the
+    request: each one's index in ``sent.messages``, what it is in words, and the as-written
+    message of the call it answers (``None``: none)."""
+    out: dict[int, list[tuple[int, str, int | None]]] = {}
+    for j, ks in enumerate(sent.places):
+        words = sent.made_words(j) if ks and ks[0] < len(placed) else None
+        fix = sent.made(j) if words else None
+        if words and fix is not None:
+            out.setdefault(placed[ks[0]], []).append((j, words, fix.index if fix.kind == "inserted_result" else None))
+    return out
 
 
 def _with_stand_ins(
