@@ -22,7 +22,7 @@ from suture.repair import repair
 from suture.writeback import write_back
 from tests.held import history_of, missing
 from tools.agents.corpus import first_resume, problems, read_requests, shape_folders, verdict
-from tools.agents.drivers import AGENTS
+from tools.agents.drivers import recorded_with
 from tools.agents.record import CORPUS, SHAPES, record_shape
 
 pytestmark = pytest.mark.agents
@@ -40,7 +40,7 @@ def _roles(folder: Path) -> list[str]:
 @pytest.mark.parametrize("recorded", RECORDED, ids=[f"{f.parent.name}/{f.name}" for f in RECORDED])
 def test_recorded_outcome_still_holds(recorded: Path, tmp_path: Path) -> None:
     meta = json.loads((recorded / "shape.json").read_text())
-    agent = AGENTS[meta["agent"]]
+    agent = recorded_with(meta["agent"], meta["provider"])
     if not agent.installed():
         pytest.skip(f"{agent.folder} is not installed in {agent.prefix}: run python -m tools.agents install")
     if agent.version != meta["version"]:
@@ -79,7 +79,7 @@ def test_the_session_suture_writes_back_is_resumed_and_accepted(recorded: Path, 
     it against the strict mock: the first request it sends is accepted and holds every message of
     the history suture repaired (the original's copy, kept beside it)."""
     meta = json.loads((recorded / "shape.json").read_text())
-    agent = AGENTS[meta["agent"]]
+    agent = recorded_with(meta["agent"], meta["provider"])
     if not agent.installed():
         pytest.skip(f"{agent.folder} is not installed in {agent.prefix}: run python -m tools.agents install")
     originals: list[bytes] = []

@@ -191,3 +191,13 @@ def test_trim_responses_and_chat() -> None:
     chat = trim_body("openai-chat", {"messages": [{"role": "system", "content": "sys"}, USER], "tools": [{}]})
     assert chat["messages"][0] == {"role": "system", "content": digest("sys")}
     assert chat["messages"][1] == USER and chat["tools"] == digest([{}])
+
+
+def test_trim_responses_hashes_a_system_input_message_and_keeps_developer_ones() -> None:
+    """pi sends its system prompt to Responses as a ``system`` input item; Codex's ``developer``
+    items are history in its rollout and stay as sent."""
+    developer = {"type": "message", "role": "developer", "content": [{"type": "input_text", "text": "dev"}]}
+    body = {"input": [{"role": "system", "content": "sys"}, developer, USER]}
+    trimmed = trim_body("openai-responses", body)
+    assert trimmed["input"] == [{"role": "system", "content": digest("sys")}, developer, USER]
+    assert body["input"][0] == {"role": "system", "content": "sys"}

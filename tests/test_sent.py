@@ -25,7 +25,8 @@ from suture.formats import load_file
 from suture.sent import as_sent
 from suture.sent.numbered import block_keys, message_keys
 from tests.conftest import REAL
-from tests.helpers.sent import FOLDERS, IDS, STRICT, compared, shape
+from tests.helpers.sent import FOLDERS, IDS, STRICT, compared, shape, without_prompt
+from tools.agents.corpus import first_resume, read_requests
 from tools.agents.record import CORPUS
 
 
@@ -143,3 +144,34 @@ def test_a_joined_message_names_every_record_the_agent_joined_into_it() -> None:
     # The orphan result's record joins the result before it, and is then left out of it.
     k = next(k for k, m in enumerate(orphan.messages) if m.role == "tool")
     assert orphan.written_of(k) == (2, 3)
+
+
+# -- pi, talking to each provider it is recorded with ---------------------------------------------
+
+PI_FOLDERS = [f for f in FOLDERS if shape(f)["agent"] == "pi"]
+
+
+def test_pi_is_compared_talking_to_every_provider() -> None:
+    """The pi corpus holds each provider's request (OpenAI Chat, Anthropic Messages, OpenAI
+    Responses), so the comparisons above cover suture's model of each of pi's writers."""
+    assert {shape(f)["provider"] for f in PI_FOLDERS} == {"openai-chat", "anthropic", "openai-responses"}
+    for folder in PI_FOLDERS:
+        assert as_sent(load_file(folder / "session.jsonl")).provider == shape(folder)["provider"]
+
+
+@pytest.mark.parametrize("folder", PI_FOLDERS, ids=[f"{f.parent.name}/{f.name}" for f in PI_FOLDERS])
+def test_pi_s_request_is_what_it_adds_then_the_history_then_the_prompt(folder: Path) -> None:
+    """Every value of the history suture says pi sends is, as written, at its place in the request
+    pi sent (``Sent.position``: after the system prompt pi puts first for OpenAI Chat and
+    Responses; Anthropic's is not a message), and the request holds nothing else but the prompt."""
+    sent = as_sent(load_file(folder / "session.jsonl"))
+    first = first_resume(read_requests(folder))
+    assert first is not None
+    body = first["body"]
+    history = body["input"] if shape(folder)["provider"] == "openai-responses" else body["messages"]
+    assert len(history) == len(sent.added) + len(sent.wire) + 1
+    for added in sent.added:
+        assert history[added.position]["role"] == added.role
+    for k, value in enumerate(sent.wire):
+        assert history[sent.position(k)] == value, k
+    assert without_prompt(history[-1:]) == []

@@ -96,7 +96,8 @@ def compared(folder: Path, wire: list[Any] | None = None) -> tuple[list[Any], li
         return without_prompt(anthropic_blocks(body["messages"])), anthropic_blocks(wire)
     if meta["agent"] == "codex":
         return codex_items(without_prompt(body["input"])), codex_items(wire)
-    real = [m for m in body["messages"] if m["role"] not in ("system", "developer")]
+    history = body["input"] if meta["provider"] == "openai-responses" else body["messages"]
+    real = [m for m in history if m.get("role") not in ("system", "developer")]
     return without_prompt(real), wire
 
 

@@ -17,6 +17,21 @@ SHAPE_KEYS = {"agent", "version", "shape", "description", "hand_edit", "provider
 REQUEST_KEYS = {"run", "seq", "path", "status", "error", "body"}
 
 
+def folder_name(meta: dict[str, Any]) -> str:
+    """The agent folder a shape's ``shape.json`` belongs in: ``<agent>-<version>``, and for a
+    provider the agent is recorded with besides its first, that provider's suffix
+    (``pi-0.73.1-anthropic``)."""
+    from tools.agents.drivers import AGENTS, recorded_with
+
+    variant = ""
+    if meta.get("agent") in AGENTS:
+        try:
+            variant = recorded_with(meta["agent"], meta["provider"]).variant
+        except KeyError:
+            variant = f"({meta['provider']}: not a provider {meta['agent']} is recorded with)"
+    return f"{meta.get('agent')}-{meta.get('version')}" + (f"-{variant}" if variant else "")
+
+
 def shape_folders(root: Path) -> list[Path]:
     """Every ``<agent>-<version>/<shape>/`` folder under ``root``, sorted."""
     return sorted(p for p in root.glob("*/*") if p.is_dir())
@@ -50,7 +65,7 @@ def problems(folder: Path) -> list[str]:
     if set(meta) != SHAPE_KEYS:
         out.append(f"shape.json keys {sorted(meta)} are not {sorted(SHAPE_KEYS)}")
         return out
-    if meta["agent"] not in AGENT_NAMES or folder.parent.name != f"{meta['agent']}-{meta['version']}":
+    if meta["agent"] not in AGENT_NAMES or folder.parent.name != folder_name(meta):
         out.append(f"agent/version {meta['agent']} {meta['version']} do not match folder {folder.parent.name}")
     if meta["shape"] != folder.name:
         out.append(f"shape {meta['shape']!r} does not match folder {folder.name}")
