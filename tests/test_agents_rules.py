@@ -185,6 +185,7 @@ RESPONSES_OK = [
     [RU],
     [RU, RS, fc("a"), out("a"), RA],
     [RU, fc("a"), fc("b"), out("b"), out("a"), RA],
+    [RU, {**fc("a"), "id": "fc_1"}, out("a"), {**fc("b"), "id": "fc_2"}, out("b"), {**RA, "id": "msg_1"}],
     [
         RU,
         {"type": "custom_tool_call", "call_id": "c", "name": "apply_patch", "input": ""},
@@ -210,6 +211,16 @@ RESPONSES_BAD = [
         [RU, fc("a"), out("a"), RA, fc("a"), out("a")],
         "Duplicate function_call_output for call_id 'a'. "
         "Each function_call must have exactly one matching function_call_output",
+    ),
+    (
+        "R3",
+        [RU, {**fc("a"), "id": "fc_1"}, out("a"), {**fc("b"), "id": "fc_1"}, out("b")],
+        "Duplicate item found with id fc_1. Remove duplicate items from your input and try again.",
+    ),
+    (
+        "R3",
+        [RU, {**RA, "id": "msg_1"}, {**RA, "id": "msg_1"}],
+        "Duplicate item found with id msg_1. Remove duplicate items from your input and try again.",
     ),
 ]
 

@@ -206,9 +206,9 @@ RESPONSES_OUTPUTS = {v: k for k, v in RESPONSES_CALLS.items()}
 
 
 def check_responses(body: Any) -> Violation | None:
-    """OpenAI Responses, strict as a Responses-compatible server: R8 (an output has a call_id),
-    R2 (an output answers an earlier call), R9 (one output per call), R1 (every call has an
-    output), R7 (nothing but calls and outputs between a call and its output)."""
+    """OpenAI Responses, strict as a Responses-compatible server: R3 (no item id twice), R8 (an
+    output has a call_id), R2 (an output answers an earlier call), R9 (one output per call), R1
+    (every call has an output), R7 (nothing but calls and outputs between a call and its output)."""
     items = body.get("input") if isinstance(body, dict) else None
     if isinstance(items, str):
         return None
@@ -216,9 +216,18 @@ def check_responses(body: Any) -> Violation | None:
         return Violation("request", "Missing required parameter: 'input'.")
     calls: dict[str, int] = {}
     outputs: dict[str, int] = {}
+    ids: set[str] = set()
     for n, item in enumerate(items):
         if not isinstance(item, dict):
             return Violation("request", f"Invalid type for 'input[{n}]': expected an object.")
+        if item.get("id") not in (None, ""):
+            if str(item["id"]) in ids:
+                # R3, OpenAI's words (vercel/ai#7883): an input item id given twice.
+                return Violation(
+                    "R3",
+                    f"Duplicate item found with id {item['id']}. Remove duplicate items from your input and try again.",
+                )
+            ids.add(str(item["id"]))
         kind = str(item.get("type", "message"))
         if kind in RESPONSES_OUTPUTS:
             cid = item.get("call_id")
