@@ -50,6 +50,7 @@ def test_pi_is_recorded_talking_to_each_provider_in_its_own_folder() -> None:
         "openai-chat": "pi-0.73.1",
         "anthropic": "pi-0.73.1-anthropic",
         "openai-responses": "pi-0.73.1-responses",
+        "gemini": "pi-0.73.1-gemini",
     }
     for provider, name in folders.items():
         metas = [json.loads((f / "shape.json").read_text()) for f in FOLDERS if f.parent.name == name]

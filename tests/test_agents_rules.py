@@ -7,7 +7,7 @@ from typing import Any
 import orjson
 import pytest
 
-from tools.agents.rules import check_anthropic, check_chat, check_responses
+from tools.agents.rules import check_anthropic, check_chat, check_gemini, check_responses
 
 
 def user(*blocks: Any) -> dict[str, Any]:
@@ -254,3 +254,55 @@ def test_the_mock_numbers_a_call_without_its_result_as_suture_s_check_does(messa
     transcript = load_bytes(orjson.dumps({"model": "m", "max_tokens": 1, "messages": messages}))
     (found,) = [v for v in check(transcript.messages, "anthropic") if v.rule == "A1"]
     assert mock.message.split(":")[0] == found.where
+
+
+GU = {"role": "user", "parts": [{"text": "hi"}]}
+GM = {"role": "model", "parts": [{"text": "ok"}]}
+
+
+def gcall(n: int = 1) -> dict[str, Any]:
+    return {"role": "model", "parts": [{"functionCall": {"name": "bash", "args": {}}}] * n}
+
+
+def gresponse(n: int = 1) -> dict[str, Any]:
+    return {"role": "user", "parts": [{"functionResponse": {"name": "bash", "response": {"output": "x"}}}] * n}
+
+
+@pytest.mark.parametrize(
+    "contents",
+    [[GU], [GU, GM, GU], [GU, gcall(2), gresponse(2), GM, GU], [GU, gcall(), gresponse(), gcall(), gresponse(), GU]],
+)
+def test_gemini_accepts(contents: list[Any]) -> None:
+    assert check_gemini({"contents": contents}) is None
+
+
+GEMINI_BAD = [
+    ("G5", [GU, {"role": "model", "parts": []}, GU], "contents.parts must not be empty."),
+    (
+        "G1",
+        [GU, gcall(), GU],
+        "Please ensure that function response turn comes immediately after a function call turn.",
+    ),
+    (
+        "G1",
+        [GU, gresponse(), GU],
+        "Please ensure that function response turn comes immediately after a function call turn.",
+    ),
+    (
+        "G2",
+        [GU, GM, gcall(), gresponse()],
+        "Please ensure that function call turn comes immediately after a user turn or after a function response turn.",
+    ),
+    (
+        "G3",
+        [GU, gcall(2), gresponse(1), GU],
+        "Please ensure that the number of function response parts is equal to the number of function call parts "
+        "of the function call turn.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("rule", "contents", "message"), GEMINI_BAD)
+def test_gemini_rejects(rule: str, contents: list[Any], message: str) -> None:
+    got = check_gemini({"contents": contents})
+    assert got is not None and (got.rule, got.message) == (rule, message)

@@ -155,8 +155,8 @@ PI_FOLDERS = [f for f in FOLDERS if shape(f)["agent"] == "pi"]
 
 def test_pi_is_compared_talking_to_every_provider() -> None:
     """The pi corpus holds each provider's request (OpenAI Chat, Anthropic Messages, OpenAI
-    Responses), so the comparisons above cover suture's model of each of pi's writers."""
-    assert {shape(f)["provider"] for f in PI_FOLDERS} == {"openai-chat", "anthropic", "openai-responses"}
+    Responses, Gemini), so the comparisons above cover suture's model of each of pi's writers."""
+    assert {shape(f)["provider"] for f in PI_FOLDERS} == {"openai-chat", "anthropic", "openai-responses", "gemini"}
     for folder in PI_FOLDERS:
         assert as_sent(load_file(folder / "session.jsonl")).provider == shape(folder)["provider"]
 
@@ -165,12 +165,13 @@ def test_pi_is_compared_talking_to_every_provider() -> None:
 def test_pi_s_request_is_what_it_adds_then_the_history_then_the_prompt(folder: Path) -> None:
     """Every value of the history suture says pi sends is, as written, at its place in the request
     pi sent (``Sent.position``: after the system prompt pi puts first for OpenAI Chat and
-    Responses; Anthropic's is not a message), and the request holds nothing else but the prompt."""
+    Responses; Anthropic's and Gemini's are not a message), and the request holds nothing else but
+    the prompt."""
     sent = as_sent(load_file(folder / "session.jsonl"))
     first = first_resume(read_requests(folder))
     assert first is not None
     body = first["body"]
-    history = body["input"] if shape(folder)["provider"] == "openai-responses" else body["messages"]
+    history = body[{"openai-responses": "input", "gemini": "contents"}.get(shape(folder)["provider"], "messages")]
     assert len(history) == len(sent.added) + len(sent.wire) + 1
     for added in sent.added:
         assert history[added.position]["role"] == added.role
@@ -263,3 +264,25 @@ def test_short_hash_is_pi_s() -> None:
     assert short_hash("") == "k4n83c7h0j2b"
     assert short_hash("abc") == "y0biex7f9bbh"
     assert short_hash("é😀x|y") == "1d7n5uiqs3luq"
+
+
+def test_pi_s_gemini_request_for_another_model_s_turn() -> None:
+    """Read in pi-ai's code (google-shared ``convertMessages``): no call ids for a Gemini model,
+    another model's reasoning as plain text, a signature only back to the model that made it
+    (valid base64), results joined into one user content, a failed one as ``error``."""
+    lines = [orjson.loads(line) for line in _pi_session("google-generative-ai", "anthropic-messages").splitlines()]
+    lines[-1]["message"]["content"][2]["thoughtSignature"] = "c2lnbmVk"  # (base64, the model's own)
+    sent = as_sent(load_bytes(b"".join(orjson.dumps(line) + b"\n" for line in lines)))
+    assert sent.provider == "gemini"
+    user, first, result, own, made_up = sent.wire
+    assert user == {"role": "user", "parts": [{"text": "go"}]}
+    assert first["parts"] == [
+        {"text": "think"},
+        {"text": "first"},
+        {"functionCall": {"name": "bash", "args": {"command": "a"}}},
+    ]
+    assert result == {"role": "user", "parts": [{"functionResponse": {"name": "bash", "response": {"output": "ok"}}}]}
+    assert [p.get("text") for p in own["parts"]] == ["plain", "signed", None]
+    assert "thoughtSignature" not in own["parts"][1]  # (a JSON signature is no base64)
+    assert own["parts"][2]["thoughtSignature"] == "c2lnbmVk"
+    assert made_up["parts"] == [{"functionResponse": {"name": "bash", "response": {"error": "No result provided"}}}]

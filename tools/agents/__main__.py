@@ -5,7 +5,8 @@ python -m tools.agents record [--agent NAME] [--shape NAME] [--out DIR] [--versi
 python -m tools.agents list
 
 pi is recorded talking to each provider the mock speaks (``drivers.PI_APIS``), each into its own
-folder (``pi-0.73.1`` OpenAI Chat, ``pi-0.73.1-anthropic``, ``pi-0.73.1-responses``); ``--api``
+folder (``pi-0.73.1`` OpenAI Chat, ``pi-0.73.1-anthropic``, ``pi-0.73.1-responses``,
+``pi-0.73.1-gemini``); ``--api``
 records only those of pi's ``api`` names given.
 
 ``--version`` runs another release of an agent than the pinned one (to see whether a new release

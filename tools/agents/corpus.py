@@ -12,7 +12,7 @@ from tools.agents.trim import TRIMMED_KEYS, is_digest
 
 FILES = ("shape.json", "session.jsonl", "resumed.jsonl", "requests.jsonl")
 AGENT_NAMES = ("claude-code", "codex", "pi")
-PROVIDERS = ("anthropic", "openai-responses", "openai-chat")
+PROVIDERS = ("anthropic", "openai-responses", "openai-chat", "gemini")
 SHAPE_KEYS = {"agent", "version", "shape", "description", "hand_edit", "provider", "resume", "recorded", "commands"}
 REQUEST_KEYS = {"run", "seq", "path", "status", "error", "body"}
 
@@ -121,6 +121,9 @@ def _item_summary(provider: str, item: Any) -> str:
     """One history entry of a request, in a few characters: role and block kinds."""
     if not isinstance(item, dict):
         return "?"
+    if provider == "gemini":
+        keys = [next(iter(p), "?") if isinstance(p, dict) else "?" for p in item.get("parts") or []]
+        return f"{item.get('role', '?')}[{','.join(keys)}]"
     if provider == "openai-responses":
         kind = str(item.get("type", "message"))
         if kind == "message":
@@ -157,7 +160,7 @@ def table(root: Path) -> str:
         if first is None:
             continue
         body = first["body"]
-        history = body.get("input") if meta["provider"] == "openai-responses" else body.get("messages")
+        history = body.get({"openai-responses": "input", "gemini": "contents"}.get(meta["provider"], "messages"))
         shown = [_item_summary(meta["provider"], m) for m in history or []]
         shown = [s for s in shown if s not in ("developer", "system")]
         judged = verdict(meta["provider"], body)

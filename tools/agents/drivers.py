@@ -234,11 +234,14 @@ class Codex(Agent):
 #: pi's ``api`` (its models.json ``providers.<name>.api``) for each provider the mock speaks:
 #: the provider, the corpus folder's suffix, and the base URL pi is given (pi-ai's Anthropic client,
 #: the Anthropic SDK, calls ``{baseUrl}/v1/messages``; its OpenAI clients ``{baseUrl}/responses``
-#: and ``{baseUrl}/chat/completions``). The first is the one the corpus was first recorded with.
+#: and ``{baseUrl}/chat/completions``; its Gemini client, @google/genai with no API version of its
+#: own, ``{baseUrl}/models/{model}:streamGenerateContent``). The first is the one the corpus was
+#: first recorded with.
 PI_APIS: dict[str, tuple[str, str, str]] = {
     "openai-completions": ("openai-chat", "", "/v1"),
     "anthropic-messages": ("anthropic", "anthropic", ""),
     "openai-responses": ("openai-responses", "responses", "/v1"),
+    "google-generative-ai": ("gemini", "gemini", "/v1beta"),
 }
 
 

@@ -1,7 +1,8 @@
 """The strict mock provider's pairing validator, one function per wire format.
 
 Written from the provider rules (rule ids as in the research table: A1 … A13 for Anthropic
-Messages, O1 … O4 for OpenAI Chat Completions, R1 … R9 for OpenAI Responses), independently of
+Messages, O1 … O4 for OpenAI Chat Completions, R1 … R9 for OpenAI Responses, G1 … G5 for Google
+Gemini), independently of
 suture's own checks: the recorded corpus is ground truth for suture, so the two must not share code.
 
 Each validator takes a request body (already parsed JSON) and returns the first violation found,
@@ -257,8 +258,50 @@ def check_responses(body: Any) -> Violation | None:
     return None
 
 
+G1 = "Please ensure that function response turn comes immediately after a function call turn."
+G2 = "Please ensure that function call turn comes immediately after a user turn or after a function response turn."
+G3 = (
+    "Please ensure that the number of function response parts is equal to the number of function call "
+    "parts of the function call turn."
+)
+
+
+def _parts(content: Any, key: str) -> list[Any]:
+    parts = content.get("parts") if isinstance(content, dict) else None
+    return [p for p in parts or [] if isinstance(p, dict) and key in p]
+
+
+def check_gemini(body: Any) -> Violation | None:
+    """Google Gemini ``generateContent``: G5 (no content without parts), G2 (a function call turn
+    follows a user turn or a function response turn), G1 (a function response turn comes right
+    after a function call turn, and a call turn is followed by one), G3 (as many responses as
+    calls). G4 (Gemini 3's thought signatures) is not judged: the mock's model is no Gemini 3."""
+    contents = body.get("contents") if isinstance(body, dict) else None
+    if not isinstance(contents, list):
+        return Violation("request", "* GenerateContentRequest.contents: contents is not specified")
+    for n, content in enumerate(contents):
+        if not isinstance(content, dict) or not content.get("parts"):
+            return Violation("G5", "contents.parts must not be empty.")  # vercel/ai#3775
+        before = contents[n - 1] if n else None
+        calls = _parts(content, "functionCall")
+        responses = _parts(content, "functionResponse")
+        if responses and not _parts(before, "functionCall"):
+            return Violation("G1", G1)  # GoogleCloudPlatform/generative-ai#368
+        if calls and not (isinstance(before, dict) and before.get("role", "user") == "user"):
+            return Violation("G2", G2)  # gemini-cli#11814
+        if calls:
+            after = contents[n + 1] if n + 1 < len(contents) else None
+            answers = _parts(after, "functionResponse")
+            if not answers:
+                return Violation("G1", G1)
+            if len(answers) != len(calls):
+                return Violation("G3", G3)  # gemini-cli#4217
+    return None
+
+
 CHECKS = {
     "anthropic": check_anthropic,
     "openai-chat": check_chat,
     "openai-responses": check_responses,
+    "gemini": check_gemini,
 }

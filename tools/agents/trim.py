@@ -1,6 +1,6 @@
 """Trimming of recorded request bodies: the history stays, the bulky constant parts become hashes.
 
-The system prompt (Anthropic ``system``; Responses ``instructions``; Chat ``system`` and
+The system prompt (Anthropic ``system``; Responses ``instructions``; Gemini ``systemInstruction``; Chat ``system`` and
 ``developer`` messages' content) and the tool list (``tools``) are each replaced by
 ``{"sha256": HEX, "bytes": N}`` where HEX is the SHA-256 of the value as compact JSON with sorted
 keys (``separators=(",", ":")``, ``sort_keys=True``, non-ASCII kept as UTF-8) and N the length of
@@ -21,6 +21,7 @@ TRIMMED_KEYS = {
     "anthropic": ("system", "tools"),
     "openai-responses": ("instructions", "tools"),
     "openai-chat": ("tools",),
+    "gemini": ("systemInstruction", "tools"),
 }
 #: Chat message roles whose content is the system prompt.
 CHAT_SYSTEM_ROLES = ("system", "developer")

@@ -1,10 +1,11 @@
 """pi's resume step, as pi 0.73.1 does it.
 
 Measured on the sessions the real pi 0.73.1 wrote and the requests it sent on resume, talking to
-each of three providers (``sample_sessions/recorded/pi-0.73.1``: OpenAI Chat, ``api:
+each of four providers (``sample_sessions/recorded/pi-0.73.1``: OpenAI Chat, ``api:
 "openai-completions"``; ``pi-0.73.1-anthropic``: Anthropic Messages, ``"anthropic-messages"``;
-``pi-0.73.1-responses``: OpenAI Responses, ``"openai-responses"``; every crash shape of the
-corpus with each), and read in pi's own code (pi-ai ``transformMessages`` and each provider's
+``pi-0.73.1-responses``: OpenAI Responses, ``"openai-responses"``; ``pi-0.73.1-gemini``: Google
+Gemini, ``"google-generative-ai"``; every crash shape of the corpus with each), and read in pi's
+own code (pi-ai ``transformMessages`` and each provider's
 ``convertMessages``). From the history as written (``suture.formats.pi``: the ``parentId``
 branch from the last entry, turns that ended in error or aborted already left out):
 
@@ -25,13 +26,15 @@ branch from the last entry, turns that ended in error or aborted already left ou
   no ``type``, ``input_text`` parts; a call's stored id ``{call_id}|{item id}`` split into
   ``call_id`` and ``id``, its output for the ``call_id`` alone; assistant text as a completed
   ``message`` item whose id is its signature's or ``msg_{n}``, ``n`` the number of messages
-  written before it), or, for other providers (Gemini), suture's own writing of that format, not
-  measured.
+  written before it), or Gemini (``google-generative-ai``: a ``model`` content of the assistant's
+  parts; each result a ``functionResponse`` with ``output``, or ``error`` where it failed, joined
+  to a user content of results just before it; no call ids, but to a ``claude-`` or ``gpt-oss-``
+  model; a ``thoughtSignature`` only back to the provider and model that made it, valid base64).
 
 When it sends OpenAI Chat or OpenAI Responses, pi puts its system prompt first, as a ``system``
 message the session does not hold (:data:`ADDED`), so ``messages[N]`` / ``input[N]`` is one more
-than the place in ``wire``; for Anthropic Messages (``system``) and Gemini the system prompt is
-not a message.
+than the place in ``wire``; for Anthropic Messages (``system``) and Gemini
+(``systemInstruction``) the system prompt is not a message.
 """
 
 from __future__ import annotations
@@ -150,14 +153,14 @@ class _Builder:
         self.messages = transcript.messages
         self.start = start
         self.before = before
-        fmt = transcript.export_format or "messages"
+        # (The reader gives a pi session one of the four formats pi's code writes; Anthropic is
+        # its default.)
+        fmt = transcript.export_format if transcript.export_format in _PROVIDERS else "messages"
         self.built = Built([], fmt, _PROVIDERS.get(fmt, ""), MODEL, [], {}, added=ADDED.get(fmt, ()))
         last = next((m.raw for m in reversed(self.messages) if m.role == "assistant" and isinstance(m.raw, dict)), {})
         self.target = (last.get("provider"), last.get("api"), last.get("model"))
         self.failed: list[int] = []
         """The lines of the failed turns among the messages before the cut, then those after."""
-        self.modelled = False
-        """Whether pi's own code for the request's format is modelled (else suture writes it)."""
         self.ids: dict[Any, Any] = {}
         """Another model's call ids pi normalises for the request's format, to what it sends."""
         self.ends: list[tuple[int, int]] = []
@@ -168,7 +171,8 @@ class _Builder:
     def grows(self) -> bool:
         """Whether what pi writes of the messages before a cut is the same whatever follows and
         wherever the build starts: not for Responses, whose text ids count every message before
-        (``msg_{n}``), nor for a format suture writes itself."""
+        (``msg_{n}``), nor for Gemini, which joins a result to the content before it wherever that
+        holds results."""
         return self.built.wire_format in ("chat", "messages")
 
     def where(self, i: int) -> str:
@@ -309,6 +313,10 @@ class _Builder:
             if "|" in call_id:
                 return _sanitized(call_id.split("|")[0])[:40]
             return call_id[:40] if self.target[0] == "openai" else call_id
+        if fmt == "gemini":  # google-shared.ts: only for a model that takes call ids
+            return (
+                _sanitized(call_id)[:64] if str(self.target[2] or "").startswith(("claude-", "gpt-oss-")) else call_id
+            )
         if fmt != "responses":
             return call_id
 
@@ -506,28 +514,64 @@ class _Builder:
                 items.append(call)
         return items
 
-    def other(self, llm: list[tuple[str, dict[str, Any], int]]) -> None:
-        """A provider whose request pi's code writes in a way not modelled here: suture's own
-        writing of that format, from the messages pi sends."""
-        from suture.formats import dump, get
-        from suture.io import Document
-        from suture.sent import _history_of
-
-        chat = _Builder(self.transcript)
-        chat.built = Built([], "chat", "openai-chat", MODEL, [], {})
-        chat.chat(llm)
-        neutral = get("chat").load(Document("json", value=chat.built.wire))
-        value = orjson.loads(dump(neutral.messages, neutral, to=self.built.wire_format))
-        for item in _history_of(value):
-            self.built.wire.append(self.built.mark(item, None))
+    def gemini(self, llm: list[tuple[str, dict[str, Any], int]]) -> None:
+        """pi-ai's Gemini ``convertMessages`` (google-shared): user parts, a ``model`` content of
+        the assistant's parts, each result a ``functionResponse`` (``output``, or ``error`` for a
+        failed one) joined to the user content of results before it. Call ids are sent only to a
+        model that needs them (``claude-``, ``gpt-oss-``), signatures only to the model that made
+        them."""
+        mark, contents = self.built.mark, self.built.wire
+        model_id = str(self.target[2] or "")
+        with_id = model_id.startswith(("claude-", "gpt-oss-"))
+        version = re.match(r"gemini(?:-live)?-(\d+)", model_id.lower())
+        nested_images = version is None or int(version[1]) >= 3
+        for role, message, i in llm:
+            content = message.get("content")
+            if role == "user":
+                if isinstance(content, str):
+                    parts: list[Any] = [{"text": content}]
+                else:
+                    parts = [_gemini_part(b) for b in content or [] if isinstance(b, dict)]
+                    if not parts:
+                        continue
+                contents.append(mark({"role": "user", "parts": parts}, i))
+            elif role == "assistant":
+                same = (message.get("provider"), message.get("model")) == (self.target[0], self.target[2])
+                parts = _gemini_model_parts(message.get("content"), same, with_id)
+                if parts:
+                    contents.append(mark({"role": "model", "parts": parts}, i))
+            else:
+                blocks = [b for b in content or [] if isinstance(b, dict)] if isinstance(content, list) else []
+                text = "\n".join(str(b.get("text")) for b in blocks if b.get("type") == "text")
+                images = [_gemini_part(b) for b in blocks if b.get("type") == "image"]
+                value = text or ("(see attached image)" if images else "")
+                response: dict[str, Any] = {
+                    "name": message.get("toolName"),
+                    "response": {"error": value} if message.get("isError") else {"output": value},
+                }
+                if images and nested_images:
+                    response["parts"] = images
+                if with_id:
+                    response["id"] = message.get("toolCallId")
+                part = mark({"functionResponse": response}, i)
+                last = contents[-1] if contents else None
+                if (
+                    last is not None
+                    and last.get("role") == "user"
+                    and any("functionResponse" in p for p in last["parts"])
+                ):
+                    last["parts"].append(part)
+                else:
+                    contents.append(mark({"role": "user", "parts": [part]}, i))
+                if images and not nested_images:
+                    contents.append(mark({"role": "user", "parts": [{"text": "Tool result image:"}, *images]}, i))
 
     def build(self) -> Built:
         llm = self.llm()
-        writers = {"chat": self.chat, "messages": self.anthropic, "responses": self.responses}
-        self.modelled = self.built.wire_format in writers
+        writers = {"chat": self.chat, "messages": self.anthropic, "responses": self.responses, "gemini": self.gemini}
         if self.before is not None and not self.grows:
-            raise Whole  # (suture's own writing of the format, or Responses: read whole)
-        writers.get(self.built.wire_format, self.other)(llm)
+            raise Whole  # (Responses and Gemini: read whole)
+        writers[self.built.wire_format](llm)
         return self.built
 
 
@@ -544,8 +588,8 @@ class Grown(Resumed):
     from the rest, given the failed turns it left out among them and the provider, API and
     model the session talks to, which are carried over the cut and checked: where the session
     now talks to another model, or its failed turns before the cut are others, the build
-    starts again from the first message. A request in a format pi's own code is not modelled
-    for (suture writes it) is built whole every time."""
+    starts again from the first message. A request whose writing is not the same whatever follows
+    (:attr:`_Builder.grows`: Responses, Gemini) is built whole every time."""
 
     def _fresh(self) -> None:
         super()._fresh()
@@ -576,6 +620,47 @@ class Grown(Resumed):
             return
         previous, popped = builder.ends[cut - builder.start]
         self.before = Before(previous, builder.failed[:popped], builder.target, built.wire_format)
+
+
+_BASE64 = re.compile(r"[A-Za-z0-9+/]+={0,2}")
+
+
+def _signature(same: bool, signature: Any) -> dict[str, Any]:
+    """A ``thoughtSignature`` pi sends back: the same provider's and model's, valid base64."""
+    valid = isinstance(signature, str) and len(signature) % 4 == 0 and _BASE64.fullmatch(signature) is not None
+    return {"thoughtSignature": signature} if same and valid else {}
+
+
+def _gemini_part(block: dict[str, Any]) -> dict[str, Any]:
+    """A pi text or image block as a Gemini part."""
+    if block.get("type") == "text":
+        return {"text": block.get("text")}
+    return {"inlineData": {"mimeType": block.get("mimeType"), "data": block.get("data")}}
+
+
+def _gemini_model_parts(content: Any, same: bool, with_id: bool) -> list[dict[str, Any]]:
+    """The Gemini parts pi writes for an assistant message's content: text and thinking that say
+    something (thinking as a thought only for the same provider and model), and calls."""
+    parts: list[dict[str, Any]] = []
+    for block in content if isinstance(content, list) else []:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text" and str(block.get("text") or "").strip():
+            parts.append({"text": block.get("text"), **_signature(same, block.get("textSignature"))})
+        elif kind == "thinking" and str(block.get("thinking") or "").strip():
+            if same:
+                signature = _signature(same, block.get("thinkingSignature"))
+                parts.append({"thought": True, "text": block.get("thinking"), **signature})
+            else:
+                parts.append({"text": block.get("thinking")})
+        elif kind == "toolCall":
+            arguments = block.get("arguments")
+            call = {"name": block.get("name"), "args": arguments if arguments is not None else {}}
+            if with_id:
+                call["id"] = block.get("id")
+            parts.append({"functionCall": call, **_signature(same, block.get("thoughtSignature"))})
+    return parts
 
 
 def _responses_part(block: dict[str, Any], text_type: str) -> dict[str, Any]:
