@@ -101,7 +101,12 @@ def compared(folder: Path, wire: list[Any] | None = None) -> tuple[list[Any], li
     return without_prompt(real), wire
 
 
-STRICT = {"anthropic": "anthropic", "openai-responses": "openai-responses-strict", "openai-chat": "openai-chat"}
+STRICT = {
+    "anthropic": "anthropic",
+    "openai-responses": "openai-responses-strict",
+    "openai-chat": "openai-chat",
+    "gemini": "gemini",
+}
 """The suture provider whose rules are the strict mock's, for each provider the agents talk to: the
 mock's Responses endpoint is strict (R7: nothing between a call and its output; R9: one output per
 call), so Responses shapes are judged by suture's strict profile."""

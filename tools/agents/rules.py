@@ -274,8 +274,9 @@ def _parts(content: Any, key: str) -> list[Any]:
 def check_gemini(body: Any) -> Violation | None:
     """Google Gemini ``generateContent``: G5 (no content without parts), G2 (a function call turn
     follows a user turn or a function response turn), G1 (a function response turn comes right
-    after a function call turn, and a call turn is followed by one), G3 (as many responses as
-    calls). G4 (Gemini 3's thought signatures) is not judged: the mock's model is no Gemini 3."""
+    after a function call turn, and a call turn is followed by one: a request ends with the
+    prompt, so a call turn last is left alone), G3 (as many responses as calls). G4 (Gemini 3's
+    thought signatures) is not judged: the mock's model is no Gemini 3."""
     contents = body.get("contents") if isinstance(body, dict) else None
     if not isinstance(contents, list):
         return Violation("request", "* GenerateContentRequest.contents: contents is not specified")
@@ -289,9 +290,8 @@ def check_gemini(body: Any) -> Violation | None:
             return Violation("G1", G1)  # GoogleCloudPlatform/generative-ai#368
         if calls and not (isinstance(before, dict) and before.get("role", "user") == "user"):
             return Violation("G2", G2)  # gemini-cli#11814
-        if calls:
-            after = contents[n + 1] if n + 1 < len(contents) else None
-            answers = _parts(after, "functionResponse")
+        if calls and n + 1 < len(contents):
+            answers = _parts(contents[n + 1], "functionResponse")
             if not answers:
                 return Violation("G1", G1)
             if len(answers) != len(calls):

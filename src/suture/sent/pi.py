@@ -49,7 +49,7 @@ from suture.model import Message, Transcript
 from suture.sent import Added, Built, Fix, Pieces
 from suture.sent.kept import Resumed, Whole
 
-__all__ = ["ADDED", "MEASURED", "MODEL", "NO_RESULT", "Grown", "build"]
+__all__ = ["ADDED", "GROWING", "MEASURED", "MODEL", "NO_RESULT", "SPLIT_IDS", "Grown", "build", "short_hash"]
 
 MEASURED = ("0.73.1",)
 """The pi versions recorded resuming every crash shape of the corpus (``sample_sessions/recorded``),
@@ -74,6 +74,13 @@ _OPENAI_TOOL_CALL_PROVIDERS = frozenset({"openai", "openai-codex", "opencode"})
 """The providers whose Responses tool call ids pi-ai keeps as ``{call_id}|{item id}`` when it
 normalises another model's calls (``OPENAI_TOOL_CALL_PROVIDERS``, pi-ai openai-responses)."""
 _NOT_ID = re.compile(r"[^a-zA-Z0-9_-]")
+GROWING = frozenset({"chat", "messages"})
+"""The request formats in which what pi writes of the messages before a cut does not depend on
+what follows or where the build starts (:attr:`_Builder.grows`)."""
+SPLIT_IDS = frozenset({"responses"})
+"""The request formats pi sends a call's stored id ``{call_id}|{item id}`` to in two parts, the
+``call_id`` alone pairing a call with its output (the write-back keeps those apart,
+``suture.writeback.pi.written_ids``)."""
 
 
 def _json(value: Any) -> str:
@@ -173,7 +180,7 @@ class _Builder:
         wherever the build starts: not for Responses, whose text ids count every message before
         (``msg_{n}``), nor for Gemini, which joins a result to the content before it wherever that
         holds results."""
-        return self.built.wire_format in ("chat", "messages")
+        return self.built.wire_format in GROWING
 
     def where(self, i: int) -> str:
         source = self.messages[i].source
@@ -304,33 +311,9 @@ class _Builder:
     def normalised(self, call_id: Any, source: dict[str, Any]) -> Any:
         """The id pi sends for another model's call ``call_id`` (``source`` its message), in the
         request's format: each provider's ``normalizeToolCallId`` in pi-ai."""
-        fmt = self.built.wire_format
         if not isinstance(call_id, str):
             return call_id
-        if fmt == "messages":  # anthropic.ts: the id pattern and length Anthropic takes
-            return _sanitized(call_id)[:64]
-        if fmt == "chat":  # openai-completions.ts
-            if "|" in call_id:
-                return _sanitized(call_id.split("|")[0])[:40]
-            return call_id[:40] if self.target[0] == "openai" else call_id
-        if fmt == "gemini":  # google-shared.ts: only for a model that takes call ids
-            return (
-                _sanitized(call_id)[:64] if str(self.target[2] or "").startswith(("claude-", "gpt-oss-")) else call_id
-            )
-        if fmt != "responses":
-            return call_id
-
-        def part(text: str) -> str:
-            return _sanitized(text)[:64].rstrip("_")
-
-        if self.target[0] not in _OPENAI_TOOL_CALL_PROVIDERS or "|" not in call_id:
-            return part(call_id)
-        call, item = call_id.split("|")[:2]
-        foreign = (source.get("provider"), source.get("api")) != self.target[:2]
-        item_id = f"fc_{short_hash(item)}"[:64] if foreign else part(item)
-        if not item_id.startswith("fc_"):
-            item_id = part(f"fc_{item_id}")
-        return f"{part(call)}|{item_id}"
+        return _NORMALISERS[self.built.wire_format](call_id, source, self.target)
 
     # -- the provider's request -----------------------------------------------------------------
 
@@ -672,6 +655,48 @@ def _responses_part(block: dict[str, Any], text_type: str) -> dict[str, Any]:
         "detail": "auto",
         "image_url": f"data:{block.get('mimeType')};base64,{block.get('data')}",
     }
+
+
+# -- another model's call ids, as each of pi-ai's providers normalises them -----------------------
+
+Target = tuple[Any, Any, Any]
+
+
+def _anthropic_id(call_id: str, source: dict[str, Any], target: Target) -> str:
+    """anthropic.ts: the id pattern and length Anthropic takes."""
+    return _sanitized(call_id)[:64]
+
+
+def _chat_id(call_id: str, source: dict[str, Any], target: Target) -> str:
+    """openai-completions.ts: a Responses id's ``call_id``, 40 characters at most."""
+    if "|" in call_id:
+        return _sanitized(call_id.split("|")[0])[:40]
+    return call_id[:40] if target[0] == "openai" else call_id
+
+
+def _gemini_id(call_id: str, source: dict[str, Any], target: Target) -> str:
+    """google-shared.ts: only for a model that takes call ids."""
+    return _sanitized(call_id)[:64] if str(target[2] or "").startswith(("claude-", "gpt-oss-")) else call_id
+
+
+def _responses_id(call_id: str, source: dict[str, Any], target: Target) -> str:
+    """openai-responses-shared.ts: ``{call_id}|{item id}`` for OpenAI's own providers (another
+    provider's item id hashed, ``fc_`` first), else the whole id made one Responses takes."""
+
+    def part(text: str) -> str:
+        return _sanitized(text)[:64].rstrip("_")
+
+    if target[0] not in _OPENAI_TOOL_CALL_PROVIDERS or "|" not in call_id:
+        return part(call_id)
+    call, item = call_id.split("|")[:2]
+    foreign = (source.get("provider"), source.get("api")) != target[:2]
+    item_id = f"fc_{short_hash(item)}"[:64] if foreign else part(item)
+    if not item_id.startswith("fc_"):
+        item_id = part(f"fc_{item_id}")
+    return f"{part(call)}|{item_id}"
+
+
+_NORMALISERS = {"messages": _anthropic_id, "chat": _chat_id, "gemini": _gemini_id, "responses": _responses_id}
 
 
 def _anthropic_assistant_blocks(content: Any) -> list[dict[str, Any]]:
