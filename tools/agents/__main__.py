@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
             agent.install()
         return 0
     if args.command == "list":
-        for agent in agents:
+        for agent in [v for a in agents for v in a.variants()]:
             state = "installed" if agent.installed() else "not installed"
             names = [s.name for s in SHAPES.values() if applies(agent, s)]
             print(f"{agent.folder} ({state}): {', '.join(names)}")
