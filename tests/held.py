@@ -10,10 +10,13 @@ from msgspec.structs import replace
 
 from suture.formats import get
 from suture.io import Document
-from suture.model import Message, TextPart, text_of
+from suture.model import Message, TextPart, Transcript, text_of
+from suture.sent import Sent
 
-WIRE_FORMATS = {"anthropic": "messages", "openai-responses": "responses", "openai-chat": "chat"}
+WIRE_FORMATS = {"anthropic": "messages", "openai-responses": "responses", "openai-chat": "chat", "gemini": "gemini"}
 """The suture format of each provider's request history."""
+KEYS = {"responses": "input", "gemini": "contents"}
+"""The body key of the request history, where it is not ``messages``."""
 
 
 def history_of(provider: str, body: dict[str, Any]) -> list[Message]:
@@ -21,7 +24,7 @@ def history_of(provider: str, body: dict[str, Any]) -> list[Message]:
     messages left out (the agent's prompt and context, not history; a recorded body has the
     system prompt replaced by its hash)."""
     fmt = WIRE_FORMATS[provider]
-    key = "input" if fmt == "responses" else "messages"
+    key = KEYS.get(fmt, "messages")
     history = [m for m in body.get(key) or [] if not (isinstance(m, dict) and m.get("role") in ("system", "developer"))]
     return get(fmt).load(Document("json", value=history)).messages
 
@@ -72,3 +75,24 @@ def missing(expected: Sequence[Message], sent: Sequence[Message], ids: Mapping[s
             if text not in pool:
                 out.append(f"message {k} ({m.role}): {text[:60]!r}")
     return out
+
+
+def sent_ids(transcript: Transcript, sent: Sent, ids: Mapping[str, str] | None = None) -> dict[str, str]:
+    """``ids`` (final id -> the id the file gives that call) carried on to the id the agent sends
+    the call under, where that is not the file's (pi sends OpenAI Responses the part of a call's
+    id before ``|``, and Gemini no id at all, which suture's reading of the request makes up):
+    each sent message's calls and result paired in order with those of the file's message it
+    comes from (``Sent.origin``)."""
+    file_to_sent: dict[str, str] = {}
+    for j, m in enumerate(sent.messages):
+        i = sent.origin[j] if j < len(sent.origin) else None
+        if i is None:
+            continue
+        written = transcript.messages[i]
+        for a, b in zip(written.tool_calls, m.tool_calls, strict=False):
+            if a.id != b.id:
+                file_to_sent[a.id] = b.id
+        if m.role == written.role == "tool" and written.tool_call_id and m.tool_call_id != written.tool_call_id:
+            file_to_sent[written.tool_call_id] = m.tool_call_id or ""
+    named = dict(ids or {})
+    return {k: file_to_sent.get(named.get(k, k), named.get(k, k)) for k in {*named, *file_to_sent}}

@@ -29,14 +29,41 @@ def test_the_measured_versions_are_the_versions_recorded() -> None:
 
     for name, agent in AGENTS.items():
         recorded = {
-            json.loads((f / "shape.json").read_text())["version"]: {g.name for g in f.parent.iterdir() if g.is_dir()}
+            f.parent: json.loads((f / "shape.json").read_text())["version"]
             for f in FOLDERS
             if f.parent.name.startswith(f"{name}-")
         }
-        assert sorted(recorded) == sorted(measured(name))
+        assert sorted(set(recorded.values())) == sorted(measured(name))
         assert agent.version == measured(name)[-1]
         every = {s.name for s in SHAPES.values() if applies(agent, s)}
-        assert all(shapes == every for shapes in recorded.values()), name
+        for parent in recorded:
+            assert {g.name for g in parent.iterdir() if g.is_dir()} == every, parent.name
+        # The pinned release is recorded talking to every provider the harness records it with.
+        assert {v.folder for v in agent.variants()} <= {p.name for p in recorded}, name
+
+
+def test_pi_is_recorded_talking_to_each_provider_in_its_own_folder() -> None:
+    from tools.agents.drivers import AGENTS
+
+    folders = {v.provider: v.folder for v in AGENTS["pi"].variants()}
+    assert folders == {
+        "openai-chat": "pi-0.73.1",
+        "anthropic": "pi-0.73.1-anthropic",
+        "openai-responses": "pi-0.73.1-responses",
+        "gemini": "pi-0.73.1-gemini",
+    }
+    for provider, name in folders.items():
+        metas = [json.loads((f / "shape.json").read_text()) for f in FOLDERS if f.parent.name == name]
+        assert metas and {m["provider"] for m in metas} == {provider}, name
+        assert all(m["commands"][-1].startswith("pi --session ") for m in metas)
+
+
+def test_problems_finds_a_shape_in_another_provider_s_folder(tmp_path: Path) -> None:
+    folder = _copy(CORPUS / "pi-0.73.1-anthropic" / "killed-during-tool", tmp_path)
+    meta = json.loads((folder / "shape.json").read_text())
+    meta["provider"] = "openai-chat"
+    (folder / "shape.json").write_text(json.dumps(meta))
+    assert any("do not match folder pi-0.73.1-anthropic" in p for p in problems(folder))
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=[f"{f.parent.name}/{f.name}" for f in FOLDERS])

@@ -19,10 +19,11 @@ import pytest
 
 from suture.formats import load_bytes
 from suture.repair import repair
+from suture.sent import as_sent
 from suture.writeback import write_back
-from tests.held import history_of, missing
+from tests.held import history_of, missing, sent_ids
 from tools.agents.corpus import first_resume, problems, read_requests, shape_folders, verdict
-from tools.agents.drivers import AGENTS
+from tools.agents.drivers import recorded_with
 from tools.agents.record import CORPUS, SHAPES, record_shape
 
 pytestmark = pytest.mark.agents
@@ -33,14 +34,15 @@ RECORDED = shape_folders(CORPUS)
 def _roles(folder: Path) -> list[str]:
     first = first_resume(read_requests(folder))
     assert first is not None
-    history = first["body"].get("messages", first["body"].get("input"))
+    body = first["body"]
+    history = body.get("messages", body.get("input", body.get("contents")))
     return [str(m.get("role", m.get("type"))) for m in history]
 
 
 @pytest.mark.parametrize("recorded", RECORDED, ids=[f"{f.parent.name}/{f.name}" for f in RECORDED])
 def test_recorded_outcome_still_holds(recorded: Path, tmp_path: Path) -> None:
     meta = json.loads((recorded / "shape.json").read_text())
-    agent = AGENTS[meta["agent"]]
+    agent = recorded_with(meta["agent"], meta["provider"])
     if not agent.installed():
         pytest.skip(f"{agent.folder} is not installed in {agent.prefix}: run python -m tools.agents install")
     if agent.version != meta["version"]:
@@ -79,7 +81,7 @@ def test_the_session_suture_writes_back_is_resumed_and_accepted(recorded: Path, 
     it against the strict mock: the first request it sends is accepted and holds every message of
     the history suture repaired (the original's copy, kept beside it)."""
     meta = json.loads((recorded / "shape.json").read_text())
-    agent = AGENTS[meta["agent"]]
+    agent = recorded_with(meta["agent"], meta["provider"])
     if not agent.installed():
         pytest.skip(f"{agent.folder} is not installed in {agent.prefix}: run python -m tools.agents install")
     originals: list[bytes] = []
@@ -99,4 +101,6 @@ def test_the_session_suture_writes_back_is_resumed_and_accepted(recorded: Path, 
     transcript = load_bytes(original)
     expected = repair(transcript.messages).messages
     ids = write_back(original, transcript).ids  # the calls the file names otherwise than the repair
-    assert missing(expected, history_of(fresh["provider"], first["body"]), ids) == []
+    sent = history_of(fresh["provider"], first["body"])
+    resumed = load_bytes((folder / "session.jsonl").read_bytes())
+    assert missing(expected, sent, sent_ids(resumed, as_sent(resumed), ids)) == []

@@ -191,3 +191,61 @@ def test_trim_responses_and_chat() -> None:
     chat = trim_body("openai-chat", {"messages": [{"role": "system", "content": "sys"}, USER], "tools": [{}]})
     assert chat["messages"][0] == {"role": "system", "content": digest("sys")}
     assert chat["messages"][1] == USER and chat["tools"] == digest([{}])
+
+
+def test_trim_responses_hashes_a_system_input_message_and_keeps_developer_ones() -> None:
+    """pi sends its system prompt to Responses as a ``system`` input item; Codex's ``developer``
+    items are history in its rollout and stay as sent."""
+    developer = {"type": "message", "role": "developer", "content": [{"type": "input_text", "text": "dev"}]}
+    body = {"input": [{"role": "system", "content": "sys"}, developer, USER]}
+    trimmed = trim_body("openai-responses", body)
+    assert trimmed["input"] == [{"role": "system", "content": digest("sys")}, developer, USER]
+    assert body["input"][0] == {"role": "system", "content": "sys"}
+
+
+GEMINI = "/v1beta/models/mock-model:streamGenerateContent?alt=sse"
+GEMINI_USER = {"role": "user", "parts": [{"text": "hi"}]}
+
+
+def test_gemini_stream_answers_calls_in_one_model_content(mock: MockProvider) -> None:
+    mock.begin("crash", Script([Step.tool(BASH, BASH)]))
+    status, raw = post(mock, GEMINI, {"contents": [GEMINI_USER]})
+    assert status == 200
+    chunks = events(raw)
+    parts = [p for c in chunks for p in c["candidates"][0]["content"]["parts"]]
+    assert [p["functionCall"]["name"] for p in parts if "functionCall" in p] == ["Bash", "Bash"]
+    assert chunks[-1]["candidates"][0]["finishReason"] == "STOP"
+    [entry] = mock.log
+    assert (entry.path, entry.provider, entry.status) == (
+        "/v1beta/models/mock-model:streamGenerateContent",
+        "gemini",
+        200,
+    )
+
+
+def test_gemini_plain_json_a_cut_and_an_overload(mock: MockProvider) -> None:
+    mock.begin("crash", Script([Step.say("first"), Step.cut(BASH), Step.error(529)]))
+    status, raw = post(mock, "/v1beta/models/mock-model:generateContent", {"contents": [GEMINI_USER]})
+    assert status == 200 and json.loads(raw)["candidates"][0]["content"]["parts"] == [{"text": "first"}]
+    with pytest.raises(http.client.IncompleteRead) as info:
+        post(mock, GEMINI, {"contents": [GEMINI_USER]})
+    assert b"functionCall" in info.value.partial and b"finishReason" not in info.value.partial
+    assert mock.log[-1].error == "stream cut"
+    status, raw = post(mock, GEMINI, {"contents": [GEMINI_USER]})
+    assert status == 503 and json.loads(raw)["error"]["status"] == "UNAVAILABLE"
+
+
+def test_gemini_broken_history_gets_400_with_gemini_s_words(mock: MockProvider) -> None:
+    mock.begin("resume", Script([Step.say("kept")]))
+    call = {"role": "model", "parts": [{"functionCall": {"name": "Bash", "args": {}}}]}
+    status, raw = post(mock, GEMINI, {"contents": [GEMINI_USER, call, GEMINI_USER]})
+    assert status == 400
+    error = json.loads(raw)["error"]
+    assert error["status"] == "INVALID_ARGUMENT"
+    assert error["message"] == "Please ensure that function response turn comes immediately after a function call turn."
+
+
+def test_trim_gemini_hashes_the_system_instruction_and_tools() -> None:
+    body = {"systemInstruction": "sys", "tools": [{}], "contents": [GEMINI_USER]}
+    trimmed = trim_body("gemini", body)
+    assert trimmed == {"systemInstruction": digest("sys"), "tools": digest([{}]), "contents": [GEMINI_USER]}

@@ -7,7 +7,7 @@ from typing import Any
 import orjson
 import pytest
 
-from tools.agents.rules import check_anthropic, check_chat, check_responses
+from tools.agents.rules import check_anthropic, check_chat, check_gemini, check_responses
 
 
 def user(*blocks: Any) -> dict[str, Any]:
@@ -185,6 +185,7 @@ RESPONSES_OK = [
     [RU],
     [RU, RS, fc("a"), out("a"), RA],
     [RU, fc("a"), fc("b"), out("b"), out("a"), RA],
+    [RU, {**fc("a"), "id": "fc_1"}, out("a"), {**fc("b"), "id": "fc_2"}, out("b"), {**RA, "id": "msg_1"}],
     [
         RU,
         {"type": "custom_tool_call", "call_id": "c", "name": "apply_patch", "input": ""},
@@ -210,6 +211,16 @@ RESPONSES_BAD = [
         [RU, fc("a"), out("a"), RA, fc("a"), out("a")],
         "Duplicate function_call_output for call_id 'a'. "
         "Each function_call must have exactly one matching function_call_output",
+    ),
+    (
+        "R3",
+        [RU, {**fc("a"), "id": "fc_1"}, out("a"), {**fc("b"), "id": "fc_1"}, out("b")],
+        "Duplicate item found with id fc_1. Remove duplicate items from your input and try again.",
+    ),
+    (
+        "R3",
+        [RU, {**RA, "id": "msg_1"}, {**RA, "id": "msg_1"}],
+        "Duplicate item found with id msg_1. Remove duplicate items from your input and try again.",
     ),
 ]
 
@@ -243,3 +254,55 @@ def test_the_mock_numbers_a_call_without_its_result_as_suture_s_check_does(messa
     transcript = load_bytes(orjson.dumps({"model": "m", "max_tokens": 1, "messages": messages}))
     (found,) = [v for v in check(transcript.messages, "anthropic") if v.rule == "A1"]
     assert mock.message.split(":")[0] == found.where
+
+
+GU = {"role": "user", "parts": [{"text": "hi"}]}
+GM = {"role": "model", "parts": [{"text": "ok"}]}
+
+
+def gcall(n: int = 1) -> dict[str, Any]:
+    return {"role": "model", "parts": [{"functionCall": {"name": "bash", "args": {}}}] * n}
+
+
+def gresponse(n: int = 1) -> dict[str, Any]:
+    return {"role": "user", "parts": [{"functionResponse": {"name": "bash", "response": {"output": "x"}}}] * n}
+
+
+@pytest.mark.parametrize(
+    "contents",
+    [[GU], [GU, GM, GU], [GU, gcall(2), gresponse(2), GM, GU], [GU, gcall(), gresponse(), gcall(), gresponse(), GU]],
+)
+def test_gemini_accepts(contents: list[Any]) -> None:
+    assert check_gemini({"contents": contents}) is None
+
+
+GEMINI_BAD = [
+    ("G5", [GU, {"role": "model", "parts": []}, GU], "contents.parts must not be empty."),
+    (
+        "G1",
+        [GU, gcall(), GU],
+        "Please ensure that function response turn comes immediately after a function call turn.",
+    ),
+    (
+        "G1",
+        [GU, gresponse(), GU],
+        "Please ensure that function response turn comes immediately after a function call turn.",
+    ),
+    (
+        "G2",
+        [GU, GM, gcall(), gresponse()],
+        "Please ensure that function call turn comes immediately after a user turn or after a function response turn.",
+    ),
+    (
+        "G3",
+        [GU, gcall(2), gresponse(1), GU],
+        "Please ensure that the number of function response parts is equal to the number of function call parts "
+        "of the function call turn.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("rule", "contents", "message"), GEMINI_BAD)
+def test_gemini_rejects(rule: str, contents: list[Any], message: str) -> None:
+    got = check_gemini({"contents": contents})
+    assert got is not None and (got.rule, got.message) == (rule, message)

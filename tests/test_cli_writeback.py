@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,8 +16,9 @@ from suture.checks import check
 from suture.cli import main
 from suture.model import Message, text_of
 from suture.repair import repair
+from suture.sent import as_sent
 from suture.writeback import write_back
-from tests.held import history_of, missing
+from tests.held import history_of, missing, sent_ids
 from tests.helpers.cli import one_error_line, run
 from tests.helpers.sent import STRICT
 from tools.agents.corpus import shape_folders
@@ -324,15 +326,16 @@ def test_repair_then_sent_gives_a_history_the_provider_accepts_holding_every_mes
     body = json.loads(proc.stdout)
     sent = history_of(provider, body)
     assert check(sent, STRICT[provider]) == []
-    prompt = (
-        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "continue"}]}
-        if provider == "openai-responses"
-        else {"role": "user", "content": "continue"}
-    )
-    key = "input" if provider == "openai-responses" else "messages"
+    prompt: dict[str, Any] = {"role": "user", "content": "continue"}
+    if provider == "openai-responses":
+        prompt = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "continue"}]}
+    elif provider == "gemini":
+        prompt = {"role": "user", "parts": [{"text": "continue"}]}
+    key = {"openai-responses": "input", "gemini": "contents"}.get(provider, "messages")
     assert CHECKS[provider]({**body, key: [*body[key], prompt]}) is None
     original = suture.load_file(session)
-    assert missing(repair(original.messages).messages, sent, ids) == []
+    after = suture.load_file(fixed)
+    assert missing(repair(original.messages).messages, sent, sent_ids(after, as_sent(after), ids)) == []
     held = "\n".join(_texts(sent))
     history = [m for m in original.messages if m.role not in ("system", "developer")]  # the agent's own
     assert [t for t in _texts(history) if t not in held] == []

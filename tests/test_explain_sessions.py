@@ -48,12 +48,14 @@ def _shape(folder: Path) -> dict[str, Any]:
 
 
 def _history(body: dict[str, Any]) -> list[Any]:
-    value: list[Any] = body.get("messages") or body.get("input") or []
+    value: list[Any] = body.get("messages") or body.get("input") or body.get("contents") or []
     return value
 
 
 _ID_KEYS = ("id", "tool_use_id", "call_id", "tool_call_id", "toolCallId")
-_TEXT_KEYS = ("text", "output", "content")
+_TEXT_KEYS = ("text", "output", "content", "error")
+_ARGUMENT_KEYS = ("args", "arguments", "input")
+"""Where a call's arguments are (Gemini's calls carry no id: they are known by them)."""
 
 
 def _tokens(value: Any) -> set[tuple[str, str]]:
@@ -64,6 +66,10 @@ def _tokens(value: Any) -> set[tuple[str, str]]:
         for key, inner in value.items():
             if key in _ID_KEYS and isinstance(inner, str) and inner:
                 out.add(("id", inner))
+                # (pi keeps a Responses call's id as ``{call_id}|{item id}`` and sends them apart.)
+                out |= {("id", part) for part in inner.split("|") if part and "|" in inner}
+            elif key in _ARGUMENT_KEYS and isinstance(inner, dict) and inner:
+                out.add(("args", json.dumps(inner, sort_keys=True)))
             elif key in _TEXT_KEYS and isinstance(inner, str) and inner.strip():
                 if not inner.startswith("<system-reminder>"):
                     out.add(("text", inner.strip()))
@@ -90,7 +96,7 @@ def _named_place(folder: Path, record: dict[str, Any]) -> int | None:
     if re.search(r"(?:call|toolu)_\w+", error):
         return None
     body = record["body"]
-    key = "messages" if "messages" in body else "input"
+    key = next(k for k in ("messages", "input", "contents") if k in body)
     provider = _shape(folder)["provider"]
     for k in range(len(body[key])):
         if mock_verdict(provider, {**body, key: body[key][: k + 1]}) is not None:
@@ -103,14 +109,16 @@ def _truth(folder: Path) -> tuple[set[int], str]:
     record = _rejected(folder)
     transcript = load_file(folder / "resumed.jsonl")
     place = _named_place(folder, record)
+    rule = mock_verdict(_shape(folder)["provider"], record["body"])
+    assert rule is not None
     if place is not None:
         wanted = _tokens(_history(record["body"])[place])
+        if rule.rule == "G3":  # (as many responses as the call turn before them has calls: both)
+            wanted |= _tokens(_history(record["body"])[place - 1])
     else:
         wanted = {("id", i) for i in re.findall(r"(?:call|toolu)_\w+", str(record["error"]))}
     right = {i for i, m in enumerate(transcript.messages) if _tokens(m.raw) & wanted}
     assert right, "the rejected message is in the file"
-    rule = mock_verdict(_shape(folder)["provider"], record["body"])
-    assert rule is not None
     return right, rule.rule
 
 

@@ -40,7 +40,7 @@ def _real_request(folder: Path) -> list[Any]:
     first = first_resume(read_requests(folder))
     assert first is not None, "no resume request was recorded"
     body = first["body"]
-    listed: list[Any] = body["input"] if "input" in body else body["messages"]
+    listed: list[Any] = body[next(k for k in ("input", "contents", "messages") if k in body)]
     return listed
 
 
@@ -64,7 +64,9 @@ def test_each_place_of_the_history_is_that_place_of_the_real_request(folder: Pat
     request has it: the same kind of message holding the same calls and results."""
     real = _real_request(folder)
     sent = as_sent(load_file(folder / "session.jsonl"))
-    assert sent.added, "every modelled agent adds something to the history it sends"
+    # Every modelled agent adds something to the history it sends, but pi talking to Anthropic or
+    # Gemini: its system prompt is no message there (measured).
+    assert bool(sent.added) != (shape(folder)["agent"] == "pi" and sent.provider in ("anthropic", "gemini"))
     for a in sent.added:
         assert _kind(real[a.position]) == a.role
     for k, value in enumerate(sent.wire):
@@ -118,9 +120,18 @@ def test_the_place_check_prints_is_the_message_of_the_real_request(folder: Path)
     problems = report["providers"][provider]["sent"]
     assert problems and proc.returncode == 1
     for p in problems:
-        assert p["call_id"] in _ids(real[p["place"]])
+        # The id the problem names (a call's; R3's, an item's) is the id the request has there;
+        # Gemini's request has none: there the message holds a call or a result.
         assert p["n"] == p["written_index"] and p["n"] in p["written"]
-        assert p["call_id"] in _ids(transcript.messages[p["n"]].raw)
+        written = transcript.messages[p["n"]]
+        if meta["provider"] == "gemini":
+            # (pi sends Gemini no call ids: the id named is the one suture's reading makes up)
+            assert any(k in part for part in real[p["place"]]["parts"] for k in ("functionCall", "functionResponse"))
+            assert written.tool_calls or written.role == "tool"
+        else:
+            named = p["call_id"] or re.findall(r"\bid (\S+)\.", p["error"])[0]
+            assert named.split("|")[0] in _ids(real[p["place"]]) or named in json.dumps(real[p["place"]])
+            assert named in json.dumps(written.raw)
         assert f"  [{p['n']}] " in proc.stdout
     assert report["request"]["history"] <= len(real)
 

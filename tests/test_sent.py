@@ -18,14 +18,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 
 from suture.checks import check
-from suture.formats import load_file
+from suture.formats import load_bytes, load_file
 from suture.sent import as_sent
 from suture.sent.numbered import block_keys, message_keys
+from suture.sent.pi import short_hash
 from tests.conftest import REAL
-from tests.helpers.sent import FOLDERS, IDS, STRICT, compared, shape
+from tests.helpers.sent import FOLDERS, IDS, STRICT, compared, shape, without_prompt
+from tools.agents.corpus import first_resume, read_requests
 from tools.agents.record import CORPUS
 
 
@@ -143,3 +146,143 @@ def test_a_joined_message_names_every_record_the_agent_joined_into_it() -> None:
     # The orphan result's record joins the result before it, and is then left out of it.
     k = next(k for k, m in enumerate(orphan.messages) if m.role == "tool")
     assert orphan.written_of(k) == (2, 3)
+
+
+# -- pi, talking to each provider it is recorded with ---------------------------------------------
+
+PI_FOLDERS = [f for f in FOLDERS if shape(f)["agent"] == "pi"]
+
+
+def test_pi_is_compared_talking_to_every_provider() -> None:
+    """The pi corpus holds each provider's request (OpenAI Chat, Anthropic Messages, OpenAI
+    Responses, Gemini), so the comparisons above cover suture's model of each of pi's writers."""
+    assert {shape(f)["provider"] for f in PI_FOLDERS} == {"openai-chat", "anthropic", "openai-responses", "gemini"}
+    for folder in PI_FOLDERS:
+        assert as_sent(load_file(folder / "session.jsonl")).provider == shape(folder)["provider"]
+
+
+@pytest.mark.parametrize("folder", PI_FOLDERS, ids=[f"{f.parent.name}/{f.name}" for f in PI_FOLDERS])
+def test_pi_s_request_is_what_it_adds_then_the_history_then_the_prompt(folder: Path) -> None:
+    """Every value of the history suture says pi sends is, as written, at its place in the request
+    pi sent (``Sent.position``: after the system prompt pi puts first for OpenAI Chat and
+    Responses; Anthropic's and Gemini's are not a message), and the request holds nothing else but
+    the prompt."""
+    sent = as_sent(load_file(folder / "session.jsonl"))
+    first = first_resume(read_requests(folder))
+    assert first is not None
+    body = first["body"]
+    history = body[{"openai-responses": "input", "gemini": "contents"}.get(shape(folder)["provider"], "messages")]
+    assert len(history) == len(sent.added) + len(sent.wire) + 1
+    for added in sent.added:
+        assert history[added.position]["role"] == added.role
+    for k, value in enumerate(sent.wire):
+        assert history[sent.position(k)] == value, k
+    assert without_prompt(history[-1:]) == []
+
+
+def _pi_session(api: str, foreign_api: str) -> bytes:
+    """A pi session whose first turn another model wrote (``foreign_api``, an id pi-ai normalises,
+    reasoning and a signed text), then a turn of the model the session talks to (``api``)."""
+    own = {"api": api, "provider": "mock", "model": "mock-model", "stopReason": "toolUse"}
+    foreign = {"api": foreign_api, "provider": "other", "model": "other-model", "stopReason": "toolUse"}
+    odd = "call_a+b/c=|fc_item.x"
+    messages = [
+        {"role": "user", "content": [{"type": "text", "text": "go"}]},
+        {
+            **foreign,
+            "role": "assistant",
+            "content": [
+                {"type": "thinking", "thinking": "think", "thinkingSignature": "sig"},
+                {"type": "text", "text": "first", "textSignature": "msg_theirs"},
+                {"type": "toolCall", "id": odd, "name": "bash", "arguments": {"command": "a"}},
+            ],
+        },
+        {"role": "toolResult", "toolCallId": odd, "toolName": "bash", "content": [{"type": "text", "text": "ok"}]},
+        {
+            **own,
+            "role": "assistant",
+            "content": [
+                {"type": "text", "text": "plain"},
+                {"type": "text", "text": "signed", "textSignature": '{"v":1,"id":"msg_own","phase":"commentary"}'},
+                {"type": "toolCall", "id": "call_b|fc_b", "name": "bash", "arguments": {"command": "b"}},
+            ],
+        },
+    ]
+    lines = [{"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/w"}]
+    parent = None
+    for n, message in enumerate(messages):
+        lines.append({"type": "message", "id": f"e{n}", "parentId": parent, "timestamp": "t", "message": message})
+        parent = f"e{n}"
+    return b"".join(orjson.dumps(line) + b"\n" for line in lines)
+
+
+def test_pi_s_responses_request_for_another_model_s_turn_and_signed_text() -> None:
+    """Read in pi-ai's code (not recorded): another provider's call id is made an id Responses takes
+    (its result follows it), its reasoning becomes text and its text loses its signature (so its
+    id is ``msg_N``); the session's own text keeps its signature's id and phase."""
+    sent = as_sent(load_bytes(_pi_session("openai-responses", "anthropic-messages")))
+    assert sent.provider == "openai-responses"
+    user, think, first, call, output, plain, signed, own_call, result = sent.wire
+    assert user == {"role": "user", "content": [{"type": "input_text", "text": "go"}]}
+    assert [think["id"], first["id"]] == ["msg_1", "msg_1"]
+    assert think["content"][0]["text"] == "think" and first["content"][0]["text"] == "first"
+    assert call == {
+        "type": "function_call",
+        "call_id": "call_a_b_c__fc_item_x",
+        "name": "bash",
+        "arguments": '{"command":"a"}',
+    }
+    assert output == {"type": "function_call_output", "call_id": "call_a_b_c__fc_item_x", "output": "ok"}
+    assert plain["id"] == "msg_3" and "phase" not in plain
+    assert (signed["id"], signed["phase"]) == ("msg_own", "commentary")
+    assert own_call == {
+        "type": "function_call",
+        "id": "fc_b",
+        "call_id": "call_b",
+        "name": "bash",
+        "arguments": '{"command":"b"}',
+    }
+    assert result["call_id"] == "call_b" and result["output"] == "No result provided"
+
+
+def test_pi_normalises_another_model_s_call_id_for_each_format() -> None:
+    """pi-ai's ``normalizeToolCallId`` of each provider (read in its code): Anthropic's id pattern,
+    Chat's ``call_id`` before ``|`` (40 characters at most)."""
+    anthropic = as_sent(load_bytes(_pi_session("anthropic-messages", "openai-responses")))
+    uses = [b for m in anthropic.wire if m["role"] == "assistant" for b in m["content"] if b["type"] == "tool_use"]
+    results = [b for m in anthropic.wire if m["role"] == "user" for b in m["content"] if b["type"] == "tool_result"]
+    assert uses[0]["id"] == results[0]["tool_use_id"] == "call_a_b_c__fc_item_x"
+    assert uses[1]["id"] == "call_b|fc_b"  # the session's own model: sent as written
+    chat = as_sent(load_bytes(_pi_session("openai-completions", "openai-responses")))
+    calls = [m for m in chat.wire if m.get("tool_calls")]
+    assert calls[0]["tool_calls"][0]["id"] == "call_a_b_c_"
+    assert next(m["tool_call_id"] for m in chat.wire if m["role"] == "tool") == "call_a_b_c_"
+
+
+def test_short_hash_is_pi_s() -> None:
+    """pi-ai ``shortHash`` values, computed by pi 0.73.1's own function under node."""
+    assert short_hash("") == "k4n83c7h0j2b"
+    assert short_hash("abc") == "y0biex7f9bbh"
+    assert short_hash("é😀x|y") == "1d7n5uiqs3luq"
+
+
+def test_pi_s_gemini_request_for_another_model_s_turn() -> None:
+    """Read in pi-ai's code (google-shared ``convertMessages``): no call ids for a Gemini model,
+    another model's reasoning as plain text, a signature only back to the model that made it
+    (valid base64), results joined into one user content, a failed one as ``error``."""
+    lines = [orjson.loads(line) for line in _pi_session("google-generative-ai", "anthropic-messages").splitlines()]
+    lines[-1]["message"]["content"][2]["thoughtSignature"] = "c2lnbmVk"  # (base64, the model's own)
+    sent = as_sent(load_bytes(b"".join(orjson.dumps(line) + b"\n" for line in lines)))
+    assert sent.provider == "gemini"
+    user, first, result, own, made_up = sent.wire
+    assert user == {"role": "user", "parts": [{"text": "go"}]}
+    assert first["parts"] == [
+        {"text": "think"},
+        {"text": "first"},
+        {"functionCall": {"name": "bash", "args": {"command": "a"}}},
+    ]
+    assert result == {"role": "user", "parts": [{"functionResponse": {"name": "bash", "response": {"output": "ok"}}}]}
+    assert [p.get("text") for p in own["parts"]] == ["plain", "signed", None]
+    assert "thoughtSignature" not in own["parts"][1]  # (a JSON signature is no base64)
+    assert own["parts"][2]["thoughtSignature"] == "c2lnbmVk"
+    assert made_up["parts"] == [{"functionResponse": {"name": "bash", "response": {"error": "No result provided"}}}]

@@ -25,7 +25,7 @@ from suture.model import text_of
 from suture.repair import repair
 from suture.sent import RESUME_PROMPT, as_sent, verdict
 from suture.writeback import Edit, Written, export_choices, layout, write_back
-from tests.held import missing
+from tests.held import missing, sent_ids
 from tests.helpers.sent import STRICT
 from tools.agents.corpus import shape_folders
 from tools.agents.rules import CHECKS
@@ -76,6 +76,8 @@ def _body(provider: str, wire: list[Any]) -> dict[str, Any]:
     if provider == "openai-responses":
         prompt = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "continue"}]}
         return {"input": [*wire, prompt]}
+    if provider == "gemini":
+        return {"contents": [*wire, {"role": "user", "parts": [{"text": "continue"}]}]}
     return {"messages": [*wire, {"role": "user", "content": "continue"}]}
 
 
@@ -94,7 +96,7 @@ def test_what_the_agent_sends_from_the_written_session_is_accepted_and_holds_the
     assert found.problems == [], [v.message for v in found.problems]
     sent = as_sent(after)
     assert CHECKS[provider](_body(provider, sent.wire)) is None
-    assert missing(repair(before.messages).messages, sent.messages, written.ids) == []
+    assert missing(repair(before.messages).messages, sent.messages, sent_ids(after, sent, written.ids)) == []
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=[f"{f.parent.name}/{f.name}" for f in FOLDERS])

@@ -41,7 +41,7 @@ def without_prompt(history: list[Any]) -> list[Any]:
         return history
     last = history[-1]
     content = last.get("content")
-    if content == RESUME_PROMPT:
+    if content == RESUME_PROMPT or last.get("parts") == [{"text": RESUME_PROMPT}]:  # (Gemini: parts)
         return history[:-1]
     if isinstance(content, list) and content and _text(content[-1]) == RESUME_PROMPT:
         rest = content[:-1]
@@ -96,11 +96,17 @@ def compared(folder: Path, wire: list[Any] | None = None) -> tuple[list[Any], li
         return without_prompt(anthropic_blocks(body["messages"])), anthropic_blocks(wire)
     if meta["agent"] == "codex":
         return codex_items(without_prompt(body["input"])), codex_items(wire)
-    real = [m for m in body["messages"] if m["role"] not in ("system", "developer")]
+    history = body[{"openai-responses": "input", "gemini": "contents"}.get(meta["provider"], "messages")]
+    real = [m for m in history if m.get("role") not in ("system", "developer")]
     return without_prompt(real), wire
 
 
-STRICT = {"anthropic": "anthropic", "openai-responses": "openai-responses-strict", "openai-chat": "openai-chat"}
+STRICT = {
+    "anthropic": "anthropic",
+    "openai-responses": "openai-responses-strict",
+    "openai-chat": "openai-chat",
+    "gemini": "gemini",
+}
 """The suture provider whose rules are the strict mock's, for each provider the agents talk to: the
 mock's Responses endpoint is strict (R7: nothing between a call and its output; R9: one output per
 call), so Responses shapes are judged by suture's strict profile."""

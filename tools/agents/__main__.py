@@ -1,8 +1,13 @@
 """``python -m tools.agents``: install the pinned agents, record the corpus, list the shapes.
 
 python -m tools.agents install [--agent NAME] [--version NAME=VERSION]
-python -m tools.agents record [--agent NAME] [--shape NAME] [--out DIR] [--version NAME=VERSION]
+python -m tools.agents record [--agent NAME] [--shape NAME] [--out DIR] [--version NAME=VERSION] [--api API]
 python -m tools.agents list
+
+pi is recorded talking to each provider the mock speaks (``drivers.PI_APIS``), each into its own
+folder (``pi-0.73.1`` OpenAI Chat, ``pi-0.73.1-anthropic``, ``pi-0.73.1-responses``,
+``pi-0.73.1-gemini``); ``--api``
+records only those of pi's ``api`` names given.
 
 ``--version`` runs another release of an agent than the pinned one (to see whether a new release
 still does what the corpus recorded: record it into another ``--out`` and compare the tables).
@@ -17,7 +22,7 @@ import sys
 from pathlib import Path
 
 from tools.agents.corpus import table
-from tools.agents.drivers import AGENTS, Agent
+from tools.agents.drivers import AGENTS, PI_APIS, Agent, Pi
 from tools.agents.edits import EditError
 from tools.agents.record import CORPUS, SHAPES, RecordError, applies, record_shape
 
@@ -35,6 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     rec.add_argument("--shape", choices=sorted(SHAPES), action="append")
     rec.add_argument("--out", type=Path, default=CORPUS, help=f"corpus folder (default {CORPUS})")
     rec.add_argument("--version", action="append", default=[], metavar="NAME=VERSION", type=_version)
+    rec.add_argument("--api", choices=list(PI_APIS), action="append", help="pi's api to record with (default: each)")
     sub.add_parser("list", help="list agents, shapes and which apply")
     tab = sub.add_parser("table", help="print the corpus as a table: what each agent sent on resume, the mock's answer")
     tab.add_argument("--root", type=Path, default=CORPUS)
@@ -54,14 +60,16 @@ def main(argv: list[str] | None = None) -> int:
             agent.install()
         return 0
     if args.command == "list":
-        for agent in agents:
+        for agent in [v for a in agents for v in a.variants()]:
             state = "installed" if agent.installed() else "not installed"
             names = [s.name for s in SHAPES.values() if applies(agent, s)]
             print(f"{agent.folder} ({state}): {', '.join(names)}")
         return 0
     shapes = [SHAPES[n] for n in (args.shape or list(SHAPES))]
     failed = 0
-    for agent in agents:
+    apis = args.api or list(PI_APIS)
+    variants = [v for a in agents for v in a.variants() if not isinstance(v, Pi) or v.api in apis]
+    for agent in variants:
         for shape in shapes:
             if not applies(agent, shape):
                 continue

@@ -12,9 +12,24 @@ from tools.agents.trim import TRIMMED_KEYS, is_digest
 
 FILES = ("shape.json", "session.jsonl", "resumed.jsonl", "requests.jsonl")
 AGENT_NAMES = ("claude-code", "codex", "pi")
-PROVIDERS = ("anthropic", "openai-responses", "openai-chat")
+PROVIDERS = ("anthropic", "openai-responses", "openai-chat", "gemini")
 SHAPE_KEYS = {"agent", "version", "shape", "description", "hand_edit", "provider", "resume", "recorded", "commands"}
 REQUEST_KEYS = {"run", "seq", "path", "status", "error", "body"}
+
+
+def folder_name(meta: dict[str, Any]) -> str:
+    """The agent folder a shape's ``shape.json`` belongs in: ``<agent>-<version>``, and for a
+    provider the agent is recorded with besides its first, that provider's suffix
+    (``pi-0.73.1-anthropic``)."""
+    from tools.agents.drivers import AGENTS, recorded_with
+
+    variant = ""
+    if meta.get("agent") in AGENTS:
+        try:
+            variant = recorded_with(meta["agent"], meta["provider"]).variant
+        except KeyError:
+            variant = f"({meta['provider']}: not a provider {meta['agent']} is recorded with)"
+    return f"{meta.get('agent')}-{meta.get('version')}" + (f"-{variant}" if variant else "")
 
 
 def shape_folders(root: Path) -> list[Path]:
@@ -50,7 +65,7 @@ def problems(folder: Path) -> list[str]:
     if set(meta) != SHAPE_KEYS:
         out.append(f"shape.json keys {sorted(meta)} are not {sorted(SHAPE_KEYS)}")
         return out
-    if meta["agent"] not in AGENT_NAMES or folder.parent.name != f"{meta['agent']}-{meta['version']}":
+    if meta["agent"] not in AGENT_NAMES or folder.parent.name != folder_name(meta):
         out.append(f"agent/version {meta['agent']} {meta['version']} do not match folder {folder.parent.name}")
     if meta["shape"] != folder.name:
         out.append(f"shape {meta['shape']!r} does not match folder {folder.name}")
@@ -106,6 +121,9 @@ def _item_summary(provider: str, item: Any) -> str:
     """One history entry of a request, in a few characters: role and block kinds."""
     if not isinstance(item, dict):
         return "?"
+    if provider == "gemini":
+        keys = [next(iter(p), "?") if isinstance(p, dict) else "?" for p in item.get("parts") or []]
+        return f"{item.get('role', '?')}[{','.join(keys)}]"
     if provider == "openai-responses":
         kind = str(item.get("type", "message"))
         if kind == "message":
@@ -142,7 +160,7 @@ def table(root: Path) -> str:
         if first is None:
             continue
         body = first["body"]
-        history = body.get("input") if meta["provider"] == "openai-responses" else body.get("messages")
+        history = body.get({"openai-responses": "input", "gemini": "contents"}.get(meta["provider"], "messages"))
         shown = [_item_summary(meta["provider"], m) for m in history or []]
         shown = [s for s in shown if s not in ("developer", "system")]
         judged = verdict(meta["provider"], body)

@@ -9,6 +9,7 @@ nothing of the user's own setup is read or written.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import shlex
@@ -61,13 +62,21 @@ class Agent:
     provider: str
     bin_name: str
 
+    #: The corpus folder's suffix for a provider the agent talks to besides its first one
+    #: (``pi-0.73.1-anthropic``); empty for the first.
+    variant: str = ""
+
     @property
     def folder(self) -> str:
-        return f"{self.name}-{self.version}"
+        return f"{self.name}-{self.version}" + (f"-{self.variant}" if self.variant else "")
+
+    def variants(self) -> list[Agent]:
+        """This agent talking to each provider it is recorded with, the first one first."""
+        return [self]
 
     @property
     def prefix(self) -> Path:
-        return cache_root() / self.folder
+        return cache_root() / f"{self.name}-{self.version}"
 
     def binary(self) -> Path:
         return self.prefix / "node_modules" / ".bin" / self.bin_name
@@ -222,27 +231,50 @@ class Codex(Agent):
         return Call("exec_command", {"cmd": command, "yield_time_ms": 30000})
 
 
+#: pi's ``api`` (its models.json ``providers.<name>.api``) for each provider the mock speaks:
+#: the provider, the corpus folder's suffix, and the base URL pi is given (pi-ai's Anthropic client,
+#: the Anthropic SDK, calls ``{baseUrl}/v1/messages``; its OpenAI clients ``{baseUrl}/responses``
+#: and ``{baseUrl}/chat/completions``; its Gemini client, @google/genai with no API version of its
+#: own, ``{baseUrl}/models/{model}:streamGenerateContent``). The first is the one the corpus was
+#: first recorded with.
+PI_APIS: dict[str, tuple[str, str, str]] = {
+    "openai-completions": ("openai-chat", "", "/v1"),
+    "anthropic-messages": ("anthropic", "anthropic", ""),
+    "openai-responses": ("openai-responses", "responses", "/v1"),
+    "google-generative-ai": ("gemini", "gemini", "/v1beta"),
+}
+
+
 class Pi(Agent):
     name = "pi"
     version = "0.73.1"
     package = "@mariozechner/pi-coding-agent"
     provider = "openai-chat"
     bin_name = "pi"
+    api = "openai-completions"
+
+    def with_api(self, api: str) -> Pi:
+        """pi talking to the mock through ``api`` (a copy; this driver is left as it is)."""
+        other = copy.copy(self)
+        other.api = api
+        other.provider, other.variant, _ = PI_APIS[api]
+        return other
+
+    def variants(self) -> list[Agent]:
+        return [self.with_api(api) for api in PI_APIS]
 
     def prepare(self, home: Path, work: Path, url: str) -> None:
         agent_dir = home / ".pi" / "agent"
         agent_dir.mkdir(parents=True, exist_ok=True)
-        models: dict[str, Any] = {
-            "providers": {
-                "mock": {
-                    "baseUrl": f"{url}/v1",
-                    "api": "openai-completions",
-                    "apiKey": "dummy",
-                    "compat": {"supportsDeveloperRole": False, "supportsReasoningEffort": False},
-                    "models": [{"id": MOCK_MODEL}],
-                }
-            }
+        mock: dict[str, Any] = {
+            "baseUrl": url + PI_APIS[self.api][2],
+            "api": self.api,
+            "apiKey": "dummy",
+            "models": [{"id": MOCK_MODEL}],
         }
+        if self.api == "openai-completions":
+            mock["compat"] = {"supportsDeveloperRole": False, "supportsReasoningEffort": False}
+        models: dict[str, Any] = {"providers": {"mock": mock}}
         (agent_dir / "models.json").write_text(json.dumps(models, indent=2))
         (agent_dir / "settings.json").write_text(json.dumps({"defaultProvider": "mock", "defaultModel": MOCK_MODEL}))
         (home / "sessions").mkdir(exist_ok=True)
@@ -272,3 +304,12 @@ class Pi(Agent):
 
 
 AGENTS: dict[str, Agent] = {a.name: a for a in (ClaudeCode(), Codex(), Pi())}
+
+
+def recorded_with(name: str, provider: str) -> Agent:
+    """The pinned driver of agent ``name`` talking to ``provider`` (a shape folder's ``agent`` and
+    ``provider``)."""
+    found = [v for v in AGENTS[name].variants() if v.provider == provider]
+    if not found:
+        raise KeyError(f"{name} is not recorded talking to {provider}")
+    return found[0]

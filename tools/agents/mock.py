@@ -4,7 +4,9 @@ It speaks three wire formats on one port:
 
 - Anthropic Messages: ``POST /v1/messages`` (SSE when ``stream`` is true, plain JSON otherwise);
 - OpenAI Responses: ``POST /v1/responses`` (SSE when ``stream`` is true, plain JSON otherwise);
-- OpenAI Chat Completions: ``POST /v1/chat/completions`` (SSE when ``stream`` is true).
+- OpenAI Chat Completions: ``POST /v1/chat/completions`` (SSE when ``stream`` is true);
+- Google Gemini: ``POST /v1beta/models/{model}:streamGenerateContent?alt=sse`` (SSE) and
+  ``POST /v1beta/models/{model}:generateContent`` (plain JSON).
 
 Every request is logged (run name, order, path, status, error text, body). A request whose
 history breaks a pairing rule (:mod:`tools.agents.rules`) gets a 400 with the provider's own
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import socket
 import threading
 import time
@@ -32,6 +35,17 @@ PATHS = {
     "/v1/responses": "openai-responses",
     "/v1/chat/completions": "openai-chat",
 }
+
+#: Gemini's endpoints: the model is in the path, and the method says whether it streams.
+GEMINI_PATH = re.compile(r"/v1beta/models/[^/:]+:(streamGenerateContent|generateContent)")
+
+
+def provider_of(path: str) -> str | None:
+    """The wire format the mock speaks at ``path``, or None where it answers 404."""
+    if GEMINI_PATH.fullmatch(path):
+        return "gemini"
+    return PATHS.get(path)
+
 
 StepKind = Literal["tool", "text", "cut", "error", "hang"]
 
@@ -254,7 +268,7 @@ class _Handler(BaseHTTPRequestHandler):
             body: Any = json.loads(raw) if raw else None
         except ValueError:
             body = {"unparsed": raw.decode("utf-8", "replace")}
-        provider = PATHS.get(path)
+        provider = provider_of(path)
         entry, violation, step = self.mock._admit(path, provider, body)
         if provider is None:
             self.mock._done(entry, 404, f"not found: {path}")
@@ -271,16 +285,20 @@ class _Handler(BaseHTTPRequestHandler):
             self._drop()
             return
         if step.kind == "error":
-            body_out = _error_body(provider, step.status, None)
-            self.mock._done(entry, step.status, _error_message(body_out))
-            self._send_json(step.status, body_out)
+            # Gemini has no 529: it says it is overloaded with a 503.
+            status = 503 if provider == "gemini" and step.status == 529 else step.status
+            body_out = _error_body(provider, status, None)
+            self.mock._done(entry, status, _error_message(body_out))
+            self._send_json(status, body_out)
             return
-        stream = bool(isinstance(body, dict) and body.get("stream"))
+        stream = bool(isinstance(body, dict) and body.get("stream")) or path.endswith(":streamGenerateContent")
         try:
             if provider == "anthropic":
                 self._anthropic(step, stream)
             elif provider == "openai-responses":
                 self._responses(step, stream)
+            elif provider == "gemini":
+                self._gemini(step, stream)
             else:
                 self._chat(step, stream)
         except _Cut:
@@ -608,9 +626,51 @@ class _Handler(BaseHTTPRequestHandler):
         self._event(None, "[DONE]")
         self._end_stream()
 
+    # -- Google Gemini -----------------------------------------------------------------------
+
+    def _gemini(self, step: Step, stream: bool) -> None:
+        """A ``generateContent`` answer: the text and the calls as parts of one ``model`` content
+        (Gemini sends a call whole, so a cut drops the stream after the chunk holding the call,
+        before the one that finishes the response)."""
+        mock = self.mock
+        parts: list[dict[str, Any]] = [{"text": step.text}] if step.text or step.kind == "text" else []
+        parts += [{"functionCall": {"name": c.name, "args": c.arguments}} for c in step.calls]
+        usage = {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}
+        base = {"modelVersion": mock.model, "responseId": mock.new_id("", 22)}
+
+        def chunk(chunk_parts: list[dict[str, Any]], finish: str | None) -> dict[str, Any]:
+            candidate: dict[str, Any] = {"content": {"role": "model", "parts": chunk_parts}, "index": 0}
+            if finish is not None:
+                candidate["finishReason"] = finish
+            return {"candidates": [candidate], "usageMetadata": usage, **base}
+
+        if not stream:
+            if step.kind == "cut":
+                raise _Cut
+            self._send_json(200, chunk(parts, "STOP"))
+            return
+        self._start_stream()
+        for part in parts:
+            self._event(None, chunk([part], None))
+            if step.kind == "cut":
+                raise _Cut
+        self._event(None, chunk([], "STOP") if parts else chunk([{"text": ""}], "STOP"))
+        self._end_stream()
+
 
 def _error_body(provider: str, status: int, message: str | None) -> dict[str, Any]:
     """The provider's error body for ``status`` (``message`` for a 400)."""
+    if provider == "gemini":
+        if status == 400:
+            state, text = "INVALID_ARGUMENT", message or "invalid request"
+        elif status == 503:
+            state, text = "UNAVAILABLE", "The model is overloaded. Please try again later."
+        else:
+            state, text = (
+                "INTERNAL",
+                "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting",
+            )
+        return {"error": {"code": status, "message": text, "status": state}}
     if provider == "anthropic":
         if status == 400:
             kind, text = "invalid_request_error", message or "invalid request"

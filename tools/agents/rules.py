@@ -1,7 +1,8 @@
 """The strict mock provider's pairing validator, one function per wire format.
 
 Written from the provider rules (rule ids as in the research table: A1 … A13 for Anthropic
-Messages, O1 … O4 for OpenAI Chat Completions, R1 … R9 for OpenAI Responses), independently of
+Messages, O1 … O4 for OpenAI Chat Completions, R1 … R9 for OpenAI Responses, G1 … G5 for Google
+Gemini), independently of
 suture's own checks: the recorded corpus is ground truth for suture, so the two must not share code.
 
 Each validator takes a request body (already parsed JSON) and returns the first violation found,
@@ -206,9 +207,9 @@ RESPONSES_OUTPUTS = {v: k for k, v in RESPONSES_CALLS.items()}
 
 
 def check_responses(body: Any) -> Violation | None:
-    """OpenAI Responses, strict as a Responses-compatible server: R8 (an output has a call_id),
-    R2 (an output answers an earlier call), R9 (one output per call), R1 (every call has an
-    output), R7 (nothing but calls and outputs between a call and its output)."""
+    """OpenAI Responses, strict as a Responses-compatible server: R3 (no item id twice), R8 (an
+    output has a call_id), R2 (an output answers an earlier call), R9 (one output per call), R1
+    (every call has an output), R7 (nothing but calls and outputs between a call and its output)."""
     items = body.get("input") if isinstance(body, dict) else None
     if isinstance(items, str):
         return None
@@ -216,9 +217,18 @@ def check_responses(body: Any) -> Violation | None:
         return Violation("request", "Missing required parameter: 'input'.")
     calls: dict[str, int] = {}
     outputs: dict[str, int] = {}
+    ids: set[str] = set()
     for n, item in enumerate(items):
         if not isinstance(item, dict):
             return Violation("request", f"Invalid type for 'input[{n}]': expected an object.")
+        if item.get("id") not in (None, ""):
+            if str(item["id"]) in ids:
+                # R3, OpenAI's words (vercel/ai#7883): an input item id given twice.
+                return Violation(
+                    "R3",
+                    f"Duplicate item found with id {item['id']}. Remove duplicate items from your input and try again.",
+                )
+            ids.add(str(item["id"]))
         kind = str(item.get("type", "message"))
         if kind in RESPONSES_OUTPUTS:
             cid = item.get("call_id")
@@ -248,8 +258,50 @@ def check_responses(body: Any) -> Violation | None:
     return None
 
 
+G1 = "Please ensure that function response turn comes immediately after a function call turn."
+G2 = "Please ensure that function call turn comes immediately after a user turn or after a function response turn."
+G3 = (
+    "Please ensure that the number of function response parts is equal to the number of function call "
+    "parts of the function call turn."
+)
+
+
+def _parts(content: Any, key: str) -> list[Any]:
+    parts = content.get("parts") if isinstance(content, dict) else None
+    return [p for p in parts or [] if isinstance(p, dict) and key in p]
+
+
+def check_gemini(body: Any) -> Violation | None:
+    """Google Gemini ``generateContent``: G5 (no content without parts), G2 (a function call turn
+    follows a user turn or a function response turn), G1 (a function response turn comes right
+    after a function call turn, and a call turn is followed by one: a request ends with the
+    prompt, so a call turn last is left alone), G3 (as many responses as calls). G4 (Gemini 3's
+    thought signatures) is not judged: the mock's model is no Gemini 3."""
+    contents = body.get("contents") if isinstance(body, dict) else None
+    if not isinstance(contents, list):
+        return Violation("request", "* GenerateContentRequest.contents: contents is not specified")
+    for n, content in enumerate(contents):
+        if not isinstance(content, dict) or not content.get("parts"):
+            return Violation("G5", "contents.parts must not be empty.")  # vercel/ai#3775
+        before = contents[n - 1] if n else None
+        calls = _parts(content, "functionCall")
+        responses = _parts(content, "functionResponse")
+        if responses and not _parts(before, "functionCall"):
+            return Violation("G1", G1)  # GoogleCloudPlatform/generative-ai#368
+        if calls and not (isinstance(before, dict) and before.get("role", "user") == "user"):
+            return Violation("G2", G2)  # gemini-cli#11814
+        if calls and n + 1 < len(contents):
+            answers = _parts(contents[n + 1], "functionResponse")
+            if not answers:
+                return Violation("G1", G1)
+            if len(answers) != len(calls):
+                return Violation("G3", G3)  # gemini-cli#4217
+    return None
+
+
 CHECKS = {
     "anthropic": check_anthropic,
     "openai-chat": check_chat,
     "openai-responses": check_responses,
+    "gemini": check_gemini,
 }

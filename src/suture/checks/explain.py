@@ -1279,7 +1279,9 @@ def _sent_place(messages: Sequence[Message], request: SentRequest, rec: Recognit
     """The place in ``request`` the error's index names, when it holds a message of this file,
     and what the error names that neither the file nor ``request`` holds."""
     n, _ = _wire_index(rec)
-    missing = [f"id {i}" for i in rec.ids if not _holds_id(messages, i)]
+    # An id may be the agent's own for what it sends (pi sends a Responses call's stored id
+    # ``{call_id}|{item id}`` as two): held where the file or what the agent sends holds it.
+    missing = [f"id {i}" for i in rec.ids if not _holds_id(messages, i) and not _holds_id(request.sent.messages, i)]
     named: int | None = None
     if n is not None:
         shown = rec.index if rec.index is not None else n
@@ -1296,7 +1298,9 @@ def _sent_place(messages: Sequence[Message], request: SentRequest, rec: Recognit
         # The index and the ids must name the same message (A1's index may name the call's
         # message or the next one). Where the ids' messages are elsewhere, or left out of what the
         # agent sends, the index counts another request: the ids say which messages it is about.
-        by_ids, _ = _named(messages, rec)
+        by_ids, how = _named(messages, rec)
+        if how != "ids":  # (ids only what is sent holds: the index counts the request)
+            by_ids = []
         sent = set(by_ids) - _left_out(request)
         places = {p for p, w in enumerate(request.written) if set(w) & sent}
         if by_ids and not places & {named, named - 1}:
@@ -1337,8 +1341,8 @@ def _sent_written(
             about = [f.message for f in findings if f.message is not None and f.message not in in_block]
             return [*in_block, *dict.fromkeys(about)], "index", provider
     elif rec.ids and not missing:
-        by_ids, _ = _named(transcript.messages, rec)
-        if by_ids:
+        by_ids, how = _named(transcript.messages, rec)
+        if by_ids and how == "ids":
             return by_ids, "ids", provider
     if findings and not missing:
         return list(dict.fromkeys(i for f in findings for i in f.written)), "check", provider

@@ -1,9 +1,13 @@
 """pi's resume step, as pi 0.73.1 does it.
 
-Measured on the sessions the real pi wrote and the requests it sent
-(``sample_sessions/recorded/pi-*``), and read in pi's own code (pi-ai ``transformMessages`` and
-each provider's ``convertMessages``). From the history as written (``suture.formats.pi``: the
-``parentId`` branch from the last entry, turns that ended in error or aborted already left out):
+Measured on the sessions the real pi 0.73.1 wrote and the requests it sent on resume, talking to
+each of four providers (``sample_sessions/recorded/pi-0.73.1``: OpenAI Chat, ``api:
+"openai-completions"``; ``pi-0.73.1-anthropic``: Anthropic Messages, ``"anthropic-messages"``;
+``pi-0.73.1-responses``: OpenAI Responses, ``"openai-responses"``; ``pi-0.73.1-gemini``: Google
+Gemini, ``"google-generative-ai"``; every crash shape of the corpus with each), and read in pi's
+own code (pi-ai ``transformMessages`` and each provider's
+``convertMessages``). From the history as written (``suture.formats.pi``: the ``parentId``
+branch from the last entry, turns that ended in error or aborted already left out):
 
 - a call with no result before the next assistant or user message (or the end) gets a ``tool``
   result "No result provided" (``isError``) there, in the request only; a turn pi left out
@@ -12,20 +16,30 @@ each provider's ``convertMessages``). From the history as written (``suture.form
   provider rejects it), two for one call are both sent;
 - a ``!`` command, a custom message and a branch or compaction summary reach the model as user
   text;
-- reasoning from another model becomes text, or is left out when empty;
+- another model's turn: its reasoning becomes text, or is left out when empty; its text loses its
+  signature; its call ids are normalised for the request's format (each provider's
+  ``normalizeToolCallId``, read in pi's code, not recorded), and its results follow them;
 - the request is in the format of the provider the session talks to: OpenAI Chat
   (``openai-completions``: text joined into a string, ``tool_calls`` with JSON arguments, one
   ``tool`` message per result), Anthropic Messages (whitespace-only text and empty thinking left
-  out, consecutive results in one user message), or, for other providers, suture's own writing
-  of that format.
+  out, consecutive results in one user message), OpenAI Responses (user messages as items with
+  no ``type``, ``input_text`` parts; a call's stored id ``{call_id}|{item id}`` split into
+  ``call_id`` and ``id``, its output for the ``call_id`` alone; assistant text as a completed
+  ``message`` item whose id is its signature's or ``msg_{n}``, ``n`` the number of messages
+  written before it), or Gemini (``google-generative-ai``: a ``model`` content of the assistant's
+  parts; each result a ``functionResponse`` with ``output``, or ``error`` where it failed, joined
+  to a user content of results just before it; no call ids, but to a ``claude-`` or ``gpt-oss-``
+  model; a ``thoughtSignature`` only back to the provider and model that made it, valid base64).
 
-When it sends OpenAI Chat, pi puts its system prompt first, as a ``system`` message the session
-does not hold (:data:`ADDED`), so ``messages[N]`` is one more than the place in ``wire``; for
-Anthropic Messages and Gemini the system prompt is not a message.
+When it sends OpenAI Chat or OpenAI Responses, pi puts its system prompt first, as a ``system``
+message the session does not hold (:data:`ADDED`), so ``messages[N]`` / ``input[N]`` is one more
+than the place in ``wire``; for Anthropic Messages (``system``) and Gemini
+(``systemInstruction``) the system prompt is not a message.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,16 +49,20 @@ from suture.model import Message, Transcript
 from suture.sent import Added, Built, Fix, Pieces
 from suture.sent.kept import Resumed, Whole
 
-__all__ = ["ADDED", "MEASURED", "MODEL", "NO_RESULT", "Grown", "build"]
+__all__ = ["ADDED", "GROWING", "MEASURED", "MODEL", "NO_RESULT", "SPLIT_IDS", "Grown", "build", "short_hash"]
 
 MEASURED = ("0.73.1",)
 """The pi versions recorded resuming every crash shape of the corpus (``sample_sessions/recorded``),
 each sending what this module says: a file one of them wrote is modelled as its own version."""
 MODEL = MEASURED[-1]
 """The pi version whose resume is assumed for a file another version wrote."""
-ADDED = {"chat": (Added(0, "system", "pi's system prompt"),)}
+ADDED = {
+    "chat": (Added(0, "system", "pi's system prompt"),),
+    "responses": (Added(0, "system", "pi's system prompt"),),
+}
 """What pi 0.73.1 puts into the request that the session does not hold, by wire format (seen in
-every OpenAI Chat request of the recorded corpus)."""
+every OpenAI Chat and OpenAI Responses request of the recorded corpus: a ``system`` message first,
+in ``messages`` and in ``input``; to Anthropic the system prompt is ``system``, not a message)."""
 NO_RESULT = "No result provided"
 _COMPACTION = (
     "The conversation history before this point was compacted into the following summary:\n\n<summary>\n",
@@ -52,11 +70,74 @@ _COMPACTION = (
 )
 _BRANCH = ("The following is a summary of a branch that this conversation came back from:\n\n<summary>\n", "</summary>")
 _PROVIDERS = {"messages": "anthropic", "chat": "openai-chat", "responses": "openai-responses", "gemini": "gemini"}
+_OPENAI_TOOL_CALL_PROVIDERS = frozenset({"openai", "openai-codex", "opencode"})
+"""The providers whose Responses tool call ids pi-ai keeps as ``{call_id}|{item id}`` when it
+normalises another model's calls (``OPENAI_TOOL_CALL_PROVIDERS``, pi-ai openai-responses)."""
+_NOT_ID = re.compile(r"[^a-zA-Z0-9_-]")
+GROWING = frozenset({"chat", "messages"})
+"""The request formats in which what pi writes of the messages before a cut does not depend on
+what follows or where the build starts (:attr:`_Builder.grows`)."""
+SPLIT_IDS = frozenset({"responses"})
+"""The request formats pi sends a call's stored id ``{call_id}|{item id}`` to in two parts, the
+``call_id`` alone pairing a call with its output (the write-back keeps those apart,
+``suture.writeback.pi.written_ids``)."""
 
 
 def _json(value: Any) -> str:
     """``JSON.stringify`` of a JSON value."""
     return orjson.dumps(value).decode()
+
+
+def _utf16(text: str) -> list[int]:
+    """The UTF-16 code units of ``text`` (what JavaScript's string functions count)."""
+    data = text.encode("utf-16-le", "surrogatepass")
+    return [data[k] | data[k + 1] << 8 for k in range(0, len(data), 2)]
+
+
+def _sanitized(text: str) -> str:
+    """``text.replace(/[^a-zA-Z0-9_-]/g, "_")``: one ``_`` a UTF-16 code unit."""
+    return _NOT_ID.sub(lambda m: "_" * len(_utf16(m[0])), text)
+
+
+def short_hash(text: str) -> str:
+    """pi-ai's ``shortHash``: two 32-bit multiplicative hashes of the UTF-16 code units, in base 36."""
+
+    def imul(a: int, b: int) -> int:
+        return (a * b) & 0xFFFFFFFF
+
+    h1, h2 = 0xDEADBEEF, 0x41C6CE57
+    for unit in _utf16(text):
+        h1 = imul(h1 ^ unit, 2654435761)
+        h2 = imul(h2 ^ unit, 1597334677)
+    h1 = imul(h1 ^ (h1 >> 16), 2246822507) ^ imul(h2 ^ (h2 >> 13), 3266489909)
+    h2 = imul(h2 ^ (h2 >> 16), 2246822507) ^ imul(h1 ^ (h1 >> 13), 3266489909)
+    return _base36(h2) + _base36(h1)
+
+
+def _base36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if not n:
+            return out
+
+
+def _text_id(signature: Any) -> tuple[str | None, str | None]:
+    """pi-ai's ``parseTextSignature``: the Responses message id (and phase) a text block's
+    ``textSignature`` holds, a JSON ``{"v": 1, "id", "phase"}`` or the id itself."""
+    if not isinstance(signature, str) or not signature:
+        return None, None
+    if signature.startswith("{"):
+        try:
+            parsed = orjson.loads(signature)
+        except orjson.JSONDecodeError:
+            parsed = None
+        if isinstance(parsed, dict) and parsed.get("v") == 1 and isinstance(parsed.get("id"), str):
+            phase = parsed.get("phase")
+            return parsed["id"], phase if phase in ("commentary", "final_answer") else None
+    return signature, None
 
 
 @dataclass(slots=True)
@@ -79,17 +160,27 @@ class _Builder:
         self.messages = transcript.messages
         self.start = start
         self.before = before
-        fmt = transcript.export_format or "messages"
+        # (The reader gives a pi session one of the four formats pi's code writes; Anthropic is
+        # its default.)
+        fmt = transcript.export_format if transcript.export_format in _PROVIDERS else "messages"
         self.built = Built([], fmt, _PROVIDERS.get(fmt, ""), MODEL, [], {}, added=ADDED.get(fmt, ()))
         last = next((m.raw for m in reversed(self.messages) if m.role == "assistant" and isinstance(m.raw, dict)), {})
         self.target = (last.get("provider"), last.get("api"), last.get("model"))
         self.failed: list[int] = []
         """The lines of the failed turns among the messages before the cut, then those after."""
-        self.modelled = False
-        """Whether pi's own code for the request's format is modelled (else suture writes it)."""
+        self.ids: dict[Any, Any] = {}
+        """Another model's call ids pi normalises for the request's format, to what it sends."""
         self.ends: list[tuple[int, int]] = []
         """For each message from the cut on: its greatest line so far, and how many failed
         turns come before it."""
+
+    @property
+    def grows(self) -> bool:
+        """Whether what pi writes of the messages before a cut is the same whatever follows and
+        wherever the build starts: not for Responses, whose text ids count every message before
+        (``msg_{n}``), nor for Gemini, which joins a result to the content before it wherever that
+        holds results."""
+        return self.built.wire_format in GROWING
 
     def where(self, i: int) -> str:
         source = self.messages[i].source
@@ -166,6 +257,8 @@ class _Builder:
                     answered.clear()
                 out.append(("assistant", message, i))
             elif m.role == "tool":
+                if self.ids.get(raw.get("toolCallId"), raw.get("toolCallId")) != raw.get("toolCallId"):
+                    raw = {**raw, "toolCallId": self.ids[raw.get("toolCallId")]}
                 answered.add(raw.get("toolCallId"))
                 out.append(("toolResult", raw, i))
             else:
@@ -204,10 +297,23 @@ class _Builder:
                 if isinstance(text, str) and text.strip():
                     blocks.append({"type": "text", "text": text})
                 continue
-            if isinstance(block, dict) and block.get("type") == "toolCall" and "thoughtSignature" in block:
+            if isinstance(block, dict) and block.get("type") == "text":
+                block = {"type": "text", "text": block.get("text")}  # (its signature is the other model's)
+            if isinstance(block, dict) and block.get("type") == "toolCall":
                 block = {k: v for k, v in block.items() if k != "thoughtSignature"}
+                normalised = self.normalised(block.get("id"), raw)
+                if normalised != block.get("id"):
+                    self.ids[block.get("id")] = normalised
+                    block["id"] = normalised
             blocks.append(block)
         return {**raw, "content": blocks}
+
+    def normalised(self, call_id: Any, source: dict[str, Any]) -> Any:
+        """The id pi sends for another model's call ``call_id`` (``source`` its message), in the
+        request's format: each provider's ``normalizeToolCallId`` in pi-ai."""
+        if not isinstance(call_id, str):
+            return call_id
+        return _NORMALISERS[self.built.wire_format](call_id, source, self.target)
 
     # -- the provider's request -----------------------------------------------------------------
 
@@ -323,28 +429,132 @@ class _Builder:
                 results.append(mark(block, i))
                 first = i if first is None else first
 
-    def other(self, llm: list[tuple[str, dict[str, Any], int]]) -> None:
-        """A provider whose request pi's code writes in a way not modelled here: suture's own
-        writing of that format, from the messages pi sends."""
-        from suture.formats import dump, get
-        from suture.io import Document
-        from suture.sent import _history_of
+    def responses(self, llm: list[tuple[str, dict[str, Any], int]]) -> None:
+        """pi-ai's ``convertResponsesMessages``: user messages as ``input_text``/``input_image``
+        (no ``type`` key), an assistant message as its items (reasoning from its signature, text as
+        a completed ``message`` whose id is the text's signature or ``msg_{n}``, ``n`` counting the
+        messages written before it, calls with ``call_id`` and ``id`` split from ``{call_id}|{id}``),
+        a result as ``function_call_output`` for the ``call_id`` before ``|``."""
+        mark = self.built.mark
+        index = 0
+        for role, message, i in llm:
+            content = message.get("content")
+            if role == "user":
+                if isinstance(content, str):
+                    parts: list[Any] = [{"type": "input_text", "text": content}]
+                else:
+                    parts = [_responses_part(b, "input_text") for b in content or [] if isinstance(b, dict)]
+                    if not parts:
+                        continue
+                self.built.wire.append(mark({"role": "user", "content": parts}, i))
+            elif role == "assistant":
+                items = self.responses_items(message, index)
+                if not items:
+                    continue
+                self.built.wire.extend(mark(item, i) for item in items)
+            else:
+                blocks = [b for b in content or [] if isinstance(b, dict)] if isinstance(content, list) else []
+                text = "\n".join(str(b.get("text")) for b in blocks if b.get("type") == "text")
+                output: Any = text or "(see attached image)"
+                if any(b.get("type") == "image" for b in blocks):
+                    output = [{"type": "input_text", "text": text}] if text else []
+                    output += [_responses_part(b, "input_text") for b in blocks if b.get("type") == "image"]
+                call_id = message.get("toolCallId")
+                call_id = call_id.split("|")[0] if isinstance(call_id, str) else call_id
+                self.built.wire.append(mark({"type": "function_call_output", "call_id": call_id, "output": output}, i))
+            index += 1
 
-        chat = _Builder(self.transcript)
-        chat.built = Built([], "chat", "openai-chat", MODEL, [], {})
-        chat.chat(llm)
-        neutral = get("chat").load(Document("json", value=chat.built.wire))
-        value = orjson.loads(dump(neutral.messages, neutral, to=self.built.wire_format))
-        for item in _history_of(value):
-            self.built.wire.append(self.built.mark(item, None))
+    def responses_items(self, message: dict[str, Any], index: int) -> list[dict[str, Any]]:
+        """The Responses items pi writes for an assistant message, the ``index``-th it writes."""
+        other_model = message.get("model") != self.target[2] and (
+            message.get("provider"),
+            message.get("api"),
+        ) == (self.target[0], self.target[1])
+        items: list[dict[str, Any]] = []
+        for block in message.get("content") or []:
+            if not isinstance(block, dict):
+                continue
+            kind = block.get("type")
+            if kind == "thinking" and block.get("thinkingSignature"):
+                try:
+                    items.append(orjson.loads(block["thinkingSignature"]))  # the reasoning item pi kept
+                except (orjson.JSONDecodeError, TypeError):
+                    continue
+            elif kind == "text":
+                found, phase = _text_id(block.get("textSignature"))
+                msg_id = f"msg_{index}" if not found else f"msg_{short_hash(found)}" if len(found) > 64 else found
+                said: dict[str, Any] = {"type": "output_text", "text": block.get("text"), "annotations": []}
+                item = {"type": "message", "role": "assistant", "content": [said], "status": "completed", "id": msg_id}
+                items.append({**item, "phase": phase} if phase else item)
+            elif kind == "toolCall":
+                call_id, split, item_id = str(block.get("id")).partition("|")
+                call: dict[str, Any] = {"type": "function_call"}
+                if split and not (other_model and item_id.startswith("fc_")):
+                    call["id"] = item_id.split("|")[0]
+                call.update(call_id=call_id, name=block.get("name"))
+                if "arguments" in block:
+                    call["arguments"] = _json(block.get("arguments"))
+                items.append(call)
+        return items
+
+    def gemini(self, llm: list[tuple[str, dict[str, Any], int]]) -> None:
+        """pi-ai's Gemini ``convertMessages`` (google-shared): user parts, a ``model`` content of
+        the assistant's parts, each result a ``functionResponse`` (``output``, or ``error`` for a
+        failed one) joined to the user content of results before it. Call ids are sent only to a
+        model that needs them (``claude-``, ``gpt-oss-``), signatures only to the model that made
+        them."""
+        mark, contents = self.built.mark, self.built.wire
+        model_id = str(self.target[2] or "")
+        with_id = model_id.startswith(("claude-", "gpt-oss-"))
+        version = re.match(r"gemini(?:-live)?-(\d+)", model_id.lower())
+        nested_images = version is None or int(version[1]) >= 3
+        for role, message, i in llm:
+            content = message.get("content")
+            if role == "user":
+                if isinstance(content, str):
+                    parts: list[Any] = [{"text": content}]
+                else:
+                    parts = [_gemini_part(b) for b in content or [] if isinstance(b, dict)]
+                    if not parts:
+                        continue
+                contents.append(mark({"role": "user", "parts": parts}, i))
+            elif role == "assistant":
+                same = (message.get("provider"), message.get("model")) == (self.target[0], self.target[2])
+                parts = _gemini_model_parts(message.get("content"), same, with_id)
+                if parts:
+                    contents.append(mark({"role": "model", "parts": parts}, i))
+            else:
+                blocks = [b for b in content or [] if isinstance(b, dict)] if isinstance(content, list) else []
+                text = "\n".join(str(b.get("text")) for b in blocks if b.get("type") == "text")
+                images = [_gemini_part(b) for b in blocks if b.get("type") == "image"]
+                value = text or ("(see attached image)" if images else "")
+                response: dict[str, Any] = {
+                    "name": message.get("toolName"),
+                    "response": {"error": value} if message.get("isError") else {"output": value},
+                }
+                if images and nested_images:
+                    response["parts"] = images
+                if with_id:
+                    response["id"] = message.get("toolCallId")
+                part = mark({"functionResponse": response}, i)
+                last = contents[-1] if contents else None
+                if (
+                    last is not None
+                    and last.get("role") == "user"
+                    and any("functionResponse" in p for p in last["parts"])
+                ):
+                    last["parts"].append(part)
+                else:
+                    contents.append(mark({"role": "user", "parts": [part]}, i))
+                if images and not nested_images:
+                    contents.append(mark({"role": "user", "parts": [{"text": "Tool result image:"}, *images]}, i))
 
     def build(self) -> Built:
         llm = self.llm()
-        writers = {"chat": self.chat, "messages": self.anthropic}
-        self.modelled = self.built.wire_format in writers
-        if self.before is not None and not self.modelled:
-            raise Whole  # (suture's own writing of the format: read whole)
-        writers.get(self.built.wire_format, self.other)(llm)
+        writers = {"chat": self.chat, "messages": self.anthropic, "responses": self.responses, "gemini": self.gemini}
+        if self.before is not None and not self.grows:
+            raise Whole  # (Responses and Gemini: read whole)
+        writers[self.built.wire_format](llm)
         return self.built
 
 
@@ -361,8 +571,8 @@ class Grown(Resumed):
     from the rest, given the failed turns it left out among them and the provider, API and
     model the session talks to, which are carried over the cut and checked: where the session
     now talks to another model, or its failed turns before the cut are others, the build
-    starts again from the first message. A request in a format pi's own code is not modelled
-    for (suture writes it) is built whole every time."""
+    starts again from the first message. A request whose writing is not the same whatever follows
+    (:attr:`_Builder.grows`: Responses, Gemini) is built whole every time."""
 
     def _fresh(self) -> None:
         super()._fresh()
@@ -380,8 +590,8 @@ class Grown(Resumed):
         made of the messages before it."""
         builder, self.builder = self.builder, None
         assert builder is not None
-        if not builder.modelled:
-            return  # suture's own writing of the format is read whole
+        if not builder.grows:
+            return  # read whole (see _Builder.grows)
         messages = transcript.messages
         cuts = [i for i in range(self.cut + 1, len(messages)) if messages[i].role != "tool"]
         if len(cuts) < 2:
@@ -393,6 +603,100 @@ class Grown(Resumed):
             return
         previous, popped = builder.ends[cut - builder.start]
         self.before = Before(previous, builder.failed[:popped], builder.target, built.wire_format)
+
+
+_BASE64 = re.compile(r"[A-Za-z0-9+/]+={0,2}")
+
+
+def _signature(same: bool, signature: Any) -> dict[str, Any]:
+    """A ``thoughtSignature`` pi sends back: the same provider's and model's, valid base64."""
+    valid = isinstance(signature, str) and len(signature) % 4 == 0 and _BASE64.fullmatch(signature) is not None
+    return {"thoughtSignature": signature} if same and valid else {}
+
+
+def _gemini_part(block: dict[str, Any]) -> dict[str, Any]:
+    """A pi text or image block as a Gemini part."""
+    if block.get("type") == "text":
+        return {"text": block.get("text")}
+    return {"inlineData": {"mimeType": block.get("mimeType"), "data": block.get("data")}}
+
+
+def _gemini_model_parts(content: Any, same: bool, with_id: bool) -> list[dict[str, Any]]:
+    """The Gemini parts pi writes for an assistant message's content: text and thinking that say
+    something (thinking as a thought only for the same provider and model), and calls."""
+    parts: list[dict[str, Any]] = []
+    for block in content if isinstance(content, list) else []:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text" and str(block.get("text") or "").strip():
+            parts.append({"text": block.get("text"), **_signature(same, block.get("textSignature"))})
+        elif kind == "thinking" and str(block.get("thinking") or "").strip():
+            if same:
+                signature = _signature(same, block.get("thinkingSignature"))
+                parts.append({"thought": True, "text": block.get("thinking"), **signature})
+            else:
+                parts.append({"text": block.get("thinking")})
+        elif kind == "toolCall":
+            arguments = block.get("arguments")
+            call = {"name": block.get("name"), "args": arguments if arguments is not None else {}}
+            if with_id:
+                call["id"] = block.get("id")
+            parts.append({"functionCall": call, **_signature(same, block.get("thoughtSignature"))})
+    return parts
+
+
+def _responses_part(block: dict[str, Any], text_type: str) -> dict[str, Any]:
+    """A pi text or image block as a Responses input part."""
+    if block.get("type") == "text":
+        return {"type": text_type, "text": block.get("text")}
+    return {
+        "type": "input_image",
+        "detail": "auto",
+        "image_url": f"data:{block.get('mimeType')};base64,{block.get('data')}",
+    }
+
+
+# -- another model's call ids, as each of pi-ai's providers normalises them -----------------------
+
+Target = tuple[Any, Any, Any]
+
+
+def _anthropic_id(call_id: str, source: dict[str, Any], target: Target) -> str:
+    """anthropic.ts: the id pattern and length Anthropic takes."""
+    return _sanitized(call_id)[:64]
+
+
+def _chat_id(call_id: str, source: dict[str, Any], target: Target) -> str:
+    """openai-completions.ts: a Responses id's ``call_id``, 40 characters at most."""
+    if "|" in call_id:
+        return _sanitized(call_id.split("|")[0])[:40]
+    return call_id[:40] if target[0] == "openai" else call_id
+
+
+def _gemini_id(call_id: str, source: dict[str, Any], target: Target) -> str:
+    """google-shared.ts: only for a model that takes call ids."""
+    return _sanitized(call_id)[:64] if str(target[2] or "").startswith(("claude-", "gpt-oss-")) else call_id
+
+
+def _responses_id(call_id: str, source: dict[str, Any], target: Target) -> str:
+    """openai-responses-shared.ts: ``{call_id}|{item id}`` for OpenAI's own providers (another
+    provider's item id hashed, ``fc_`` first), else the whole id made one Responses takes."""
+
+    def part(text: str) -> str:
+        return _sanitized(text)[:64].rstrip("_")
+
+    if target[0] not in _OPENAI_TOOL_CALL_PROVIDERS or "|" not in call_id:
+        return part(call_id)
+    call, item = call_id.split("|")[:2]
+    foreign = (source.get("provider"), source.get("api")) != target[:2]
+    item_id = f"fc_{short_hash(item)}"[:64] if foreign else part(item)
+    if not item_id.startswith("fc_"):
+        item_id = part(f"fc_{item_id}")
+    return f"{part(call)}|{item_id}"
+
+
+_NORMALISERS = {"messages": _anthropic_id, "chat": _chat_id, "gemini": _gemini_id, "responses": _responses_id}
 
 
 def _anthropic_assistant_blocks(content: Any) -> list[dict[str, Any]]:

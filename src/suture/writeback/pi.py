@@ -12,7 +12,10 @@ its messages in that order. What the repair changes becomes, in the session file
   ``aborted``) is not in the history, so it gets no result.
 - **A result that follows something else of its turn** (a message typed while the tools ran):
   the entry moved up to right after the call, and the branch re-pointed to its new order.
-- **A renamed call**: the ``id`` of its ``toolCall`` block, and its result's ``toolCallId``.
+- **A renamed call**: the ``id`` of its ``toolCall`` block, and its result's ``toolCallId``. In a
+  session that talks to OpenAI Responses, pi keeps a call's id as ``{call_id}|{item id}`` and
+  sends the part before ``|`` as the call's ``call_id``: a renamed id whose ``call_id`` another call
+  still has is written with that part renamed too (:func:`written_ids`).
 - **A result that answers no call** (one for a call of a failed turn, or of no call at all): its
   entry becomes a ``user`` message holding the note, with its own id and place.
 
@@ -25,15 +28,50 @@ from __future__ import annotations
 import datetime as dt
 import os
 import shlex
+from dataclasses import replace
 from typing import Any
 
 from suture.formats import pi as reader
 from suture.io import parse_document
 from suture.model import Message, Part, TextPart, Transcript
 from suture.repair import Repair
+from suture.sent.pi import SPLIT_IDS
 from suture.writeback import LogWriter, Written, changed_file, new_id, span_work
 
-__all__ = ["resume", "write"]
+__all__ = ["resume", "why_written", "write", "written_ids"]
+
+
+def written_ids(transcript: Transcript, repaired: Repair) -> dict[str, str]:
+    """For a session that talks to OpenAI Responses: the final ids (``{call_id}|{item id}``, made
+    unique by the repair) whose ``call_id`` another call of the file or the repair has, which pi
+    would send as a repeated ``call_id`` (the strict mock's R9, recorded:
+    ``pi-0.73.1-responses/repeated-id``), each with the id written in their place:
+    ``{call_id}_{k}|{item id}``, the first such ``k`` from 1 that no call's ``call_id`` is. Empty
+    for a session that talks to another provider (pi sends the whole id there)."""
+    if transcript.export_format not in SPLIT_IDS:
+        return {}
+    finals = [c.id for m in repaired.messages for c in m.tool_calls]
+    written = {c.id for m in transcript.messages for c in m.tool_calls}
+    written |= {m.tool_call_id for m in transcript.messages if m.role == "tool" and m.tool_call_id}
+    heads = [i.split("|")[0] for i in written | set(finals) if i]
+    taken = set(heads)
+    out: dict[str, str] = {}
+    for final in finals:
+        head, split, item = final.partition("|")
+        if not split or final in written or heads.count(head) < 2:
+            continue
+        k = 1
+        while f"{head}_{k}" in taken:
+            k += 1
+        taken.add(f"{head}_{k}")
+        out[final] = f"{head}_{k}|{item}"
+    return out
+
+
+def why_written(final: str, to: str) -> str:
+    """Why the call whose final id is ``final`` is written ``to`` (:func:`written_ids`)."""
+    head = final.split("|")[0]
+    return f"pi would send {final} to OpenAI Responses as call_id {head}, another call's"
 
 
 def _blocks(content: Any) -> list[Any]:
@@ -74,6 +112,7 @@ class _Writer(LogWriter):
     def __init__(self, data: bytes, transcript: Transcript, repaired: Repair) -> None:
         super().__init__(data, transcript, repaired)
         self.moved: set[int] = set()
+        self.ids = written_ids(transcript, repaired)
 
     def line_of(self, i: int) -> int:
         """The line of message ``i``'s entry (checked to be the entry it was read from)."""
@@ -96,9 +135,10 @@ class _Writer(LogWriter):
                 if was.id == now.id:
                     continue
                 line = self.line_of(i)
-                message = self.plan.change(line, f"call {was.id or '(no id)'} renamed {now.id}")["message"]
+                to = self.ids.get(now.id, now.id)
+                message = self.plan.change(line, f"call {was.id or '(no id)'} renamed {to}")["message"]
                 calls = [b for b in message["content"] if isinstance(b, dict) and b.get("type") == "toolCall"]
-                calls[c]["id"] = now.id
+                calls[c]["id"] = to
             if before.role != "tool":
                 continue
             if out.role != "tool":
@@ -110,8 +150,9 @@ class _Writer(LogWriter):
                 entry["message"] = note
             elif out.tool_call_id != before.tool_call_id:
                 line = self.line_of(i)
-                why = f"result for {before.tool_call_id or '(no id)'} renamed {out.tool_call_id}"
-                self.plan.change(line, why)["message"]["toolCallId"] = out.tool_call_id
+                to = self.ids.get(out.tool_call_id or "", out.tool_call_id)
+                why = f"result for {before.tool_call_id or '(no id)'} renamed {to}"
+                self.plan.change(line, why)["message"]["toolCallId"] = to
 
     # -- placed ----------------------------------------------------------------------------------
 
@@ -175,7 +216,10 @@ class _Writer(LogWriter):
             entry["id"] = new_id("pi", session, m.tool_call_id, str(before.get("id")), taken=taken, length=8)
             entry["parentId"] = before.get("id")
         entry["timestamp"] = stamp
-        message: dict[str, Any] = {"role": "toolResult", "toolCallId": m.tool_call_id}
+        message: dict[str, Any] = {
+            "role": "toolResult",
+            "toolCallId": self.ids.get(m.tool_call_id or "", m.tool_call_id),
+        }
         if name is not None:
             message["toolName"] = name
         message["content"] = _blocks(m.content)
@@ -215,7 +259,14 @@ class _Writer(LogWriter):
         self.in_place()
         self.placed()
         data, edits = self.plan.render()
-        return self.written(data, edits, "pi", self.moved, resume)
+        written = self.written(data, edits, "pi", self.moved, resume)
+        if not self.ids:
+            return written
+        notes = [
+            f"call {final} is written {to} in the call and its result, since {why_written(final, to)}"
+            for final, to in self.ids.items()
+        ]
+        return replace(written, ids=dict(self.ids), notes=[*written.notes, *notes])
 
 
 def write(data: bytes, transcript: Transcript, repaired: Repair) -> Written:
