@@ -25,6 +25,7 @@ from typing import Any
 from suture.checks._base import Violation, unsent, violation
 from suture.checks._wire import LIFTED_ROLES, Turn, contents
 from suture.model import Message, is_placeholder
+from suture.words import count
 
 NAME = "gemini"
 TITLE = "Google Gemini"
@@ -135,7 +136,8 @@ def scan(
                 _v(
                     "G3",
                     index,
-                    f"{len(calls)} function calls, {len(nxt.ids('tool_result'))} function responses after them",
+                    f"{count(len(calls), 'function call')}, "
+                    f"{count(len(nxt.ids('tool_result')), 'function response')} after {'it' if len(calls) == 1 else 'them'}",
                     True,
                     n + 1,
                     calls[0].id,
