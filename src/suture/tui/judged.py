@@ -356,7 +356,7 @@ def _after_apart(
     wanted = {n: len(j.sent.problems) for n, j in placed.items() if j.sent is not None and _wants_after(j)}
     if not wanted or cancelled():
         return
-    read = data()
+    read = _bytes_for_child(data)
     found: dict[str, int | None] = {}
     if read is not None:
         try:
@@ -368,6 +368,18 @@ def _after_apart(
     for name in wanted:
         if not cancelled():
             on_each(name, replace(placed[name], after_sent=found.get(name)))
+
+
+def _bytes_for_child(data: Callable[[], bytes | None]) -> bytes | None:
+    """``data()``, the session's bytes for a child that writes it back and reads it; where there
+    are some, what that imports is imported here first (:func:`suture.scan.warm`): a module some
+    other thread is importing when the child is forked would stay locked in the child for ever."""
+    read = data()
+    if read is not None:
+        from suture.scan import warm
+
+        warm()
+    return read
 
 
 def _wants_after(judged: Judged) -> bool:
@@ -426,13 +438,12 @@ def judge_all(
     append costs milliseconds: a process would cost more to start than the work). For a session
     log (:class:`suture.sent.resume.SentChecks`) the first check after the one in the child is
     worked out whole, here, as the child hands back no state of what is sent; the checks after
-    it resume (a figure after repair that needs the session written back: :func:`_after_apart`). Otherwise the checks run in a child process
-    (:class:`suture.checks.apart.Apart`, handed to ``started`` so another thread can end it), which
-    keeps keys responsive during a long check. ``data``: the bytes the session log was read from,
-    asked for (here, before the child starts) where the child works it out whole, for what the
-    agent sends from the session ``suture repair`` writes (:attr:`Judged.after_sent`; ``None``
-    where the file no longer holds them). Raises :class:`~suture.checks.apart.ChecksFailed`
-    where the checks broke or their process died."""
+    it resume (a figure after repair then: :func:`_after_apart`). Otherwise the checks run in a
+    child process (:class:`suture.checks.apart.Apart`, handed to ``started`` so another thread
+    can end it), which keeps keys responsive during a long check. ``data``: the session log's
+    bytes as read, for what its agent sends from the session ``suture repair`` writes
+    (:attr:`Judged.after_sent`; ``None`` where the file no longer holds them). Raises
+    :class:`~suture.checks.apart.ChecksFailed` where the checks broke or their process died."""
     from functools import partial
 
     from suture.checks import Verdict
@@ -465,7 +476,8 @@ def judge_all(
     sent: Sent | None = None
     states: dict[str, object] = {}
     common: object = None
-    with Apart(partial(verdict_parts, transcript, repaired, providers, data() if session else None)) as apart:
+    read = _bytes_for_child(data) if session else None
+    with Apart(partial(verdict_parts, transcript, repaired, providers, read)) as apart:
         started(apart)
         for item in apart.results(cancelled):
             if isinstance(item, Shared):
