@@ -421,7 +421,7 @@ class ExportScreen(Dialog["tuple[str, int] | None"]):
     def _what(self, k: int) -> str:
         option = self.options[k]
         if option.error:
-            return f"{option.label}: cannot be written ({option.error})"
+            return f"{option.label}: cannot be written: {option.error}." + (f" {option.what}" if option.what else "")
         return option.what
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
