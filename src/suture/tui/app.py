@@ -1715,6 +1715,9 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         return [
             ("▌", "rows of one turn: an assistant message with calls, and what follows it"),
             *((shown.badge, f"a change: {shown.word}") for shown in KINDS.values()),
+            ("✓", "(problems list) a problem suture's repair fixes"),
+            ("✗", "(problems list) a problem suture's repair does not fix: left for you to fix"),
+            ("⟲", "(problems list) what the agent repairs itself when it resumes the session: not a problem"),
         ]
 
     def action_help(self) -> None:
