@@ -43,7 +43,7 @@ from suture.live import LiveFile, Update
 from suture.model import Source, Transcript
 from suture.tail import Partial
 from suture.tui.banner import Banner, Recorded, request_words
-from suture.tui.bars import InfoBar, StatusBar, panes_gone
+from suture.tui.bars import InfoBar, ListHeading, StatusBar, panes_gone
 from suture.tui.changes import ChangeList, ItemList, ProblemList
 from suture.tui.checking import CheckFlow
 from suture.tui.contrast import ContrastFilter
@@ -562,7 +562,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
                     yield Static("Changes", id="changes-title", markup=False)
                     yield ChangeList(id="changes", empty="")
                 with Vertical(id="problems-box"):
-                    yield Static("Provider problems", id="problems-title", markup=False)
+                    yield ListHeading("Provider problems", id="problems-title")
                     yield ProblemList(id="problems", empty="")
         yield InfoBar(id="info")
         yield KeyBar(self.FOOTER_KEEP, relabel=self._key_now, id="keys")
