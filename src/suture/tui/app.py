@@ -495,7 +495,13 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         where no row is a provider problem goes to what the problems list shows besides."""
         if action.startswith("problem(") and not self.problem_rows:
             return "Next listed"
+        if action == "follow" and self.following:
+            return "Stop following"
         return None
+
+    def _keys_first(self) -> tuple[str, ...]:
+        """The keys the key bar keeps before every other now: ``f`` while following, to stop."""
+        return ("app.follow",) if self.following else ()
 
     def refuse(self, action: str) -> bool:
         """Say why ``action`` cannot act now, if it cannot (:meth:`why_not`)."""
@@ -565,7 +571,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
                     yield ListHeading("Provider problems", id="problems-title")
                     yield ProblemList(id="problems", empty="")
         yield InfoBar(id="info")
-        yield KeyBar(self.FOOTER_KEEP, relabel=self._key_now, id="keys")
+        yield KeyBar(self.FOOTER_KEEP, relabel=self._key_now, first=self._keys_first, id="keys")
 
     BOXES: ClassVar[dict[str, tuple[str, str]]] = {
         "search": ("Search", "search text and ids (enter: find, esc: cancel)"),
@@ -1180,6 +1186,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         if self.following and not self._moving and row != len(model) - 1:
             self.following = False
             self.status.update_state(live="")
+            self.query_one("#keys", KeyBar).refresh()
 
     @on(TranscriptView.Opened)
     def _opened(self, message: TranscriptView.Opened) -> None:
@@ -1477,7 +1484,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         box.display = False
         self.view.focus()
         model = self.model
-        typed = event.value.strip()
+        typed = event.value.strip().lstrip(":").strip()  # (":" typed again, as vim's ":" asks)
         if model is None or not typed:
             return
         found = resolve(
@@ -1656,6 +1663,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         # Not watched (--no-watch, the demo), the end moves only when r reads the file again.
         said = "● following the end" if self.watching else "● following the end as r reads the file again (not watched)"
         self.status.update_state(live=said if self.following else "")
+        self.query_one("#keys", KeyBar).refresh()  # (f says it stops following, or follows)
 
     def action_help_quit(self) -> None:
         """Ctrl+C (with no text selected to copy) quits, as in any command line program."""
