@@ -245,6 +245,13 @@ class ExportFlow(App[None]):
         target = Path(os.path.expanduser(path))
         if not target.is_absolute():
             target = (self.export_dir or Path.cwd()) / target
+        if target.is_dir():  # a folder: the name offered, in it (as cp writes into a folder)
+            name = options[chosen].target.name
+            self._export_said = (
+                *self._export_said,
+                f"{show.path(path)} is a folder: written in it as {show.path(name)}",
+            )
+            target = target / name
         try:
             output_target(target)  # a folder, a missing folder, a socket: said now, before any question
         except InputError as e:  # said in the dialog, asked again with what was typed
