@@ -1704,7 +1704,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
                         "Next pane or list",
                         tooltip="Move between the panes and the lists (a list with nothing to choose is passed by)",
                     ),
-                    Binding("ctrl+p", "command_palette", "Command palette: every action by name"),
+                    Binding("ctrl+p", "command_palette", "Command palette", tooltip="Every action by name"),
                 ],
             ),
         ]
