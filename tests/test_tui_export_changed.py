@@ -48,6 +48,7 @@ async def test_a_session_its_file_no_longer_holds_is_said_and_the_body_chosen(
         assert screen.chosen == 1  # what can be written is chosen, not the session
         words = _dialog_words(screen)
         assert "(cannot: the file no longer holds what was read)" in words
+        assert "What to write (one can be written now):" in words and "ctrl+t" not in words
         assert "object" not in words and "NoneType" not in words  # no Python exception's words
         await pilot.press("enter")  # the file cannot be read now: asked before the old version is written
         await ready(pilot, app)
