@@ -44,7 +44,7 @@ async def test_the_help_in_a_tiny_terminal_breaks_lines_only_between_words(
 
 async def test_the_help_at_160_columns_says_each_tooltip_beside_its_name() -> None:
     """Every key with a tooltip says its first line beside its name, in one column: a name as long
-    as "Next pane or list" too, and the command palette's key as the others are."""
+    as tab's and esc's in a list too, and the command palette's key as the others are."""
     app = SutureApp(WORKED, watch=False)
     async with app.run_test(size=(160, 45)) as pilot:
         body = await help_text(pilot, app)
@@ -55,8 +55,8 @@ async def test_the_help_at_160_columns_says_each_tooltip_beside_its_name() -> No
     assert len(column) == 1
     (at,) = column
     for name, said in [
-        ("Next pane or list", "Move between the panes"),
-        ("Back to the panes", "The panes again"),
+        ("Next pane, list", "Move between the panes"),
+        ("Back to panes", "The panes again"),
         ("Command palette", "Every action by name"),
     ]:
         (line,) = [line for line in laid if name in line]

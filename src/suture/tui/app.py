@@ -1701,7 +1701,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
                     Binding(
                         "tab,shift+tab",
                         "focus_next",
-                        "Next pane or list",
+                        "Next pane, list",
                         tooltip="Move between the panes and the lists (a list with nothing to choose is passed by)",
                     ),
                     Binding("ctrl+p", "command_palette", "Command palette", tooltip="Every action by name"),

@@ -54,7 +54,7 @@ class ItemList(ScrollView, Generic[T], can_focus=True):
         Binding(
             "escape,left,h",
             "back",
-            "Back to the panes",
+            "Back to panes",
             show=False,
             id="changes.back",
             tooltip="The panes again (on the side they were on)",

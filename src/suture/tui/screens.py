@@ -175,9 +175,8 @@ class HelpScreen(Dialog[None]):
     """Below 40 columns the box takes the whole window, with no padding: every column for words."""
     KEYS_WIDTH: ClassVar[int] = 24
     """Columns for the keys (and indent) of a line, where the box is wide."""
-    NAME_WIDTH: ClassVar[int] = 20
-    """Columns for what a key is called and two spaces, where the box is wide (the longest name
-    with a tooltip, ``Next pane or list``, and its tooltip on one line); its tooltip follows."""
+    NAME_WIDTH: ClassVar[int] = 17
+    """Columns for what a key is called, where the box is wide; its tooltip follows."""
     TOOLTIP_LEAST: ClassVar[int] = 30
     """Below this many columns left for a tooltip beside its key, it goes on lines of its own."""
 
