@@ -91,20 +91,21 @@ async def test_the_app_says_a_codex_export_moves_a_line_the_repair_does_not(tmp_
     assert (tmp_path / "out.jsonl").read_bytes() != CODEX_REORDERED.read_bytes()
 
 
-async def test_an_export_to_a_folder_is_refused_before_any_question(tmp_path: Path) -> None:
+async def test_an_export_to_a_folder_writes_the_name_offered_in_it(tmp_path: Path) -> None:
+    """As cp does: a folder typed is where the file goes, under the name the dialog offered."""
     path = tmp_path / CLAUDE_MOVED.name
     shutil.copyfile(CLAUDE_MOVED, path)
     (tmp_path / "dir").mkdir()
     app = SutureApp(path, watch=False)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await ready(pilot, app)
         await export(pilot, app, str(tmp_path / "dir"))
-        # Nothing asked (nothing could be written): the dialog again, with what was typed, and why.
-        assert isinstance(app.screen, ExportScreen)
-        assert app.screen.query_one("#export-path", Input).value == str(tmp_path / "dir")
-        why = app.screen.query_one("#export-why", Label)
-        assert why.display and str(why.render()) == f"Nothing written: {tmp_path / 'dir'}: is a folder, not a file"
-    assert list((tmp_path / "dir").iterdir()) == []
+        assert not isinstance(app.screen, ExportScreen)
+        (note,) = [n.message for n in app._notifications if n.title == "exported"]
+    name = default_export_path(path).name
+    assert list((tmp_path / "dir").iterdir()) == [tmp_path / "dir" / name]
+    assert note.startswith(f"wrote {tmp_path / 'dir' / name}")
+    assert f"{tmp_path / 'dir'} is a folder: written in it as {name}" in note
 
 
 async def test_an_overwrite_declined_asks_again_with_the_path_typed(tmp_path: Path) -> None:

@@ -201,7 +201,16 @@ async def test_a_paste_over_the_recorded_error_replaces_it(api_error: Path) -> N
 
 @pytest.mark.parametrize(
     ("typed", "index"),
-    [("#6", 6), ("messages[3]", 3), ("line 6", 1), ("line 11", 6), ("$[7]", 7), ("banana", None)],
+    [
+        ("#6", 6),
+        ("messages[3]", 3),
+        ("line 6", 1),
+        ("line 11", 6),
+        ("$[7]", 7),
+        ("banana", None),
+        (":messages.3", 3),
+        (": #6", 6),
+    ],
 )
 async def test_colon_goes_to_a_pointer(worked: Path, typed: str, index: int | None) -> None:
     app = SutureApp(worked, watch=False)

@@ -40,3 +40,24 @@ async def test_the_help_in_a_tiny_terminal_breaks_lines_only_between_words(
         await pilot.press("G")
         await pilot.pause()
         assert box.scroll_y == box.max_scroll_y
+
+
+async def test_the_help_at_160_columns_says_each_tooltip_beside_its_name() -> None:
+    """Every key with a tooltip says its first line beside its name, in one column: a name as long
+    as tab's and esc's in a list too, and the command palette's key as the others are."""
+    app = SutureApp(WORKED, watch=False)
+    async with app.run_test(size=(160, 45)) as pilot:
+        body = await help_text(pilot, app)
+        shown = body.content
+        assert isinstance(shown, Text)
+        laid = shown.plain.split("\n")
+    column = {line.index(said) for line in laid for said in ("Jump to the next change", "Every key") if said in line}
+    assert len(column) == 1
+    (at,) = column
+    for name, said in [
+        ("Next pane, list", "Move between the panes"),
+        ("Back to panes", "The panes again"),
+        ("Command palette", "Every action by name"),
+    ]:
+        (line,) = [line for line in laid if name in line]
+        assert line.find(said) == at, line

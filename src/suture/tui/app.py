@@ -43,7 +43,7 @@ from suture.live import LiveFile, Update
 from suture.model import Source, Transcript
 from suture.tail import Partial
 from suture.tui.banner import Banner, Recorded, request_words
-from suture.tui.bars import InfoBar, StatusBar, panes_gone
+from suture.tui.bars import InfoBar, ListHeading, StatusBar, panes_gone
 from suture.tui.changes import ChangeList, ItemList, ProblemList
 from suture.tui.checking import WRITTEN_AT_LOAD, CheckFlow
 from suture.tui.contrast import ContrastFilter
@@ -491,7 +491,13 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         where no row is a provider problem goes to what the problems list shows besides."""
         if action.startswith("problem(") and not self.problem_rows:
             return "Next listed"
+        if action == "follow" and self.following:
+            return "Stop following"
         return None
+
+    def _keys_first(self) -> tuple[str, ...]:
+        """The keys the key bar keeps before every other now: ``f`` while following, to stop."""
+        return ("app.follow",) if self.following else ()
 
     def refuse(self, action: str) -> bool:
         """Say why ``action`` cannot act now, if it cannot (:meth:`why_not`)."""
@@ -558,10 +564,10 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
                     yield Static("Changes", id="changes-title", markup=False)
                     yield ChangeList(id="changes", empty="")
                 with Vertical(id="problems-box"):
-                    yield Static("Provider problems", id="problems-title", markup=False)
+                    yield ListHeading("Provider problems", id="problems-title")
                     yield ProblemList(id="problems", empty="")
         yield InfoBar(id="info")
-        yield KeyBar(self.FOOTER_KEEP, relabel=self._key_now, id="keys")
+        yield KeyBar(self.FOOTER_KEEP, relabel=self._key_now, first=self._keys_first, id="keys")
 
     BOXES: ClassVar[dict[str, tuple[str, str]]] = {
         "search": ("Search", "search text and ids (enter: find, esc: cancel)"),
@@ -1176,6 +1182,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         if self.following and not self._moving and row != len(model) - 1:
             self.following = False
             self.status.update_state(live="")
+            self.query_one("#keys", KeyBar).refresh()
 
     @on(TranscriptView.Opened)
     def _opened(self, message: TranscriptView.Opened) -> None:
@@ -1473,7 +1480,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         box.display = False
         self.view.focus()
         model = self.model
-        typed = event.value.strip()
+        typed = event.value.strip().lstrip(":").strip()  # (":" typed again, as vim's ":" asks)
         if model is None or not typed:
             return
         found = resolve(
@@ -1652,6 +1659,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         # Not watched (--no-watch, the demo), the end moves only when r reads the file again.
         said = "● following the end" if self.watching else "● following the end as r reads the file again (not watched)"
         self.status.update_state(live=said if self.following else "")
+        self.query_one("#keys", KeyBar).refresh()  # (f says it stops following, or follows)
 
     def action_help_quit(self) -> None:
         """Ctrl+C (with no text selected to copy) quits, as in any command line program."""
@@ -1689,10 +1697,10 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
                     Binding(
                         "tab,shift+tab",
                         "focus_next",
-                        "Next pane or list",
+                        "Next pane, list",
                         tooltip="Move between the panes and the lists (a list with nothing to choose is passed by)",
                     ),
-                    Binding("ctrl+p", "command_palette", "Command palette: every action by name"),
+                    Binding("ctrl+p", "command_palette", "Command palette", tooltip="Every action by name"),
                 ],
             ),
         ]
@@ -1711,6 +1719,9 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         return [
             ("▌", "rows of one turn: an assistant message with calls, and what follows it"),
             *((shown.badge, f"a change: {shown.word}") for shown in KINDS.values()),
+            ("✓", "(problems list) a problem suture's repair fixes"),
+            ("✗", "(problems list) a problem suture's repair does not fix: left for you to fix"),
+            ("⟲", "(problems list) what the agent repairs itself when it resumes the session: not a problem"),
         ]
 
     def action_help(self) -> None:

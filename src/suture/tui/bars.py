@@ -15,6 +15,7 @@ from rich.text import Text
 from textual.app import App
 from textual.geometry import Size
 from textual.widget import Widget
+from textual.widgets import Static
 
 from suture import show
 from suture._deferred import deferred
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 else:  # A provider's findings come once the first frame is drawn: so does what says them.
     said_of = deferred("suture.tui.judged", "said_of")
 
-__all__ = ["InfoBar", "StatusBar", "StatusState", "panes_gone"]
+__all__ = ["InfoBar", "ListHeading", "StatusBar", "StatusState", "panes_gone"]
 
 _BAR_CLASSES = {
     "bar--title",
@@ -549,3 +550,53 @@ class InfoBar(_Bar):
             last.append("…")
         text = Text("\n", no_wrap=True, end="").join(lines)
         return text
+
+
+class ListHeading(Static):
+    """A list's heading, said in the longest words that fit its width on the two lines it has
+    (``app.tcss``): as given; its parts (``head · more``) a line each; then in shorter words
+    (``Sent to P: accepted · S rejects it`` as ``Sent: P accepts,`` and ``S rejects``), so the
+    fact after the ``·`` (a stricter server rejects what is sent) is never the part cut off."""
+
+    LINES: ClassVar[int] = 2
+
+    def __init__(self, content: str = "", **kwargs: Any) -> None:
+        super().__init__(content, markup=False, **kwargs)
+        self.said = content
+        """The heading whole, as last given."""
+
+    def update(self, content: Any = "", *, layout: bool = True) -> None:
+        self.said = str(content)
+        super().update(self.fitted(self.content_size.width), layout=layout)
+
+    def on_resize(self) -> None:
+        super().update(self.fitted(self.content_size.width))
+
+    def fitted(self, width: int) -> str:
+        """The first of :func:`heading_forms` that takes no more than :attr:`LINES` at ``width``
+        (the last where none does; the heading as given before its width is known)."""
+        forms = heading_forms(self.said)
+        if width <= 0:
+            return forms[0]
+        return next((form for form in forms if _lines_at(form, width) <= self.LINES), forms[-1])
+
+
+def heading_forms(said: str) -> list[str]:
+    """A heading in the words :class:`ListHeading` tries, longest first."""
+    import re
+
+    forms = [said]
+    head, dot, more = said.partition(" · ")
+    if dot:
+        forms.append(f"{head}\n{more}")
+        short = re.sub(r"^Sent to (\S+): accepted$", r"Sent: \1 accepts,", head)
+        forms.append(f"{short}\n{more.removesuffix(' it')}")
+    return forms
+
+
+def _lines_at(text: str, width: int) -> int:
+    """How many lines ``text`` takes wrapped at ``width`` columns."""
+    return sum(len(Text(line).wrap(_MEASURE, width)) or 1 for line in text.split("\n"))
+
+
+_MEASURE = Console(width=1000, color_system=None, legacy_windows=False)

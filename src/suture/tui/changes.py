@@ -29,7 +29,7 @@ from suture.validity import Breach
 
 if TYPE_CHECKING:
     # A provider's verdict comes once the first frame is drawn: its module is imported then.
-    from suture.tui.judged import Finding, Section
+    from suture.tui.judged import Finding, Judged, Section
 
 __all__ = ["ChangeList", "ItemList", "ProblemList"]
 
@@ -54,7 +54,7 @@ class ItemList(ScrollView, Generic[T], can_focus=True):
         Binding(
             "escape,left,h",
             "back",
-            "Back to the panes",
+            "Back to panes",
             show=False,
             id="changes.back",
             tooltip="The panes again (on the side they were on)",
@@ -305,6 +305,20 @@ class ProblemList(ItemList["Finding | Section | Breach"]):
         index = item.index if isinstance(item, Finding | Breach) else None
         return index if index is not None and index >= 0 else 0
 
+    def _sent_fixed(self, provider: str) -> bool:
+        """Whether suture's repair fixes every problem ``provider`` finds in what the agent sends
+        (none is left in what it sends from the session ``suture repair`` writes, as the header's
+        "→ 0 after repair" says): each is marked ✓ then. Which of them a repair that leaves some
+        fixes is not known, and none is marked."""
+        verdicts: dict[str, Judged] | None = getattr(self.app, "verdicts", None)
+        judged = verdicts.get(provider) if verdicts is not None else None
+        if judged is None:
+            return False
+        after = judged.after_sent
+        if after is None and not judged.contract.after:  # as the header works it out (Judged.left)
+            after = 0
+        return after == 0
+
     def line(self, index: int, style: Style) -> Text:
         from suture.tui.judged import AFTER, AGENT, SENT, Section, without_agent
 
@@ -338,8 +352,9 @@ class ProblemList(ItemList["Finding | Section | Breach"]):
                 text.append(number.rjust(self.digits + 1) + " ", part("changes--index", partial=True))
                 if item.kind == AFTER:
                     text.append("after repair ", part("problems--stays", partial=True))
-                elif item.kind == SENT:
-                    text.append("✗ ", part("problems--stays", partial=True))
+                elif item.kind == SENT:  # fixed by the repair where every one is, else not said
+                    fixed = self._sent_fixed(item.provider)
+                    text.append("✓ " if fixed else "  ", part("problems--fixed", partial=True))
                 elif violation.fixed:
                     text.append("✓ ", part("problems--fixed", partial=True))
                 else:

@@ -152,25 +152,23 @@ class ExportFlow(App[None]):
         """(In a worker.) What the export can write, each made now, as ``suture repair`` makes
         it: for a session log its agent resumes, the session (the default), then its request
         body; for any other file, the file's own format."""
-        from suture.io import read_input
         from suture.writeback import export_choices, writes_back
 
         transcript, repaired = update.transcript, update.repair
         assert transcript is not None and repaired is not None
-        # The file's bytes, as suture repair has them: what is written over them (a session log,
-        # JSONL of a request format) is for the format to say (export_choices, dump).
-        try:
-            data: bytes | None = read_input(self.path, streams=False)
-        except InputError:
-            data = None
+        data, cut = self._bytes_read(transcript, update.pending_line)
         default = default_export_path(self.path, self.export_dir)
         options: list[ExportOption] = []
+        if data is None and writes_back(transcript.format):  # said, not left out without a word
+            options.append(_not_written_back(transcript, default))
         for choice in export_choices(transcript, repaired, data, str(self.path)):
             try:
                 made: bytes | None = choice.bytes()
                 error = None
-            except Exception as e:  # a format that cannot write this history says why
+            except InputError as e:  # a format that cannot write this history says why
                 made, error = None, show.line(str(e))
+            except Exception:  # never a traceback's words in the dialog
+                made, error = None, f"suture could not make it from this history ({_REPORT})"
             session = choice.format == transcript.format and writes_back(choice.format)
             suffix = choice.suffix if session or made is None else _suffix_for(made, default.suffix)
             target = default.with_suffix(suffix) if default.suffix.lower() in (".json", ".jsonl") else default
@@ -186,12 +184,33 @@ class ExportFlow(App[None]):
                     if session
                     else f" {lines} {'is' if unreadable == 1 else 'are'} left out, as with --skip-bad-lines."
                 )
+            if cut is not None and made is not None:  # said in the dialog, and once written
+                what += f" {cut[0]}"
+                said += (cut[1],)
             rejected = None
             if made is not None:  # said before it is written, where the check is quick
                 rejected = rejected_in(transcript, repaired, choice.format, most=WARNED_IN_DIALOG)
                 what += f" {show.line(rejected)}." if rejected else ""  # (it quotes the history)
             options.append(ExportOption(choice.label, what, target, choice.format, made, error, said, rejected))
         return options
+
+    def _bytes_read(self, transcript: Transcript, pending: int | None) -> tuple[bytes | None, tuple[str, str] | None]:
+        """(In a worker.) The bytes ``transcript`` was read from, where the file still holds
+        them (``None`` where it holds something else now, or cannot be read): what a session is
+        written back over. A last line still being written is no part of them, as it is no part
+        of the view: the export leaves it out, and the sentence returned says so (``suture
+        repair`` refuses the file while it is cut off): in the dialog, and in the note once
+        written."""
+        data = self.live.read_as_shown(transcript)
+        if data is None or pending is None or data.endswith(b"\n"):
+            return data, None
+        data = data[: data.rfind(b"\n") + 1]
+        return data, (
+            f"Line {pending} of the file is still being written: it is left out, as the view leaves "
+            "it out (suture repair refuses the file while its last line is cut off); export again "
+            "once it is complete to have it in.",
+            f"line {pending} left out: still being written",
+        )
 
     def _ask_export(
         self,
@@ -204,7 +223,9 @@ class ExportFlow(App[None]):
         """The export dialog; asked again (``answer``: what was typed and chosen) with ``why``
         under the path where a target is refused or an overwrite declined, so nothing typed is
         lost."""
-        path, chosen = answer if answer is not None else (None, 0)
+        # (First asked: the first choice that can be written, the session where it can.)
+        first = next((k for k, option in enumerate(options) if option.error is None), 0)
+        path, chosen = answer if answer is not None else (None, first)
         if answer is not None and path == str(options[chosen].target):
             path = None  # the path offered, shown as the dialog shows it
         self.push_screen(
@@ -224,6 +245,13 @@ class ExportFlow(App[None]):
         target = Path(os.path.expanduser(path))
         if not target.is_absolute():
             target = (self.export_dir or Path.cwd()) / target
+        if target.is_dir():  # a folder: the name offered, in it (as cp writes into a folder)
+            name = options[chosen].target.name
+            self._export_said = (
+                *self._export_said,
+                f"{show.path(path)} is a folder: written in it as {show.path(name)}",
+            )
+            target = target / name
         try:
             output_target(target)  # a folder, a missing folder, a socket: said now, before any question
         except InputError as e:  # said in the dialog, asked again with what was typed
@@ -431,6 +459,25 @@ def rejected_in(transcript: Transcript, repaired: Repair, body: str, most: int |
 
     found = check(repaired.messages, provider, repaired=True)
     return rejected_words(found, AGENTS.get(transcript.format, "")) if found else ""
+
+
+_REPORT = "a fault in suture; please report it with the file"
+
+
+def _not_written_back(transcript: Transcript, target: Path) -> ExportOption:
+    """The session choice where the file no longer holds the bytes the view was read from: a
+    session is written back over those bytes, so it cannot be written now (the request body,
+    made from the history read, still can)."""
+    from suture.sent import agent_name
+
+    what = (
+        "A session is written as the file it was read from, with the repair written in, and the "
+        "file has changed or cannot be read since: export again once it reads as a session. What "
+        "else is offered is made from the version read."
+    )
+    label = f"{agent_name(transcript.format)} session"
+    why = "the file no longer holds what was read"
+    return ExportOption(label, what, target.with_suffix(".jsonl"), transcript.format, None, why)
 
 
 WARNED_IN_DIALOG = 20_000

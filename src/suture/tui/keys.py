@@ -36,6 +36,8 @@ class _Key(Struct, frozen=True):
     binding_id: str | None
     demoted: bool = False
     """Said in other words for now (``KeyBar.relabel``), and not kept longer than any other key."""
+    first: bool = False
+    """Kept before every other key for now (``KeyBar.first``)."""
 
     @property
     def width(self) -> int:
@@ -65,13 +67,17 @@ class KeyBar(Widget):
         *,
         hints: Sequence[tuple[str, str]] = (),
         relabel: Callable[[str], str | None] | None = None,
+        first: Callable[[], Sequence[str]] | None = None,
         id: str | None = None,
     ) -> None:
         """``hints``: ``(key, what it does)`` pairs shown first, for keys a widget handles
         itself (enter in a list), which no binding of the screen names. ``relabel(action)``: what
         a key does now where that is less than its binding says (``x`` where no row is a
-        problem), else ``None``; a key said so is not kept longer than the keys not in ``keep``."""
+        problem), else ``None``; a key said so is not kept longer than the keys not in ``keep``.
+        ``first()``: binding ids the state makes the most needed now (``f`` to stop following),
+        kept before every other, whatever ``relabel`` says of them."""
         super().__init__(id=id)
+        self.first = first
         self.keep = tuple(keep)
         self.hints = tuple(hints)
         self.relabel = relabel
@@ -91,6 +97,7 @@ class KeyBar(Widget):
         """Every key the bar would show with room enough, in order, one per action."""
         found: list[_Key] = [_Key(key, what, "", self, f"hint.{k}") for k, (key, what) in enumerate(self.hints)]
         seen: set[tuple[int, str]] = set()
+        first = tuple(self.first()) if self.first is not None else ()
         for active in self.screen.active_bindings.values():
             binding = active.binding
             if not binding.show or not active.enabled:
@@ -107,7 +114,8 @@ class KeyBar(Widget):
                     binding.action,
                     active.node,
                     binding.id,
-                    demoted=said is not None,
+                    demoted=said is not None and binding.id not in first,
+                    first=binding.id in first,
                 )
             )
         return found
@@ -117,7 +125,7 @@ class KeyBar(Widget):
         keys = self.entries()
 
         def rank(k: _Key) -> tuple[int, int]:
-            if k.binding_id is not None and k.binding_id.startswith("hint."):
+            if k.first or (k.binding_id is not None and k.binding_id.startswith("hint.")):
                 return (0, -1)
             if k.demoted:  # as a key the bar does not keep
                 return (1, -keys.index(k))

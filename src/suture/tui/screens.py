@@ -395,7 +395,9 @@ class ExportScreen(Dialog["tuple[str, int] | None"]):
         with Vertical(id="export-box", classes="frame") as box:
             box.border_title = "Export the repaired transcript"
             if len(self.options) > 1:
-                yield Label("What to write (ctrl+t or the mouse picks):", classes="export-prompt")
+                writable = sum(option.error is None for option in self.options)
+                how = "ctrl+t or the mouse picks" if writable > 1 else "one can be written now"
+                yield Label(f"What to write ({how}):", classes="export-prompt")
                 with RadioSet(id="export-options"):
                     for k, option in enumerate(self.options):
                         said = show.line(option.label) + (
@@ -421,7 +423,7 @@ class ExportScreen(Dialog["tuple[str, int] | None"]):
     def _what(self, k: int) -> str:
         option = self.options[k]
         if option.error:
-            return f"{option.label}: cannot be written ({option.error})"
+            return f"{option.label}: cannot be written: {option.error}." + (f" {option.what}" if option.what else "")
         return option.what
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
