@@ -303,6 +303,26 @@ async def test_a_request_body_export_says_what_its_provider_would_reject(tmp_pat
     assert toast.severity == "information" and "would reject" not in toast.message
 
 
+async def test_a_session_export_says_what_its_agent_would_still_send_rejected(tmp_path: Path) -> None:
+    # Text, then thinking, in one assistant message (A12): neither suture's repair nor Claude
+    # Code mends it. The session written back says so, in the words suture repair warns with.
+    lines = CLAUDE_MOVED.read_bytes().splitlines()
+    k = next(i for i, line in enumerate(lines) if b'"text":"\\n\\n"' in line)
+    lines[k] = lines[k].replace(b'"text":"\\n\\n"', b'"text":"Looking."')
+    source = tmp_path / "source.jsonl"
+    source.write_bytes(b"\n".join(lines) + b"\n")
+    app = app_on_copy(source, tmp_path)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await ready(pilot, app)
+        await export(pilot, app, str(tmp_path / "written.jsonl"))
+        (toast,) = [n for n in app._notifications if n.title == "exported"]
+    assert toast.severity == "warning"
+    assert (
+        "Anthropic Messages would reject what Claude Code sends on resume from it: 1 problem the repair "
+        "does not fix (A12)" in toast.message
+    )
+
+
 @pytest.mark.parametrize(
     ("sample", "said"),
     [

@@ -189,7 +189,7 @@ class ExportFlow(App[None]):
                 said += (cut[1],)
             rejected = None
             if made is not None:  # said before it is written, where the check is quick
-                rejected = rejected_in(transcript, repaired, choice.format, most=WARNED_IN_DIALOG)
+                rejected = rejected_in(transcript, repaired, choice.format, WARNED_IN_DIALOG, made)
                 what += f" {show.line(rejected)}." if rejected else ""  # (it quotes the history)
             options.append(ExportOption(choice.label, what, target, choice.format, made, error, said, rejected))
         return options
@@ -364,18 +364,20 @@ class ExportFlow(App[None]):
             read = self.live.poll(whole=True)
             self._post_loaded(read)
             shown = read.kind != "error"  # (else the status line says why it cannot be read)
-        self.post_message(Exported(target, None, (*self._export_said, *notes), shown, self._rejected(update)))
+        said = self._rejected(update, data)
+        self.post_message(Exported(target, None, (*self._export_said, *notes), shown, said))
 
-    def _rejected(self, update: Update) -> str:
+    def _rejected(self, update: Update, data: bytes) -> str:
         """(In a worker.) What the provider of the request body just written would reject in it,
-        as ``suture repair`` warns it: as worked out with the option chosen, else now from the
-        repaired history of ``update`` (:func:`rejected_in`)."""
+        or in what the agent sends from the session written back (``data``, what was written),
+        as ``suture repair`` warns it: as worked out with the option chosen, else now
+        (:func:`rejected_in`)."""
         transcript, repaired = update.transcript, update.repair
         if self._export_rejected is not None:
             return self._export_rejected
         if transcript is None or repaired is None:
             return ""
-        return rejected_in(transcript, repaired, self._export_choice) or ""
+        return rejected_in(transcript, repaired, self._export_choice, made=data) or ""
 
     def _replace_keeping(self, target: Path, data: bytes, is_input: bool) -> list[str]:
         """(In a worker.) Replace ``target`` (the opened file, or another file the person said
@@ -440,25 +442,35 @@ class ExportFlow(App[None]):
         return f"{provider}, shown, would still reject it: {count(after, 'problem')} after repair" if after else ""
 
 
-def rejected_in(transcript: Transcript, repaired: Repair, body: str, most: int | None = None) -> str | None:
+def rejected_in(
+    transcript: Transcript, repaired: Repair, body: str, most: int | None = None, made: bytes | None = None
+) -> str | None:
     """What the provider of a request body in the format ``body`` would reject in the repaired
     history, in the words ``suture repair`` warns with (:func:`suture.checks.rejected_words`);
-    empty for a session written back, a format written for no one provider, or nothing found;
-    ``None`` for a history of more than ``most`` messages, not checked (the dialog does not wait
-    for a long check)."""
-    from suture.formats import provider_of
-    from suture.writeback import writes_back
+    for a session written back (``made``, its bytes), what its provider would reject in what its
+    agent sends on resume from it, as ``suture repair`` warns that. Empty for a format written
+    for no one provider, or nothing found; ``None`` for a history of more than ``most`` messages,
+    not checked (the dialog does not wait for a long check)."""
+    from suture.formats import own_provider, provider_of
+    from suture.writeback import AGENTS, writes_back
 
-    provider = provider_of(body)
-    if not provider or (body == transcript.format and writes_back(body)):
+    session = body == transcript.format and writes_back(body)
+    provider = own_provider(transcript) if session else provider_of(body)
+    if not provider or (session and made is None):
         return ""
     if most is not None and len(repaired.messages) > most:
         return None
     from suture.checks import check, rejected_words
-    from suture.writeback import AGENTS
 
-    found = check(repaired.messages, provider, repaired=True)
-    return rejected_words(found, AGENTS.get(transcript.format, "")) if found else ""
+    if made is not None and session:
+        from suture.formats import get
+        from suture.io import parse_document
+        from suture.sent import verdict
+
+        found = verdict(get(body).load(parse_document(made)), provider).problems
+    else:
+        found = check(repaired.messages, provider, repaired=True)
+    return rejected_words(found, AGENTS.get(transcript.format, ""), session) if found else ""
 
 
 _REPORT = "a fault in suture; please report it with the file"
