@@ -450,7 +450,9 @@ async def test_every_sample_header_agrees_with_suture_check(
         await checked(pilot, app)
         assert app.model is not None and app.verdicts is not None
         lines = app.status.render().plain.splitlines()
-        header = lines[0]
+        # The header's line with the verdict: the first, or the next where the export's aside,
+        # said in full, leaves the verdict no room beside it.
+        header = next((line for line in lines[:2] if app.provider and f"{app.provider}" in line), lines[0])
         full = app.status.state.checks[0].plain if app.status.state.checks is not None else ""
         session = app.model.transcript.format in models()
     scanned = _scan_json(path, capsys)
@@ -492,11 +494,12 @@ async def test_every_sample_header_agrees_with_suture_check(
             assert scanned["after_repair"] == verdict["after_repair"]
             assert header.endswith(
                 (
+                    full,  # (on a line of its own, where the sentence fits it)
                     f"{app.provider}: rejected, {n} problem{'s' if n != 1 else ''} → {left} after repair",
                     f"{app.provider} rejects {n}→{left}",
                 )
                 if n
-                else f"{app.provider} accepts"
+                else (f"{app.provider} accepts", full)
             )
             assert full.endswith(f" → {left} after repair") == bool(n)
         assert code == (1 if n else 0)

@@ -1721,7 +1721,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             *((shown.badge, f"a change: {shown.word}") for shown in KINDS.values()),
             ("✓", "(problems list) a problem suture's repair fixes"),
             ("✗", "(problems list) a problem suture's repair does not fix: left for you to fix"),
-            ("⟲", "(problems list) what the agent repairs itself when it resumes the session: not a problem"),
+            ("⟲", "(problems list) what the agent repairs itself on resume: no problem"),
         ]
 
     def action_help(self) -> None:
