@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.style import Style
 from textual.widgets import OptionList
 
 from suture import codec
@@ -743,3 +744,26 @@ async def test_a_banner_line_cut_to_fit_keeps_its_key_hint(tmp_path: Path) -> No
         hinted = [line for line in lines if "(s shows it)" in line]
         assert hinted and hinted[0].rstrip().endswith("… (s shows it)")
         assert all(len(line.rstrip()) <= 80 for line in lines)
+
+
+async def test_a_session_the_repair_leaves_rejected_says_how_many_are_left(tmp_path: Path, capsys: Any) -> None:
+    # Text, then thinking, in one assistant message (A12): neither suture's repair nor Claude
+    # Code mends it. The header says "→ 1 after repair", as scan does, and the list marks the
+    # problem in what is sent as not fixed by the repair (no ✓).
+    lines = (ROOT / "sample_sessions" / "real" / "claude-code" / "short.jsonl").read_bytes().splitlines()
+    k = next(i for i, line in enumerate(lines) if b'"text":"\\n\\n"' in line)
+    lines[k] = lines[k].replace(b'"text":"\\n\\n"', b'"text":"Looking."')
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    scanned = _scan_json(path, capsys)
+    assert scanned["verdict"] == "rejected" and scanned["after_repair"] == 1
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=(200, 30)) as pilot:
+        await checked(pilot, app)
+        judged = app.verdicts[app.provider] if app.verdicts and app.provider else None
+        assert judged is not None and judged.after_sent == 1 and judged.after_figure == 1
+        header = app.status.render().plain.splitlines()[0]
+        assert header.endswith("→ 1 after repair"), header
+        problems = app.screen.query_one(ProblemList)
+        sent = [k for k, item in enumerate(problems.items) if isinstance(item, Finding) and item.kind == "sent"]
+        assert sent and all("✓" not in problems.line(k, Style()).plain for k in sent)

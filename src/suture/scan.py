@@ -193,10 +193,33 @@ def sent_after_repair(
 
 
 def sent_problems(session: Transcript, provider: str) -> int:
-    """How many problems ``provider`` finds in what the agent sends on resume from ``session``."""
-    from suture.sent import verdict
+    """How many problems ``provider`` finds in what the agent sends on resume from ``session``
+    (:attr:`suture.sent.SentVerdict.problems`, without the contract view the verdict works out
+    beside them)."""
+    from suture.sent.numbered import modelled
 
-    return len(verdict(session, provider).problems)
+    return len(modelled(session).sent_problems(provider))
+
+
+class AfterRepair:
+    """What each provider finds in what the agent sends on resume from the session log ``suture
+    repair`` writes (:func:`sent_after_repair`, for many providers): the session written back
+    and read once, when first asked, and what its agent sends built once."""
+
+    def __init__(self, transcript: Transcript, repaired: Repair, data: bytes) -> None:
+        self.transcript, self.repaired, self.data = transcript, repaired, data
+        self._request: tuple[Any] | None = None
+
+    def problems(self, provider: str, now: int) -> int:
+        """How many problems ``provider`` finds there (``now``, those in what is sent from the file
+        as it is, where the repair writes the file unchanged or cannot write it)."""
+        if self._request is None:
+            from suture.sent.numbered import modelled
+
+            session = repaired_session(self.transcript, self.repaired, self.data)
+            self._request = (modelled(session) if session is not None else None,)
+        request = self._request[0]
+        return now if request is None else len(request.sent_problems(provider))
 
 
 def repaired_session(transcript: Transcript, repaired: Repair, data: bytes | None) -> Transcript | None:

@@ -242,10 +242,10 @@ def _check_session(transcript: Transcript, written: Written) -> Callable[[], lis
     def problems() -> list[Violation]:
         from suture.formats import get
         from suture.io import parse_document
-        from suture.sent import verdict
+        from suture.sent.numbered import modelled
 
         session = get(transcript.format).load(parse_document(written.data)) if written.changed else transcript
-        return verdict(session, provider).problems
+        return modelled(session).sent_problems(provider)  # (what suture.sent.verdict gives as its problems)
 
     return _on_a_thread(problems)
 

@@ -312,12 +312,7 @@ class ProblemList(ItemList["Finding | Section | Breach"]):
         fixes is not known, and none is marked."""
         verdicts: dict[str, Judged] | None = getattr(self.app, "verdicts", None)
         judged = verdicts.get(provider) if verdicts is not None else None
-        if judged is None:
-            return False
-        after = judged.after_sent
-        if after is None and not judged.contract.after:  # as the header works it out (Judged.left)
-            after = 0
-        return after == 0
+        return judged is not None and judged.after_figure == 0  # as the header says it (Judged.left)
 
     def line(self, index: int, style: Style) -> Text:
         from suture.tui.judged import AFTER, AGENT, SENT, Section, without_agent

@@ -189,7 +189,8 @@ class ExportFlow(App[None]):
                 said += (cut[1],)
             rejected = None
             if made is not None:  # said before it is written, where the check is quick
-                rejected = rejected_in(transcript, repaired, choice.format, WARNED_IN_DIALOG, made)
+                # (A session's is worked out once written: it takes the session read again.)
+                rejected = None if session else rejected_in(transcript, repaired, choice.format, WARNED_IN_DIALOG)
                 what += f" {show.line(rejected)}." if rejected else ""  # (it quotes the history)
             options.append(ExportOption(choice.label, what, target, choice.format, made, error, said, rejected))
         return options
@@ -465,9 +466,9 @@ def rejected_in(
     if made is not None and session:
         from suture.formats import get
         from suture.io import parse_document
-        from suture.sent import verdict
+        from suture.sent.numbered import modelled
 
-        found = verdict(get(body).load(parse_document(made)), provider).problems
+        found = modelled(get(body).load(parse_document(made))).sent_problems(provider)
     else:
         found = check(repaired.messages, provider, repaired=True)
     return rejected_words(found, AGENTS.get(transcript.format, ""), session) if found else ""

@@ -196,20 +196,25 @@ class Judged:
             return self.contract.summary()
         return f"{self.sent.summary()}{self.left()}"
 
+    @property
+    def after_figure(self) -> int | None:
+        """(A session log the provider rejects.) How many problems it finds in what the agent
+        sends from the session ``suture repair`` writes: :attr:`after_sent` (as ``suture scan``
+        counts them), else, until that comes or where it is not worked out (a session over
+        :data:`suture.tui.checking.WRITTEN_AT_LOAD`), 0 where the contract view's repair leaves
+        no problem, and ``None`` where it leaves some (some the agent repairs itself, some not:
+        their count is no count of what is sent)."""
+        if self.after_sent is not None:
+            return self.after_sent
+        return None if self.contract.after else 0
+
     def left(self, short: bool = False) -> str:
         """(A session log.) What suture's repair leaves, said after what the agent sends where the
         provider rejects that (``" → 0 after repair"``, ``" 1→0"`` where ``short``), as a request
-        file's header says it: the problems in what the agent sends from the session ``suture
-        repair`` writes (:attr:`after_sent`, ``after_repair`` in ``suture check --json`` and
-        ``suture scan``). Where that was not worked out (a check resumed after an append, a session
-        larger than :data:`suture.tui.checking.WRITTEN_AT_LOAD`), 0 is
-        said where the contract view's repair leaves no problem, and nothing where it leaves some
-        (some the agent repairs itself, some not: their count is no count of what is sent). ``""``
-        too where the provider accepts what is sent."""
+        file's header says it (:attr:`after_figure`); ``""`` where it is not known, or where the
+        provider accepts what is sent."""
         n = len(self.sent.problems) if self.sent is not None else 0
-        after = self.after_sent
-        if after is None and not self.contract.after:
-            after = 0
+        after = self.after_figure
         if not n or after is None:
             return ""
         return f" {n:,}{after_repair(after, short=True)}" if short else f" {after_repair(after)}"
@@ -294,8 +299,15 @@ class Part:
     """(A file that is not a session log.) What the provider's checks keep, to check the file
     again after an append from where they stopped (:meth:`suture.checks.resume.Checks.state`);
     sent with the verdict, whose problems it shares."""
-    after_sent: int | None = None
-    """(A session log whose sent history the provider rejects.) :attr:`Judged.after_sent`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """(A session log whose sent history ``provider`` rejects.) :attr:`Judged.after_sent`, sent
+    after every :class:`Part` (it takes the session written back and read again)."""
+
+    provider: str
+    after: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,14 +320,14 @@ class Shared:
 
 def verdict_parts(
     transcript: Transcript, repaired: Repair, providers: Sequence[str], data: bytes | None = None
-) -> Iterator[Sent | Part | Shared]:
+) -> Iterator[Sent | Part | Figure | Shared]:
     """(Pure: the checks' child runs it.) For a session log, first what its agent sends on resume
     without the messages and their wire form (the app has the file's; the provider's problems
     with them come in each :class:`Part`); then each provider's :class:`Part` in turn. The
-    library's verdicts, as ``suture check`` gets them: the sent view is built once for all. Where
-    the provider rejects what is sent, ``data`` (the bytes the session was read from) gives the
-    problems in what the agent sends from the session ``suture repair`` writes, as ``suture scan``
-    counts them (the session written back and read once, for every provider that needs it). For
+    library's verdicts, as ``suture check`` gets them: the sent view is built once for all. Then,
+    where ``data`` (the bytes the session was read from) is given, a :class:`Figure` for each
+    provider that rejects what is sent: the problems in what the agent sends from the session
+    ``suture repair`` writes, as ``suture scan`` counts them (written back and read once). For
     any other file the checks are those of :class:`suture.checks.resume.Checks`, whose state comes
     with each part (and, last, :class:`Shared`), so that the next check after an append resumes."""
     from suture.checks.resume import Checks
@@ -325,11 +337,14 @@ def verdict_parts(
     sent: Sent | None = as_sent(transcript) if transcript.format in models() else None
     if sent is not None:
         yield replace(sent, messages=[], wire=[])
-        repaired_session = _RepairedSession(transcript, repaired, data)
+        rejected: dict[str, int] = {}
         for name in providers:
             found = sent_verdict(transcript, name, repaired, sent)
-            after = repaired_session.problems(name, len(found.problems)) if found.problems else None
-            yield Part(name, found.contract.before, found.contract.after, found.problems, after_sent=after)
+            if found.problems:
+                rejected[name] = len(found.problems)
+            yield Part(name, found.contract.before, found.contract.after, found.problems)
+        if data is not None and rejected:
+            yield from _after_counts(transcript, repaired, rejected, data)
         return
     checks = Checks(providers)
     for name, contract in checks.each(transcript.messages, repaired):
@@ -345,29 +360,26 @@ def _after_apart(
     started: Callable[[Apart[Any]], None],
     data: Callable[[], bytes | None],
 ) -> None:
-    """(Resumed checks of a session log.) The figure after repair (:attr:`Judged.after_sent`)
-    of each verdict that wants it (:func:`_wants_after`), worked out in a child, as a whole check
-    works it out, from the file's bytes; each such verdict is told with it once it comes (the
-    verdict shown before stays meanwhile), or without it where it cannot be worked out."""
+    """(Resumed checks of a session log, each verdict told already.) The figure after repair
+    (:attr:`Judged.after_sent`) of each provider that rejects what is sent, worked out in a child
+    as a whole check works it out, from the file's bytes; each such verdict is told again with it."""
     from functools import partial
 
     from suture.checks.apart import Apart, ChecksFailed
 
-    wanted = {n: len(j.sent.problems) for n, j in placed.items() if j.sent is not None and _wants_after(j)}
-    if not wanted or cancelled():
+    rejected = {n: len(j.sent.problems) for n, j in placed.items() if j.sent is not None and j.sent.problems}
+    if not rejected or cancelled():
         return
     read = _bytes_for_child(data)
-    found: dict[str, int | None] = {}
-    if read is not None:
-        try:
-            with Apart(partial(_after_counts, model.transcript, model.repair, wanted, read)) as apart:
-                started(apart)
-                found.update(apart.results(cancelled))
-        except ChecksFailed:  # the verdicts stand without the figure
-            pass
-    for name in wanted:
-        if not cancelled():
-            on_each(name, replace(placed[name], after_sent=found.get(name)))
+    if read is None:
+        return
+    try:
+        with Apart(partial(_after_counts, model.transcript, model.repair, rejected, read)) as apart:
+            started(apart)
+            for figure in apart.results(cancelled):
+                on_each(figure.provider, replace(placed[figure.provider], after_sent=figure.after))
+    except ChecksFailed:  # the verdicts stand without the figure
+        pass
 
 
 def _bytes_for_child(data: Callable[[], bytes | None]) -> bytes | None:
@@ -382,42 +394,15 @@ def _bytes_for_child(data: Callable[[], bytes | None]) -> bytes | None:
     return read
 
 
-def _wants_after(judged: Judged) -> bool:
-    """Whether the header's figure after repair of a session log's verdict needs the session
-    ``suture repair`` writes read back: the provider rejects what is sent and the contract
-    view's repair leaves problems (where it leaves none, the figure is 0 without it)."""
-    return judged.sent is not None and bool(judged.sent.problems) and bool(judged.contract.after)
+def _after_counts(transcript: Transcript, repaired: Repair, now: dict[str, int], data: bytes) -> Iterator[Figure]:
+    """(Pure: a child runs it.) For each provider of ``now`` (the problems it finds in what is sent
+    now), those in what is sent from the session ``suture repair`` writes
+    (:class:`suture.scan.AfterRepair`: written back and read once for all)."""
+    from suture.scan import AfterRepair
 
-
-def _after_counts(
-    transcript: Transcript, repaired: Repair, now: dict[str, int], data: bytes
-) -> Iterator[tuple[str, int | None]]:
-    """(Pure: a child runs it.) For each provider of ``now`` (the problems in what is sent now),
-    :meth:`_RepairedSession.problems`."""
-    session = _RepairedSession(transcript, repaired, data)
+    after = AfterRepair(transcript, repaired, data)
     for name, n in now.items():
-        yield name, session.problems(name, n)
-
-
-class _RepairedSession:
-    """The session ``suture repair`` writes, read back when first wanted (:func:`verdict_parts`)."""
-
-    def __init__(self, transcript: Transcript, repaired: Repair, data: bytes | None) -> None:
-        self.transcript, self.repaired, self.data = transcript, repaired, data
-        self.read: tuple[Transcript | None] | None = None
-
-    def problems(self, provider: str, now: int) -> int | None:
-        """The problems ``provider`` finds in what the agent sends from it (``now``, those in what
-        it sends from the file as it is, where the repair writes the file unchanged); ``None``
-        without the file's bytes."""
-        from suture.scan import repaired_session, sent_problems
-
-        if self.data is None:
-            return None
-        if self.read is None:
-            self.read = (repaired_session(self.transcript, self.repaired, self.data),)
-        session = self.read[0]
-        return now if session is None else sent_problems(session, provider)
+        yield Figure(name, after.problems(name, n))
 
 
 def judge_all(
@@ -446,10 +431,9 @@ def judge_all(
     :class:`~suture.checks.apart.ChecksFailed` where the checks broke or their process died."""
     from functools import partial
 
-    from suture.checks import Verdict
     from suture.checks.apart import Apart
     from suture.checks.resume import Checks
-    from suture.sent import SentVerdict, models
+    from suture.sent import models
     from suture.sent.resume import SentChecks
 
     transcript, repaired = model.transcript, model.repair
@@ -463,8 +447,7 @@ def judge_all(
                 if cancelled():
                     return None
                 placed[name] = place(model, name, contract, judged)
-                if not _wants_after(placed[name]):
-                    on_each(name, placed[name])
+                on_each(name, placed[name])
             _after_apart(model, placed, on_each, cancelled, started, data)
             return None if cancelled() else kept
         if isinstance(kept, Checks) and not session:
@@ -473,33 +456,48 @@ def judge_all(
                     return None
                 on_each(name, place(model, name, contract))
             return kept
-    sent: Sent | None = None
-    states: dict[str, object] = {}
-    common: object = None
     read = _bytes_for_child(data) if session else None
     with Apart(partial(verdict_parts, transcript, repaired, providers, read)) as apart:
         started(apart)
-        for item in apart.results(cancelled):
-            if isinstance(item, Shared):
-                common = item.common
-                continue
-            if not isinstance(item, Part):
-                sent = item
-                continue
-            if item.kept is not None:
-                states[item.provider] = item.kept
-            contract = Verdict(item.provider, item.before, item.after, repaired)
-            found = (
-                SentVerdict(item.provider, sent, item.sent, contract)
-                if sent is not None and item.sent is not None
-                else None
-            )
-            on_each(item.provider, place(model, item.provider, contract, found, item.after_sent))
+        common, states = _told(model, apart.results(cancelled), on_each)
     if resumes and not cancelled():
         return SentChecks(providers)  # (no state: the next check is whole, here, and keeps it)
     if common is None or cancelled() or set(states) != set(providers):
         return None
     return Checks.joined(common, states, repaired)
+
+
+def _told(
+    model: RowModel, items: Iterable[Sent | Part | Figure | Shared], on_each: Callable[[str, Judged], None]
+) -> tuple[object, dict[str, object]]:
+    """Each verdict of :func:`verdict_parts`'s ``items`` placed on ``model``'s rows and told as it
+    comes; returns what the checks share and each provider's state (:class:`Shared`, ``Part.kept``)."""
+    from suture.checks import Verdict
+    from suture.sent import SentVerdict
+
+    sent: Sent | None = None
+    states: dict[str, object] = {}
+    common: object = None
+    done: dict[str, Judged] = {}
+    for item in items:
+        if isinstance(item, Shared):
+            common = item.common
+        elif isinstance(item, Figure):
+            on_each(item.provider, replace(done[item.provider], after_sent=item.after))
+        elif not isinstance(item, Part):
+            sent = item
+        else:
+            if item.kept is not None:
+                states[item.provider] = item.kept
+            contract = Verdict(item.provider, item.before, item.after, model.repair)
+            found = (
+                SentVerdict(item.provider, sent, item.sent, contract)
+                if sent is not None and item.sent is not None
+                else None
+            )
+            done[item.provider] = place(model, item.provider, contract, found)
+            on_each(item.provider, done[item.provider])
+    return common, states
 
 
 def place(
