@@ -500,9 +500,7 @@ def _told(
     return common, states
 
 
-def place(
-    model: RowModel, provider: str, contract: Verdict, sent: SentVerdict | None = None, after_sent: int | None = None
-) -> Judged:
+def place(model: RowModel, provider: str, contract: Verdict, sent: SentVerdict | None = None) -> Judged:
     """Put each of a verdict's findings on its row. Each kind's findings are in the order of
     their rows, as the panes read and ``x`` visits them (a moved result's problem where the
     result now is), a row's in the verdict's order: the problems list shows them so."""
@@ -533,7 +531,7 @@ def place(
     by_row: dict[int, list[Finding]] = {}
     for f in findings:
         by_row.setdefault(f.row, []).append(f)
-    return Judged(provider, contract, sent, findings, by_row, after_sent)
+    return Judged(provider, contract, sent, findings, by_row)
 
 
 def _by_row(findings: Iterable[Finding]) -> list[Finding]:
