@@ -17,6 +17,7 @@ from suture.tui.screens import ConfirmScreen, ExportScreen
 from suture.writeback import export_choices, write_back
 from tests.fakehome import use_home
 from tests.helpers.app import SIZE, app_on_copy, export, ready
+from tests.helpers.sent import thinking_after_text
 
 ROOT = Path(__file__).resolve().parent.parent
 CLAUDE_MOVED = ROOT / "sample_sessions" / "real" / "claude-code" / "tool_heavy.jsonl"
@@ -306,11 +307,8 @@ async def test_a_request_body_export_says_what_its_provider_would_reject(tmp_pat
 async def test_a_session_export_says_what_its_agent_would_still_send_rejected(tmp_path: Path) -> None:
     # Text, then thinking, in one assistant message (A12): neither suture's repair nor Claude
     # Code mends it. The session written back says so, in the words suture repair warns with.
-    lines = CLAUDE_MOVED.read_bytes().splitlines()
-    k = next(i for i, line in enumerate(lines) if b'"text":"\\n\\n"' in line)
-    lines[k] = lines[k].replace(b'"text":"\\n\\n"', b'"text":"Looking."')
     source = tmp_path / "source.jsonl"
-    source.write_bytes(b"\n".join(lines) + b"\n")
+    source.write_bytes(thinking_after_text(CLAUDE_MOVED))
     app = app_on_copy(source, tmp_path)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await ready(pilot, app)

@@ -12,6 +12,7 @@ import pytest
 from suture.checks import check
 from suture.formats import load_file
 from tests.helpers.cli import run
+from tests.helpers.sent import thinking_after_text
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKED = ROOT / "sample_sessions" / "chat" / "worked-example.json"
@@ -210,11 +211,8 @@ def test_a_session_its_agent_would_still_send_rejected_gets_a_warning(tmp_path: 
     # Text, then thinking, in one assistant message (A12): neither suture's repair nor Claude
     # Code mends it (Claude Code leaves out only a whitespace-only text block there). The repair
     # changes nothing; it says so, and that Anthropic would reject what Claude Code sends.
-    lines = (ROOT / "sample_sessions" / "real" / "claude-code" / "short.jsonl").read_bytes().splitlines()
-    k = next(i for i, line in enumerate(lines) if b'"text":"\\n\\n"' in line)
-    lines[k] = lines[k].replace(b'"text":"\\n\\n"', b'"text":"Looking."')
     path, out, report = tmp_path / "in.jsonl", tmp_path / "out.jsonl", tmp_path / "report.json"
-    path.write_bytes(b"\n".join(lines) + b"\n")
+    path.write_bytes(thinking_after_text(ROOT / "sample_sessions" / "real" / "claude-code" / "short.jsonl"))
     checked = run("check", path, "--json")
     assert checked.returncode == 1
     assert [v["rule"] for v in orjson.loads(checked.stdout)["providers"]["anthropic"]["sent"]] == ["A12"]

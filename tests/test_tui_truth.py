@@ -29,7 +29,7 @@ from suture.tui.screens import ExportScreen, ProviderScreen
 from suture.written import lines_of
 from tests.helpers.app import WORKED, ready
 from tests.helpers.checks import checks_done
-from tests.helpers.sent import blank_second_prompt
+from tests.helpers.sent import blank_second_prompt, thinking_after_text
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDED = ROOT / "sample_sessions" / "recorded" / "claude-code-2.1.328"
@@ -750,11 +750,8 @@ async def test_a_session_the_repair_leaves_rejected_says_how_many_are_left(tmp_p
     # Text, then thinking, in one assistant message (A12): neither suture's repair nor Claude
     # Code mends it. The header says "→ 1 after repair", as scan does, and the list marks the
     # problem in what is sent as not fixed by the repair (no ✓).
-    lines = (ROOT / "sample_sessions" / "real" / "claude-code" / "short.jsonl").read_bytes().splitlines()
-    k = next(i for i, line in enumerate(lines) if b'"text":"\\n\\n"' in line)
-    lines[k] = lines[k].replace(b'"text":"\\n\\n"', b'"text":"Looking."')
     path = tmp_path / "session.jsonl"
-    path.write_bytes(b"\n".join(lines) + b"\n")
+    path.write_bytes(thinking_after_text(ROOT / "sample_sessions" / "real" / "claude-code" / "short.jsonl"))
     scanned = _scan_json(path, capsys)
     assert scanned["verdict"] == "rejected" and scanned["after_repair"] == 1
     app = SutureApp(path, watch=False)

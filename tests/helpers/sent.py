@@ -162,3 +162,14 @@ def session_lines(events: list[tuple[str, Any]]) -> list[bytes]:
             }
         lines.append(orjson.dumps(record) + b"\n")
     return lines
+
+
+def thinking_after_text(session: Path) -> bytes:
+    """A Claude Code session (``session``, a real one whose assistant message starts with a
+    whitespace-only text block before its thinking) with that block given text: text, then
+    thinking (A12), which neither suture's repair nor Claude Code mends, so what Claude Code sends
+    from the session suture repair writes is still rejected."""
+    lines = session.read_bytes().splitlines()
+    k = next(i for i, line in enumerate(lines) if b'"text":"\\n\\n"' in line)
+    lines[k] = lines[k].replace(b'"text":"\\n\\n"', b'"text":"Looking."')
+    return b"\n".join(lines) + b"\n"
