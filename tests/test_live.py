@@ -469,3 +469,23 @@ def test_messages_put_in_or_cut_out_at_one_place_change_none_of_the_others(
     changed, shared_end = _change_between(messages(kept), messages(kept[:at] + put + kept[at + cut :]))
     assert changed <= min(cut, len(put))
     assert shared_end <= min(len(kept), len(kept) - cut + len(put)) - changed
+
+
+def test_the_bytes_as_shown_leave_out_a_line_still_being_written_and_go_with_the_state(jsonl: Path) -> None:
+    # What a session is written back over, and what its figure after repair is worked out
+    # from: the bytes the state shown was read from, without the line the state leaves out.
+    live = LiveFile(jsonl)
+    shown = live.poll().transcript
+    assert shown is not None and live.read_as_shown(shown) == jsonl.read_bytes()
+    assert live.read_as_shown(shown, most=10) is None  # (more bytes than that)
+    complete = jsonl.read_bytes()
+    with jsonl.open("ab") as f:
+        f.write(b'{"role": "tool", "tool_')
+    update = live.poll()
+    assert update.pending_line == 3 and update.transcript is not None
+    assert live.read_as_shown(update.transcript) == complete
+    with jsonl.open("ab") as f:
+        f.write(b'call_id": "a", "content": "ok"}\n')  # the file no longer holds what was read
+    assert live.read_as_shown(update.transcript) is None
+    again = live.poll().transcript
+    assert again is not None and live.read_as_shown(again) == jsonl.read_bytes()

@@ -160,14 +160,15 @@ class LiveFile:
 
     def read_as_shown(self, transcript: Transcript, most: int | None = None) -> bytes | None:
         """The file's bytes, where ``transcript`` is the state shown and the file still holds the
-        bytes it was read from (their size and CRC-32 as read); ``None`` otherwise, and where they
-        were more than ``most``. For what is worked out from the bytes as well as the messages (a
-        session log written back)."""
+        bytes it was read from (their size and CRC-32 as read), without a last line still being
+        written (which the state leaves out); ``None`` otherwise, and where they were more than
+        ``most``. For what is worked out from the bytes as well as the messages (a session log
+        written back)."""
         with self._lock:
             if self._shown is None or self._shown[0] is not transcript:
                 return None
-            key = self._tail.key
-        if key is None or (most is not None and key[0] > most):
+            key, end = self._tail.key, self._tail.shown_end
+        if key is None or end is None or (most is not None and key[0] > most):
             return None
         try:
             data = read_input(self.path, streams=False)
@@ -175,7 +176,7 @@ class LiveFile:
             return None
         import zlib
 
-        return data if (len(data), zlib.crc32(data)) == key else None
+        return data[:end] if (len(data), zlib.crc32(data)) == key else None
 
     def ignore(self, data: bytes) -> None:
         """Bytes this process is about to write to the file itself (an export over the input):

@@ -292,6 +292,15 @@ class Tail:
             return self._size, self._crc
         return self._size, zlib.crc32(self._fragment, self._crc)
 
+    @property
+    def shown_end(self) -> int | None:
+        """How many bytes at the start of the file the current state holds: all that were read,
+        but a last line still being written, which the state leaves out (``None`` before the first
+        read). With :attr:`key`: the bytes a state was read from, as a reader cut them."""
+        if self.transcript is None:
+            return None
+        return self._committed if self._pending else self._size
+
     # -- the first read, in pieces ---------------------------------------------------------------
 
     def _in_pieces(self, f: BinaryIO, st: os.stat_result, progress: Callable[[Partial], None]) -> TailUpdate:

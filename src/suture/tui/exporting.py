@@ -202,10 +202,9 @@ class ExportFlow(App[None]):
         of the view: the export leaves it out, and the sentence returned says so (``suture
         repair`` refuses the file while it is cut off): in the dialog, and in the note once
         written."""
-        data = self.live.read_as_shown(transcript)
-        if data is None or pending is None or data.endswith(b"\n"):
+        data = self.live.read_as_shown(transcript)  # (without that line)
+        if data is None or pending is None:
             return data, None
-        data = data[: data.rfind(b"\n") + 1]
         return data, (
             f"Line {pending} of the file is still being written: it is left out, as the view leaves "
             "it out (suture repair refuses the file while its last line is cut off); export again "
