@@ -272,7 +272,8 @@ class CheckFlow(App[None]):
         def each(name: str, judged: Judged) -> None:
             found[name] = judged
             shown = {p: found[p] for p in PROVIDERS if p in found}
-            self.post_message(Checked(model, shown, pending=len(order) - len(found), shared=shared))
+            coming = sum(1 for j in found.values() if j.figure_coming)  # (a figure after repair to come)
+            self.post_message(Checked(model, shown, pending=len(order) - len(found) + coming, shared=shared))
 
         def started(child: Apart[Any]) -> None:
             if worker.is_cancelled:

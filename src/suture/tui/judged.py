@@ -144,6 +144,9 @@ class Judged:
     """(A session log the provider rejects.) How many problems it finds in what the agent sends
     from the session ``suture repair`` writes, as ``after_repair`` in ``suture scan`` and ``suture
     check --json`` counts them; ``None`` where that was not worked out (:func:`verdict_parts`)."""
+    figure_coming: bool = False
+    """Whether :attr:`after_sent` is being worked out, and this verdict will be told again with it
+    (the checks are not over until it is)."""
 
     @property
     def session(self) -> bool:
@@ -358,28 +361,28 @@ def _after_apart(
     on_each: Callable[[str, Judged], None],
     cancelled: Callable[[], bool],
     started: Callable[[Apart[Any]], None],
-    data: Callable[[], bytes | None],
+    read: bytes,
 ) -> None:
-    """(Resumed checks of a session log, each verdict told already.) The figure after repair
-    (:attr:`Judged.after_sent`) of each provider that rejects what is sent, worked out in a child
-    as a whole check works it out, from the file's bytes; each such verdict is told again with it."""
+    """(Resumed checks of a session log, each verdict told already, those that reject what is
+    sent told as waiting for it.) The figure after repair (:attr:`Judged.after_sent`) of each
+    provider that rejects what is sent, worked out in a child as a whole check works it out, from
+    the file's bytes ``read``; each such verdict is told again with it (or without it, where the
+    child fails)."""
     from functools import partial
 
     from suture.checks.apart import Apart, ChecksFailed
 
-    rejected = {n: len(j.sent.problems) for n, j in placed.items() if j.sent is not None and j.sent.problems}
-    if not rejected or cancelled():
-        return
-    read = _bytes_for_child(data)
-    if read is None:
-        return
+    rejected = {n: len(j.sent.problems) for n, j in placed.items() if j.figure_coming and j.sent is not None}
     try:
         with Apart(partial(_after_counts, model.transcript, model.repair, rejected, read)) as apart:
             started(apart)
             for figure in apart.results(cancelled):
-                on_each(figure.provider, replace(placed[figure.provider], after_sent=figure.after))
+                placed[figure.provider] = replace(placed[figure.provider], after_sent=figure.after, figure_coming=False)
+                on_each(figure.provider, placed[figure.provider])
     except ChecksFailed:  # the verdicts stand without the figure
-        pass
+        for name in rejected:
+            if placed[name].figure_coming:
+                on_each(name, replace(placed[name], figure_coming=False))
 
 
 def _bytes_for_child(data: Callable[[], bytes | None]) -> bytes | None:
@@ -447,8 +450,14 @@ def judge_all(
                 if cancelled():
                     return None
                 placed[name] = place(model, name, contract, judged)
+            rejected = [n for n, j in placed.items() if j.sent is not None and j.sent.problems]
+            read = _bytes_for_child(data) if rejected else None
+            for name in placed:
+                if read is not None and name in rejected:
+                    placed[name] = replace(placed[name], figure_coming=True)
                 on_each(name, placed[name])
-            _after_apart(model, placed, on_each, cancelled, started, data)
+            if read is not None:
+                _after_apart(model, placed, on_each, cancelled, started, read)
             return None if cancelled() else kept
         if isinstance(kept, Checks) and not session:
             for name, contract in kept.each(transcript.messages, repaired, same):
@@ -459,7 +468,7 @@ def judge_all(
     read = _bytes_for_child(data) if session else None
     with Apart(partial(verdict_parts, transcript, repaired, providers, read)) as apart:
         started(apart)
-        common, states = _told(model, apart.results(cancelled), on_each)
+        common, states = _told(model, apart.results(cancelled), on_each, figures=read is not None)
     if resumes and not cancelled():
         return SentChecks(providers)  # (no state: the next check is whole, here, and keeps it)
     if common is None or cancelled() or set(states) != set(providers):
@@ -468,10 +477,15 @@ def judge_all(
 
 
 def _told(
-    model: RowModel, items: Iterable[Sent | Part | Figure | Shared], on_each: Callable[[str, Judged], None]
+    model: RowModel,
+    items: Iterable[Sent | Part | Figure | Shared],
+    on_each: Callable[[str, Judged], None],
+    figures: bool,
 ) -> tuple[object, dict[str, object]]:
     """Each verdict of :func:`verdict_parts`'s ``items`` placed on ``model``'s rows and told as it
-    comes; returns what the checks share and each provider's state (:class:`Shared`, ``Part.kept``)."""
+    comes (``figures``: a :class:`Figure` comes after for each that rejects what is sent, told as
+    waiting for it); returns what the checks share and each provider's state (:class:`Shared`,
+    ``Part.kept``)."""
     from suture.checks import Verdict
     from suture.sent import SentVerdict
 
@@ -483,7 +497,7 @@ def _told(
         if isinstance(item, Shared):
             common = item.common
         elif isinstance(item, Figure):
-            on_each(item.provider, replace(done[item.provider], after_sent=item.after))
+            on_each(item.provider, replace(done[item.provider], after_sent=item.after, figure_coming=False))
         elif not isinstance(item, Part):
             sent = item
         else:
@@ -496,6 +510,8 @@ def _told(
                 else None
             )
             done[item.provider] = place(model, item.provider, contract, found)
+            if figures and item.sent:
+                done[item.provider] = replace(done[item.provider], figure_coming=True)
             on_each(item.provider, done[item.provider])
     return common, states
 
