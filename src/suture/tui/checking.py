@@ -427,7 +427,8 @@ class CheckFlow(App[None]):
             if stricter:
                 text.append(f" ({stricter})" if not k else " (strict rejects)", status.part("error"))
             if self.checks_pending:
-                pending = f"  (checking {self.checks_pending} more providers…)" if not k else " …"
+                # (A provider still checked, or a figure after repair still worked out.)
+                pending = f"  (checking: {count(self.checks_pending, 'more verdict')} to come…)" if not k else " …"
                 text.append(pending, status.part("muted"))
         status.update_state(checks=texts)
         self._show_findings(by_row, agent)
@@ -486,7 +487,7 @@ class CheckFlow(App[None]):
             )
             choices.insert(0, (SHARED, forms))
         if self.checks_pending:
-            self.notify(f"{self.checks_pending} providers are still being checked", markup=False)
+            self.notify(f"{count(self.checks_pending, 'verdict')} still to come: the checks are running", markup=False)
         self.push_screen(ProviderScreen(choices, self.provider or SHARED), self._picked)
 
     def _picked(self, provider: str | None) -> None:
