@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from suture.formats import NotTranscript, about, detect, own_provider
 from suture.io import InputError, parse_document
@@ -25,6 +25,9 @@ from suture.model import Transcript, problems_said
 from suture.repair import Repair, repair
 from suture.sessions import Found, is_url
 from suture.words import count
+
+if TYPE_CHECKING:
+    from suture.checks import Violation
 
 __all__ = [
     "LISTED",
@@ -186,33 +189,26 @@ def sent_after_repair(
     transcript: Transcript, repaired: Repair, data: bytes | None, provider: str, problems: int
 ) -> int:
     """How many problems ``provider`` finds in what the agent sends on resume from the session
-    log ``suture repair`` writes (:func:`repaired_session`). ``problems`` (what is sent now) where
+    log ``suture repair`` writes (:class:`AfterRepair`). ``problems`` (what is sent now) where
     it writes the file unchanged, or cannot write it, or ``data`` is not given."""
-    session = repaired_session(transcript, repaired, data)
-    return problems if session is None else sent_problems(session, provider)
-
-
-def sent_problems(session: Transcript, provider: str) -> int:
-    """How many problems ``provider`` finds in what the agent sends on resume from ``session``
-    (:attr:`suture.sent.SentVerdict.problems`, without the contract view the verdict works out
-    beside them)."""
-    from suture.sent.numbered import modelled
-
-    return len(modelled(session).sent_problems(provider))
+    return AfterRepair(transcript, repaired, data).problems(provider, problems)
 
 
 class AfterRepair:
     """What each provider finds in what the agent sends on resume from the session log ``suture
-    repair`` writes (:func:`sent_after_repair`, for many providers): the session written back
-    and read once, when first asked, and what its agent sends built once."""
+    repair`` writes (``repaired`` written into ``data``, the bytes ``transcript`` was read from):
+    the session written back and read once, when first asked, and what its agent sends built
+    once, for every provider asked (:attr:`suture.sent.SentVerdict.problems`, without the
+    contract view the verdict works out beside them)."""
 
-    def __init__(self, transcript: Transcript, repaired: Repair, data: bytes) -> None:
+    def __init__(self, transcript: Transcript, repaired: Repair, data: bytes | None) -> None:
         self.transcript, self.repaired, self.data = transcript, repaired, data
         self._request: tuple[Any] | None = None
 
     def problems(self, provider: str, now: int) -> int:
         """How many problems ``provider`` finds there (``now``, those in what is sent from the file
-        as it is, where the repair writes the file unchanged or cannot write it)."""
+        as it is, where the repair writes the file unchanged, or cannot write it, or no bytes
+        were given)."""
         if self._request is None:
             from suture.sent.numbered import modelled
 
@@ -220,6 +216,21 @@ class AfterRepair:
             self._request = (modelled(session) if session is not None else None,)
         request = self._request[0]
         return now if request is None else len(request.sent_problems(provider))
+
+
+def sent_problems(session: Transcript, provider: str) -> list[Violation]:
+    """The problems ``provider`` finds in what the agent sends on resume from ``session``
+    (:attr:`suture.sent.SentVerdict.problems`, without the contract view)."""
+    from suture.sent.numbered import modelled
+
+    return modelled(session).sent_problems(provider)
+
+
+def read_back(format: str, data: bytes) -> Transcript:
+    """``data``, a session log suture wrote in ``format``, read as its agent's format reads it."""
+    from suture.formats import get
+
+    return get(format).load(parse_document(data))
 
 
 def repaired_session(transcript: Transcript, repaired: Repair, data: bytes | None) -> Transcript | None:
@@ -236,9 +247,7 @@ def repaired_session(transcript: Transcript, repaired: Repair, data: bytes | Non
         return None
     if not written.changed:
         return None
-    from suture.formats import get
-
-    return get(transcript.format).load(parse_document(written.data))
+    return read_back(transcript.format, written.data)
 
 
 def stricter_said(row: Row) -> str:

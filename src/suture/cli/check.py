@@ -398,13 +398,13 @@ def _session_json(
 ) -> dict[str, Any]:
     """``suture check --json`` on a session log (``read``: as loaded, and the bytes it was read
     from): the verdicts on what the agent sends."""
-    from suture.scan import repaired_session, sent_problems
+    from suture.scan import AfterRepair
     from suture.sent.numbered import held
 
     transcript, data = read
     written = transcript.messages
     # The session suture repair writes, written back and read once for every provider's count.
-    repaired = repaired_session(transcript, next(iter(results.values())).contract.repair, data) if results else None
+    after = AfterRepair(transcript, next(iter(results.values())).contract.repair, data) if results else None
     return {
         "file": show.path_json(args.input),
         "format": transcript.format,
@@ -435,7 +435,7 @@ def _session_json(
                 "verdict": "rejected" if v.rejected else "accepted",
                 "problems": len(v.problems),
                 # what the agent sends from the session suture repair writes, as scan counts it
-                "after_repair": len(v.problems) if repaired is None else sent_problems(repaired, name),
+                "after_repair": after.problems(name, len(v.problems)) if after is not None else len(v.problems),
                 "summary": v.summary(),
                 "sent": [
                     {

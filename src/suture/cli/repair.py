@@ -240,12 +240,9 @@ def _check_session(transcript: Transcript, written: Written) -> Callable[[], lis
         return None
 
     def problems() -> list[Violation]:
-        from suture.formats import get
-        from suture.io import parse_document
-        from suture.sent.numbered import modelled
+        from suture.scan import read_back, sent_problems
 
-        session = get(transcript.format).load(parse_document(written.data)) if written.changed else transcript
-        return modelled(session).sent_problems(provider)  # (what suture.sent.verdict gives as its problems)
+        return sent_problems(read_back(transcript.format, written.data) if written.changed else transcript, provider)
 
     return _on_a_thread(problems)
 

@@ -463,11 +463,9 @@ def rejected_in(
     from suture.checks import check, rejected_words
 
     if made is not None and session:
-        from suture.formats import get
-        from suture.io import parse_document
-        from suture.sent.numbered import modelled
+        from suture.scan import read_back, sent_problems
 
-        found = modelled(get(body).load(parse_document(made))).sent_problems(provider)
+        found = sent_problems(read_back(body, made), provider)
     else:
         found = check(repaired.messages, provider, repaired=True)
     return rejected_words(found, AGENTS.get(transcript.format, ""), session) if found else ""
