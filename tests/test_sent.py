@@ -24,7 +24,7 @@ import pytest
 from suture.checks import check
 from suture.formats import load_bytes, load_file
 from suture.sent import as_sent
-from suture.sent.numbered import block_keys, message_keys
+from suture.sent.numbered import block_keys, body_of, list_key, message_keys
 from suture.sent.pi import short_hash
 from tests.conftest import REAL
 from tests.helpers.sent import FOLDERS, IDS, STRICT, compared, shape, without_prompt
@@ -286,3 +286,31 @@ def test_pi_s_gemini_request_for_another_model_s_turn() -> None:
     assert "thoughtSignature" not in own["parts"][1]  # (a JSON signature is no base64)
     assert own["parts"][2]["thoughtSignature"] == "c2lnbmVk"
     assert made_up["parts"] == [{"functionResponse": {"name": "bash", "response": {"error": "No result provided"}}}]
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=IDS)
+def test_each_stand_in_has_the_shape_of_what_the_agent_adds(folder: Path) -> None:
+    """``suture sent --body`` puts a stand-in where the agent adds a message the file does not hold
+    (its system prompt, its instructions): it has the shape the real agent sent there (the same
+    keys, its content a string or parts of the same types), so a script reading the body reads it
+    as it reads the agent's."""
+    sent = as_sent(load_file(folder / "session.jsonl"))
+    first = first_resume(read_requests(folder))
+    assert first is not None
+    history = first["body"][list_key(sent.wire_format)]
+    body = body_of(sent)
+    if not sent.added:  # (pi to Anthropic and Gemini: its system prompt is not a message)
+        assert not [m for m in history if m.get("role") in ("system", "developer")]
+    for added in sent.added:
+        real, stand = history[added.position], body[added.position]
+        # (Claude Code's carries its output settings too, which suture does not make up.)
+        assert stand.keys() <= real.keys() - {"id", "output_config"}, added
+        assert ("type" in stand, stand["role"]) == ("type" in real, real["role"])
+        content = real["content"]
+        if isinstance(content, list):
+            # Claude Code sends its system message as parts after a compaction or a cut stream,
+            # as a string otherwise: the stand-in is a string.
+            if not isinstance(stand["content"], str) or shape(folder)["agent"] != "claude-code":
+                assert [p["type"] for p in stand["content"]] == [p["type"] for p in content[:1]]
+        else:  # a string (pi's recordings keep its digest, not its text)
+            assert isinstance(stand["content"], str)

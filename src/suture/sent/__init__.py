@@ -129,11 +129,15 @@ class Added:
     """A message the agent puts into the request when it sends it, which the file does not hold
     (its system prompt, its instructions): ``wire`` leaves it out, but a provider's index counts
     it. ``position`` is its place in the request (earlier additions counted), ``what`` says what
-    it is in a few words."""
+    it is in a few words. ``parts``: the agent sends its content as a list of typed parts, not as
+    one string; ``item``: as a Responses item typed ``message`` (what ``suture sent --body``
+    shows in its place takes the same shape: :func:`suture.sent.numbered.stand_in`)."""
 
     position: int
     role: str
     what: str
+    parts: bool = False
+    item: bool = False
 
 
 @dataclass(frozen=True, slots=True)

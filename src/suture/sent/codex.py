@@ -35,7 +35,7 @@ MEASURED = ("0.169.0", "0.171.0")
 each sending what this module says: a file one of them wrote is modelled as its own version."""
 MODEL = MEASURED[-1]
 """The Codex version whose resume is assumed for a file another version wrote."""
-ADDED = (Added(0, "developer", "Codex's instructions (a developer message)"),)
+ADDED = (Added(0, "developer", "Codex's instructions (a developer message)", parts=True, item=True),)
 """What Codex puts into every request it sends that the rollout does not hold (seen in
 every request of the recorded corpus)."""
 ABORTED = "aborted"

@@ -540,14 +540,15 @@ def body_of(sent: Sent) -> list[Any]:
 
 def stand_in(wire_format: str, added: Added) -> dict[str, Any]:
     """A message in ``wire_format`` that stands for one the agent adds when it sends, which the
-    file does not hold: it says what it is."""
+    file does not hold: it says what it is, in the shape the agent sends it (``Added.parts``,
+    ``Added.item``)."""
     text = f"({added.what}: added when the request is sent; the file does not hold it)"
     key = list_key(wire_format)
-    if key == "input":
-        return {"type": "message", "role": added.role, "content": [{"type": "input_text", "text": text}]}
     if key == "contents":
         return {"role": "user", "parts": [{"text": text}]}
-    return {"role": added.role, "content": text}
+    content: Any = [{"type": "input_text" if key == "input" else "text", "text": text}] if added.parts else text
+    shaped = {"type": "message"} if added.item else {}
+    return {**shaped, "role": added.role, "content": content}
 
 
 def modelled(transcript: Transcript, sent: Sent | None = None) -> SentRequest:
