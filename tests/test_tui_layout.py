@@ -252,3 +252,27 @@ async def test_pi_roles_longer_than_the_column_are_labelled_whole(
         for label in labels:
             assert text.count(f" {label}") == 2, text  # (both panes)
         assert "branchSu…" not in text and "bashExec…" not in text
+
+
+@pytest.mark.parametrize("size", [(200, 45), (160, 45), (100, 30)], ids=["wide", "beside", "below"])
+async def test_what_the_screen_draws_blank_has_no_border_and_is_covered(worked: Path, size: tuple[int, int]) -> None:
+    """The screen and the containers drawn as blank strips of their background (Textual's
+    ``BLANK``) have no border or padding in any layout, and their children cover them whole: drawn
+    one line at a time, they would show nothing more."""
+    app = SutureApp(worked, watch=False)
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot, app)
+        if size[0] < app.NARROW_BELOW:
+            await pilot.press("c")  # the lists below the panes
+            await pilot.pause()
+        blank = [w for w in (app.screen, *app.screen.walk_children()) if w.BLANK]
+        assert {w.id for w in blank} >= {"_default", "main", "panes", "changes-box"}
+        for widget in blank:
+            assert widget.styles.gutter.width == widget.styles.gutter.height == 0, widget.id
+            # (the screen's toasts and tooltips lie over it, on layers of their own)
+            shown = [c for c in widget.children if c.display and not c.styles.layer and c.styles.overlay != "screen"]
+            covered = sum(
+                c.outer_size.height if widget.styles.layout.name == "vertical" else c.outer_size.width for c in shown
+            )
+            room = widget.size.height if widget.styles.layout.name == "vertical" else widget.size.width
+            assert covered == room, (widget.id, [(c.id, c.outer_size) for c in shown])

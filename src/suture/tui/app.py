@@ -169,6 +169,20 @@ def _appended_only(old: Transcript, transcript: Transcript, added: int, changed:
     return added > 0 and not changed[0] and not changed[2] and old.format == transcript.format
 
 
+class _Row(Horizontal):
+    """A row of the panes' screen that its children cover whole and that has no border (Textual's
+    ``BLANK``: its lines are drawn as blank strips of its background, not styled one by one)."""
+
+    BLANK = True
+
+
+class _Column(Vertical):
+    """A column of the panes' screen that its children cover whole and that has no border in any
+    layout (see :class:`_Row`)."""
+
+    BLANK = True
+
+
 class PanesScreen(Screen[None]):
     """The app's main screen (the panes, the lists and the bars).
 
@@ -179,6 +193,7 @@ class PanesScreen(Screen[None]):
     before Textual's own (Textual calls a subclass's first) and skips that one restyle; every
     later resume, back from a dialog, restyles as Textual does."""
 
+    BLANK = True  # (its widgets cover it whole: see _Row)
     _shown = False
 
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
@@ -554,13 +569,13 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         # text_box()): the first screen is drawn without them, as most files need none.
         yield StatusBar(id="status")
         view = TranscriptView(on_moved=self._moved_to, id="view")
-        with Horizontal(id="main"):
-            with Vertical(id="panes"):
+        with _Row(id="main"):
+            with _Column(id="panes"):
                 yield PaneHeader(view, id="pane-header")
                 yield view
                 yield Static("", id="state", markup=False)
             with Vertical(id="sidebar"):
-                with Vertical(id="changes-box"):
+                with _Column(id="changes-box"):
                     yield Static("Changes", id="changes-title", markup=False)
                     yield ChangeList(id="changes", empty="")
                 with Vertical(id="problems-box"):
