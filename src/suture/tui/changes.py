@@ -106,6 +106,7 @@ class ItemList(ScrollView, Generic[T], can_focus=True):
         self.empty = empty
         self.digits = 1
         self._cache: LRUCache[tuple[int, int, bool, bool], Strip] = LRUCache(512)
+        self._said_lines: tuple[tuple[str, int, Style] | None, tuple[Strip, ...]] = (None, ())
 
     def set_items(self, items: Sequence[T]) -> None:
         self.items = items
@@ -195,12 +196,8 @@ class ItemList(ScrollView, Generic[T], can_focus=True):
         width = self.scrollable_content_region.width  # (not under the scrollbar: its ellipsis shows)
         base = self.rich_style
         if not self.items:
-            # What the list says where it has nothing (it takes no focus then), wrapped whole.
-            style = base + self.get_component_rich_style("changes--empty", partial=True)
-            lines = Text(self.empty, style=style).wrap(self.app.console, max(1, width - 2), overflow="fold")
-            if index < len(lines):
-                return self._strip(Text(" ", style=style) + lines[index], width, base)
-            return Strip.blank(width, base)
+            said = self._said(width, base) if self.empty else ()
+            return said[index] if index < len(said) else Strip.blank(width, base)
         if index >= len(self.items):
             return Strip.blank(width, base)
         key = (index, width, index == self.cursor, self.has_focus)
@@ -209,6 +206,16 @@ class ItemList(ScrollView, Generic[T], can_focus=True):
             strip = self._draw(index, width, base)
             self._cache[key] = strip
         return strip.apply_offsets(0, index)
+
+    def _said(self, width: int, base: Style) -> tuple[Strip, ...]:
+        """What the list says where it has nothing (it takes no focus then), wrapped whole to
+        ``width``: one strip a line, made once for each text, width and style."""
+        style = base + self.get_component_rich_style("changes--empty", partial=True)
+        key = (self.empty, width, style)
+        if self._said_lines[0] != key:
+            lines = Text(self.empty, style=style).wrap(self.app.console, max(1, width - 2), overflow="fold")
+            self._said_lines = (key, tuple(self._strip(Text(" ", style=style) + line, width, base) for line in lines))
+        return self._said_lines[1]
 
     def index_of(self, item: T) -> int:
         """The index of the message ``item`` is about."""
