@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -28,6 +28,7 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingsMap, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
+from textual.keys import format_key
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
@@ -48,7 +49,7 @@ from suture.tui.changes import ChangeList, ItemList, ProblemList
 from suture.tui.checking import WRITTEN_AT_LOAD, CheckFlow
 from suture.tui.contrast import ContrastFilter
 from suture.tui.exporting import ExportFlow, default_export_path
-from suture.tui.keys import LIST_KEYS, KeyBar
+from suture.tui.keys import LIST_KEYS, KeyBar, rebound
 from suture.tui.palette import BadgePalette
 from suture.tui.rows import RowBuilder, RowModel, human_size, next_round
 from suture.tui.searching import SearchFlow
@@ -324,14 +325,19 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         debounce_ms: int = 200,
         collector_paused: bool = False,
         hint: str = "",
+        keymap: Mapping[str, str] | None = None,
     ) -> None:
         """``path`` None starts with no file: a subclass shows something else first and calls
         :meth:`open_file` (the sessions browser does). ``collector_paused``: the caller paused
         the cycle collector for the app's start (``suture FILE`` does, before it imports the
         app); once the first screen is drawn, the app takes everything made so far out of the
         collector's sight and resumes it. ``hint``: what to try, said once the first screen is
-        out (``suture demo`` says it)."""
+        out (``suture demo`` says it). ``keymap``: the keys the person binds otherwise, by
+        binding id (:mod:`suture.settings`)."""
         super().__init__()
+        self.keymap: Mapping[str, str] = dict(keymap or {})
+        if self.keymap:
+            self.set_keymap(dict(self.keymap))
         self._hint = hint
         self._collector_paused = collector_paused
         # Every text at 4.5:1 contrast or more, in every theme (after ANSI colours are resolved).
@@ -550,9 +556,14 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         them: a subclass's ``BINDINGS`` add to these), and the panes' key that shows a message whole."""
         own = [b for bound in self._bindings.key_to_bindings.values() for b in bound]
         opens = [
-            Binding(b.key, "details") for b in TranscriptView.BINDINGS if isinstance(b, Binding) and b.action == "open"
+            Binding(b.key, "details", id=b.id)
+            for b in TranscriptView.BINDINGS
+            if isinstance(b, Binding) and b.action == "open"
         ]
-        return BindingsMap([*own, *opens]).key_to_bindings
+        keyed = BindingsMap([*own, *opens])
+        if self.keymap:
+            keyed.apply_keymap(self._keymap)
+        return keyed.key_to_bindings
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -704,6 +715,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             self.call_after_refresh(self._resume_collector)
         if self._hint:
             self.call_after_refresh(self.notify, self._hint, title="what to try", timeout=12, markup=False)
+        if self.keymap:
+            self.call_after_refresh(self._keymap_checked)
         if self.has_file:
             first, self._loaded_first = self._loaded_first, None
             await self._start_file(first)
@@ -1692,20 +1705,56 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         if self.live.unchecked:
             self._verify_timer = self.set_timer(VERIFY_SETTLE, lambda: self.read_file(verify=True))
 
+    # -- keys the person binds otherwise (suture.settings) -------------------------------------
+
+    def _keymap_checked(self) -> None:
+        """Say which ids of the keymap no binding has (a typo binds nothing), and which keys it
+        gives one binding that another of the same place had (that one loses them)."""
+        from suture.tui.keys import every_binding
+
+        bindings = every_binding()
+        unknown = sorted(set(self.keymap) - set(bindings))
+        said = []
+        if unknown:
+            names = ", ".join(show.line(name) for name in unknown)
+            said.append(f"the keymap names {names}, which no key binding is called (suture keys lists them)")
+        keys = self._normalize_keymap({b.id: b.key for b in bindings.values() if b.id})
+        taken = []
+        for name, given in self._keymap.items():
+            place = name.split(".")[0]
+            for other, had in keys.items():
+                lost = set(given.split(",")) & set(self._keymap.get(other, had).split(","))
+                if other != name and other.split(".")[0] == place and lost:
+                    taken.append(f"{', '.join(format_key(k) for k in sorted(lost))} from {other} to {name}")
+        if taken:
+            said.append(f"the keymap gives one key two bindings: {'; '.join(sorted(set(taken)))}")
+        for text in said:
+            self.notify(text, title="settings", severity="warning", timeout=12, markup=False)
+
+    def key_of(self, binding_id: str) -> str:
+        """The first key that does the app's binding ``binding_id`` (the keymap's, else its own),
+        as the help writes it."""
+        bound = [b for keyed in self._bindings.key_to_bindings.values() for b in keyed]
+        own = next(b.key for b in [*bound, *TranscriptView.BINDINGS] if isinstance(b, Binding) and b.id == binding_id)
+        return format_key(self.keymap.get(binding_id, own).split(",")[0])
+
     # -- help and palette --------------------------------------------------------------------
 
     def help_groups(self) -> list[tuple[str, Iterable[BindingType]]]:
         from suture.tui.evidence import NotSentScreen
         from suture.tui.explain import ExplainScreen
 
+        def keyed(bindings: Iterable[BindingType]) -> list[BindingType]:
+            return rebound(bindings, self.keymap)
+
         return [
-            ("Anywhere", self.BINDINGS),
-            ("Panes", TranscriptView.BINDINGS),
-            ("Changes and problems lists", ChangeList.BINDINGS),
-            ("Message details (enter)", DetailScreen.BINDINGS),
-            ("Explain an error (E)", ExplainScreen.BINDINGS),
-            ("What is not sent (s)", NotSentScreen.BINDINGS),
-            ("Lists and dialogs", [*LIST_KEYS]),
+            ("Anywhere", keyed(self.BINDINGS)),
+            ("Panes", keyed(TranscriptView.BINDINGS)),
+            ("Changes and problems lists", keyed(ChangeList.BINDINGS)),
+            (f"Message details ({self.key_of('view.open')})", keyed(DetailScreen.BINDINGS)),
+            (f"Explain an error ({self.key_of('app.explain')})", keyed(ExplainScreen.BINDINGS)),
+            (f"What is not sent ({self.key_of('app.not_sent')})", keyed(NotSentScreen.BINDINGS)),
+            ("Lists and dialogs", keyed(LIST_KEYS)),
             (
                 "Other",
                 [
@@ -1744,49 +1793,78 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        commands: list[tuple[str, str, Callable[[], object]]] = [
-            ("Next change", "Jump to the next change (n)", self.action_next_change),
-            ("Previous change", "Jump to the previous change (N)", self.action_previous_change),
-            ("Message details", "Show the selected message whole (enter)", self.action_details),
-            ("Search", "Search message text and ids (/)", self.action_search),
-            ("Next match", "Go to the next search match (])", lambda: self.action_search_step(1)),
-            ("Previous match", "Go to the previous search match ([)", lambda: self.action_search_step(-1)),
-            ("Choose provider", "Check against another provider (p)", self.action_pick_provider),
-            ("Next problem", "Jump to the next provider problem (x)", lambda: self.action_problem(1)),
-            ("Previous problem", "Jump to the previous provider problem (X)", lambda: self.action_problem(-1)),
-            ("Copy message JSON", "Copy the selected message's record (y)", self.action_copy),
-            ("Export repaired transcript", "Write the repaired transcript (e)", self.action_export),
-            ("Follow the end", "Follow the file's end like tail -f (f)", self.action_follow),
-            ("Reload", "Read the file again now (r)", self.action_reload),
-            ("Toggle the lists", "Show or hide the lists of changes and problems (c)", self.action_toggle_changes),
+        commands: list[tuple[str, str, str, Callable[[], object]]] = [
+            ("Next change", "Jump to the next change", "app.next_change", self.action_next_change),
+            ("Previous change", "Jump to the previous change", "app.previous_change", self.action_previous_change),
+            ("Message details", "Show the selected message whole", "view.open", self.action_details),
+            ("Search", "Search message text and ids", "app.search", self.action_search),
+            ("Next match", "Go to the next search match", "app.next_match", lambda: self.action_search_step(1)),
+            (
+                "Previous match",
+                "Go to the previous search match",
+                "app.previous_match",
+                lambda: self.action_search_step(-1),
+            ),
+            ("Choose provider", "Check against another provider", "app.provider", self.action_pick_provider),
+            ("Next problem", "Jump to the next provider problem", "app.next_problem", lambda: self.action_problem(1)),
+            (
+                "Previous problem",
+                "Jump to the previous provider problem",
+                "app.previous_problem",
+                lambda: self.action_problem(-1),
+            ),
+            ("Copy message JSON", "Copy the selected message's record", "app.copy", self.action_copy),
+            ("Export repaired transcript", "Write the repaired transcript", "app.export", self.action_export),
+            ("Follow the end", "Follow the file's end like tail -f", "app.follow", self.action_follow),
+            ("Reload", "Read the file again now", "app.reload", self.action_reload),
+            (
+                "Toggle the lists",
+                "Show or hide the lists of changes and problems",
+                "app.toggle_changes",
+                self.action_toggle_changes,
+            ),
             (
                 "Show only changed rows",
-                "Filter the panes to the rows repair changed (v)",
+                "Filter the panes to the rows repair changed",
+                "app.filter",
                 lambda: self.action_filter("changed"),
             ),
             (
                 "Show only problem rows",
-                "Filter the panes to the rows the provider would reject (v)",
+                "Filter the panes to the rows the provider would reject",
+                "app.filter",
                 lambda: self.action_filter("problems"),
             ),
             (
                 "Show only search matches",
-                "Filter the panes to the rows matching the search (v)",
+                "Filter the panes to the rows matching the search",
+                "app.filter",
                 lambda: self.action_filter("matches"),
             ),
-            ("Show every row", "Turn the filter off (esc)", lambda: self.action_filter("all")),
-            ("Explain an error", "Paste a provider's error: the rule, its messages, the fix (E)", self.action_explain),
-            ("Go to the recorded error", "The message the session's API error names (!)", self.action_go_error),
-            ("Go to…", "messages.N, input[N], contents[N], a line of the file, #N (:)", self.action_goto),
+            ("Show every row", "Turn the filter off", "app.clear_search", lambda: self.action_filter("all")),
+            (
+                "Explain an error",
+                "Paste a provider's error: the rule, its messages, the fix",
+                "app.explain",
+                self.action_explain,
+            ),
+            (
+                "Go to the recorded error",
+                "The message the session's API error names",
+                "app.go_error",
+                self.action_go_error,
+            ),
+            ("Go to…", "messages.N, input[N], contents[N], a line of the file, #N", "app.goto", self.action_goto),
             (
                 "What is not sent",
-                "Records the agent leaves out (API errors, failed turns), each as written (s)",
+                "Records the agent leaves out (API errors, failed turns), each as written",
+                "app.not_sent",
                 self.action_not_sent,
             ),
-            ("Help", "Every key (?)", self.action_help),
+            ("Help", "Every key", "app.help", self.action_help),
         ]
-        for title, helptext, callback in commands:
-            yield SystemCommand(title, helptext, callback)
+        for title, helptext, binding_id, callback in commands:
+            yield SystemCommand(title, f"{helptext} ({self.key_of(binding_id)})", callback)
 
 
 def _pick_evidence(evidence: list[tuple[Source, str]]) -> tuple[Source, str]:

@@ -11,7 +11,7 @@ runs its action.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import ClassVar
 
 from msgspec import Struct
@@ -23,7 +23,7 @@ from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widget import Widget
 
-__all__ = ["LIST_KEYS", "SCROLL_KEYS", "KeyBar"]
+__all__ = ["LIST_KEYS", "SCROLL_KEYS", "KeyBar", "every_binding", "rebound"]
 
 _GAP = 2
 
@@ -178,3 +178,50 @@ LIST_KEYS: list[BindingType] = [
     Binding("g", "first", "First", show=False, id="list.first"),
     Binding("G", "last", "Last", show=False, id="list.last"),
 ]
+
+
+_WITH_BINDINGS = (
+    "suture.tui.app",
+    "suture.tui.changes",
+    "suture.tui.details",
+    "suture.tui.evidence",
+    "suture.tui.explain",
+    "suture.tui.screens",
+    "suture.tui.scrolling",
+    "suture.tui.sessions",
+    "suture.tui.view",
+)
+"""The modules whose screens and widgets bind keys (imported by :func:`every_binding`)."""
+
+
+def every_binding() -> dict[str, Binding]:
+    """Every binding of suture's screens and widgets that has an id (what a keymap names: see
+    :mod:`suture.settings`), by id, as its class binds it."""
+    import importlib
+
+    from textual.dom import DOMNode as Node
+
+    for name in _WITH_BINDINGS:
+        importlib.import_module(name)
+    found: dict[str, Binding] = {}
+    classes = [Node]
+    while classes:
+        cls = classes.pop(0)
+        classes.extend(cls.__subclasses__())
+        if not cls.__module__.startswith("suture."):
+            continue
+        for binding in vars(cls).get("BINDINGS", ()):
+            if isinstance(binding, Binding) and binding.id:
+                found.setdefault(binding.id, binding)
+    # The app's own first, then each group of ids together (the order each class binds them in).
+    return dict(sorted(found.items(), key=lambda item: (item[0].split(".")[0] != "app", item[0].split(".")[0])))
+
+
+def rebound(bindings: Iterable[BindingType], keymap: Mapping[str, str]) -> list[BindingType]:
+    """``bindings`` with the keys ``keymap`` gives them (by binding id), as Textual binds them."""
+    return [
+        b.with_key(keymap[b.id], key_display=None)
+        if isinstance(b, Binding) and b.id is not None and b.id in keymap
+        else b
+        for b in bindings
+    ]
