@@ -1,0 +1,64 @@
+"""``suture keys``: every binding by the id a keymap names it by, with the settings file's keys."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.helpers.cli import one_error_line
+
+
+def keys(tmp_path: Path, *args: str, config: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    env.pop("SUTURE_CONFIG", None)
+    if config is not None:
+        env["SUTURE_CONFIG"] = config
+    return subprocess.run(
+        [sys.executable, "-m", "suture", "keys", *args], capture_output=True, text=True, env=env, timeout=120
+    )
+
+
+def test_every_binding_with_its_own_keys_where_there_is_no_settings_file(tmp_path: Path) -> None:
+    proc = keys(tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == f"settings file: {tmp_path}/config/suture/config.toml (none there: every key is suture's own)"
+    row = next(line for line in lines if line.startswith("app.next_change "))
+    assert row.split()[1:3] == ["n", "Next"]
+    assert any(line.startswith("sessions.open ") for line in lines)
+    assert "*" not in proc.stdout
+
+
+def test_the_settings_file_s_keys_marked_and_in_json(tmp_path: Path) -> None:
+    config = tmp_path / "mine.toml"
+    config.write_text('[keymap]\n"app.next_change" = "ctrl+n, ?"\n"app.nope" = "z"\n')
+    proc = keys(tmp_path, config=str(config))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[:2] == [
+        f"settings file: {config} (1 binding with keys of its own)",
+        "  its keymap names app.nope, which no binding is called",
+    ]
+    row = next(line for line in proc.stdout.splitlines() if line.startswith("app.next_change "))
+    assert "*ctrl+n, ?" in row
+    report = json.loads(keys(tmp_path, "--json", config=str(config)).stdout)
+    assert report["settings"] == str(config) and report["read"] is True and report["unknown"] == ["app.nope"]
+    first = report["bindings"][0]
+    assert first == {
+        "id": "app.next_change",
+        "keys": ["ctrl+n", "?"],
+        "own_keys": ["n"],
+        "description": "Next change",
+        "tooltip": "Jump to the next change",
+    }
+
+
+def test_a_settings_file_suture_cannot_use_is_exit_2(tmp_path: Path) -> None:
+    config = tmp_path / "bad.toml"
+    config.write_text("[keymap\n")
+    line = one_error_line(keys(tmp_path, config=str(config)))
+    assert f"{config}: not a TOML settings file" in line
+    missing = one_error_line(keys(tmp_path, config=str(tmp_path / "missing.toml")))
+    assert "no such settings file ($SUTURE_CONFIG names it)" in missing
