@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
 
     settings = read_settings()
     path, _ = settings_path()
-    rows = []
+    rows: list[dict[str, Any]] = []
     for binding_id, binding in every_binding().items():
         own = binding.key.split(",")
         now = settings.keymap.get(binding_id, binding.key).split(",")
