@@ -9,7 +9,7 @@ from suture import codec
 from suture.io import Document, one_line_layout
 from suture.model import Transcript
 
-__all__ = ["Row", "edit_lines", "message_records", "type_name", "written_over"]
+__all__ = ["Row", "body_api", "edit_lines", "message_records", "type_name", "written_over"]
 
 _NAMES: dict[type, str] = {
     bool: "a boolean",
@@ -43,6 +43,74 @@ def message_records(doc: Document, head: int | None = None) -> tuple[list[Any], 
         if "role" in value:
             return [value], "jsonl"
     return None
+
+
+# Top-level keys of a request body that one of the two message APIs takes and the other has not
+# (Anthropic Messages API and OpenAI Chat Completions API references): a body with one of them is
+# written for that API. `model`, `messages`, `max_tokens` (required by Anthropic, still accepted by
+# OpenAI Chat), `temperature`, `top_p`, `stream`, `metadata`, `service_tier`, `tool_choice` and
+# `tools` are in both, so they tell nothing (a tool's own shape does: see body_api).
+_ANTHROPIC_BODY = frozenset(
+    {
+        "system",
+        "stop_sequences",
+        "top_k",
+        "thinking",
+        "anthropic_version",
+        "anthropic_beta",
+        "container",
+        "context_management",
+        "mcp_servers",
+        "output_config",
+    }
+)
+_CHAT_BODY = frozenset(
+    {
+        "max_completion_tokens",
+        "n",
+        "frequency_penalty",
+        "presence_penalty",
+        "logit_bias",
+        "logprobs",
+        "top_logprobs",
+        "response_format",
+        "seed",
+        "stop",
+        "stream_options",
+        "parallel_tool_calls",
+        "user",
+        "reasoning_effort",
+        "modalities",
+        "audio",
+        "prediction",
+        "store",
+        "functions",
+        "function_call",
+        "web_search_options",
+        "verbosity",
+        "prompt_cache_key",
+        "safety_identifier",
+    }
+)
+
+
+def body_api(body: dict[str, Any]) -> str | None:
+    """Which of the two message formats a request body (an object with ``messages``) is written
+    for, by its own keys: ``"messages"`` (Anthropic: a top-level ``system``, ``stop_sequences``,
+    ``top_k``, ``thinking``, ..., or a tool with an ``input_schema``), ``"chat"`` (OpenAI Chat:
+    ``max_completion_tokens``, ``n``, ``stop``, ``response_format``, ..., or a tool of type
+    ``function``); None where its keys tell nothing (or tell both)."""
+    keys = body.keys()
+    anthropic = not _ANTHROPIC_BODY.isdisjoint(keys)
+    chat = not _CHAT_BODY.isdisjoint(keys)
+    tools = body.get("tools")
+    for tool in tools[:50] if isinstance(tools, list) else ():
+        if isinstance(tool, dict):
+            anthropic = anthropic or "input_schema" in tool
+            chat = chat or (tool.get("type") == "function" and "function" in tool)
+    if anthropic == chat:
+        return None
+    return "messages" if anthropic else "chat"
 
 
 Row = tuple[int | None, Any, Any]
