@@ -9,7 +9,7 @@ from suture import codec
 from suture.io import Document, one_line_layout
 from suture.model import Transcript
 
-__all__ = ["Row", "body_api", "edit_lines", "message_records", "type_name", "written_over"]
+__all__ = ["Row", "body_api", "edit_lines", "image_size", "message_records", "type_name", "written_over"]
 
 _NAMES: dict[type, str] = {
     bool: "a boolean",
@@ -26,6 +26,17 @@ def type_name(value: Any) -> str:
     if value is None:
         return "null"
     return _NAMES.get(type(value), type(value).__name__)
+
+
+def image_size(base64: str | None) -> int:
+    """An image's ``size`` (:class:`suture.model.ImagePart`): the length of its base64 string,
+    ``None`` for an image the request only points at (a URL, a file id), which holds none of its
+    bytes: 0. The base64 string, not the bytes it decodes to, is what Anthropic's 5 MB per-image
+    limit counts: "messages.0.content.1.image.source.base64: image exceeds 5 MB maximum: 6418576
+    bytes > 5242880 bytes" for an image file under 5 MB (cg-dot/vertexai-cf-workers#16; also
+    earendil-works/pi#424). No provider's limit that counts decoded bytes was collected (OpenAI,
+    Gemini: none in the research); no check reads this size, the app shows it."""
+    return len(base64) if base64 else 0
 
 
 def message_records(doc: Document, head: int | None = None) -> tuple[list[Any], str] | None:

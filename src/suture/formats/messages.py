@@ -35,7 +35,7 @@ import orjson
 
 from suture import codec
 from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
-from suture.formats._shared import Row, body_api, edit_lines, message_records, type_name, written_over
+from suture.formats._shared import Row, body_api, edit_lines, image_size, message_records, type_name, written_over
 from suture.io import Document, InputError
 from suture.model import (
     Content,
@@ -117,7 +117,7 @@ def _part(block: dict[str, Any]) -> Part:
             media = source.get("media_type") if isinstance(source.get("media_type"), str) else None
             data = source.get("data") if isinstance(source.get("data"), str) else None
             url = source.get("url") if isinstance(source.get("url"), str) else None
-        return ImagePart(block, media, len(data or url or ""), data=data, url=url)
+        return ImagePart(block, media, image_size(data), data=data, url=url)
     if kind == "thinking":
         text = block.get("thinking")
         signature = block.get("signature")
