@@ -83,3 +83,14 @@ def test_an_empty_user_message_of_an_anthropic_body_is_judged_by_anthropic() -> 
     transcript = load_bytes(orjson.dumps(body))
     assert transcript.format == "messages"
     assert [v.rule for v in check(transcript.messages, "anthropic")] == ["A8"]
+
+
+def test_a_top_level_system_still_decides_against_keys_of_openai_chat() -> None:
+    name, _ = _detected({"model": "m", "system": "be brief", "n": 1, "messages": PLAIN})
+    assert name == "messages"
+
+
+def test_keys_of_both_apis_but_system_tell_nothing() -> None:
+    name, others = _detected({"model": "m", "top_k": 5, "n": 1, "messages": PLAIN})
+    assert name == "chat"
+    assert "messages" in others

@@ -110,7 +110,8 @@ def body_api(body: dict[str, Any]) -> str | None:
     for, by its own keys: ``"messages"`` (Anthropic: a top-level ``system``, ``stop_sequences``,
     ``top_k``, ``thinking``, ..., or a tool with an ``input_schema``), ``"chat"`` (OpenAI Chat:
     ``max_completion_tokens``, ``n``, ``stop``, ``response_format``, ..., or a tool of type
-    ``function``); None where its keys tell nothing (or tell both)."""
+    ``function``); None where its keys tell nothing, or tell both but for a top-level ``system``
+    (which alone decided before the other keys were read: it still does)."""
     keys = body.keys()
     anthropic = not _ANTHROPIC_BODY.isdisjoint(keys)
     chat = not _CHAT_BODY.isdisjoint(keys)
@@ -119,9 +120,9 @@ def body_api(body: dict[str, Any]) -> str | None:
         if isinstance(tool, dict):
             anthropic = anthropic or "input_schema" in tool
             chat = chat or (tool.get("type") == "function" and "function" in tool)
-    if anthropic == chat:
-        return None
-    return "messages" if anthropic else "chat"
+    if anthropic and chat:
+        return "messages" if "system" in keys else None
+    return "messages" if anthropic else "chat" if chat else None
 
 
 Row = tuple[int | None, Any, Any]
