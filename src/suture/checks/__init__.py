@@ -179,9 +179,13 @@ def _collector_paused() -> Iterator[None]:
                 gc.enable()
 
 
-def check(messages: Sequence[Message], provider: str, *, repaired: bool = False) -> list[Violation]:
+def check(
+    messages: Sequence[Message], provider: str, *, repaired: bool = False, prompt_follows: bool = False
+) -> list[Violation]:
     """Every reason ``provider`` would reject ``messages``, in message order. ``repaired``: the
-    messages are a repair's output, checked as suture writes them rather than as a file holds them."""
+    messages are a repair's output, checked as suture writes them rather than as a file holds them.
+    ``prompt_follows``: they are a session log's history, which is never sent alone (see
+    :func:`empty`)."""
     try:
         checker = _CHECKERS[provider]
     except KeyError:
@@ -190,13 +194,18 @@ def check(messages: Sequence[Message], provider: str, *, repaired: bool = False)
         checker = _REPAIRED_CHECKERS.get(provider, checker)
     with _collector_paused():
         found = checker(messages)
-    return _fix_remedies(empty(messages, provider) + found)
+    return _fix_remedies(empty(messages, provider, prompt_follows=prompt_follows) + found)
 
 
-def empty(messages: Sequence[Message], provider: str) -> list[Violation]:
+def empty(messages: Sequence[Message], provider: str, *, prompt_follows: bool = False) -> list[Violation]:
     """``provider``'s problem with a request that has no message to send (none where it has one,
-    or the provider has no such rule): about the list itself, index ``LIST``."""
-    rule = _EMPTY.get(provider)
+    or the provider has no such rule): about the list itself, index ``LIST``.
+
+    None where ``prompt_follows``: ``messages`` are the history of an agent's session log, and the
+    agent sends the user's next message after it on resume (agents-resume.md: ``claude -p --resume
+    ID "continue"``, ``codex exec resume ID "continue"``, pi's print mode "always adds a user
+    message"), so its request always has a message, even where the session has none yet."""
+    rule = None if prompt_follows else _EMPTY.get(provider)
     return rule(messages) if rule is not None else []
 
 
@@ -263,12 +272,17 @@ def verdict(
     provider: str,
     repaired: Repair | None = None,
     is_read_only: Callable[[str], bool] | None = None,
+    *,
+    prompt_follows: bool = False,
 ) -> Verdict:
-    """Check ``messages`` and their repair for ``provider``. Pass ``repaired`` to reuse a repair."""
+    """Check ``messages`` and their repair for ``provider``. Pass ``repaired`` to reuse a repair.
+    ``prompt_follows``: ``messages`` are a session log's history, which its agent sends with the
+    user's next message after it (the contract view of a session log; see :func:`empty`)."""
     result = repaired if repaired is not None else repair(messages, is_read_only)
     with _collector_paused():
-        after = check(result.messages, provider, repaired=True)
-        return Verdict(provider, _reconcile(check(messages, provider), after, result), after, result)
+        after = check(result.messages, provider, repaired=True, prompt_follows=prompt_follows)
+        before = check(messages, provider, prompt_follows=prompt_follows)
+        return Verdict(provider, _reconcile(before, after, result), after, result)
 
 
 def _reconcile(before: list[Violation], after: list[Violation], result: Repair) -> list[Violation]:
@@ -334,11 +348,17 @@ def verdicts(
     providers: Iterable[str] | None = None,
     repaired: Repair | None = None,
     is_read_only: Callable[[str], bool] | None = None,
+    *,
+    prompt_follows: bool = False,
 ) -> dict[str, Verdict]:
-    """A :class:`Verdict` per provider (every provider by default), sharing one repair."""
+    """A :class:`Verdict` per provider (every provider by default), sharing one repair
+    (``prompt_follows``: see :func:`verdict`)."""
     result = repaired if repaired is not None else repair(messages, is_read_only)
     with _collector_paused():
-        return {p: verdict(messages, p, result) for p in (PROVIDERS if providers is None else providers)}
+        return {
+            p: verdict(messages, p, result, prompt_follows=prompt_follows)
+            for p in (PROVIDERS if providers is None else providers)
+        }
 
 
 def resolve(names: Iterable[str]) -> tuple[str, ...]:

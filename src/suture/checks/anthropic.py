@@ -426,6 +426,9 @@ def _common(out: _Out, n: int, turn: Turn, final: bool) -> None:
                 m,
                 text=0 if b.text == "" else 1,
             )
+    # A8 holds for any role but the final assistant message: a user message with no content
+    # (`""`, `[]`) too; claude-code#6774 quotes it for messages.0, a user message
+    # (research provider-rules.md, A8). The repair passes user messages through: not fixed.
     if not turn.blocks and not (final and turn.role == "assistant"):
         out.add(
             "A8",

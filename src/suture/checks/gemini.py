@@ -83,7 +83,8 @@ def scan(
         calls = [b for b in turn.blocks if b.kind == "tool_use"]
         index = turn.members[0]
         if not turn.blocks:
-            # vercel/ai#3775, langchain-google#691
+            # vercel/ai#3775, langchain-google#691 (research provider-rules.md, G5): a content of
+            # any role, a user's `parts: []` too; the repair drops only empty model turns.
             found.append(
                 _v(
                     "G5",

@@ -189,6 +189,9 @@ class Resumable(ABC):
     """One provider's check of one history, resumed from its last cut at every :meth:`check`."""
 
     provider: str
+    prompt_follows = False
+    """The history is a session log's, sent with the user's next message after it: no problem of
+    an empty list (:func:`suture.checks.empty`)."""
 
     def __init__(self) -> None:
         self.cut = 0
@@ -235,7 +238,7 @@ class Resumable(ABC):
             except _Redo:
                 self._restart()
                 self.segments = self._step(messages, self._cut_before(messages, bound))
-            unsent = _fix_remedies(empty(messages, self.provider))
+            unsent = _fix_remedies(empty(messages, self.provider, prompt_follows=self.prompt_follows))
             if unsent:  # a problem of the list itself: before every other, found anew every time
                 self.segments = [(unsent, -1), *self.segments]
         found: list[Violation] = []
@@ -719,13 +722,16 @@ class _Fixed:
 class Checks:
     """Every provider's verdict on a history that grows, each check resumed from the last.
 
-    :meth:`verdicts` gives what :func:`suture.checks.verdicts` gives; called again after an
-    append, it checks what was appended and the last few messages (see the module docstring)."""
+    :meth:`verdicts` gives what :func:`suture.checks.verdicts` gives (with the same
+    ``prompt_follows``, for a session log's history); called again after an append, it checks
+    what was appended and the last few messages (see the module docstring)."""
 
-    def __init__(self, providers: Iterable[str] | None = None) -> None:
+    def __init__(self, providers: Iterable[str] | None = None, *, prompt_follows: bool = False) -> None:
         self.providers = tuple(PROVIDERS if providers is None else providers)
         self._before = {p: resumable(p) for p in self.providers}
         self._after = {p: resumable(p, repaired=True) for p in self.providers}
+        for check in (*self._before.values(), *self._after.values()):
+            check.prompt_follows = prompt_follows  # as suture.checks.verdicts(..., prompt_follows=)
         self._fixed = {p: _Fixed() for p in self.providers}
         self._repair: Repair | None = None
         self._by_input: list[int | None] = []  # the output index of each input message (None: dropped)

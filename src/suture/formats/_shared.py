@@ -9,7 +9,7 @@ from suture import codec
 from suture.io import Document, one_line_layout
 from suture.model import Transcript
 
-__all__ = ["Row", "edit_lines", "message_records", "type_name", "written_over"]
+__all__ = ["Row", "body_api", "edit_lines", "image_size", "message_records", "type_name", "written_over"]
 
 _NAMES: dict[type, str] = {
     bool: "a boolean",
@@ -28,6 +28,17 @@ def type_name(value: Any) -> str:
     return _NAMES.get(type(value), type(value).__name__)
 
 
+def image_size(base64: str | None) -> int:
+    """An image's ``size`` (:class:`suture.model.ImagePart`): the length of its base64 string,
+    ``None`` for an image the request only points at (a URL, a file id), which holds none of its
+    bytes: 0. The base64 string, not the bytes it decodes to, is what Anthropic's 5 MB per-image
+    limit counts: "messages.0.content.1.image.source.base64: image exceeds 5 MB maximum: 6418576
+    bytes > 5242880 bytes" for an image file under 5 MB (cg-dot/vertexai-cf-workers#16; also
+    earendil-works/pi#424). No provider's limit that counts decoded bytes was collected (OpenAI,
+    Gemini: none in the research); no check reads this size, the app shows it."""
+    return len(base64) if base64 else 0
+
+
 def message_records(doc: Document, head: int | None = None) -> tuple[list[Any], str] | None:
     """The records of a document that hold messages, and its shape: ``jsonl`` (one a line, or a
     lone message object), ``array``, or ``body`` (an object with ``messages``). Of JSONL only the
@@ -43,6 +54,75 @@ def message_records(doc: Document, head: int | None = None) -> tuple[list[Any], 
         if "role" in value:
             return [value], "jsonl"
     return None
+
+
+# Top-level keys of a request body that one of the two message APIs takes and the other has not
+# (Anthropic Messages API and OpenAI Chat Completions API references): a body with one of them is
+# written for that API. `model`, `messages`, `max_tokens` (required by Anthropic, still accepted by
+# OpenAI Chat), `temperature`, `top_p`, `stream`, `metadata`, `service_tier`, `tool_choice` and
+# `tools` are in both, so they tell nothing (a tool's own shape does: see body_api).
+_ANTHROPIC_BODY = frozenset(
+    {
+        "system",
+        "stop_sequences",
+        "top_k",
+        "thinking",
+        "anthropic_version",
+        "anthropic_beta",
+        "container",
+        "context_management",
+        "mcp_servers",
+        "output_config",
+    }
+)
+_CHAT_BODY = frozenset(
+    {
+        "max_completion_tokens",
+        "n",
+        "frequency_penalty",
+        "presence_penalty",
+        "logit_bias",
+        "logprobs",
+        "top_logprobs",
+        "response_format",
+        "seed",
+        "stop",
+        "stream_options",
+        "parallel_tool_calls",
+        "user",
+        "reasoning_effort",
+        "modalities",
+        "audio",
+        "prediction",
+        "store",
+        "functions",
+        "function_call",
+        "web_search_options",
+        "verbosity",
+        "prompt_cache_key",
+        "safety_identifier",
+    }
+)
+
+
+def body_api(body: dict[str, Any]) -> str | None:
+    """Which of the two message formats a request body (an object with ``messages``) is written
+    for, by its own keys: ``"messages"`` (Anthropic: a top-level ``system``, ``stop_sequences``,
+    ``top_k``, ``thinking``, ..., or a tool with an ``input_schema``), ``"chat"`` (OpenAI Chat:
+    ``max_completion_tokens``, ``n``, ``stop``, ``response_format``, ..., or a tool of type
+    ``function``); None where its keys tell nothing, or tell both but for a top-level ``system``
+    (which alone decided before the other keys were read: it still does)."""
+    keys = body.keys()
+    anthropic = not _ANTHROPIC_BODY.isdisjoint(keys)
+    chat = not _CHAT_BODY.isdisjoint(keys)
+    tools = body.get("tools")
+    for tool in tools[:50] if isinstance(tools, list) else ():
+        if isinstance(tool, dict):
+            anthropic = anthropic or "input_schema" in tool
+            chat = chat or (tool.get("type") == "function" and "function" in tool)
+    if anthropic and chat:
+        return "messages" if "system" in keys else None
+    return "messages" if anthropic else "chat" if chat else None
 
 
 Row = tuple[int | None, Any, Any]

@@ -17,7 +17,7 @@ import orjson
 
 from suture import codec
 from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
-from suture.formats._shared import edit_lines, message_records, written_over
+from suture.formats._shared import body_api, edit_lines, image_size, message_records, written_over
 from suture.formats._shared import type_name as _type_name
 from suture.grown import grown_by
 from suture.io import Document, gc_paused
@@ -61,8 +61,9 @@ class ChatAdapter:
         if found is None:
             return 0
         messages, shape = found
-        if shape == "body" and isinstance(doc.value, dict) and "system" in doc.value:
-            return 0  # a top-level system prompt is Anthropic's shape
+        api = body_api(doc.value) if shape == "body" else None
+        if api == "messages":
+            return 0  # a top-level system prompt (or another key only Anthropic takes) is Anthropic's shape
         score = 0 if messages else PLAUSIBLE  # an empty history is a (trivially valid) chat history
         for record in messages[:_SNIFFED]:
             # A record with a bad role is still chat-shaped: load names it precisely.
@@ -88,6 +89,8 @@ class ChatAdapter:
                         score = max(score, LIKELY)
             if "tool_calls" in record or "tool_call_id" in record:
                 score = CERTAIN
+        if api == "chat" and score:
+            score = max(score, LIKELY)  # a key only OpenAI Chat takes: no other format's body
         return score
 
     # -- loading -----------------------------------------------------------------------------
@@ -175,7 +178,8 @@ class ChatAdapter:
                 url = image.get("url") if isinstance(image, dict) else image
                 url = url if isinstance(url, str) else ""
                 media = url[5 : url.index(";")] if url.startswith("data:") and ";" in url[:64] else None
-                parts.append(ImagePart(part, media, len(url)))
+                base64 = url.split(";base64,", 1)[1] if url.startswith("data:") and ";base64," in url[:80] else None
+                parts.append(ImagePart(part, media, image_size(base64)))
             else:
                 parts.append(OtherPart(part, str(kind) if kind is not None else _type_name(part)))
         return parts

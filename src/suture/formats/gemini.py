@@ -43,6 +43,7 @@ from msgspec import Struct, field
 
 from suture import codec
 from suture.formats import CERTAIN, PLAUSIBLE, FormatError
+from suture.formats._shared import image_size
 from suture.formats._shared import type_name as _type_name
 from suture.io import Document, gc_paused
 from suture.model import (
@@ -103,12 +104,12 @@ def _part(part: Any) -> Part:
         data = inline.get("data")
         if isinstance(media, str) and media.startswith("image/"):
             payload = data if isinstance(data, str) else None
-            return ImagePart(part, media, len(payload or ""), data=payload)
+            return ImagePart(part, media, image_size(payload), data=payload)
     file = part.get("fileData")
     if isinstance(file, dict) and isinstance(file.get("mimeType"), str) and file["mimeType"].startswith("image/"):
         uri = file.get("fileUri")
         uri = uri if isinstance(uri, str) else None
-        return ImagePart(part, file["mimeType"], len(uri or ""), url=uri)
+        return ImagePart(part, file["mimeType"], image_size(None), url=uri)
     kind = next((k for k in part if k not in ("thoughtSignature", "thought")), "part")
     return OtherPart(part, kind)
 

@@ -35,7 +35,7 @@ import orjson
 
 from suture import codec
 from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
-from suture.formats._shared import Row, edit_lines, message_records, type_name, written_over
+from suture.formats._shared import Row, body_api, edit_lines, image_size, message_records, type_name, written_over
 from suture.io import Document, InputError
 from suture.model import (
     Content,
@@ -54,8 +54,9 @@ __all__ = ["ADAPTER", "blocks_of", "parse_blocks", "type_name", "written_order"]
 
 _ROLES = frozenset({"user", "assistant"})
 # Record keys and block types that only other formats write: seeing one means this is not Anthropic.
+# (`name`: OpenAI Chat's author name; an Anthropic message holds only its role and content.)
 _FOREIGN_KEYS = frozenset(
-    {"tool_calls", "tool_call_id", "function_call", "parts", "toolCallId", "toolName", "stopReason", "call_id"}
+    {"tool_calls", "tool_call_id", "function_call", "name", "parts", "toolCallId", "toolName", "stopReason", "call_id"}
 )
 _FOREIGN_BLOCKS = frozenset(
     {
@@ -116,7 +117,7 @@ def _part(block: dict[str, Any]) -> Part:
             media = source.get("media_type") if isinstance(source.get("media_type"), str) else None
             data = source.get("data") if isinstance(source.get("data"), str) else None
             url = source.get("url") if isinstance(source.get("url"), str) else None
-        return ImagePart(block, media, len(data or url or ""), data=data, url=url)
+        return ImagePart(block, media, image_size(data), data=data, url=url)
     if kind == "thinking":
         text = block.get("thinking")
         signature = block.get("signature")
@@ -359,8 +360,12 @@ class MessagesAdapter:
             body = doc.value
             if "contents" in body or "input" in body:
                 return 0
-            # A top-level system prompt, or none and no messages: Anthropic's request shape.
-            score = LIKELY if "system" in body else PLAUSIBLE if not records else 0
+            # A top-level system prompt (or another key only Anthropic takes), or none and no
+            # messages: Anthropic's request shape; a key only OpenAI Chat takes: not Anthropic's.
+            api = body_api(body)
+            if api == "chat":
+                return 0
+            score = LIKELY if api == "messages" else PLAUSIBLE if not records else 0
         elif not records:
             score = PLAUSIBLE
         # The first record that tells formats apart decides, however deep in the file it is;

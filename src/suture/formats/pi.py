@@ -43,6 +43,7 @@ from msgspec import Struct
 
 from suture import show
 from suture.formats import CERTAIN, LIKELY, About, FormatError, first_text
+from suture.formats._shared import image_size
 from suture.formats.messages import type_name
 from suture.io import Document, InputError, gc_paused
 from suture.model import (
@@ -103,7 +104,7 @@ def _part(block: Any, where: str, signed: bool = False) -> Part:
     if kind == "image":
         data = block.get("data") if isinstance(block.get("data"), str) else None
         media = block.get("mimeType") if isinstance(block.get("mimeType"), str) else None
-        return ImagePart(block, media, len(data or ""), data=data)
+        return ImagePart(block, media, image_size(data), data=data)
     if kind == "thinking":
         text = block.get("thinking")
         # ``thinkingSignature`` is Anthropic's signature only in an Anthropic turn; pi keeps
