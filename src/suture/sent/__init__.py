@@ -568,7 +568,7 @@ def verdict(
             f"suture.sent.verdict(transcript, provider=None): a {transcript.format} transcript is written for no "
             f"one provider; name one with provider= ({', '.join(PROVIDERS)})"
         )
-    contract = contract_verdict(transcript.messages, name, repaired)
+    contract = contract_verdict(transcript.messages, name, repaired, prompt_follows=sent.agent is not None)
     if sent.agent is None:
         return SentVerdict(name, sent, list(contract.before), contract)
     # The provider numbers the request the agent sends, which holds what the agent adds besides the

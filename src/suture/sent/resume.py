@@ -111,7 +111,7 @@ class SentChecks:
 
     def __init__(self, providers: Iterable[str] | None = None) -> None:
         self.providers = tuple(PROVIDERS if providers is None else providers)
-        self.contract = Checks(self.providers)
+        self.contract = Checks(self.providers, prompt_follows=True)
         self._checks = {p: resumable(p) for p in self.providers}
         self._converted = {p: _Converted() for p in self.providers}
         self._grown: Resumed | None = None
