@@ -471,3 +471,42 @@ def test_dump_refusing_a_session_format_offers_only_what_dump_writes(session: st
             dump(t.messages, t, to=name)
         except InputError as e:
             assert "cannot express" in str(e), (name, str(e))  # (the history, not the format, is refused)
+
+
+def _results_out_of_call_order(messages: list[Any]) -> list[tuple[str, ...]]:
+    """Each turn whose results (the tool messages right after an assistant message with calls)
+    do not follow its calls' order: the ids as they come."""
+    out: list[tuple[str, ...]] = []
+    for i, m in enumerate(messages):
+        if m.role != "assistant" or not m.tool_calls:
+            continue
+        order = [c.id for c in m.tool_calls]
+        came = []
+        for later in messages[i + 1 :]:
+            if later.role != "tool":
+                break
+            if later.tool_call_id in order:
+                came.append(later.tool_call_id)
+        if came != sorted(came, key=order.index):
+            out.append(tuple(came))
+    return out
+
+
+ADDING = [
+    p
+    for p in [*SESSIONS, *(f / "session.jsonl" for f in FOLDERS)]
+    if repair(load_bytes(p.read_bytes()).messages).interrupted
+]
+
+
+@pytest.mark.parametrize("path", ADDING, ids=[f"{p.parent.name}/{p.name}" for p in ADDING])
+def test_a_result_added_for_an_interrupted_call_is_sent_in_call_order(path: Path) -> None:
+    """Where the repair makes up a result, the line written for it goes after the results of the
+    calls before it: what the agent sends from the written session has each turn's results in
+    the order of its calls (written right after the response, a later call's result went first,
+    and a second repair moved it back)."""
+    data, written = _write(path)
+    before = _results_out_of_call_order(as_sent(load_bytes(data)).messages)
+    assert _results_out_of_call_order(as_sent(load_bytes(written.data)).messages) == [] or before
+    again = repair(load_bytes(written.data).messages)
+    assert not [c for c in again.changes if c.kind.name == "MOVED_RESULT"] or before

@@ -39,7 +39,7 @@ from suture.formats import claude_code as reader
 from suture.formats.messages import blocks_of
 from suture.io import parse_document
 from suture.model import Message, Transcript
-from suture.repair import ChangeKind, Repair
+from suture.repair import ChangeKind, Repair, Span
 from suture.sent.claude_code import ENTRY, batch_stem
 from suture.writeback import LogWriter, Written, changed_file, first_values, new_id
 
@@ -216,11 +216,14 @@ class _Writer(LogWriter):
             a = span.input_start
             calls = self.repaired.messages[span.output_start].tool_calls
             response = sorted({line for line, _ in self.pieces(a)})
-            anchor = response[-1]
-            stamp = self.lines.stamp(anchor)
+            stamp = self.lines.stamp(response[-1])
+            answered = self._answered_lines(span)
             ended: dict[int, str] = {}
             for m in made:
                 c = next(c for c, call in enumerate(calls) if call.id == m.tool_call_id)
+                # After the results of the calls before it (Claude Code joins a turn's results in
+                # the file's order), else right after the response: the results stay in call order.
+                anchor = max([response[-1], *(line for j, line in answered.items() if j < c)])
                 line, _ = self.call_at(a, c)
                 call_record = self.lines.record(line)
                 uuid = new_id("claude-code", session, m.tool_call_id, str(call_record.get("uuid")), taken=taken)
@@ -232,6 +235,18 @@ class _Writer(LogWriter):
                 ended[line] = uuid
             if linked:
                 self.repoint(a, ended, on_branch, last_prompt)
+
+    def _answered_lines(self, span: Span) -> dict[int, int]:
+        """The last line holding the result of each call of ``span``'s response that has one in
+        the span, by the call's index."""
+        order = {call.id: c for c, call in enumerate(self.messages[span.input_start].tool_calls)}
+        found: dict[int, int] = {}
+        for i in range(span.input_start + 1, span.input_stop):
+            m = self.messages[i]
+            c = order.get(m.tool_call_id) if m.role == "tool" and m.tool_call_id is not None else None
+            if c is not None:
+                found[c] = max([found.get(c, 0), *(line for line, _ in self.pieces(i))])
+        return found
 
     def result_line(self, m: Message, call: dict[str, Any], uuid: str, stamp: Any, linked: bool) -> dict[str, Any]:
         text = m.content if isinstance(m.content, str) else ""
