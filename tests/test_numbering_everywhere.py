@@ -352,3 +352,15 @@ async def test_the_app_numbers_each_problem_as_check_does(path: Path, capsys: py
                 assert landed in request.written[n], (p["where"], landed)
             else:
                 assert landed in {p["n"], p["n"] + 1, *p["related"]}, (p["where"], landed)
+
+
+def test_a_place_in_a_list_the_provider_does_not_count_is_named_with_the_provider_that_counts_it() -> None:
+    """Go to ``input[N]`` while Anthropic is judged (whose errors count ``messages``): the place is
+    of what is sent laid out as OpenAI Responses' request, and said so with the count of that
+    request, not Anthropic's; a place of the agent's own list is the body's whatever is judged."""
+    request = modelled(load_file(ROOT / "sample_sessions" / "claude-code" / "interrupted-then-api-error.jsonl"))
+    found, said = request.find("input", 99, "anthropic")
+    # (suture check --provider openai-responses numbers its items input[0] to input[7])
+    assert found == [] and said == "input[99] of what is sent, laid out as openai-responses's request (it has 8)"
+    assert request.find("input", 2, "anthropic") == request.find("input", 2, "openai-responses")
+    assert request.find("messages", 2, "openai-responses") == request.find("messages", 2, "anthropic")

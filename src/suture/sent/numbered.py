@@ -288,7 +288,17 @@ class SentRequest:
         """The as-written messages at place ``n`` of ``key`` (``messages``, ``input``,
         ``contents``) as ``provider``'s errors count it: of :attr:`body` where that is what the
         provider is sent, else of what is sent laid out as its request; and that place in words."""
-        if key == self.key and (provider is None or self.own(provider)):
+        named = provider or self.provider
+        if list_key(wire_format_of(named)) != key:
+            # A list the provider's errors do not count (input[N] where Anthropic is judged): the
+            # place in the request of the provider whose list it is (the agent's own where it is one).
+            from suture.formats import provider_of
+
+            own = list_key(wire_format_of(self.provider)) == key
+            named = (
+                self.provider if own else provider_of({"input": "responses", "contents": "gemini"}.get(key, "messages"))
+            )
+        if key == self.key and (provider is None or self.own(named)):
             written = list(self.written[n]) if 0 <= n < len(self.written) else []
             # The messages sent at this place first: a message traced to a record of another
             # role (sent at a place before) comes after those of the place's own role.
@@ -313,11 +323,11 @@ class SentRequest:
             last = len(self.written) - 1
             new = ", the last the new prompt the agent adds" if self.added.get(last) == _NEW_PROMPT else ""
             return written, f"{self.name(n)} (the request has {len(self.written)}{new})"
-        fmt = {"input": "responses", "contents": "gemini"}.get(key, wire_format_of(provider or self.provider))
-        listed = self._listed(fmt, provider or self.provider)
+        fmt = wire_format_of(named)
+        listed = self._listed(fmt, named)
         members = listed[n] if 0 <= n < len(listed) else []
         found = sorted({i for j in members if isinstance(i := self.number(j), int)})
-        said = f"{place_name(fmt, n)} of what is sent, laid out as {provider or self.provider}'s request"
+        said = f"{place_name(fmt, n)} of what is sent, laid out as {named}'s request"
         return found, said + ("" if n < len(listed) else f" (it has {len(listed)})")
 
     def _answered_at(self, n: int) -> list[int]:
