@@ -294,9 +294,11 @@ class SentRequest:
             # place in the request of the provider whose list it is (the agent's own where it is one).
             from suture.formats import provider_of
 
-            own = list_key(wire_format_of(self.provider)) == key
+            agent_s = list_key(wire_format_of(self.provider)) == key
             named = (
-                self.provider if own else provider_of({"input": "responses", "contents": "gemini"}.get(key, "messages"))
+                self.provider
+                if agent_s
+                else provider_of({"input": "responses", "contents": "gemini"}.get(key, "messages"))
             )
         if key == self.key and (provider is None or self.own(named)):
             written = list(self.written[n]) if 0 <= n < len(self.written) else []
