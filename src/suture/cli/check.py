@@ -24,7 +24,7 @@ from suture import show
 from suture.checks import PROVIDERS, RULES, TITLES, Verdict, Violation, resolve, verdicts
 from suture.checks._base import LIST
 from suture.cli import EXIT_FOUND, EXIT_OK
-from suture.cli._common import changes_said, input_path, loaded_sent, out, out_json
+from suture.cli._common import changes_said, input_path, loaded_sent, name_json, name_of, out, out_json
 from suture.formats import before_compaction, own_provider, skipped
 from suture.io import InputError, read_input
 from suture.model import Message, Skipped, Transcript
@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         out_json(
             {
-                "file": show.path_json(args.input),
+                "file": name_json(args.input),
                 "format": transcript.format,
                 "other_formats": list(args.others),
                 "messages": len(transcript.messages),
@@ -128,7 +128,7 @@ def _valid_lines(
     """``suture check`` without ``--provider`` on a request file, as text: the Valid property's
     problems (the first :data:`SHOWN` unless ``--all``), and the verdict of the file's own provider."""
     n = len(transcript.messages)
-    name = show.path(args.input)
+    name = name_of(args.input)
     if not found:
         rejects = f", but {own} rejects it" if mine is not None and mine.before else ""
         lines = [f"{name}: valid ({count(n, 'message')}, {transcript.format}){rejects}{_reads_too(args.others)}"]
@@ -184,7 +184,7 @@ def _run_providers(args: argparse.Namespace, transcript: Transcript, providers: 
     broken = any(v.before for v in results.values())
     if args.json:
         report = {
-            "file": show.path_json(args.input),
+            "file": name_json(args.input),
             "format": transcript.format,
             "other_formats": list(args.others),
             "messages": len(messages),
@@ -210,7 +210,7 @@ def _run_providers(args: argparse.Namespace, transcript: Transcript, providers: 
 
     request = modelled(transcript, as_sent(transcript))
     out(
-        f"{show.path(args.input)}: {count(len(messages), 'message')} ({transcript.format}); "
+        f"{name_of(args.input)}: {count(len(messages), 'message')} ({transcript.format}); "
         f"repaired: {count(len(repaired), 'message')}{_reads_too(args.others)}",
         f"  ({NUMBERS}; after repair, in the repaired history)",
     )
@@ -406,7 +406,7 @@ def _session_json(
     # The session suture repair writes, written back and read once for every provider's count.
     after = AfterRepair(transcript, next(iter(results.values())).contract.repair, data) if results else None
     return {
-        "file": show.path_json(args.input),
+        "file": name_json(args.input),
         "format": transcript.format,
         "other_formats": list(args.others),
         "agent": sent.agent,
@@ -490,7 +490,7 @@ def _session_lines(
     who = agent_name(sent.agent or transcript.format)
     version = f" {sent.version}" if sent.version else ""
     head = (
-        f"{show.path(args.input)}: {who}{version} session, {count(len(written), 'message')} as written, "
+        f"{name_of(args.input)}: {who}{version} session, {count(len(written), 'message')} as written, "
         f"{count(held(sent), unit(request.key))} in the request {who} sends on resume, before the new prompt"
         + _reads_too(args.others)
     )

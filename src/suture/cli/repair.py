@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from suture import show
 from suture.cli import EXIT_BAD_INPUT, EXIT_OK
-from suture.cli._common import STDIN, err, input_path, read_strict, summary_line
+from suture.cli._common import STDIN, err, input_path, name_of, read_strict, summary_line
 from suture.io import InputError, Target, backup_name, file_key, output_target, same_file, write_files
 from suture.repair import Change, ChangeKind, Repair
 from suture.words import count
@@ -390,7 +390,7 @@ def _stat(path: str) -> tuple[int, int, int, int]:
     try:
         st = os.stat(path)
     except OSError as e:
-        raise InputError(f"{show.path(path)}: cannot read ({e.strerror or e})") from None
+        raise InputError(f"{name_of(path)}: cannot read ({e.strerror or e})") from None
     return st.st_size, st.st_mtime_ns, st.st_dev, st.st_ino
 
 
@@ -414,10 +414,10 @@ def _in_place(
     if same:
         if job.report:
             write_files([(output_target(job.report), _report_bytes(report))])
-        return f"{summary}; {show.path(job.input)} left as it is: what repair writes {same}"
+        return f"{summary}; {name_of(job.input)} left as it is: what repair writes {same}"
     if _stat(job.input) != before:
         raise InputError(
-            f"{show.path(job.input)}: changed while suture read it (is the agent still running?); nothing written"
+            f"{name_of(job.input)}: changed while suture read it (is the agent still running?); nothing written"
         )
     backup = backup_name(job.input)
     writes = [(output_target(backup), data), (target, out)]
@@ -453,14 +453,14 @@ def _run_job(job: _Job) -> _Done:
     try:
         warnings, summary, notes = _repair_one(job)
     except InputError as e:
-        said, name = str(e), show.path(job.input)
+        said, name = str(e), name_of(job.input)
         # Which input it is about, where the error does not say (a conversion's, among several).
         return _Done((), said if said.startswith(f"{name}:") else f"{name}: {said}")
     except RecursionError:
-        return _Done((), f"{show.path(job.input)}: nested too deeply to be a transcript")
+        return _Done((), f"{name_of(job.input)}: nested too deeply to be a transcript")
     # Among several inputs every line names its input, as the summary does: the output of a
     # batch can be searched for one file's lines.
-    name = show.path(job.input)
+    name = name_of(job.input)
     return _Done(
         (
             *(_naming(line, name) for line in warnings),
@@ -507,8 +507,8 @@ def _clashes(inputs: Sequence[str], outputs: Sequence[tuple[str, Target]]) -> li
             errors.append(_stdout_is_input(source, what))
             continue
         if source is not None and not target.is_device:
-            named = "" if show.path(source) == target.shown else f" {show.path(source)}"
-            errors.append(f"{target.shown}: is the input file{named}; {OVER_INPUT}, choose another {what}")
+            named_as = "" if name_of(source) == target.shown else f" {name_of(source)}"
+            errors.append(f"{target.shown}: is the input file{named_as}; {OVER_INPUT}, choose another {what}")
             continue
         earlier = taken.get(target.key)
         if earlier is not None and target.is_stdout and earlier[1].is_stdout:
@@ -621,11 +621,11 @@ def _plan(args: argparse.Namespace, inputs: list[str | InputError]) -> tuple[lis
         names = [name] if other is None else [name, Path(other).name]
         same = next((n for n in names if n in taken), None)
         if same is not None and same_file(path, taken[same]):
-            planned.append(f"{show.path(path)}: is given twice; give each input once")
+            planned.append(f"{name_of(path)}: is given twice; give each input once")
             continue
         if same is not None:
             planned.append(
-                f"{show.path(path)}: has the same name as {show.path(taken[same])}; both would be written to "
+                f"{name_of(path)}: has the same name as {name_of(taken[same])}; both would be written to "
                 f"{show.path(os.path.join(args.out_dir, same))}"
             )
             continue
@@ -666,7 +666,7 @@ def _many(args: argparse.Namespace) -> int:
         if isinstance(p, str) and os.path.isdir(args.out_dir) and same_file(os.path.dirname(p) or ".", args.out_dir)
     ]
     if held:
-        what = "the inputs" if len(held) == len(inputs) else f"{show.path(held[0])}, an input,"
+        what = "the inputs" if len(held) == len(inputs) else f"{name_of(held[0])}, an input,"
         raise InputError(
             f"--out-dir {show.path(args.out_dir)}: holds {what} and each output takes its input's name: "
             f"{OVER_INPUT}; choose another folder"
