@@ -18,6 +18,7 @@ from suture.words import count
 
 __all__ = [
     "STDIN",
+    "bad_lines_json",
     "err",
     "is_stdin",
     "load_sent",
@@ -233,6 +234,13 @@ def loaded_sent(
     for problem in transcript.problems:
         warn(f"suture: warning: {name_of(path)}: skipped {problem} (the agent skips it too)")
     return data, transcript, others
+
+
+def bad_lines_json(transcript: Transcript) -> list[dict[str, Any]]:
+    """The lines left out because they could not be read (``--skip-bad-lines``), as the warnings
+    on stderr say them: each line's number and what is wrong with it (``bad_lines`` in the JSON
+    of ``check`` and of ``repair --report``)."""
+    return [{"line": p.line, "problem": p.message} for p in transcript.problems]
 
 
 def changes_said(result: Repair) -> str:

@@ -24,7 +24,7 @@ from suture import show
 from suture.checks import PROVIDERS, RULES, TITLES, Verdict, Violation, resolve, verdicts
 from suture.checks._base import LIST
 from suture.cli import EXIT_FOUND, EXIT_OK
-from suture.cli._common import changes_said, input_path, loaded_sent, name_json, name_of, out, out_json
+from suture.cli._common import bad_lines_json, changes_said, input_path, loaded_sent, name_json, name_of, out, out_json
 from suture.formats import before_compaction, own_provider, skipped
 from suture.io import InputError, read_input
 from suture.model import Message, Skipped, Transcript
@@ -232,7 +232,7 @@ def _report(args: argparse.Namespace, transcript: Transcript, **fields: Any) -> 
             "format": transcript.format,
             "other_formats": list(args.others),
             "messages": len(transcript.messages),
-            "bad_lines": _bad_lines_json(transcript),
+            "bad_lines": bad_lines_json(transcript),
             **fields,
         },
     )
@@ -461,12 +461,6 @@ def _export_aside(path: str, transcript: Transcript, repaired: Repair | None) ->
 
     turns = reordered_turns(repaired.messages, transcript)  # why lines move where nothing changes
     return f"{aside[0]} ({reordered_said(turns)})" if turns and not written.ids else aside[0]
-
-
-def _bad_lines_json(transcript: Transcript) -> list[dict[str, Any]]:
-    """The lines left out because they could not be read (``--skip-bad-lines``), as the warnings
-    on stderr say them: each line's number and what is wrong with it."""
-    return [{"line": p.line, "problem": p.message} for p in transcript.problems]
 
 
 def _session_json(

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from suture import show
 from suture.cli import EXIT_BAD_INPUT, EXIT_OK
-from suture.cli._common import STDIN, err, input_path, name_of, read_strict, summary_line
+from suture.cli._common import STDIN, bad_lines_json, err, input_path, name_of, read_strict, summary_line
 from suture.io import InputError, Target, backup_name, file_key, output_target, same_file, write_files
 from suture.repair import Change, ChangeKind, Repair
 from suture.words import count
@@ -158,7 +158,7 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
     written = None
     checking: Callable[[], list[Violation]] | None = None
     if writes_back(transcript.format) and job.to in (None, transcript.format):
-        written = write_back(data, transcript, result)
+        written = write_back(_whole_lines(data, transcript)[0], transcript, result)  # (not a line cut off)
         out, what = written.data, written_as(transcript.format)
         if written.ids:
             # The report is of the file written: a call written under another id is named by it.
@@ -182,6 +182,7 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
     notes: list[str] = []
     if written is not None:
         summary, notes = written.report(summary, bool(result.changes or reordered))
+    summary += _bad_lines(transcript, data, written is not None, report)
     output = job.input if job.in_place else job.output
     if job.other is not None and output is not None and not _fits(Path(output).suffix, out):
         output = job.other
@@ -211,6 +212,39 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
         # but changes are needed, of a kind it does not make.
         summary = "the repair changes nothing" + summary[len(unchanged) :]
     return warnings, summary, notes
+
+
+def _whole_lines(data: bytes, transcript: Transcript) -> tuple[bytes, int | None]:
+    """``data`` without its last line where the file ends inside it (no newline after it: an
+    agent still writing it, or stopped mid-write) and it could not be read (``--skip-bad-lines``),
+    and that line's number (``None``: it has none). A session is written back over the whole
+    lines, so that the line its agent appends next does not run into the fragment, as the app's
+    export writes it (``Tail.shown_end``)."""
+    end = data.rfind(b"\n") + 1
+    line = data.count(b"\n") + 1
+    if not data[end:].strip() or all(p.line != line for p in transcript.problems):
+        return data, None
+    return data[:end], line
+
+
+def _bad_lines(transcript: Transcript, data: bytes, session: bool, report: dict[str, Any]) -> str:
+    """What the summary adds of the lines skipped as unreadable (``--skip-bad-lines``, each
+    warned of), and their ``bad_lines`` in ``report``: what is written from the messages (a
+    request body) leaves them out; a session written back (``session``) only a last line cut off
+    (:func:`_whole_lines`), and keeps the others as written, as every line the repair does not
+    change. ``""`` where no line was skipped."""
+    if not transcript.problems:
+        return ""
+    left = {_whole_lines(data, transcript)[1]} - {None} if session else {p.line for p in transcript.problems}
+    report["bad_lines"] = [{**bad, "left_out": bad["line"] in left} for bad in bad_lines_json(transcript)]
+    said = ""
+    out = [p.line for p in transcript.problems if p.line in left]
+    kept = [p.line for p in transcript.problems if p.line not in left]
+    for lines, what in ((out, "left out"), (kept, "kept as written, as every line the repair does not change")):
+        if lines:
+            named = ", ".join(str(n) for n in lines[:5]) + (f" and {len(lines) - 5} more" if len(lines) > 5 else "")
+            said += f"; {count(len(lines), 'unreadable line')} {what} (line{'s' if len(lines) > 1 else ''} {named})"
+    return said
 
 
 def _check_body(result: Repair, body: str) -> Callable[[], list[Violation]] | None:
