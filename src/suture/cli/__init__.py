@@ -4,7 +4,8 @@
 ``suture sessions``) opens the sessions browser; ``suture demo`` opens a bundled sample;
 ``suture repair``, ``suture check`` and ``suture formats`` work without the app and never import
 Textual, so they start fast and compose in scripts. Every error a person can cause ends in one
-line on stderr and exit code 2.
+line on stderr and exit code 2; where the command line asks for ``--json``, that line is given on
+stdout too, as one JSON object (:func:`_error`).
 """
 
 from __future__ import annotations
@@ -152,6 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from suture.cli._parser import Parser
 
         Parser.command = args_list[0] if own is not None or args_list[0] in commands() else None
+        Parser.json = _asks_json(parser, args_list)
         try:
             args = parser.parse_args(args_list)
         except SystemExit as e:  # usage errors, --help, --version
@@ -160,7 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _flushed(run(args))
     except InputError as e:
-        _error(str(e))
+        _error(str(e), json=bool(getattr(args, "json", False)))
         return EXIT_BAD_INPUT
     except StdoutError as e:
         drop_stdout()
@@ -175,10 +177,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_PIPE
 
 
-def _error(message: str) -> None:
-    from suture.show import line
+def _error(message: str, json: bool = False) -> None:
+    """Bad input's one line on stderr; with ``json`` (the command line asked for ``--json``),
+    the same line on stdout too, as one JSON object (``{"error": …, "exit_code": 2}``): a script
+    that reads stdout (``suture check --json f | jq``) is told what went wrong, not handed
+    nothing."""
+    from suture.show import dumps, line
 
-    sys.stderr.write(f"suture: error: {line(message)}\n")
+    said = line(message)
+    sys.stderr.write(f"suture: error: {said}\n")
+    if not json:
+        return
+    try:  # (a stdout that cannot take it has had its say on stderr already)
+        sys.stdout.flush()
+        sys.stdout.buffer.write(dumps({"error": said, "exit_code": EXIT_BAD_INPUT}, indent=False))
+        sys.stdout.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _asks_json(parser: argparse.ArgumentParser, args_list: Sequence[str]) -> bool:
+    """Whether ``args_list`` asks for ``--json`` of a command that has it (before any ``--``):
+    where the command line is refused, its one line goes to stdout as JSON too."""
+    import argparse
+
+    words = args_list[: args_list.index("--")] if "--" in args_list else args_list
+    if not words or "--json" not in words:
+        return False
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and words[0] in action.choices:
+            return "--json" in action.choices[words[0]]._option_string_actions
+    return False
 
 
 def _flushed(code: int, text: str = "") -> int:

@@ -4,7 +4,8 @@ putting lines on the terminal (every line through :func:`suture.show.line`)."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from suture import show
@@ -15,16 +16,76 @@ from suture.model import Message, Transcript
 from suture.repair import Repair
 from suture.words import count
 
-__all__ = ["err", "load_sent", "load_strict", "out", "out_json", "read_strict", "summary_line"]
+__all__ = [
+    "STDIN",
+    "bad_lines_json",
+    "err",
+    "is_stdin",
+    "load_sent",
+    "load_strict",
+    "name_json",
+    "name_of",
+    "name_typed",
+    "out",
+    "out_json",
+    "read_strict",
+    "summary_line",
+]
 
 
-STDIN = "/dev/stdin"
-"""Where an input named ``-`` is read from: standard input, read as a pipe or a file is."""
+class _Stdin(str):
+    """The input named ``-``: a path to open (``/dev/stdin``, read as a pipe or a file is) that
+    knows it was named ``-``, so that what suture says of it names it as the person did, not as
+    the path it is read through. A ``/dev/stdin`` typed as such stays ``/dev/stdin``."""
+
+    __slots__ = ()
+
+
+STDIN = _Stdin("/dev/stdin")
+"""Where an input named ``-`` is read from: standard input."""
+
+STDIN_SAID = "standard input"
+"""Standard input, named where a line names its input."""
 
 
 def input_path(value: str) -> str:
     """An input as named on the command line (argparse's ``type``): ``-`` is standard input."""
     return STDIN if value == "-" else value
+
+
+def is_stdin(path: object) -> bool:
+    """Whether ``path`` is the input named ``-`` (:data:`STDIN`, also once pickled for a worker)."""
+    return isinstance(path, _Stdin)
+
+
+def name_of(path: str) -> str:
+    """An input's name in a line for a person: ``standard input`` for ``-``, else the path as
+    given (:func:`suture.show.path`)."""
+    return STDIN_SAID if is_stdin(path) else show.path(path)
+
+
+def name_json(path: str) -> str:
+    """An input's name in ``--json`` output and in a command to run: ``-`` for standard input,
+    else the path as given (:func:`suture.show.path_json`)."""
+    return "-" if is_stdin(path) else show.path_json(path)
+
+
+def name_typed(path: str) -> str:
+    """An input's name as a command line takes it (``suture check -``), fit for a terminal."""
+    return show.line(name_json(path))
+
+
+@contextmanager
+def _stdin_named(path: str) -> Iterator[None]:
+    """An error reading standard input, naming it ``standard input`` where the reading names the
+    path it opened (``/dev/stdin: is a terminal, …``)."""
+    try:
+        yield
+    except InputError as e:
+        said, opened = str(e), f"{show.path(STDIN)}:"
+        if not is_stdin(path) or not said.startswith(opened):
+            raise
+        raise type(e)(f"{STDIN_SAID}:{said[len(opened) :]}") from None
 
 
 def out(*lines: str) -> None:
@@ -100,9 +161,10 @@ def read_detected(path: str, format: str | None = None) -> tuple[bytes, Transcri
     from suture.formats import detect, errors_named, get
     from suture.io import parse_document, read_input
 
-    data = read_input(path)
+    with _stdin_named(path):
+        data = read_input(path)
     others: tuple[str, ...] = ()
-    with errors_named(path):
+    with errors_named(STDIN_SAID if is_stdin(path) else path):
         doc = parse_document(data)
         if format:
             adapter = get(format)
@@ -138,9 +200,9 @@ def _strict(transcript: Transcript, path: str, skip_bad_lines: bool, warn: Calla
     problems = list(transcript.problems)
     if problems:
         if not skip_bad_lines:
-            raise InputError(f"{show.path(path)}: {bad_lines_said(problems, '--skip-bad-lines')}")
+            raise InputError(f"{name_of(path)}: {bad_lines_said(problems, '--skip-bad-lines')}")
         for problem in problems:
-            warn(f"suture: warning: {show.path(path)}: skipped {problem}")
+            warn(f"suture: warning: {name_of(path)}: skipped {problem}")
     return transcript
 
 
@@ -170,8 +232,15 @@ def loaded_sent(
     if not skips_bad_lines(transcript.format):
         return data, _strict(transcript, path, skip_bad_lines, warn), others
     for problem in transcript.problems:
-        warn(f"suture: warning: {show.path(path)}: skipped {problem} (the agent skips it too)")
+        warn(f"suture: warning: {name_of(path)}: skipped {problem} (the agent skips it too)")
     return data, transcript, others
+
+
+def bad_lines_json(transcript: Transcript) -> list[dict[str, Any]]:
+    """The lines left out because they could not be read (``--skip-bad-lines``), as the warnings
+    on stderr say them: each line's number and what is wrong with it (``bad_lines`` in the JSON
+    of ``check`` and of ``repair --report``)."""
+    return [{"line": p.line, "problem": p.message} for p in transcript.problems]
 
 
 def changes_said(result: Repair) -> str:

@@ -7,11 +7,10 @@ screen does not wait for argparse and the message catalogues it loads.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Sequence
 
 import suture
-from suture.cli import EXIT_BAD_INPUT, EXIT_OK, _flushed
+from suture.cli import EXIT_BAD_INPUT, EXIT_OK, _error, _flushed
 
 __all__ = ["Parser", "VersionAction"]
 
@@ -21,6 +20,9 @@ class Parser(argparse.ArgumentParser):
     the subcommand in use (argparse reports a subcommand's unknown options from the top)."""
 
     command: str | None = None
+    json: bool = False
+    """Whether the command line asks for ``--json`` of a command that has it: the error is then
+    given on stdout too, as JSON (:func:`suture.cli._error`)."""
 
     def parse_known_args(  # type: ignore[override]
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
@@ -47,10 +49,8 @@ class Parser(argparse.ArgumentParser):
         return parsed, extras
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        from suture.show import line
-
         prog = self.prog if self.prog != "suture" or not Parser.command else f"suture {Parser.command}"
-        sys.stderr.write(f"suture: error: {line(message)} (see '{prog} --help')\n")
+        _error(f"{message} (see '{prog} --help')", json=Parser.json)
         raise SystemExit(EXIT_BAD_INPUT)
 
 

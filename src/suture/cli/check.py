@@ -24,7 +24,7 @@ from suture import show
 from suture.checks import PROVIDERS, RULES, TITLES, Verdict, Violation, resolve, verdicts
 from suture.checks._base import LIST
 from suture.cli import EXIT_FOUND, EXIT_OK
-from suture.cli._common import changes_said, input_path, loaded_sent, out, out_json
+from suture.cli._common import bad_lines_json, changes_said, input_path, loaded_sent, name_json, name_of, out, out_json
 from suture.formats import before_compaction, own_provider, skipped
 from suture.io import InputError, read_input
 from suture.model import Message, Skipped, Transcript
@@ -34,6 +34,7 @@ from suture.words import AS_WRITTEN, SENT_AS_WRITTEN, count, either
 from suture.words import CONTRACT as CONTRACT_VIEW
 
 if TYPE_CHECKING:
+    from suture.scan import AfterRepair
     from suture.sent import Sent, SentVerdict
     from suture.sent.numbered import SentRequest
 
@@ -96,24 +97,18 @@ def run(args: argparse.Namespace) -> int:
     own = own_provider(transcript)
     mine = verdicts(transcript.messages, (own,))[own] if own else None
     if args.json:
+        checked = {} if mine is None or own is None else {own: _request_entry(own, mine, transcript.messages)}
         out_json(
-            {
-                "file": show.path_json(args.input),
-                "format": transcript.format,
-                "other_formats": list(args.others),
-                "messages": len(transcript.messages),
-                "bad_lines": _bad_lines_json(transcript),
-                "valid": not found,
-                "problems": [{**v.to_json(), "source": str(transcript.messages[v.index].source or "")} for v in found],
-                "own_provider": None
-                if mine is None
-                else {
-                    "name": own,
-                    "problems": len(mine.before),
-                    "after_repair": len(mine.after),
-                    "summary": mine.summary(),
-                },
-            }
+            _report(
+                args,
+                transcript,
+                clean=not found and not (mine is not None and mine.before),
+                valid=not found,
+                problems=[{**v.to_json(), "source": str(transcript.messages[v.index].source or "")} for v in found],
+                own_provider=_own_json(own, checked),
+                repaired_messages=None if mine is None else len(mine.repair.messages),
+                providers=checked,
+            )
         )
     else:
         out(*_valid_lines(args, transcript, found, own, mine))
@@ -128,7 +123,7 @@ def _valid_lines(
     """``suture check`` without ``--provider`` on a request file, as text: the Valid property's
     problems (the first :data:`SHOWN` unless ``--all``), and the verdict of the file's own provider."""
     n = len(transcript.messages)
-    name = show.path(args.input)
+    name = name_of(args.input)
     if not found:
         rejects = f", but {own} rejects it" if mine is not None and mine.before else ""
         lines = [f"{name}: valid ({count(n, 'message')}, {transcript.format}){rejects}{_reads_too(args.others)}"]
@@ -177,32 +172,118 @@ def _violation_json(v: Violation, messages: Sequence[Message]) -> dict[str, Any]
     }
 
 
+_REPORT_KEYS = (
+    "file",
+    "format",
+    "other_formats",
+    "messages",
+    "bad_lines",
+    "clean",
+    "valid",
+    "problems",
+    "own_provider",
+    "repaired_messages",
+    "providers",
+    "agent",
+    "version",
+    "model",
+    "assumed",
+    "sent_messages",
+    "request",
+    "skipped",
+    "history_not_sent",
+    "before_compaction",
+    "stricter",
+    "export",
+)
+"""The fields of ``suture check --json``, in their order: the same for a request file, with or
+without ``--provider``, and for a session log; a field that does not apply is ``null`` (README:
+"check --json")."""
+
+_PROVIDER_KEYS = (
+    "title",
+    "verdict",
+    "problems",
+    "after_repair",
+    "summary",
+    "before",
+    "after",
+    "sent",
+    "notes",
+    "contract",
+)
+"""The fields of each entry of ``providers``, the same for every file; ``null`` where one does not apply."""
+
+
+def _shaped(keys: tuple[str, ...], fields: dict[str, Any]) -> dict[str, Any]:
+    """``fields`` with every one of ``keys``, in their order: ``null`` for those not given."""
+    unknown = set(fields) - set(keys)
+    assert not unknown, unknown  # (a field is added to the keys, and to README, first)
+    return {key: fields.get(key) for key in keys}
+
+
+def _report(args: argparse.Namespace, transcript: Transcript, **fields: Any) -> dict[str, Any]:
+    """``suture check --json``: what every file has (its name, format, messages, lines left out),
+    ``fields``, and ``null`` for every other field of :data:`_REPORT_KEYS`."""
+    return _shaped(
+        _REPORT_KEYS,
+        {
+            "file": name_json(args.input),
+            "format": transcript.format,
+            "other_formats": list(args.others),
+            "messages": len(transcript.messages),
+            "bad_lines": bad_lines_json(transcript),
+            **fields,
+        },
+    )
+
+
+def _request_entry(name: str, v: Verdict, messages: Sequence[Message]) -> dict[str, Any]:
+    """A provider's verdict on a request file, as ``providers`` gives it: its problems before
+    and after repair (``sent``, ``notes`` and ``contract`` are a session log's)."""
+    return _shaped(
+        _PROVIDER_KEYS,
+        {
+            "title": TITLES[name],
+            "verdict": "rejected" if v.before else "accepted",
+            "problems": len(v.before),
+            "after_repair": len(v.after),
+            "summary": v.summary(),
+            "before": [_violation_json(x, messages) for x in v.before],
+            "after": [_violation_json(x, v.repair.messages) for x in v.after],
+        },
+    )
+
+
+def _own_json(own: str | None, checked: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+    """``own_provider``: the verdict of the provider the file is sent to (a request file's own,
+    a session's agent's), where it is among those checked (``checked``: ``providers``)."""
+    entry = checked.get(own) if own else None
+    if entry is None:
+        return None
+    return {
+        "name": own,
+        "problems": entry["problems"],
+        "after_repair": entry["after_repair"],
+        "summary": entry["summary"],
+    }
+
+
 def _run_providers(args: argparse.Namespace, transcript: Transcript, providers: tuple[str, ...]) -> int:
     messages = transcript.messages
     results = verdicts(messages, providers)
     repaired = next(iter(results.values())).repair.messages
     broken = any(v.before for v in results.values())
     if args.json:
-        report = {
-            "file": show.path_json(args.input),
-            "format": transcript.format,
-            "other_formats": list(args.others),
-            "messages": len(messages),
-            "bad_lines": _bad_lines_json(transcript),
-            "repaired_messages": len(repaired),
-            "clean": not broken,
-            "providers": {
-                name: {
-                    "title": TITLES[name],
-                    "problems": len(v.before),
-                    "after_repair": len(v.after),
-                    "summary": v.summary(),
-                    "before": [_violation_json(x, messages) for x in v.before],
-                    "after": [_violation_json(x, repaired) for x in v.after],
-                }
-                for name, v in results.items()
-            },
-        }
+        checked = {name: _request_entry(name, v, messages) for name, v in results.items()}
+        report = _report(
+            args,
+            transcript,
+            clean=not broken,
+            own_provider=_own_json(own_provider(transcript), checked),
+            repaired_messages=len(repaired),
+            providers=checked,
+        )
         out_json(report)
         return EXIT_FOUND if broken else EXIT_OK
     from suture.sent import as_sent
@@ -210,7 +291,7 @@ def _run_providers(args: argparse.Namespace, transcript: Transcript, providers: 
 
     request = modelled(transcript, as_sent(transcript))
     out(
-        f"{show.path(args.input)}: {count(len(messages), 'message')} ({transcript.format}); "
+        f"{name_of(args.input)}: {count(len(messages), 'message')} ({transcript.format}); "
         f"repaired: {count(len(repaired), 'message')}{_reads_too(args.others)}",
         f"  ({NUMBERS}; after repair, in the repaired history)",
     )
@@ -382,12 +463,6 @@ def _export_aside(path: str, transcript: Transcript, repaired: Repair | None) ->
     return f"{aside[0]} ({reordered_said(turns)})" if turns and not written.ids else aside[0]
 
 
-def _bad_lines_json(transcript: Transcript) -> list[dict[str, Any]]:
-    """The lines left out because they could not be read (``--skip-bad-lines``), as the warnings
-    on stderr say them: each line's number and what is wrong with it."""
-    return [{"line": p.line, "problem": p.message} for p in transcript.problems]
-
-
 def _session_json(
     args: argparse.Namespace,
     read: tuple[Transcript, bytes],
@@ -405,66 +480,75 @@ def _session_json(
     written = transcript.messages
     # The session suture repair writes, written back and read once for every provider's count.
     after = AfterRepair(transcript, next(iter(results.values())).contract.repair, data) if results else None
-    return {
-        "file": show.path_json(args.input),
-        "format": transcript.format,
-        "other_formats": list(args.others),
-        "agent": sent.agent,
-        "version": sent.version,
-        "model": sent.model,
-        "assumed": sent.assumed,
-        "messages": len(written),
-        "bad_lines": _bad_lines_json(transcript),
+    checked = {name: _session_entry(name, v, sent, written, after) for name, v in results.items()}
+    return _report(
+        args,
+        transcript,
+        clean=not rejected,
+        own_provider=_own_json(sent.provider, checked),
+        repaired_messages=len(next(iter(results.values())).contract.repair.messages) if results else None,
+        providers=checked,
+        agent=sent.agent,
+        version=sent.version,
+        model=sent.model,
+        assumed=sent.assumed,
         # The request's list before the new prompt, as the provider numbers it (what the text's
         # header counts): not sent.messages, where each tool result is a message of its own.
-        "sent_messages": held(sent),
-        "request": {
+        sent_messages=held(sent),
+        request={
             "key": request.key,
             "history": held(sent),
             "added": [{"place": a.position, "role": a.role, "what": a.what} for a in sent.added],
         },
-        "clean": not rejected,
-        "skipped": [_skipped_json(s) for s in sent.skipped],
+        skipped=[_skipped_json(s) for s in sent.skipped],
         # The history the agent does not send (the lines before a compaction): in a sentence, as
         # the text and the app say it, and its records one each.
-        "history_not_sent": skipped(transcript),
-        "before_compaction": [_skipped_json(s) for s in before_compaction(transcript)],
-        "providers": {
-            name: {
-                "title": TITLES[name],
-                "verdict": "rejected" if v.rejected else "accepted",
-                "problems": len(v.problems),
-                # what the agent sends from the session suture repair writes, as scan counts it
-                "after_repair": after.problems(name, len(v.problems)) if after is not None else len(v.problems),
-                "summary": v.summary(),
-                "sent": [
-                    {
-                        **_violation_json(x, sent.messages),
-                        "n": v.at(x),
-                        "place": v.place(x),
-                        "written_index": v.at(x),
-                        "written": list(v.written_of(x)),
-                        # n is null for a message the agent makes up on resume ([new]): what it is
-                        "made_up": sent.made_words(x.index),
-                        "source": v.where(x, written),
-                    }
-                    for x in v.problems
-                ],
-                "notes": [f.to_json() for f in v.notes],
-                "contract": {
-                    "label": CONTRACT,
-                    # what suture repair changes in the file, which the problems beside it do not count
-                    "changes": len(v.contract.repair.changes),
-                    "problems": len(v.contract.before),
-                    "after_repair": len(v.contract.after),
-                    "summary": v.contract.summary(),
-                    "before": [_violation_json(x, written) for x in v.contract.before],
-                    "after": [_violation_json(x, v.contract.repair.messages) for x in v.contract.after],
-                },
-            }
-            for name, v in results.items()
+        history_not_sent=skipped(transcript),
+        before_compaction=[_skipped_json(s) for s in before_compaction(transcript)],
+    )
+
+
+def _session_entry(
+    name: str, v: SentVerdict, sent: Sent, written: Sequence[Message], after: AfterRepair | None
+) -> dict[str, Any]:
+    """A provider's verdict on what the agent sends from a session log, as ``providers`` gives
+    it (``after``: the session suture repair writes, read back, or ``None``); ``before`` and
+    ``after`` are a request file's."""
+    return _shaped(
+        _PROVIDER_KEYS,
+        {
+            "title": TITLES[name],
+            "verdict": "rejected" if v.rejected else "accepted",
+            "problems": len(v.problems),
+            # what the agent sends from the session suture repair writes, as scan counts it
+            "after_repair": after.problems(name, len(v.problems)) if after is not None else len(v.problems),
+            "summary": v.summary(),
+            "sent": [
+                {
+                    **_violation_json(x, sent.messages),
+                    "n": v.at(x),
+                    "place": v.place(x),
+                    "written_index": v.at(x),
+                    "written": list(v.written_of(x)),
+                    # n is null for a message the agent makes up on resume ([new]): what it is
+                    "made_up": sent.made_words(x.index),
+                    "source": v.where(x, written),
+                }
+                for x in v.problems
+            ],
+            "notes": [f.to_json() for f in v.notes],
+            "contract": {
+                "label": CONTRACT,
+                # what suture repair changes in the file, which the problems beside it do not count
+                "changes": len(v.contract.repair.changes),
+                "problems": len(v.contract.before),
+                "after_repair": len(v.contract.after),
+                "summary": v.contract.summary(),
+                "before": [_violation_json(x, written) for x in v.contract.before],
+                "after": [_violation_json(x, v.contract.repair.messages) for x in v.contract.after],
+            },
         },
-    }
+    )
 
 
 def _skipped_json(s: Skipped) -> dict[str, str]:
@@ -490,7 +574,7 @@ def _session_lines(
     who = agent_name(sent.agent or transcript.format)
     version = f" {sent.version}" if sent.version else ""
     head = (
-        f"{show.path(args.input)}: {who}{version} session, {count(len(written), 'message')} as written, "
+        f"{name_of(args.input)}: {who}{version} session, {count(len(written), 'message')} as written, "
         f"{count(held(sent), unit(request.key))} in the request {who} sends on resume, before the new prompt"
         + _reads_too(args.others)
     )

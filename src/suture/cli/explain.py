@@ -31,7 +31,7 @@ from suture import show
 from suture.checks import TITLES
 from suture.checks.explain import Elsewhere, Explanation, explain_transcript, rejected_history, summary
 from suture.cli import EXIT_FOUND, EXIT_OK
-from suture.cli._common import STDIN, input_path, load_sent, out, out_json
+from suture.cli._common import STDIN, input_path, is_stdin, load_sent, name_json, name_of, name_typed, out, out_json
 from suture.io import InputError
 from suture.model import Message, Transcript
 
@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     if args.error is None and not transcript.evidence:
         # Nothing to explain: a usage error (exit 2), as an empty error text is.
         raise InputError(
-            f"{show.path(args.input)} records no API error: pass the provider's error text as ERROR "
+            f"{name_of(args.input)} records no API error: pass the provider's error text as ERROR "
             "or --error, or '-' to read it from stdin"
         )
     requests = recorded_in(args.input, transcript)  # a Claude Code session's own requests
@@ -188,7 +188,7 @@ def _json(
     rule = found.rule or rec.rule
     out_json(
         {
-            "file": show.path_json(args.input),
+            "file": name_json(args.input),
             "request": request,
             "format": fmt,
             "error": found.text,
@@ -272,7 +272,7 @@ def _human(args: argparse.Namespace, transcript: Transcript, found: Explanation)
         w(f"  (the text also fits: {', '.join(o.rule.id for o in found.others[:3])})")
     w("")
     written = f"{len(messages)} messages as written" if request is not None else f"{len(messages)} messages"
-    w(f"{show.path(args.input)} ({transcript.format}, {written}):")
+    w(f"{name_of(args.input)} ({transcript.format}, {written}):")
     if request is not None:
         sent = request.sent
         if sent.assumed:
@@ -332,12 +332,14 @@ def _repair_command(path: str, transcript: Transcript) -> str:
     stem, dot, ext = path.rpartition(".")
     if not dot or "/" in ext:
         stem, ext = path, ""
+    if is_stdin(path):  # (named stdin.json in a folder, as suture repair --out-dir names it)
+        stem, ext = "stdin", ""
     if writes_back(transcript.format):
         ext = "jsonl"  # the session log itself, written back for its agent to resume: JSONL
     elif export_name(transcript) != transcript.format:
         ext = "json"  # the repaired history as a request body: one JSON document
     target = f"{stem}.repaired.{ext}" if ext else f"{stem}.repaired"
-    return f"$ suture repair {shlex.quote(show.path(path))} -o {shlex.quote(show.path(target))}"
+    return f"$ suture repair {shlex.quote(name_typed(path))} -o {shlex.quote(show.path(target))}"
 
 
 def _unrecognised(args: argparse.Namespace, transcript: Transcript, found: Explanation) -> int:
@@ -356,7 +358,7 @@ def _unrecognised(args: argparse.Namespace, transcript: Transcript, found: Expla
     if args.json:
         out_json(
             {
-                "file": show.path_json(args.input),
+                "file": name_json(args.input),
                 "error": found.text,
                 "recognised": False,
                 "kind": found.kind,
@@ -373,7 +375,7 @@ def _unrecognised(args: argparse.Namespace, transcript: Transcript, found: Expla
         )
         return EXIT_OK if done else EXIT_FOUND
     if cause is not None:
-        name = show.path(args.input)
+        name = name_typed(args.input)
         if judged is None:
             from suture.formats import own_provider
 

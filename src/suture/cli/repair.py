@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from suture import show
 from suture.cli import EXIT_BAD_INPUT, EXIT_OK
-from suture.cli._common import STDIN, err, input_path, read_strict, summary_line
+from suture.cli._common import STDIN, bad_lines_json, err, input_path, name_of, read_strict, summary_line
 from suture.io import InputError, Target, backup_name, file_key, output_target, same_file, write_files
 from suture.repair import Change, ChangeKind, Repair
 from suture.words import count
@@ -158,7 +158,7 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
     written = None
     checking: Callable[[], list[Violation]] | None = None
     if writes_back(transcript.format) and job.to in (None, transcript.format):
-        written = write_back(data, transcript, result)
+        written = write_back(_whole_lines(data, transcript)[0], transcript, result)  # (not a line cut off)
         out, what = written.data, written_as(transcript.format)
         if written.ids:
             # The report is of the file written: a call written under another id is named by it.
@@ -182,6 +182,7 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
     notes: list[str] = []
     if written is not None:
         summary, notes = written.report(summary, bool(result.changes or reordered))
+    summary += _bad_lines(transcript, data, written is not None, report)
     output = job.input if job.in_place else job.output
     if job.other is not None and output is not None and not _fits(Path(output).suffix, out):
         output = job.other
@@ -211,6 +212,39 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
         # but changes are needed, of a kind it does not make.
         summary = "the repair changes nothing" + summary[len(unchanged) :]
     return warnings, summary, notes
+
+
+def _whole_lines(data: bytes, transcript: Transcript) -> tuple[bytes, int | None]:
+    """``data`` without its last line where the file ends inside it (no newline after it: an
+    agent still writing it, or stopped mid-write) and it could not be read (``--skip-bad-lines``),
+    and that line's number (``None``: it has none). A session is written back over the whole
+    lines, so that the line its agent appends next does not run into the fragment, as the app's
+    export writes it (``Tail.shown_end``)."""
+    end = data.rfind(b"\n") + 1
+    line = data.count(b"\n") + 1
+    if not data[end:].strip() or all(p.line != line for p in transcript.problems):
+        return data, None
+    return data[:end], line
+
+
+def _bad_lines(transcript: Transcript, data: bytes, session: bool, report: dict[str, Any]) -> str:
+    """What the summary adds of the lines skipped as unreadable (``--skip-bad-lines``, each
+    warned of), and their ``bad_lines`` in ``report``: what is written from the messages (a
+    request body) leaves them out; a session written back (``session``) only a last line cut off
+    (:func:`_whole_lines`), and keeps the others as written, as every line the repair does not
+    change. ``""`` where no line was skipped."""
+    if not transcript.problems:
+        return ""
+    left = {_whole_lines(data, transcript)[1]} - {None} if session else {p.line for p in transcript.problems}
+    report["bad_lines"] = [{**bad, "left_out": bad["line"] in left} for bad in bad_lines_json(transcript)]
+    said = ""
+    out = [p.line for p in transcript.problems if p.line in left]
+    kept = [p.line for p in transcript.problems if p.line not in left]
+    for lines, what in ((out, "left out"), (kept, "kept as written, as every line the repair does not change")):
+        if lines:
+            named = ", ".join(str(n) for n in lines[:5]) + (f" and {len(lines) - 5} more" if len(lines) > 5 else "")
+            said += f"; {count(len(lines), 'unreadable line')} {what} (line{'s' if len(lines) > 1 else ''} {named})"
+    return said
 
 
 def _check_body(result: Repair, body: str) -> Callable[[], list[Violation]] | None:
@@ -390,7 +424,7 @@ def _stat(path: str) -> tuple[int, int, int, int]:
     try:
         st = os.stat(path)
     except OSError as e:
-        raise InputError(f"{show.path(path)}: cannot read ({e.strerror or e})") from None
+        raise InputError(f"{name_of(path)}: cannot read ({e.strerror or e})") from None
     return st.st_size, st.st_mtime_ns, st.st_dev, st.st_ino
 
 
@@ -414,10 +448,10 @@ def _in_place(
     if same:
         if job.report:
             write_files([(output_target(job.report), _report_bytes(report))])
-        return f"{summary}; {show.path(job.input)} left as it is: what repair writes {same}"
+        return f"{summary}; {name_of(job.input)} left as it is: what repair writes {same}"
     if _stat(job.input) != before:
         raise InputError(
-            f"{show.path(job.input)}: changed while suture read it (is the agent still running?); nothing written"
+            f"{name_of(job.input)}: changed while suture read it (is the agent still running?); nothing written"
         )
     backup = backup_name(job.input)
     writes = [(output_target(backup), data), (target, out)]
@@ -453,14 +487,14 @@ def _run_job(job: _Job) -> _Done:
     try:
         warnings, summary, notes = _repair_one(job)
     except InputError as e:
-        said, name = str(e), show.path(job.input)
+        said, name = str(e), name_of(job.input)
         # Which input it is about, where the error does not say (a conversion's, among several).
         return _Done((), said if said.startswith(f"{name}:") else f"{name}: {said}")
     except RecursionError:
-        return _Done((), f"{show.path(job.input)}: nested too deeply to be a transcript")
+        return _Done((), f"{name_of(job.input)}: nested too deeply to be a transcript")
     # Among several inputs every line names its input, as the summary does: the output of a
     # batch can be searched for one file's lines.
-    name = show.path(job.input)
+    name = name_of(job.input)
     return _Done(
         (
             *(_naming(line, name) for line in warnings),
@@ -507,8 +541,8 @@ def _clashes(inputs: Sequence[str], outputs: Sequence[tuple[str, Target]]) -> li
             errors.append(_stdout_is_input(source, what))
             continue
         if source is not None and not target.is_device:
-            named = "" if show.path(source) == target.shown else f" {show.path(source)}"
-            errors.append(f"{target.shown}: is the input file{named}; {OVER_INPUT}, choose another {what}")
+            named_as = "" if name_of(source) == target.shown else f" {name_of(source)}"
+            errors.append(f"{target.shown}: is the input file{named_as}; {OVER_INPUT}, choose another {what}")
             continue
         earlier = taken.get(target.key)
         if earlier is not None and target.is_stdout and earlier[1].is_stdout:
@@ -621,11 +655,11 @@ def _plan(args: argparse.Namespace, inputs: list[str | InputError]) -> tuple[lis
         names = [name] if other is None else [name, Path(other).name]
         same = next((n for n in names if n in taken), None)
         if same is not None and same_file(path, taken[same]):
-            planned.append(f"{show.path(path)}: is given twice; give each input once")
+            planned.append(f"{name_of(path)}: is given twice; give each input once")
             continue
         if same is not None:
             planned.append(
-                f"{show.path(path)}: has the same name as {show.path(taken[same])}; both would be written to "
+                f"{name_of(path)}: has the same name as {name_of(taken[same])}; both would be written to "
                 f"{show.path(os.path.join(args.out_dir, same))}"
             )
             continue
@@ -666,7 +700,7 @@ def _many(args: argparse.Namespace) -> int:
         if isinstance(p, str) and os.path.isdir(args.out_dir) and same_file(os.path.dirname(p) or ".", args.out_dir)
     ]
     if held:
-        what = "the inputs" if len(held) == len(inputs) else f"{show.path(held[0])}, an input,"
+        what = "the inputs" if len(held) == len(inputs) else f"{name_of(held[0])}, an input,"
         raise InputError(
             f"--out-dir {show.path(args.out_dir)}: holds {what} and each output takes its input's name: "
             f"{OVER_INPUT}; choose another folder"

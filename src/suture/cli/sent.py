@@ -14,9 +14,8 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
-from suture import show
 from suture.cli import EXIT_OK
-from suture.cli._common import err, input_path, load_sent, out_json
+from suture.cli._common import err, input_path, load_sent, name_of, out_json
 from suture.words import count
 
 NAMES = ("sent",)
@@ -71,10 +70,10 @@ def summary(sent: Any, path: str, body: bool = False, history: Sequence[str] = (
 
     noun = unit(list_key(sent.wire_format))
     if sent.agent is None:
-        return f"suture: {show.path(path)}: {sent.wire_format}: the file's own history, {count(len(sent.wire), noun)}"
+        return f"suture: {name_of(path)}: {sent.wire_format}: the file's own history, {count(len(sent.wire), noun)}"
     who = agent_name(sent.agent)
     line = (
-        f"suture: {show.path(path)}: {who} {sent.model} sends {sent.provider or 'its provider'} a request of "
+        f"suture: {name_of(path)}: {who} {sent.model} sends {sent.provider or 'its provider'} a request of "
         f"{count(held(sent), noun)} before the new prompt"
     )
     if sent.fixes:
