@@ -726,12 +726,16 @@ def test_cli_without_error_text_on_a_file_that_records_none_is_a_usage_error(
     for path in (broken, empty):
         before = path.read_bytes()
         r = _run(*json_flag, str(path))
-        assert r.returncode == 2, r.stdout
-        assert r.stdout == ""
-        assert r.stderr == (
-            f"suture: error: {path} records no API error: pass the provider's error text as ERROR or --error, "
-            "or '-' to read it from stdin\n"
+        said = (
+            f"{path} records no API error: pass the provider's error text as ERROR or --error, "
+            "or '-' to read it from stdin"
         )
+        assert r.returncode == 2, r.stdout
+        # (with --json, the same line on stdout as JSON too)
+        assert r.stdout == (
+            json.dumps({"error": said, "exit_code": 2}, separators=(",", ":")) + "\n" if json_flag else ""
+        )
+        assert r.stderr == f"suture: error: {said}\n"
         assert path.read_bytes() == before
 
 

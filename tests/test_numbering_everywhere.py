@@ -264,7 +264,7 @@ AGREE = [
 
 def _problems(report: dict[str, Any], provider: str) -> list[dict[str, Any]]:
     entry = report["providers"][provider]
-    listed: list[dict[str, Any]] = entry["sent"] if "sent" in entry else entry["before"]
+    listed: list[dict[str, Any]] = entry["sent"] if entry["sent"] is not None else entry["before"]
     return listed
 
 

@@ -55,7 +55,7 @@ def test_scan_and_check_agree(path: Path, capsysbinary: pytest.CaptureFixture[by
     if row.verdict in (UNREADABLE, OTHER):
         return
     assert report is not None
-    if "providers" in report:  # a session log: the verdict on what the agent sends
+    if report["agent"] is not None:  # a session log: the verdict on what the agent sends
         judged = report["providers"][row.provider]
         assert row.format in models()
         assert (judged["verdict"], judged["problems"]) == (
