@@ -30,7 +30,7 @@ def _said_as_json(proc: subprocess.CompletedProcess[str]) -> dict[str, object]:
 
 
 def test_every_command_with_json_is_covered_here() -> None:
-    assert _commands_with_json() == {"check", "explain", "scan", "formats"}
+    assert _commands_with_json() == {"check", "explain", "scan", "formats", "keys"}  # (keys: test_keys_command.py)
 
 
 @pytest.mark.parametrize(

@@ -62,3 +62,11 @@ def test_a_settings_file_suture_cannot_use_is_exit_2(tmp_path: Path) -> None:
     assert f"{config}: not a TOML settings file" in line
     missing = one_error_line(keys(tmp_path, config=str(tmp_path / "missing.toml")))
     assert "no such settings file ($SUTURE_CONFIG names it)" in missing
+
+
+def test_with_json_a_settings_file_suture_cannot_use_is_one_json_object_too(tmp_path: Path) -> None:
+    config = tmp_path / "bad.toml"
+    config.write_text("[keymaps]\n")
+    proc = keys(tmp_path, "--json", config=str(config))
+    line = one_error_line(proc)
+    assert json.loads(proc.stdout) == {"error": line.removeprefix("suture: error: "), "exit_code": 2}
