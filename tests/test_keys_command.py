@@ -70,3 +70,16 @@ def test_with_json_a_settings_file_suture_cannot_use_is_one_json_object_too(tmp_
     proc = keys(tmp_path, "--json", config=str(config))
     line = one_error_line(proc)
     assert json.loads(proc.stdout) == {"error": line.removeprefix("suture: error: "), "exit_code": 2}
+
+
+def test_the_app_and_the_browser_refuse_a_settings_file_they_cannot_use_before_they_open(tmp_path: Path) -> None:
+    config = tmp_path / "bad.toml"
+    config.write_text('[keymap]\n"app.next_change" = 3\n')
+    env = {**os.environ, "SUTURE_CONFIG": str(config), "HOME": str(tmp_path)}
+    sample = Path(__file__).resolve().parents[1] / "sample_sessions" / "chat" / "worked-example.json"
+    for argv in ([str(sample)], ["sessions"], ["demo"]):
+        proc = subprocess.run(
+            [sys.executable, "-m", "suture", *argv], capture_output=True, text=True, env=env, timeout=120
+        )
+        line = one_error_line(proc)
+        assert "keymap 'app.next_change': the keys are one string" in line, argv

@@ -784,7 +784,10 @@ async def test_demo_shows_every_kind_of_change_and_says_what_to_try() -> None:
         await ready(pilot, app)
         assert app.model is not None
         assert all(app.model.counts()[kind] for kind in ChangeKind)
-        assert [n.message for n in app._notifications if n.title == "what to try"] == [DEMO_HINT]
+        [said] = [n.message for n in app._notifications if n.title == "what to try"]
+        assert said.startswith("The repair makes every kind of change in this transcript. n goes to each change")
+        assert "x to each provider problem, ⏎ shows a message whole, p picks" in said
+        assert said.endswith("e exports; ? lists every key.")
         # The keys it names are the app's own keys.
         assert {"n", "x", "p", "e", "enter", "question_mark"} <= set(app._main_keys)
 

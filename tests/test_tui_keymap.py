@@ -97,3 +97,13 @@ def test_every_binding_of_suture_s_screens_is_there_by_id() -> None:
         found
     )
     assert all(found[name].id == name for name in found)
+
+
+async def test_the_demo_says_the_keys_bound_otherwise() -> None:
+    from suture.cli.view import DEMO_HINT, demo_path
+
+    app = SutureApp(demo_path(), watch=False, title="demo", hint=DEMO_HINT, keymap={"app.next_change": "ctrl+n,n"})
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await ready(pilot, app)
+        [said] = [n.message for n in app._notifications if n.title == "what to try"]
+        assert "ctrl+n goes to each change" in said and "{" not in said

@@ -13,6 +13,7 @@ from typing import Any
 from suture.cli import EXIT_OK
 from suture.cli.view import need_terminal
 from suture.io import InputError
+from suture.settings import read_settings
 
 NAMES = ("sessions",)
 ORDER = 12
@@ -45,10 +46,11 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"{path}: no such file or folder")
     if args.only and not args.paths:
         raise InputError("--only needs folders to look in")
+    keymap = read_settings().keymap  # a settings file suture cannot use: said here, before the app
     need_terminal()
     from suture.tui.sessions import SessionsApp, SessionsScreen
 
     places = [] if args.only else agent_places()
-    app = SessionsApp(SessionsScreen(args.paths, places, cache=not args.no_cache))
+    app = SessionsApp(SessionsScreen(args.paths, places, cache=not args.no_cache), keymap=keymap)
     app.run()
     return EXIT_OK

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from suture.cli import EXIT_OK
 from suture.io import InputError, open_file
+from suture.settings import read_settings
 
 if TYPE_CHECKING:
     import argparse
@@ -84,11 +85,13 @@ def refuse_file_options(args: argparse.Namespace) -> None:
 
 
 DEMO_HINT = (
-    "The repair makes every kind of change in this transcript. n goes to each change (the lines "
-    "under the panes say what it is), x to each provider problem, Enter shows a message whole, "
-    "p picks another provider, e exports; ? lists every key."
+    "The repair makes every kind of change in this transcript. {app.next_change} goes to each change "
+    "(the lines under the panes say what it is), {app.next_problem} to each provider problem, {view.open} "
+    "shows a message whole, {app.provider} picks another provider, {app.export} exports; {app.help} lists "
+    "every key."
 )
-"""What ``suture demo`` says to try, once its first screen is out."""
+"""What ``suture demo`` says to try, once its first screen is out (``{id}``: the key of that binding,
+the settings file's where it binds it otherwise: :meth:`suture.tui.app.SutureApp.keyed`)."""
 
 
 def demo_path() -> Path:
@@ -134,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
         open_file(path).close()  # a FIFO, a device: said here, in one line
         export_dir = None
         title = None
+    keymap = read_settings().keymap  # a settings file suture cannot use: said here, before the app
     need_terminal()
     # The cycle collector waits while Textual and the app are imported and the first screen is
     # drawn: nothing made meanwhile is garbage, and each collection would walk it all again. The
@@ -152,6 +156,7 @@ def run(args: argparse.Namespace) -> int:
             title=title,
             collector_paused=paused,
             hint=hint,
+            keymap=keymap,
         )
         loop = asyncio.new_event_loop()
         try:

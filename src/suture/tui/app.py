@@ -714,7 +714,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         if self._collector_paused:
             self.call_after_refresh(self._resume_collector)
         if self._hint:
-            self.call_after_refresh(self.notify, self._hint, title="what to try", timeout=12, markup=False)
+            self.call_after_refresh(self.notify, self.keyed(self._hint), title="what to try", timeout=12, markup=False)
         if self.keymap:
             self.call_after_refresh(self._keymap_checked)
         if self.has_file:
@@ -1730,6 +1730,11 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             said.append(f"the keymap gives one key two bindings: {'; '.join(sorted(set(taken)))}")
         for text in said:
             self.notify(text, title="settings", severity="warning", timeout=12, markup=False)
+
+    def keyed(self, text: str) -> str:
+        """``text`` with each ``{id}`` in it (``{app.next_change}``) the key that does that binding
+        now (:meth:`key_of`)."""
+        return re.sub(r"\{([a-z_]+\.[a-z_]+)\}", lambda m: self.key_of(m.group(1)), text)
 
     def key_of(self, binding_id: str) -> str:
         """The first key that does the app's binding ``binding_id`` (the keymap's, else its own),
