@@ -847,3 +847,16 @@ async def test_the_same_path_in_two_folders_named_is_told_apart_by_the_folder(tm
         await scanned(pilot, app.browser)
         table = app.browser.table
         assert sorted(table.name_of(r.path) for r in table.rows) == ["a/x/session.jsonl", "b/x/session.jsonl"]
+
+
+async def test_keys_bound_otherwise_act_in_the_browser_and_its_help_says_them(home: Path) -> None:
+    env = {"HOME": str(home)}
+    app = SessionsApp(SessionsScreen([], agent_places(env), watch=False), keymap={"sessions.rescan": "ctrl+r"})
+    async with app.run_test(size=(160, 100)) as pilot:
+        await scanned(pilot, app.browser)
+        assert "^r Rescan" in app.screen.query_one(KeyBar).render().plain
+        await pilot.press("question_mark")
+        await pilot.pause()
+        lines = help_lines(app)
+        assert any(line.startswith("ctrl+r") and "Rescan" in line for line in lines), lines
+        assert not any(line.startswith("r ") for line in lines)

@@ -45,7 +45,7 @@ from suture.sessions import Found, Listing, Place, is_url
 from suture.tui.app import SutureApp, hide_toasts
 from suture.tui.bars import _wrapped
 from suture.tui.judged import SHARED
-from suture.tui.keys import KeyBar
+from suture.tui.keys import KeyBar, rebound
 from suture.words import count
 
 __all__ = ["SessionList", "SessionsApp", "SessionsScreen", "matches"]
@@ -1193,8 +1193,8 @@ class SessionsApp(SutureApp):
         clearing the search."""
         if self.screen is self.browser:
             help = [b for b in SutureApp.BINDINGS if isinstance(b, Binding) and b.id == "app.help"]
-            return [("Sessions", [*SessionsScreen.BINDINGS, *SessionList.BINDINGS, *help])]
-        anywhere = [*self.BINDINGS, *(b for b in SutureApp.BINDINGS if not _is_key(b, "escape"))]
+            return [("Sessions", rebound([*SessionsScreen.BINDINGS, *SessionList.BINDINGS, *help], self.keymap))]
+        anywhere = rebound([*self.BINDINGS, *(b for b in SutureApp.BINDINGS if not _is_key(b, "escape"))], self.keymap)
         return [(name, anywhere if name == "Anywhere" else keys) for name, keys in super().help_groups()]
 
     def help_mouse(self) -> list[tuple[str, str]]:
