@@ -246,6 +246,6 @@ async def test_the_export_aside_is_said_at_every_width(tmp_path: Path, width: in
         lines = drawn_in(app, app.status)
         shown = " ".join(line.strip() for line in lines)
         assert "2 moved" in shown and "(export: unchanged)" in shown, lines
-        assert "anthropic accepts" in shown, lines
+        assert "anthropic: no problems" in shown, lines
         if width >= 80:  # on one line
-            assert "2 moved (export: unchanged)  anthropic accepts" in lines[0], lines
+            assert "2 moved (export: unchanged)  anthropic: no problems" in lines[0], lines

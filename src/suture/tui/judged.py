@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from suture import show
 from suture.validity import NAME as VALID
@@ -34,17 +34,22 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CONTRACT",
+    "NEVER",
     "SHARED",
     "Finding",
     "Judged",
     "Part",
     "Section",
     "Shared",
+    "cut",
+    "figure_clauses",
     "judge_all",
     "said_of",
     "verdict_parts",
     "without_agent",
 ]
+
+T = TypeVar("T")
 
 SENT = "sent"
 """A problem in what the agent sends on resume: the provider would reject it."""
@@ -118,6 +123,43 @@ def said_of(item: Finding | Breach, agent: str) -> tuple[str, str]:
     if isinstance(item, Breach):
         return (SHARED, show.line(item.problem))
     return item.said(agent)
+
+
+NEVER = 0
+"""A headline's clause never left out (:func:`cut`): where even the shortest form is too wide,
+the window cuts it, marked ``…``."""
+AFTER_WORDS = 1
+"""The words `` after repair`` after a verdict's figure (``→ 0 after repair``): left out last."""
+SEE = 2
+"""The key that shows a verdict said beside the headline (``; p shows it``)."""
+WHAT = 3
+"""What a session log's verdict is on (`` in what Claude Code sends``)."""
+NOTE = 4
+"""What the agent repairs itself (`` (Claude Code repairs 2 things itself)``)."""
+COMING = 5
+"""How many verdicts are still to come (``: 3 more verdicts to come``): left out first."""
+
+
+def cut(clauses: Sequence[tuple[T, int]]) -> list[list[T]]:
+    """A headline's forms, longest first: its clauses in their order, each given with the rank at
+    which it is left out (the highest first; :data:`NEVER`, never); then without those of the
+    highest rank, and so on. Each form is the same sentence with clauses left out, never other
+    words: a person who makes the window narrower sees the sentence cut, not another one.
+
+    >>> cut([("a", NEVER), (" b", 2), (" c", 1)])
+    [['a', ' b', ' c'], ['a', ' c'], ['a']]
+    """
+    ranks = sorted({rank for _, rank in clauses if rank != NEVER}, reverse=True)
+    return [[part for part, _ in clauses]] + [[part for part, rank in clauses if rank < top] for top in ranks]
+
+
+def figure_clauses(said: str) -> list[tuple[str, int]]:
+    """A verdict's sentence that ends in what is left after repair (``anthropic: 3 problems → 0
+    after repair``) in clauses: the words `` after repair`` (:data:`AFTER_WORDS`) apart."""
+    words = " " + after_repair(0).split(" ", 2)[-1]  # " after repair"
+    if said.endswith(words):
+        return [(said[: -len(words)], NEVER), (words, AFTER_WORDS)]
+    return [(said, NEVER)] if said else []
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,48 +253,45 @@ class Judged:
             return self.after_sent
         return None if self.contract.after else 0
 
-    def left(self, short: bool = False) -> str:
+    def left(self) -> str:
         """(A session log.) What suture's repair leaves, said after what the agent sends where the
-        provider rejects that (``" → 0 after repair"``, ``" 1→0"`` where ``short``), as a request
-        file's header says it (:attr:`after_figure`); ``""`` where it is not known, or where the
-        provider accepts what is sent."""
+        provider rejects that (``" → 0 after repair"``), as a request file's header says it
+        (:attr:`after_figure`); ``""`` where it is not known, or where the provider accepts what
+        is sent."""
         n = len(self.sent.problems) if self.sent is not None else 0
         after = self.after_figure
         if not n or after is None:
             return ""
-        return f" {n:,}{after_repair(after, short=True)}" if short else f" {after_repair(after)}"
+        return f" {after_repair(after)}"
 
-    def short(self) -> str:
-        """The verdict in a few columns, for a narrow status line."""
-        if self.sent is not None:
-            n = len(self.sent.problems)
-            return f"{self.provider} {'rejects' if n else 'accepts'}{self.left(short=True)}"
-        before, after = self.contract.counts
-        return f"{self.provider} {before:,}{after_repair(after, short=True)}"
-
-    def forms(self) -> tuple[str, str, str]:
-        """The verdict in words, longest first, for where the whole sentence does not fit: the
-        library's sentence, its figures (``anthropic: 3 → 0 after repair``, ``anthropic:
-        rejected, 2 problems → 0 after repair``), and :meth:`short`."""
-        from suture.words import count
-
-        if self.sent is not None:
-            n = len(self.sent.problems)
-            figures = f"rejected, {count(n, 'problem')}" if n else "no problems"
-            figures += self.left()
-        else:
-            before, after = self.contract.counts
-            figures = f"{before:,} {after_repair(after)}" if before or after else "no problems"
-        return (self.summary(), f"{self.provider}: {figures}", self.short())
+    def headline(self) -> list[tuple[str, int]]:
+        """The verdict as the header says it, in clauses, each with the rank at which a narrow
+        window leaves it out (:func:`cut`): the library's sentence (:meth:`summary`), cut where
+        its clauses start. A session log's: ``anthropic: rejected, 1 problem``, `` in what Claude
+        Code sends`` (:data:`WHAT`), `` (Claude Code repairs 2 things itself)`` (:data:`NOTE`),
+        then what is left after repair (:func:`figure_clauses`)."""
+        if self.sent is None:
+            return figure_clauses(self.contract.summary())
+        said, note = self.sent.summary(), ""
+        if self.sent.notes:  # (the sentence's last clause, in brackets)
+            at = said.rindex(" (")
+            said, note = said[:at], said[at:]
+        at = said.find(" in ", len(self.provider) + 1)  # " in what Claude Code sends", " in the history"
+        head, what = (said[:at], said[at:]) if at >= 0 else (said, "")
+        clauses = [(head, NEVER), (what, WHAT), (note, NOTE), *figure_clauses(self.left())]
+        return [clause for clause in clauses if clause[0]]
 
     def headed(self) -> tuple[str, ...]:
-        """The verdict as the header says it, longest first (it says the longest that fits):
-        the library's sentence and :meth:`short`; for a session log the provider rejects, its
-        figures between them (``anthropic: rejected, 1 problem → 0 after repair``), where the
-        sentence, which says what the agent repairs itself too, does not fit."""
-        if self.sent is not None and self.sent.problems:
-            return self.forms()
-        return (self.summary(), self.short())
+        """The verdict as the header says it, longest first (it says the longest that fits): the
+        library's sentence, then the same sentence with clauses left out, in a fixed order
+        (:meth:`headline`, :func:`cut`), so a window made narrower cuts the sentence, never says
+        another: ``anthropic: rejected, 1 problem → 0`` at the least."""
+        return tuple("".join(form) for form in cut(self.headline()))
+
+    def forms(self) -> tuple[str, ...]:
+        """The verdict in words, longest first, where the whole sentence does not fit (the
+        provider picker): :meth:`headed`."""
+        return self.headed()
 
     def title(self) -> str:
         """The problems list's heading."""
