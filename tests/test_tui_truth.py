@@ -734,9 +734,9 @@ async def test_export_offers_the_session_and_its_request_body(tmp_path: Path) ->
         assert body.read_bytes() == repaired("--to", "messages")
 
 
-async def test_a_banner_line_cut_to_fit_keeps_its_key_hint(tmp_path: Path) -> None:
-    """At 80 columns the sentence about the history before a compaction is cut, but not the key
-    that shows it."""
+async def test_a_banner_line_wrapped_to_fit_keeps_its_key_hint_whole(tmp_path: Path) -> None:
+    """At 80 columns the sentence about the history before a compaction is said whole, wrapped,
+    and the key that shows it whole on its last line."""
     path = copy(ROOT / "sample_sessions" / "claude-code" / "compacted.jsonl", tmp_path)
     app = SutureApp(path, watch=False)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -744,7 +744,8 @@ async def test_a_banner_line_cut_to_fit_keeps_its_key_hint(tmp_path: Path) -> No
         banner = app.query_one(Banner)
         lines = [strip.text for strip in (banner.render_line(y) for y in range(banner.size.height))]
         hinted = [line for line in lines if "(s shows it)" in line]
-        assert hinted and hinted[0].rstrip().endswith("… (s shows it)")
+        assert hinted and hinted[0].rstrip().endswith(" (s shows it)") and "…" not in "".join(lines), lines
+        assert " ".join(" ".join(lines).split()) == f"⋯ {banner.skipped[0]}"
         assert all(len(line.rstrip()) <= 80 for line in lines)
 
 
