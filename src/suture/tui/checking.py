@@ -283,12 +283,11 @@ class CheckFlow(App[None]):
             else:
                 self._checks_child = child
 
-        def data() -> bytes | None:
-            try:
-                return self.live.read_as_shown(model.transcript, most=WRITTEN_AT_LOAD)
-            except RuntimeError:  # (no file open: nothing to read)
-                return None
-
+        try:  # (the bytes the session was read from, read only where a figure after repair needs them)
+            shown = self.live.bytes_as_shown(model.transcript, most=WRITTEN_AT_LOAD)
+        except RuntimeError:  # (no file open: nothing to read)
+            shown = None
+        data = shown.read if shown is not None else None
         try:
             kept = judge_all(model, tuple(order), each, lambda: worker.is_cancelled, started, resume, data)
         except Exception as e:  # a check that breaks, or its process that dies, must not take the app down

@@ -361,15 +361,17 @@ class Shared:
 
 
 def verdict_parts(
-    transcript: Transcript, repaired: Repair, providers: Sequence[str], data: bytes | None = None
+    transcript: Transcript, repaired: Repair, providers: Sequence[str], data: Callable[[], bytes | None] | None = None
 ) -> Iterator[Sent | Part | Figure | Shared]:
     """(Pure: the checks' child runs it.) For a session log, first what its agent sends on resume
     without the messages and their wire form (the app has the file's; the provider's problems
     with them come in each :class:`Part`); then each provider's :class:`Part` in turn. The
     library's verdicts, as ``suture check`` gets them: the sent view is built once for all. Then,
-    where ``data`` (the bytes the session was read from) is given, a :class:`Figure` for each
-    provider that rejects what is sent: the problems in what the agent sends from the session
-    ``suture repair`` writes, as ``suture scan`` counts them (written back and read once). For
+    where ``data`` is given and a provider rejects what is sent, the bytes the session was read
+    from are read (``data()``: only then, and here, in the child) and a :class:`Figure` comes
+    for each such provider: the problems in what the agent sends from the session ``suture
+    repair`` writes, as ``suture scan`` counts them (written back and read once); none where
+    the file no longer holds those bytes. For
     any other file the checks are those of :class:`suture.checks.resume.Checks`, whose state comes
     with each part (and, last, :class:`Shared`), so that the next check after an append resumes."""
     from suture.checks.resume import Checks
@@ -400,49 +402,64 @@ def _after_apart(
     on_each: Callable[[str, Judged], None],
     cancelled: Callable[[], bool],
     started: Callable[[Apart[Any]], None],
-    read: bytes,
+    data: Callable[[], bytes | None],
 ) -> None:
     """(Resumed checks of a session log, each verdict told already, those that reject what is
     sent told as waiting for it.) The figure after repair (:attr:`Judged.after_sent`) of each
     provider that rejects what is sent, worked out in a child as a whole check works it out, from
-    the file's bytes ``read``; each such verdict is told again with it (or without it, where the
-    child fails)."""
+    the file's bytes (``data()``, read in the child); each such verdict is told again with it (or
+    without it, where the child fails or the file no longer holds those bytes)."""
     from functools import partial
 
     from suture.checks.apart import Apart, ChecksFailed
 
     rejected = {n: len(j.sent.problems) for n, j in placed.items() if j.figure_coming and j.sent is not None}
     try:
-        with Apart(partial(_after_counts, model.transcript, model.repair, rejected, read)) as apart:
+        with Apart(partial(_after_counts, model.transcript, model.repair, rejected, data)) as apart:
             started(apart)
             for figure in apart.results(cancelled):
                 placed[figure.provider] = replace(placed[figure.provider], after_sent=figure.after, figure_coming=False)
                 on_each(figure.provider, placed[figure.provider])
     except ChecksFailed:  # the verdicts stand without the figure
-        for name in rejected:
-            if placed[name].figure_coming:
-                on_each(name, replace(placed[name], figure_coming=False))
+        pass
+    _without_figures(placed, on_each)
 
 
-def _bytes_for_child(data: Callable[[], bytes | None]) -> bytes | None:
-    """``data()``, the session's bytes for a child that writes it back and reads it; where there
-    are some, what that imports is imported here first (:func:`suture.scan.warm`): a module some
-    other thread is importing when the child is forked would stay locked in the child for ever."""
-    read = data()
-    if read is not None:
+def _without_figures(told: dict[str, Judged], on_each: Callable[[str, Judged], None]) -> None:
+    """Each verdict of ``told`` still told as waiting for its figure after repair told again
+    without it: the figure will not come (its child failed, or the file no longer holds the bytes
+    the session was read from)."""
+    for name, judged in told.items():
+        if judged.figure_coming:
+            told[name] = replace(judged, figure_coming=False)
+            on_each(name, told[name])
+
+
+def _warm_for(data: Callable[[], bytes | None] | None) -> Callable[[], bytes | None] | None:
+    """``data``, the reader of a session's bytes for a child that writes it back and reads it;
+    where there is one, what that imports is imported here first (:func:`suture.scan.warm`): a
+    module some other thread is importing when the child is forked would stay locked in the child
+    for ever."""
+    if data is not None:
         from suture.scan import warm
 
         warm()
-    return read
+    return data
 
 
-def _after_counts(transcript: Transcript, repaired: Repair, now: dict[str, int], data: bytes) -> Iterator[Figure]:
+def _after_counts(
+    transcript: Transcript, repaired: Repair, now: dict[str, int], data: Callable[[], bytes | None]
+) -> Iterator[Figure]:
     """(Pure: a child runs it.) For each provider of ``now`` (the problems it finds in what is sent
     now), those in what is sent from the session ``suture repair`` writes
-    (:class:`suture.scan.AfterRepair`: written back and read once for all)."""
+    (:class:`suture.scan.AfterRepair`: written back and read once for all), from the session's
+    bytes ``data()`` reads (none where it reads none)."""
     from suture.scan import AfterRepair
 
-    after = AfterRepair(transcript, repaired, data)
+    read = data()
+    if read is None:
+        return
+    after = AfterRepair(transcript, repaired, read)
     for name, n in now.items():
         yield Figure(name, after.problems(name, n))
 
@@ -454,7 +471,7 @@ def judge_all(
     cancelled: Callable[[], bool] = lambda: False,
     started: Callable[[Apart[Any]], None] = lambda _: None,
     resume: tuple[Checks | SentChecks, int] | None = None,
-    data: Callable[[], bytes | None] = lambda: None,
+    data: Callable[[], bytes | None] | None = None,
 ) -> Checks | SentChecks | None:
     """(For a worker.) Judge ``model`` for each provider in turn, calling ``on_each(name,
     judged)`` here as each is done; ``cancelled()`` true stops it. Returns the checks to resume
@@ -467,9 +484,10 @@ def judge_all(
     worked out whole, here, as the child hands back no state of what is sent; the checks after
     it resume (a figure after repair then: :func:`_after_apart`). Otherwise the checks run in a
     child process (:class:`suture.checks.apart.Apart`, handed to ``started`` so another thread
-    can end it), which keeps keys responsive during a long check. ``data``: the session log's
-    bytes as read, for what its agent sends from the session ``suture repair`` writes
-    (:attr:`Judged.after_sent`; ``None`` where the file no longer holds them). Raises
+    can end it), which keeps keys responsive during a long check. ``data``: reads the session
+    log's bytes as read, for what its agent sends from the session ``suture repair`` writes
+    (:attr:`Judged.after_sent`; ``None`` where the file no longer holds them); called in the child
+    and only where a provider rejects what is sent (where none does, the file is not read). Raises
     :class:`~suture.checks.apart.ChecksFailed` where the checks broke or their process died."""
     from functools import partial
 
@@ -490,13 +508,13 @@ def judge_all(
                     return None
                 placed[name] = place(model, name, contract, judged)
             rejected = [n for n, j in placed.items() if j.sent is not None and j.sent.problems]
-            read = _bytes_for_child(data) if rejected else None
+            reader = _warm_for(data) if rejected else None
             for name in placed:
-                if read is not None and name in rejected:
+                if reader is not None and name in rejected:
                     placed[name] = replace(placed[name], figure_coming=True)
                 on_each(name, placed[name])
-            if read is not None:
-                _after_apart(model, placed, on_each, cancelled, started, read)
+            if reader is not None:
+                _after_apart(model, placed, on_each, cancelled, started, reader)
             return None if cancelled() else kept
         if isinstance(kept, Checks) and not session:
             for name, contract in kept.each(transcript.messages, repaired, same):
@@ -504,10 +522,10 @@ def judge_all(
                     return None
                 on_each(name, place(model, name, contract))
             return kept
-    read = _bytes_for_child(data) if session else None
-    with Apart(partial(verdict_parts, transcript, repaired, providers, read)) as apart:
+    reader = _warm_for(data) if session else None
+    with Apart(partial(verdict_parts, transcript, repaired, providers, reader)) as apart:
         started(apart)
-        common, states = _told(model, apart.results(cancelled), on_each, figures=read is not None)
+        common, states = _told(model, apart.results(cancelled), on_each, figures=reader is not None)
     if resumes and not cancelled():
         return SentChecks(providers)  # (no state: the next check is whole, here, and keeps it)
     if common is None or cancelled() or set(states) != set(providers):
@@ -536,7 +554,8 @@ def _told(
         if isinstance(item, Shared):
             common = item.common
         elif isinstance(item, Figure):
-            on_each(item.provider, replace(done[item.provider], after_sent=item.after, figure_coming=False))
+            done[item.provider] = replace(done[item.provider], after_sent=item.after, figure_coming=False)
+            on_each(item.provider, done[item.provider])
         elif not isinstance(item, Part):
             sent = item
         else:
@@ -552,6 +571,7 @@ def _told(
             if figures and item.sent:
                 done[item.provider] = replace(done[item.provider], figure_coming=True)
             on_each(item.provider, done[item.provider])
+    _without_figures(done, on_each)  # (where the file no longer held the bytes: no figure came)
     return common, states
 
 
