@@ -6,7 +6,11 @@ process that does the checking, :func:`suture.tui.judged.judge_all`), the verdic
 come (:class:`Checked`), the provider shown (``p``) and the rows it would reject (``x``, the
 problem filter). The rest of the app calls :meth:`CheckFlow.check_model` for each model it
 shows and :meth:`CheckFlow.stop_checks` when it stops; the child process never outlives the
-model it checks, the file, or the app.
+model it checks, the file, or the app, but for one that works out a session log's figure after
+repair (what its agent sends from the session ``suture repair`` writes), which an append leaves to
+end: one such child at a time, the next for the latest bytes once it has
+(:class:`suture.tui.judged.Figures`), so a live session's figure is never worked out more often
+than it is checked, nor started again at each append.
 
 A model that extends the one checked last (the file grew: each model shown since was grown from
 the one before) is checked from where those checks stopped (:mod:`suture.checks.resume`; for a
@@ -49,7 +53,7 @@ if TYPE_CHECKING:
     from suture.live import LiveFile
     from suture.sent import SentVerdict
     from suture.sent.resume import SentChecks
-    from suture.tui.judged import Finding, Judged, judge_all
+    from suture.tui.judged import Figures, Finding, Judged, judge_all
     from suture.tui.rows import RowModel
     from suture.tui.screens import ProviderScreen
     from suture.tui.view import TranscriptView
@@ -167,6 +171,12 @@ class CheckFlow(App[None]):
         """How many messages at the start of the file shown are those of the model checked
         (``None``: not known, or not the same file)."""
         self._shown_last: RowModel | None = None
+        figures: Figures | None = getattr(self, "_figures", None)
+        if figures is not None:
+            figures.drop()
+        self._figures: Figures | None = None
+        """Where a resumed check's figure after repair is worked out, one child at a time (made
+        with the first check: what it imports, the first frame does not wait for)."""
 
     @property
     def checks_settling(self) -> bool:
@@ -187,8 +197,10 @@ class CheckFlow(App[None]):
         (``at_once``: a first load, so the rows show first), else once the file has been quiet
         for :data:`CHECKS_SETTLE` seconds (a live session appends in bursts, and checks
         restarted on every line would slow every reload). ``also(ref)`` is called at the same
-        time, with the model by weak reference."""
-        self.stop_checks()
+        time, with the model by weak reference. A figure after repair worked out for the model
+        before is left to end (:class:`~suture.tui.judged.Figures`) where this one resumes its
+        checks: the next is worked out once it has, for the latest bytes."""
+        self.stop_checks(figures=at_once)
         self._follow(model)
         ref = weakref.ref(model)
         self._checks_wanted = True
@@ -201,6 +213,12 @@ class CheckFlow(App[None]):
                 # Handed to the checks, which change it: it is kept again when they are done.
                 resume = (self._kept_checks, self._kept_same)
             self._kept_checks = None
+            if self._figures is None:
+                from suture.tui.judged import Figures
+
+                self._figures = Figures(lambda shown: shown is self.model)
+            elif resume is None:  # (checked whole: its figure comes with its verdicts)
+                self._figures.drop()
             self.run_checks(ref, resume)
             if also is not None:
                 also(ref)
@@ -222,8 +240,9 @@ class CheckFlow(App[None]):
         else:
             self._kept_same = None
 
-    def stop_checks(self) -> None:
-        """End the checks under way, their child process with them, and any about to start."""
+    def stop_checks(self, figures: bool = True) -> None:
+        """End the checks under way, their child process with them, and any about to start; and
+        (``figures``) a figure after repair worked out and any asked for."""
         self.workers.cancel_group(self, self.CHECKS_GROUP)
         child, self._checks_child = self._checks_child, None
         if child is not None:
@@ -231,6 +250,8 @@ class CheckFlow(App[None]):
         if self._checks_timer is not None:
             self._checks_timer.stop()
             self._checks_timer = None
+        if figures and self._figures is not None:
+            self._figures.drop()
 
     def on_unmount(self) -> None:
         self.stop_checks()
@@ -289,7 +310,9 @@ class CheckFlow(App[None]):
             shown = None
         data = shown.read if shown is not None else None
         try:
-            kept = judge_all(model, tuple(order), each, lambda: worker.is_cancelled, started, resume, data)
+            kept = judge_all(
+                model, tuple(order), each, lambda: worker.is_cancelled, started, resume, data, self._figures
+            )
         except Exception as e:  # a check that breaks, or its process that dies, must not take the app down
             self.post_message(Checked(model, None, f"provider checks failed: {e}"))
             return

@@ -36,6 +36,7 @@ __all__ = [
     "CONTRACT",
     "NEVER",
     "SHARED",
+    "Figures",
     "Finding",
     "Judged",
     "Part",
@@ -425,6 +426,108 @@ def _after_apart(
     _without_figures(placed, on_each)
 
 
+class Figures:
+    """(No Textual.) The figures after repair of a session log's resumed checks (:attr:`Judged.
+    after_sent`), each worked out in a child (:func:`_after_counts`), one child at a time, on a
+    thread of its own. Asked again while a child works, the ask waits; when the child ends, only
+    the latest ask that waits is worked out (for the latest bytes): a session that grows while
+    its figure is worked out has it worked out once more, not once for each append, and never
+    more often than it is checked. ``current(model)`` says whether ``model``'s verdicts are still
+    those shown: an ask whose model is not is dropped, and a child's figures for it too."""
+
+    def __init__(self, current: Callable[[RowModel], bool]) -> None:
+        import threading
+
+        self._current = current
+        self._lock = threading.Lock()
+        self._waiting: (
+            tuple[RowModel, dict[str, Judged], Callable[[str, Judged], None], Callable[[], bytes | None]] | None
+        )
+        self._waiting = None
+        self._busy = False
+        self._child: Apart[Any] | None = None
+        self.forks = 0
+        """How many children have worked out a figure."""
+
+    def ask(
+        self,
+        model: RowModel,
+        placed: dict[str, Judged],
+        on_each: Callable[[str, Judged], None],
+        data: Callable[[], bytes | None],
+    ) -> None:
+        """Work out the figure of each verdict of ``placed`` told as waiting for it
+        (``figure_coming``) from the session's bytes (``data()``, read in the child) and tell each
+        such verdict again with it (``on_each``); now where no child works, else once it ends (in
+        place of any ask that waits)."""
+        import threading
+
+        with self._lock:
+            self._waiting = (model, placed, on_each, data)
+            if self._busy:
+                return
+            self._busy = True
+        threading.Thread(target=self._run, name="suture-figures", daemon=True).start()
+
+    def drop(self) -> None:
+        """Drop the ask that waits and end the child at work (the file is checked whole, or no
+        longer shown)."""
+        with self._lock:
+            self._waiting = None
+            child = self._child
+        if child is not None:
+            child.end(wait=False)  # (its thread reaps it)
+
+    def _run(self) -> None:
+        """Work out each ask in turn, the latest that waits, until none does."""
+        try:
+            while True:
+                with self._lock:
+                    asked, self._waiting = self._waiting, None
+                    if asked is None:
+                        self._busy = False
+                        return
+                if self._current(asked[0]):
+                    self._work(*asked)
+        except BaseException:  # (the next ask starts a thread again)
+            with self._lock:
+                self._busy = False
+            raise
+
+    def _work(
+        self,
+        model: RowModel,
+        placed: dict[str, Judged],
+        on_each: Callable[[str, Judged], None],
+        data: Callable[[], bytes | None],
+    ) -> None:
+        from functools import partial
+
+        from suture.checks.apart import Apart, ChecksFailed
+
+        _warm_for(data)
+        told = dict(placed)
+        rejected = {n: len(j.sent.problems) for n, j in told.items() if j.figure_coming and j.sent is not None}
+        found: list[Figure] = []
+        try:
+            with Apart(partial(_after_counts, model.transcript, model.repair, rejected, data)) as apart:
+                with self._lock:
+                    self._child = apart
+                    self.forks += 1
+                found = list(apart.results())
+        except (ChecksFailed, OSError):  # (ended, failed, or not forked: the verdicts stand without it)
+            pass
+        finally:
+            with self._lock:
+                self._child = None
+        if not self._current(model):
+            return  # (its verdicts are no longer shown: an ask that waits is for those that are)
+        for figure in found:
+            told[figure.provider] = replace(told[figure.provider], after_sent=figure.after, figure_coming=False)
+            on_each(figure.provider, told[figure.provider])
+        _without_figures(told, on_each)
+
+
 def _without_figures(told: dict[str, Judged], on_each: Callable[[str, Judged], None]) -> None:
     """Each verdict of ``told`` still told as waiting for its figure after repair told again
     without it: the figure will not come (its child failed, or the file no longer holds the bytes
@@ -472,6 +575,7 @@ def judge_all(
     started: Callable[[Apart[Any]], None] = lambda _: None,
     resume: tuple[Checks | SentChecks, int] | None = None,
     data: Callable[[], bytes | None] | None = None,
+    figures: Figures | None = None,
 ) -> Checks | SentChecks | None:
     """(For a worker.) Judge ``model`` for each provider in turn, calling ``on_each(name,
     judged)`` here as each is done; ``cancelled()`` true stops it. Returns the checks to resume
@@ -487,7 +591,9 @@ def judge_all(
     can end it), which keeps keys responsive during a long check. ``data``: reads the session
     log's bytes as read, for what its agent sends from the session ``suture repair`` writes
     (:attr:`Judged.after_sent`; ``None`` where the file no longer holds them); called in the child
-    and only where a provider rejects what is sent (where none does, the file is not read). Raises
+    and only where a provider rejects what is sent (where none does, the file is not read).
+    ``figures``: where given, a resumed check's figure is worked out there (:class:`Figures`: one
+    child at a time, for the latest check) and this returns without waiting for it. Raises
     :class:`~suture.checks.apart.ChecksFailed` where the checks broke or their process died."""
     from functools import partial
 
@@ -513,7 +619,9 @@ def judge_all(
                 if reader is not None and name in rejected:
                     placed[name] = replace(placed[name], figure_coming=True)
                 on_each(name, placed[name])
-            if reader is not None:
+            if reader is not None and figures is not None:
+                figures.ask(model, placed, on_each, reader)
+            elif reader is not None:
                 _after_apart(model, placed, on_each, cancelled, started, reader)
             return None if cancelled() else kept
         if isinstance(kept, Checks) and not session:
@@ -523,9 +631,16 @@ def judge_all(
                 on_each(name, place(model, name, contract))
             return kept
     reader = _warm_for(data) if session else None
-    with Apart(partial(verdict_parts, transcript, repaired, providers, reader)) as apart:
+    # (Where ``figures`` is given, the figure is worked out there, after the verdicts: the checks
+    # are over, and kept to resume from, without waiting for it.)
+    detached = figures is not None and reader is not None
+    with Apart(partial(verdict_parts, transcript, repaired, providers, None if detached else reader)) as apart:
         started(apart)
-        common, states = _told(model, apart.results(cancelled), on_each, figures=reader is not None)
+        common, states, told = _told(model, apart.results(cancelled), on_each, figures=reader is not None)
+    if figures is not None and reader is not None and not cancelled() and any(j.figure_coming for j in told.values()):
+        figures.ask(model, told, on_each, reader)
+    else:
+        _without_figures(told, on_each)  # (where no figure came: the file no longer held the bytes)
     if resumes and not cancelled():
         return SentChecks(providers)  # (no state: the next check is whole, here, and keeps it)
     if common is None or cancelled() or set(states) != set(providers):
@@ -538,11 +653,11 @@ def _told(
     items: Iterable[Sent | Part | Figure | Shared],
     on_each: Callable[[str, Judged], None],
     figures: bool,
-) -> tuple[object, dict[str, object]]:
+) -> tuple[object, dict[str, object], dict[str, Judged]]:
     """Each verdict of :func:`verdict_parts`'s ``items`` placed on ``model``'s rows and told as it
     comes (``figures``: a :class:`Figure` comes after for each that rejects what is sent, told as
-    waiting for it); returns what the checks share and each provider's state (:class:`Shared`,
-    ``Part.kept``)."""
+    waiting for it); returns what the checks share, each provider's state (:class:`Shared`,
+    ``Part.kept``) and each verdict as last told."""
     from suture.checks import Verdict
     from suture.sent import SentVerdict
 
@@ -571,8 +686,7 @@ def _told(
             if figures and item.sent:
                 done[item.provider] = replace(done[item.provider], figure_coming=True)
             on_each(item.provider, done[item.provider])
-    _without_figures(done, on_each)  # (where the file no longer held the bytes: no figure came)
-    return common, states
+    return common, states, done
 
 
 def place(model: RowModel, provider: str, contract: Verdict, sent: SentVerdict | None = None) -> Judged:
