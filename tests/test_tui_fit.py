@@ -107,7 +107,7 @@ async def test_the_recorded_error_is_said_whole_within_the_width(tmp_path: Path,
         assert recorded is not None and recorded.explanation is not None and recorded.explanation.found
         lines = drawn_in(app, banner)
         shown = words(lines)
-        assert "…" not in "".join(lines[:-1]), lines  # (the last line, of history not sent, is cut)
+        assert "…" not in "".join(lines), lines  # (the line of history not sent is whole too)
         # Every word of the error (JSON between spaces, folded where wider than a line).
         assert "".join(recorded.text.split()) in "".join(shown.split("recorded at")[0].split()), lines
         for said in (f"recorded at {recorded.source}", f"! goes to {recorded.target}", "E explains"):
