@@ -586,14 +586,15 @@ def judge_all(
     append costs milliseconds: a process would cost more to start than the work). For a session
     log (:class:`suture.sent.resume.SentChecks`) the first check after the one in the child is
     worked out whole, here, as the child hands back no state of what is sent; the checks after
-    it resume (a figure after repair then: :func:`_after_apart`). Otherwise the checks run in a
+    it resume (a figure after repair then in a child, below). Otherwise the checks run in a
     child process (:class:`suture.checks.apart.Apart`, handed to ``started`` so another thread
     can end it), which keeps keys responsive during a long check. ``data``: reads the session
     log's bytes as read, for what its agent sends from the session ``suture repair`` writes
     (:attr:`Judged.after_sent`; ``None`` where the file no longer holds them); called in the child
     and only where a provider rejects what is sent (where none does, the file is not read).
-    ``figures``: where given, a resumed check's figure is worked out there (:class:`Figures`: one
-    child at a time, for the latest check) and this returns without waiting for it. Raises
+    ``figures``: where given, the figure is worked out there, after the verdicts, a whole check's
+    too (:class:`Figures`: one child at a time, for the latest check), and this returns without
+    waiting for it; else in the checks' child, or a child of its own for a resumed check. Raises
     :class:`~suture.checks.apart.ChecksFailed` where the checks broke or their process died."""
     from functools import partial
 
