@@ -71,8 +71,8 @@ def test_the_apps_verdicts_from_the_child_equal_those_worked_out_here(path: Path
         else:
             want = place(model, name, verdict(transcript.messages, name, repaired=model.repair))
         judged = got[name]
-        said = (judged.findings, judged.summary(), judged.title(), judged.short(), judged.listed(), judged.agent)  # type: ignore[attr-defined]
-        assert said == (want.findings, want.summary(), want.title(), want.short(), want.listed(), want.agent)
+        said = (judged.findings, judged.summary(), judged.title(), judged.headed(), judged.listed(), judged.agent)  # type: ignore[attr-defined]
+        assert said == (want.findings, want.summary(), want.title(), want.headed(), want.listed(), want.agent)
     assert (sent is not None) == any(j.session for j in got.values())  # type: ignore[attr-defined]
 
 

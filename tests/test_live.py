@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import suture.live
 from suture.live import LiveFile
 
 pytestmark = pytest.mark.filterwarnings("error")
@@ -489,3 +491,32 @@ def test_the_bytes_as_shown_leave_out_a_line_still_being_written_and_go_with_the
     assert live.read_as_shown(update.transcript) is None
     again = live.poll().transcript
     assert again is not None and live.read_as_shown(again) == jsonl.read_bytes()
+
+
+def test_the_bytes_as_shown_are_read_only_when_asked_and_still_where_the_file_grew(jsonl: Path) -> None:
+    # The checks' figure after repair reads them in their child, and only where a provider
+    # rejects what is sent: taking them reads nothing, and an append made since (a live session)
+    # leaves the bytes of the state shown at the file's start, read as they were.
+    live = LiveFile(jsonl)
+    shown = live.poll().transcript
+    assert shown is not None
+    complete = jsonl.read_bytes()
+    reads: list[object] = []
+    real = suture.live.open_file
+
+    def counted(path: Any) -> Any:
+        reads.append(path)
+        return real(path)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(suture.live, "open_file", counted)
+        later = live.bytes_as_shown(shown)
+        assert later is not None and not reads
+        assert later.read() == complete and len(reads) == 1
+    assert live.bytes_as_shown(shown, most=10) is None
+    with jsonl.open("ab") as f:
+        f.write(b'{"role": "user", "content": "more"}\n')
+    assert later.read() == complete  # (the file grew: its start is what the state was read from)
+    assert later.read(grown=False) is None and live.read_as_shown(shown) is None  # (as an export reads them)
+    jsonl.write_bytes(complete.replace(b"user", b"USER", 1))
+    assert later.read() is None  # (written over: not the bytes the state was read from)

@@ -29,13 +29,13 @@ from typing import Literal, TypeAlias
 
 from msgspec import Struct, field
 
-from suture.io import InputError, read_input
+from suture.io import InputError, open_file, read_input
 from suture.model import LoadProblem, Message, Transcript
 from suture.repair import Repair
 from suture.tail import Partial, Tail
 from suture.tail import UpdateKind as ReadKind
 
-__all__ = ["LiveFile", "LiveKind", "Update"]
+__all__ = ["LiveFile", "LiveKind", "ShownBytes", "Update"]
 
 LiveKind: TypeAlias = ReadKind | Literal["error"]
 """What one read found: what :class:`suture.tail.Tail` read (``full``, ``append``, ``unchanged``), or an error."""
@@ -117,6 +117,29 @@ def _digest(data: bytes) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
+class ShownBytes(Struct, frozen=True):
+    """The bytes a state was read from, to read later (in a child process too: no lock of the
+    app's is taken): the file, their size and CRC-32 as read, and how many of them the state
+    holds (:attr:`suture.tail.Tail.shown_end`)."""
+
+    path: Path
+    key: tuple[int, int]
+    end: int
+
+    def read(self, grown: bool = True) -> bytes | None:
+        """The bytes the state holds, where the file still holds the bytes it was read from
+        (``grown``: at its start, the file grown since, as a live session grows); ``None``
+        otherwise. Reads the file (only the bytes read then, where ``grown``)."""
+        import zlib
+
+        try:
+            with open_file(self.path) as f:
+                data = f.read(self.key[0] if grown else -1)
+        except (InputError, OSError):  # (gone, a folder now, unreadable)
+            return None
+        return data[: self.end] if (len(data), zlib.crc32(data)) == self.key else None
+
+
 class LiveFile:
     """A transcript file, read again on demand, that remembers its last good state.
 
@@ -164,19 +187,20 @@ class LiveFile:
         written (which the state leaves out); ``None`` otherwise, and where they were more than
         ``most``. For what is worked out from the bytes as well as the messages (a session log
         written back)."""
+        shown = self.bytes_as_shown(transcript, most)
+        return shown.read(grown=False) if shown is not None else None
+
+    def bytes_as_shown(self, transcript: Transcript, most: int | None = None) -> ShownBytes | None:
+        """Where ``transcript`` is the state shown: the bytes it was read from, to read when they
+        are needed (:meth:`ShownBytes.read`; nothing is read here); ``None`` otherwise, and where
+        they were more than ``most``."""
         with self._lock:
             if self._shown is None or self._shown[0] is not transcript:
                 return None
             key, end = self._tail.key, self._tail.shown_end
         if key is None or end is None or (most is not None and key[0] > most):
             return None
-        try:
-            data = read_input(self.path, streams=False)
-        except InputError:
-            return None
-        import zlib
-
-        return data[:end] if (len(data), zlib.crc32(data)) == key else None
+        return ShownBytes(self.path, key, end)
 
     def ignore(self, data: bytes) -> None:
         """Bytes this process is about to write to the file itself (an export over the input):

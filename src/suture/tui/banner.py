@@ -74,13 +74,18 @@ def _unfolded(recorded: Recorded, room: int) -> list[str]:
     return _wrapped(show.prose(recorded.text), room) if room > 0 else [show.prose(recorded.text)]
 
 
+_MOST_VH = 60
+"""The most of the window's height the banner takes, in hundredths (its ``max-height``): what it
+says is fitted to it, never cut off below it."""
+
+
 class Banner(_Bar):
     """``recorded`` and ``skipped`` lines; a click on the error line asks the app to go to it."""
 
     DEFAULT_CSS = (
-        """
-    Banner {
-        height: auto; max-height: 60vh; background: $panel; padding: 0 1; display: none;
+        f"""
+    Banner {{
+        height: auto; max-height: {_MOST_VH}vh; background: $panel; padding: 0 1; display: none;
         text-wrap: nowrap; text-overflow: ellipsis;
     """
         + _BAR_CSS
@@ -122,51 +127,74 @@ class Banner(_Bar):
     :attr:`ERROR_LINES`); a longer error ends with ``…`` and E shows it whole. Folded, they take
     one line."""
     ERROR_LINES = 3
+    SKIPPED_LINES = 3
+    """The most lines a sentence about the history the agent does not send takes (a longer one
+    ends with ``…`` and the key that shows it whole, s)."""
 
     def render(self) -> Text:
         """The error's own words first (what the provider said), then when and where it was
-        recorded and where it points; then the history the agent does not send. The error and
-        what is said of it are wrapped to the width, a part of a line never split between two."""
+        recorded and where it points; then the history the agent does not send. Each is wrapped
+        to the width, a word never split between two lines nor a part of a line (and folded by
+        ``b``, one line each). Where they would take more lines than the banner has, the error's
+        words are said in fewer, then each sentence of history, each ending ``…`` and the key
+        that says it whole (E, s): nothing is cut off unsaid."""
         width = self._laid_width or self.size.width
-        room = width - 2  # under the "⚠ "
-        lines: list[Text] = []
+        room = width - 2  # under the "⚠ " and the "⋯ "
         recorded = self.recorded
+        said = _unfolded(recorded, room) if recorded is not None and not self.folded else []
+        after = self._said_after(recorded, room) if recorded is not None and not self.folded else []
+        budget = max(1, self.app.size.height * _MOST_VH // 100)
+        hints = [_hint_of(show.line(line)) for line in self.skipped]
+        skipped = [_hinted(show.line(line), room, 1 if self.folded else self.SKIPPED_LINES) for line in self.skipped]
+        most = max(self.ERROR_LINES, self.app.size.height // self.ERROR_SHARE)
+        if said:  # the error's words in the lines the rest leaves, one at least
+            taken = len(after) + sum(len(lines) for lines in skipped)
+            most = max(1, min(most, budget - taken))
+            if len(said) > most:
+                said = [*said[: most - 1], _ended(said[most - 1], room, " (E shows it whole)")]
+        lines: list[Text] = []
         if recorded is not None and self.folded:
-            # One line: the error's lines joined, as much of it as the width holds, and the key
-            # that unfolds it (where it was recorded and what it points at come back with it).
-            tail = " (b unfolds)"
-            joined = show.line(" ".join(recorded.text.split()))
-            if cell_len(joined) + cell_len(tail) > room:
-                joined = set_cell_size(joined, max(0, room - cell_len(tail) - 1)).rstrip() + "…"
-            line = Text("⚠ ", self.part("error"), end="")
-            line.append(joined, self.part("error"))
-            line.append(tail, self.part("muted"))
-            lines.append(line)
-        elif recorded is not None:
-            said = _unfolded(recorded, room)
-            most = max(self.ERROR_LINES, self.app.size.height // self.ERROR_SHARE)
-            if len(said) > most or cell_len(said[-1]) > room:
-                tail = " (E shows it whole)"
-                said = said[:most]
-                said[-1] = set_cell_size(said[-1], max(0, room - cell_len(tail) - 1)).rstrip() + "…" + tail
-            for k, part in enumerate(said):
-                line = Text(end="")
-                line.append("⚠ " if not k else "  ", self.part("error"))
-                line.append(part, self.part("error"))
-                lines.append(line)
-            lines.extend(
-                Text("  ", end="") + line for line in _parts_in_lines(self._where(recorded), room, self.part("muted"))
-            )
-            if recorded.behind_said:
-                behind = _wrapped(show.line(recorded.behind_said), room) if room > 0 else [recorded.behind_said]
-                lines.extend(Text("  " + part, self.part("muted"), end="") for part in behind)
-        self._recorded_lines = len(lines)
-        for skipped in self.skipped:
+            lines.append(self._folded(recorded, room))
+        for k, part in enumerate(said):
             line = Text(end="")
-            line.append("⋯ ", self.part("live"))
-            line.append(_fit(show.line(skipped), room), self.part("muted"))
+            line.append("⚠ " if not k else "  ", self.part("error"))
+            line.append(part, self.part("error"))
             lines.append(line)
+        lines.extend(after)
+        self._recorded_lines = len(lines)
+        over = len(lines) + sum(len(each) for each in skipped) - budget
+        for each, hint in zip(skipped, hints, strict=True):
+            if over > 0 and len(each) > 1:  # (fewer lines where the banner has too few)
+                keep = max(1, len(each) - over)
+                over -= len(each) - keep
+                each = [*each[: keep - 1], _ended(" ".join(each[keep - 1 :]), room, hint)]
+            for k, part in enumerate(each):
+                line = Text(end="")
+                line.append("⋯ " if not k else "  ", self.part("live"))
+                line.append(part, self.part("muted"))
+                lines.append(line)
         return Text("\n", end="").join(lines)
+
+    def _said_after(self, recorded: Recorded, room: int) -> list[Text]:
+        """What is said of the recorded error, under its words: where and when it was recorded,
+        where it points, the request behind it."""
+        lines = [Text("  ", end="") + line for line in _parts_in_lines(self._where(recorded), room, self.part("muted"))]
+        if recorded.behind_said:
+            behind = _wrapped(show.line(recorded.behind_said), room) if room > 0 else [recorded.behind_said]
+            lines.extend(Text("  " + part, self.part("muted"), end="") for part in behind)
+        return lines
+
+    def _folded(self, recorded: Recorded, room: int) -> Text:
+        """One line: the error's lines joined, as much of it as the width holds, and the key
+        that unfolds it (where it was recorded and what it points at come back with it)."""
+        tail = " (b unfolds)"
+        joined = show.line(" ".join(recorded.text.split()))
+        if cell_len(joined) + cell_len(tail) > room:
+            joined = set_cell_size(joined, max(0, room - cell_len(tail) - 1)).rstrip() + "…"
+        line = Text("⚠ ", self.part("error"), end="")
+        line.append(joined, self.part("error"))
+        line.append(tail, self.part("muted"))
+        return line
 
     def _where(self, recorded: Recorded) -> list[Text]:
         """When and where the error was recorded, where it points (or why it points nowhere),
@@ -230,12 +258,40 @@ def _parts_in_lines(parts: list[Text], room: int, between: Style) -> list[Text]:
     return lines
 
 
-def _fit(line: str, room: int) -> str:
-    """``line`` cut to ``room`` cells where it is wider, the key hint it ends with kept (the cut
-    falls in the sentence before it, marked ``…``). Unchanged before the banner has a size."""
-    if room <= 0 or cell_len(line) <= room:
-        return line
+def _hint_of(line: str) -> str:
+    """The key hint ``line`` ends with (`` (s shows it)``), else that s shows it whole."""
     hint = _HINT.search(line)
-    tail = hint.group(0) if hint is not None and cell_len(hint.group(0)) + 8 <= room else ""
-    body = line[: len(line) - len(tail)]
-    return set_cell_size(body, room - cell_len(tail) - 1).rstrip() + "…" + tail
+    return hint.group(0) if hint is not None else " (s shows it)"
+
+
+def _hinted(line: str, room: int, most: int) -> list[str]:
+    """``line`` wrapped to ``room`` columns in at most ``most`` lines, the key hint it ends with
+    whole on its last (where it is longer: cut, marked ``…``, before that hint). Unwrapped before
+    the banner has a size."""
+    if room <= 0:
+        return [line]
+    hint = _HINT.search(line)
+    tail = hint.group(0) if hint is not None else ""
+    lines = _wrapped(line[: len(line) - len(tail)], room) or [""]
+    if tail and cell_len(lines[-1]) + cell_len(tail) <= room:
+        lines[-1] += tail
+    elif tail:
+        lines.append(tail.strip())
+    if len(lines) > most:
+        lines = [*lines[: most - 1], _ended(" ".join(lines[most - 1 :]), room, tail or _hint_of(line))]
+    return lines
+
+
+def _ended(line: str, room: int, tail: str) -> str:
+    """``line`` cut to end with ``…`` and ``tail`` within ``room`` cells, between words where a
+    word ends in the last third of the line (the key hint is kept whole where ``room`` holds it
+    with a few words)."""
+    if cell_len(tail) + 8 > room:
+        tail = ""
+    keep = max(0, room - cell_len(tail) - 1)
+    cut = set_cell_size(line, keep)
+    if len(line) > len(cut) and not line[len(cut)].isspace():  # (mid-word: cut where the word starts)
+        space = cut.rfind(" ")
+        if space >= keep * 2 // 3:
+            cut = cut[:space]
+    return cut.rstrip() + "…" + tail

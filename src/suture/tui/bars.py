@@ -78,8 +78,8 @@ class StatusState(Struct, frozen=True):
     notes: tuple[str, ...] = ()
     """Lines under the first: lines skipped, a line still being written, loading progress."""
     checks: tuple[Text, ...] | None = None
-    """The providers' verdict in words, longest first: whole, then (where given) its figures
-    (``anthropic: rejected, 1 problem → 0 after repair``), then short (for a narrow window)."""
+    """The providers' verdict in words, longest first: whole, then the same sentence with clauses
+    left out (``anthropic: rejected, 1 problem → 0 after repair``), for a narrower window."""
     reloaded: tuple[str, float] | None = None
     """What the last reload brought (``+3 messages``) and when (``time.monotonic()``)."""
     export: tuple[str, str] = ("", "")
@@ -117,7 +117,7 @@ class StatusBar(_Bar):
         export: tuple[str, str] | None = None,
     ) -> None:
         """Show a new state: each value given replaces the one shown (``None``: as it is);
-        ``checks`` is the verdict's whole line, its figures (where given) and its short line."""
+        ``checks`` is the verdict's forms, longest first (:attr:`StatusState.checks`)."""
         state = self.state
         self.state = StatusState(
             name_shown=state.name_shown if name_shown is None else name_shown,
@@ -175,12 +175,11 @@ class StatusBar(_Bar):
         changes is said at every width: the file's name is cut and its format left out first."""
         state = self.state
         units = self._units(short=False, reload=False)
-        if _joined_width(units) > width:  # short figures, the verdict in a sentence
-            units = self._units(short=True, short_checks=False, reload=False)
-        if _joined_width(units) > width and state.checks is not None and len(state.checks) > 2:
-            units = self._units(short=True, short_checks=False, figures=True, reload=False)  # its figures
-        if _joined_width(units) > width:
-            units = self._units(short=True, reload=False)
+        # Short figures, the verdict in the longest of its forms that fits: the same sentence with
+        # clauses left out, never other words (suture.tui.judged.cut).
+        for form in range(len(state.checks) if state.checks is not None else 1):
+            if _joined_width(units) > width:
+                units = self._units(short=True, form=form, reload=False)
         if _joined_width(units) > width and (any(state.export) or self._reordered()):
             # The export's truth before the file's format, and the file's name cut to make room.
             for format_shown in (True, False):
@@ -197,15 +196,11 @@ class StatusBar(_Bar):
             # the first line, with what room is left for the name.
             one_line = _joined_width(least) <= width
             over = _joined_width(least if one_line else least[:1]) - min(9, len(name))
-            # On a line of its own, the verdict is said in a sentence where that fits.
-            sentence = not one_line and state.checks is not None and state.checks[0].cell_len <= width
-            units = self._units(
-                short=True,
-                name_room=max(9, width - over),
-                short_checks=not sentence,
-                aside_apart=apart,
-                reload=False,
-            )
+            # On a line of its own, the verdict is said in the longest of its forms that fits (the
+            # shortest, cut by the window where none does).
+            forms = [] if one_line or state.checks is None else list(state.checks)
+            form = next((k for k, said in enumerate(forms) if said.cell_len <= width), -1)
+            units = self._units(short=True, name_room=max(9, width - over), form=form, aside_apart=apart, reload=False)
         return units
 
     def _reordered(self) -> int:
@@ -230,10 +225,10 @@ class StatusBar(_Bar):
         said, at = reloaded
         return Text(f"↻ {show.line(said)}, {_ago(time.monotonic() - at)}", self.part("muted"), end="")
 
-    def _first_line(self, short: bool, name_room: int | None = None, short_checks: bool | None = None) -> Text:
+    def _first_line(self, short: bool, name_room: int | None = None, form: int | None = None) -> Text:
         """The first line whole, as it is where it fits the width."""
         text = Text(no_wrap=False, end="")
-        for k, unit in enumerate(self._units(short, name_room, short_checks)):
+        for k, unit in enumerate(self._units(short, name_room, form)):
             if k:
                 text.append("  ")
             text.append_text(unit)
@@ -243,18 +238,17 @@ class StatusBar(_Bar):
         self,
         short: bool,
         name_room: int | None = None,
-        short_checks: bool | None = None,
+        form: int | None = None,
         aside: bool = True,
         reload: bool = True,
         format_shown: bool = True,
         aside_apart: bool = False,
-        figures: bool = False,
     ) -> list[Text]:
         """The first line's parts, two spaces apart, none of which is split between lines (``aside``:
         with what the export writes otherwise where the repair changes nothing): the
         file and its figures (its format where ``format_shown``; the export's aside a part of its
-        own where ``aside_apart``), the verdict (its figures where ``figures``), the live state, the
-        last reload (``reload``)."""
+        own where ``aside_apart``), the verdict (its ``form``: by default its longest, its shortest
+        where ``short``), the live state, the last reload (``reload``)."""
         state = self.state
         text = Text(no_wrap=False, end="")
         text.append("suture ", self.part("title"))
@@ -288,10 +282,8 @@ class StatusBar(_Bar):
                 units.append(Text(f"({said})", self.part("muted"), end=""))
             else:
                 text.append(f" ({said})", self.part("muted"))
-        short_checks = short if short_checks is None else short_checks
-        if state.checks is not None:
-            checks = state.checks
-            units.append(checks[-1] if short_checks else checks[1] if figures and len(checks) > 2 else checks[0])
+        if state.checks:
+            units.append(state.checks[(-1 if short else 0) if form is None else form])
         if state.live:
             units.append(Text(show.line(state.live), self.part("live"), end=""))
         if reload and state.reloaded is not None:

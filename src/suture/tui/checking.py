@@ -6,7 +6,11 @@ process that does the checking, :func:`suture.tui.judged.judge_all`), the verdic
 come (:class:`Checked`), the provider shown (``p``) and the rows it would reject (``x``, the
 problem filter). The rest of the app calls :meth:`CheckFlow.check_model` for each model it
 shows and :meth:`CheckFlow.stop_checks` when it stops; the child process never outlives the
-model it checks, the file, or the app.
+model it checks, the file, or the app, but for one that works out a session log's figure after
+repair (what its agent sends from the session ``suture repair`` writes), which an append leaves to
+end: one such child at a time, the next for the latest bytes once it has
+(:class:`suture.tui.judged.Figures`), so a live session's figure is never worked out more often
+than it is checked, nor started again at each append.
 
 A model that extends the one checked last (the file grew: each model shown since was grown from
 the one before) is checked from where those checks stopped (:mod:`suture.checks.resume`; for a
@@ -49,7 +53,7 @@ if TYPE_CHECKING:
     from suture.live import LiveFile
     from suture.sent import SentVerdict
     from suture.sent.resume import SentChecks
-    from suture.tui.judged import Finding, Judged, judge_all
+    from suture.tui.judged import Figures, Finding, Judged, judge_all
     from suture.tui.rows import RowModel
     from suture.tui.screens import ProviderScreen
     from suture.tui.view import TranscriptView
@@ -79,10 +83,12 @@ def shared_summary(shared: tuple[list[Breach], list[Breach]]) -> str:
     return f"{SHARED}: {count(len(before), 'problem')} {after_repair(len(after))}"
 
 
-def shared_figures(shared: tuple[list[Breach], list[Breach]]) -> str:
-    """That verdict's figures, for where its sentence does not fit: ``Valid: 1 → 0 after repair``."""
-    before, after = (len(found) for found in shared)
-    return f"{SHARED}: {before:,} {after_repair(after)}" if before or after else f"{SHARED}: no problems"
+def _said_in(parts: Sequence[tuple[str, str]], status: StatusBar) -> Text:
+    """A headline's form (its clauses' words, each in its colour) as the status line shows it."""
+    text = Text(end="")
+    for words, style in parts:
+        text.append(words, status.part(style))
+    return text
 
 
 class Checked(Message):
@@ -165,6 +171,12 @@ class CheckFlow(App[None]):
         """How many messages at the start of the file shown are those of the model checked
         (``None``: not known, or not the same file)."""
         self._shown_last: RowModel | None = None
+        figures: Figures | None = getattr(self, "_figures", None)
+        if figures is not None:
+            figures.drop()
+        self._figures: Figures | None = None
+        """Where a resumed check's figure after repair is worked out, one child at a time (made
+        with the first check: what it imports, the first frame does not wait for)."""
 
     @property
     def checks_settling(self) -> bool:
@@ -185,8 +197,10 @@ class CheckFlow(App[None]):
         (``at_once``: a first load, so the rows show first), else once the file has been quiet
         for :data:`CHECKS_SETTLE` seconds (a live session appends in bursts, and checks
         restarted on every line would slow every reload). ``also(ref)`` is called at the same
-        time, with the model by weak reference."""
-        self.stop_checks()
+        time, with the model by weak reference. A figure after repair worked out for the model
+        before is left to end (:class:`~suture.tui.judged.Figures`) where this one resumes its
+        checks: the next is worked out once it has, for the latest bytes."""
+        self.stop_checks(figures=at_once)
         self._follow(model)
         ref = weakref.ref(model)
         self._checks_wanted = True
@@ -199,6 +213,12 @@ class CheckFlow(App[None]):
                 # Handed to the checks, which change it: it is kept again when they are done.
                 resume = (self._kept_checks, self._kept_same)
             self._kept_checks = None
+            if self._figures is None:
+                from suture.tui.judged import Figures
+
+                self._figures = Figures(lambda shown: shown is self.model)
+            elif resume is None:  # (checked whole: its figure comes with its verdicts)
+                self._figures.drop()
             self.run_checks(ref, resume)
             if also is not None:
                 also(ref)
@@ -220,8 +240,9 @@ class CheckFlow(App[None]):
         else:
             self._kept_same = None
 
-    def stop_checks(self) -> None:
-        """End the checks under way, their child process with them, and any about to start."""
+    def stop_checks(self, figures: bool = True) -> None:
+        """End the checks under way, their child process with them, and any about to start; and
+        (``figures``) a figure after repair worked out and any asked for."""
         self.workers.cancel_group(self, self.CHECKS_GROUP)
         child, self._checks_child = self._checks_child, None
         if child is not None:
@@ -229,6 +250,8 @@ class CheckFlow(App[None]):
         if self._checks_timer is not None:
             self._checks_timer.stop()
             self._checks_timer = None
+        if figures and self._figures is not None:
+            self._figures.drop()
 
     def on_unmount(self) -> None:
         self.stop_checks()
@@ -281,14 +304,15 @@ class CheckFlow(App[None]):
             else:
                 self._checks_child = child
 
-        def data() -> bytes | None:
-            try:
-                return self.live.read_as_shown(model.transcript, most=WRITTEN_AT_LOAD)
-            except RuntimeError:  # (no file open: nothing to read)
-                return None
-
+        try:  # (the bytes the session was read from, read only where a figure after repair needs them)
+            shown = self.live.bytes_as_shown(model.transcript, most=WRITTEN_AT_LOAD)
+        except RuntimeError:  # (no file open: nothing to read)
+            shown = None
+        data = shown.read if shown is not None else None
         try:
-            kept = judge_all(model, tuple(order), each, lambda: worker.is_cancelled, started, resume, data)
+            kept = judge_all(
+                model, tuple(order), each, lambda: worker.is_cancelled, started, resume, data, self._figures
+            )
         except Exception as e:  # a check that breaks, or its process that dies, must not take the app down
             self.post_message(Checked(model, None, f"provider checks failed: {e}"))
             return
@@ -361,10 +385,12 @@ class CheckFlow(App[None]):
         model = self.model
         if model is None:
             return
-        status = self.status
         items: list[Any]
         by_row: Mapping[int, Sequence[Finding | Breach]]
-        stricter = ""
+        from suture.tui.judged import NEVER, SEE, figure_clauses
+
+        clauses: list[tuple[tuple[str, str], int]]
+        """The headline's clauses (words, colour), each with when a narrow window leaves it out."""
         judged = self._judged_shown()
         if judged is not None:
             rows: dict[int, list[Finding]] = {}
@@ -375,26 +401,27 @@ class CheckFlow(App[None]):
                 others.setdefault(finding.row, []).append(finding)
             none_said = judged.none_said()
             empty, agent, items, title = f"{self.provider}: no problems", judged.agent, judged.listed(), judged.title()
-            forms, by_row = judged.headed(), judged.by_row
+            by_row = judged.by_row
+            if judged.session:
+                style = "error" if judged.rejected else "ok"
+            else:
+                style = "error" if judged.broken_after else ("ok" if judged.rejected else "muted")
+            clauses = [((words, style), rank) for words, rank in judged.headline()]
             strict = self._stricter_rejecting(judged)
             if strict is not None:  # accepted, but the stricter servers of the same API would not
                 from suture.sent import stricter_words
 
                 them = "it" if len(strict.problems) == 1 else "them"
-                n = count(len(strict.problems), "problem")
-                stricter = f"{stricter_words(strict.provider, n)}; p shows {them}"
-                empty += f" ({stricter})"
+                said = stricter_words(strict.provider, count(len(strict.problems), "problem"))
+                empty += f" ({said}; p shows {them})"
                 title += f" · {strict.provider} rejects it"
-            if judged.session:
-                style = "error" if judged.rejected else "ok"
-            else:
-                style = "error" if judged.broken_after else ("ok" if judged.rejected else "muted")
+                clauses += [((f" ({said}", "error"), NEVER), ((f"; p shows {them}", "error"), SEE)]
+                clauses.append(((")", "error"), NEVER))
         elif self.provider is None and self.shared is not None:
             before, after = self.shared
             rows = {model.row_of_input[b.index]: [] for b in before if b.index < model.inputs}
             others, none_said = {}, f"{SHARED}: no problems by suture's property, stricter than any one provider"
             said = shared_summary(self.shared)
-            forms = (said, f"all {len(before):,}{after_repair(len(after), short=True)}")
             empty = f"{said} by suture's property, stricter than any one provider (p: one provider's own rules)"
             # Listed in the order of their rows, as the panes read them (a breach on a message
             # not shown yet, last).
@@ -406,6 +433,7 @@ class CheckFlow(App[None]):
                     breaches.setdefault(model.row_of_input[breach.index], []).append(breach)
             by_row = breaches
             style = "error" if after else ("ok" if before else "muted")
+            clauses = [((words, style), rank) for words, rank in figure_clauses(said)]
         else:
             return
         if (bool(rows), bool(others)) != (bool(self.problem_rows), bool(self.other_rows)):
@@ -420,18 +448,25 @@ class CheckFlow(App[None]):
         problems.agent = agent
         problems.set_items(items)
         self.query_one("#problems-title", Static).update(title)
-        # The verdict, longest first (the status line says the longest that fits); the stricter
-        # servers and the providers still checked are said whole in the first, briefly in the others.
-        texts = tuple(Text(form, status.part(style), end="") for form in forms)
-        for k, text in enumerate(texts):
-            if stricter:
-                text.append(f" ({stricter})" if not k else " (strict rejects)", status.part("error"))
-            if self.checks_pending:
-                # (A provider still checked, or a figure after repair still worked out.)
-                pending = f"  (checking: {count(self.checks_pending, 'more verdict')} to come…)" if not k else " …"
-                text.append(pending, status.part("muted"))
-        status.update_state(checks=texts)
+        self._show_headline(clauses)
         self._show_findings(by_row, agent)
+
+    def _show_headline(self, clauses: list[tuple[tuple[str, str], int]]) -> None:
+        """The verdict's ``clauses`` (and how many verdicts are still to come) in the status line,
+        longest first (it says the longest that fits): the same sentence at every width, clauses
+        left out in a fixed order where it does not fit (:func:`suture.tui.judged.cut`)."""
+        from suture.tui.judged import COMING, NEVER, cut
+
+        if self.checks_pending:  # (a provider still checked, or a figure after repair still worked out)
+            coming = f": {count(self.checks_pending, 'more verdict')} to come"
+            clauses = [
+                *clauses,
+                (("  (checking", "muted"), NEVER),
+                ((coming, "muted"), COMING),
+                (("…)", "muted"), NEVER),
+            ]
+        status = self.status
+        status.update_state(checks=tuple(_said_in(form, status) for form in cut(clauses)))
 
     def _show_findings(self, by_row: Mapping[int, Sequence[Finding | Breach]], agent: str) -> None:
         """The verdict's findings where the rows are told of (the info bar), and the banner
@@ -479,13 +514,10 @@ class CheckFlow(App[None]):
             (name, verdict.forms()) for name, verdict in self.verdicts.items()
         ]
         if self.shared is not None:  # a file written for no single provider: its headline, first
-            before, after = (len(found) for found in self.shared)
-            forms = (
-                f"{shared_summary(self.shared)} (suture's property)",
-                shared_figures(self.shared),
-                f"{SHARED} {before:,}{after_repair(after, short=True)}",
-            )
-            choices.insert(0, (SHARED, forms))
+            from suture.tui.judged import NOTE, cut, figure_clauses
+
+            clauses = [*figure_clauses(shared_summary(self.shared)), (" (suture's property)", NOTE)]
+            choices.insert(0, (SHARED, tuple("".join(form) for form in cut(clauses))))
         if self.checks_pending:
             self.notify(f"{count(self.checks_pending, 'verdict')} still to come: the checks are running", markup=False)
         self.push_screen(ProviderScreen(choices, self.provider or SHARED), self._picked)

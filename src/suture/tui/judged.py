@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from suture import show
 from suture.validity import NAME as VALID
@@ -34,17 +34,23 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CONTRACT",
+    "NEVER",
     "SHARED",
+    "Figures",
     "Finding",
     "Judged",
     "Part",
     "Section",
     "Shared",
+    "cut",
+    "figure_clauses",
     "judge_all",
     "said_of",
     "verdict_parts",
     "without_agent",
 ]
+
+T = TypeVar("T")
 
 SENT = "sent"
 """A problem in what the agent sends on resume: the provider would reject it."""
@@ -118,6 +124,43 @@ def said_of(item: Finding | Breach, agent: str) -> tuple[str, str]:
     if isinstance(item, Breach):
         return (SHARED, show.line(item.problem))
     return item.said(agent)
+
+
+NEVER = 0
+"""A headline's clause never left out (:func:`cut`): where even the shortest form is too wide,
+the window cuts it, marked ``…``."""
+AFTER_WORDS = 1
+"""The words `` after repair`` after a verdict's figure (``→ 0 after repair``): left out last."""
+SEE = 2
+"""The key that shows a verdict said beside the headline (``; p shows it``)."""
+WHAT = 3
+"""What a session log's verdict is on (`` in what Claude Code sends``)."""
+NOTE = 4
+"""What the agent repairs itself (`` (Claude Code repairs 2 things itself)``)."""
+COMING = 5
+"""How many verdicts are still to come (``: 3 more verdicts to come``): left out first."""
+
+
+def cut(clauses: Sequence[tuple[T, int]]) -> list[list[T]]:
+    """A headline's forms, longest first: its clauses in their order, each given with the rank at
+    which it is left out (the highest first; :data:`NEVER`, never); then without those of the
+    highest rank, and so on. Each form is the same sentence with clauses left out, never other
+    words: a person who makes the window narrower sees the sentence cut, not another one.
+
+    >>> cut([("a", NEVER), (" b", 2), (" c", 1)])
+    [['a', ' b', ' c'], ['a', ' c'], ['a']]
+    """
+    ranks = sorted({rank for _, rank in clauses if rank != NEVER}, reverse=True)
+    return [[part for part, _ in clauses]] + [[part for part, rank in clauses if rank < top] for top in ranks]
+
+
+def figure_clauses(said: str) -> list[tuple[str, int]]:
+    """A verdict's sentence that ends in what is left after repair (``anthropic: 3 problems → 0
+    after repair``) in clauses: the words `` after repair`` (:data:`AFTER_WORDS`) apart."""
+    words = " " + after_repair(0).split(" ", 2)[-1]  # " after repair"
+    if said.endswith(words):
+        return [(said[: -len(words)], NEVER), (words, AFTER_WORDS)]
+    return [(said, NEVER)] if said else []
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,48 +254,45 @@ class Judged:
             return self.after_sent
         return None if self.contract.after else 0
 
-    def left(self, short: bool = False) -> str:
+    def left(self) -> str:
         """(A session log.) What suture's repair leaves, said after what the agent sends where the
-        provider rejects that (``" → 0 after repair"``, ``" 1→0"`` where ``short``), as a request
-        file's header says it (:attr:`after_figure`); ``""`` where it is not known, or where the
-        provider accepts what is sent."""
+        provider rejects that (``" → 0 after repair"``), as a request file's header says it
+        (:attr:`after_figure`); ``""`` where it is not known, or where the provider accepts what
+        is sent."""
         n = len(self.sent.problems) if self.sent is not None else 0
         after = self.after_figure
         if not n or after is None:
             return ""
-        return f" {n:,}{after_repair(after, short=True)}" if short else f" {after_repair(after)}"
+        return f" {after_repair(after)}"
 
-    def short(self) -> str:
-        """The verdict in a few columns, for a narrow status line."""
-        if self.sent is not None:
-            n = len(self.sent.problems)
-            return f"{self.provider} {'rejects' if n else 'accepts'}{self.left(short=True)}"
-        before, after = self.contract.counts
-        return f"{self.provider} {before:,}{after_repair(after, short=True)}"
-
-    def forms(self) -> tuple[str, str, str]:
-        """The verdict in words, longest first, for where the whole sentence does not fit: the
-        library's sentence, its figures (``anthropic: 3 → 0 after repair``, ``anthropic:
-        rejected, 2 problems → 0 after repair``), and :meth:`short`."""
-        from suture.words import count
-
-        if self.sent is not None:
-            n = len(self.sent.problems)
-            figures = f"rejected, {count(n, 'problem')}" if n else "no problems"
-            figures += self.left()
-        else:
-            before, after = self.contract.counts
-            figures = f"{before:,} {after_repair(after)}" if before or after else "no problems"
-        return (self.summary(), f"{self.provider}: {figures}", self.short())
+    def headline(self) -> list[tuple[str, int]]:
+        """The verdict as the header says it, in clauses, each with the rank at which a narrow
+        window leaves it out (:func:`cut`): the library's sentence (:meth:`summary`), cut where
+        its clauses start. A session log's: ``anthropic: rejected, 1 problem``, `` in what Claude
+        Code sends`` (:data:`WHAT`), `` (Claude Code repairs 2 things itself)`` (:data:`NOTE`),
+        then what is left after repair (:func:`figure_clauses`)."""
+        if self.sent is None:
+            return figure_clauses(self.contract.summary())
+        said, note = self.sent.summary(), ""
+        if self.sent.notes:  # (the sentence's last clause, in brackets)
+            at = said.rindex(" (")
+            said, note = said[:at], said[at:]
+        at = said.find(" in ", len(self.provider) + 1)  # " in what Claude Code sends", " in the history"
+        head, what = (said[:at], said[at:]) if at >= 0 else (said, "")
+        clauses = [(head, NEVER), (what, WHAT), (note, NOTE), *figure_clauses(self.left())]
+        return [clause for clause in clauses if clause[0]]
 
     def headed(self) -> tuple[str, ...]:
-        """The verdict as the header says it, longest first (it says the longest that fits):
-        the library's sentence and :meth:`short`; for a session log the provider rejects, its
-        figures between them (``anthropic: rejected, 1 problem → 0 after repair``), where the
-        sentence, which says what the agent repairs itself too, does not fit."""
-        if self.sent is not None and self.sent.problems:
-            return self.forms()
-        return (self.summary(), self.short())
+        """The verdict as the header says it, longest first (it says the longest that fits): the
+        library's sentence, then the same sentence with clauses left out, in a fixed order
+        (:meth:`headline`, :func:`cut`), so a window made narrower cuts the sentence, never says
+        another: ``anthropic: rejected, 1 problem → 0`` at the least."""
+        return tuple("".join(form) for form in cut(self.headline()))
+
+    def forms(self) -> tuple[str, ...]:
+        """The verdict in words, longest first, where the whole sentence does not fit (the
+        provider picker): :meth:`headed`."""
+        return self.headed()
 
     def title(self) -> str:
         """The problems list's heading."""
@@ -322,15 +362,17 @@ class Shared:
 
 
 def verdict_parts(
-    transcript: Transcript, repaired: Repair, providers: Sequence[str], data: bytes | None = None
+    transcript: Transcript, repaired: Repair, providers: Sequence[str], data: Callable[[], bytes | None] | None = None
 ) -> Iterator[Sent | Part | Figure | Shared]:
     """(Pure: the checks' child runs it.) For a session log, first what its agent sends on resume
     without the messages and their wire form (the app has the file's; the provider's problems
     with them come in each :class:`Part`); then each provider's :class:`Part` in turn. The
     library's verdicts, as ``suture check`` gets them: the sent view is built once for all. Then,
-    where ``data`` (the bytes the session was read from) is given, a :class:`Figure` for each
-    provider that rejects what is sent: the problems in what the agent sends from the session
-    ``suture repair`` writes, as ``suture scan`` counts them (written back and read once). For
+    where ``data`` is given and a provider rejects what is sent, the bytes the session was read
+    from are read (``data()``: only then, and here, in the child) and a :class:`Figure` comes
+    for each such provider: the problems in what the agent sends from the session ``suture
+    repair`` writes, as ``suture scan`` counts them (written back and read once); none where
+    the file no longer holds those bytes. For
     any other file the checks are those of :class:`suture.checks.resume.Checks`, whose state comes
     with each part (and, last, :class:`Shared`), so that the next check after an append resumes."""
     from suture.checks.resume import Checks
@@ -361,49 +403,166 @@ def _after_apart(
     on_each: Callable[[str, Judged], None],
     cancelled: Callable[[], bool],
     started: Callable[[Apart[Any]], None],
-    read: bytes,
+    data: Callable[[], bytes | None],
 ) -> None:
     """(Resumed checks of a session log, each verdict told already, those that reject what is
     sent told as waiting for it.) The figure after repair (:attr:`Judged.after_sent`) of each
     provider that rejects what is sent, worked out in a child as a whole check works it out, from
-    the file's bytes ``read``; each such verdict is told again with it (or without it, where the
-    child fails)."""
+    the file's bytes (``data()``, read in the child); each such verdict is told again with it (or
+    without it, where the child fails or the file no longer holds those bytes)."""
     from functools import partial
 
     from suture.checks.apart import Apart, ChecksFailed
 
     rejected = {n: len(j.sent.problems) for n, j in placed.items() if j.figure_coming and j.sent is not None}
     try:
-        with Apart(partial(_after_counts, model.transcript, model.repair, rejected, read)) as apart:
+        with Apart(partial(_after_counts, model.transcript, model.repair, rejected, data)) as apart:
             started(apart)
             for figure in apart.results(cancelled):
                 placed[figure.provider] = replace(placed[figure.provider], after_sent=figure.after, figure_coming=False)
                 on_each(figure.provider, placed[figure.provider])
     except ChecksFailed:  # the verdicts stand without the figure
-        for name in rejected:
-            if placed[name].figure_coming:
-                on_each(name, replace(placed[name], figure_coming=False))
+        pass
+    _without_figures(placed, on_each)
 
 
-def _bytes_for_child(data: Callable[[], bytes | None]) -> bytes | None:
-    """``data()``, the session's bytes for a child that writes it back and reads it; where there
-    are some, what that imports is imported here first (:func:`suture.scan.warm`): a module some
-    other thread is importing when the child is forked would stay locked in the child for ever."""
-    read = data()
-    if read is not None:
+class Figures:
+    """(No Textual.) The figures after repair of a session log's resumed checks (:attr:`Judged.
+    after_sent`), each worked out in a child (:func:`_after_counts`), one child at a time, on a
+    thread of its own. Asked again while a child works, the ask waits; when the child ends, only
+    the latest ask that waits is worked out (for the latest bytes): a session that grows while
+    its figure is worked out has it worked out once more, not once for each append, and never
+    more often than it is checked. ``current(model)`` says whether ``model``'s verdicts are still
+    those shown: an ask whose model is not is dropped, and a child's figures for it too."""
+
+    def __init__(self, current: Callable[[RowModel], bool]) -> None:
+        import threading
+
+        self._current = current
+        self._lock = threading.Lock()
+        self._waiting: (
+            tuple[RowModel, dict[str, Judged], Callable[[str, Judged], None], Callable[[], bytes | None]] | None
+        )
+        self._waiting = None
+        self._busy = False
+        self._child: Apart[Any] | None = None
+        self.forks = 0
+        """How many children have worked out a figure."""
+
+    def ask(
+        self,
+        model: RowModel,
+        placed: dict[str, Judged],
+        on_each: Callable[[str, Judged], None],
+        data: Callable[[], bytes | None],
+    ) -> None:
+        """Work out the figure of each verdict of ``placed`` told as waiting for it
+        (``figure_coming``) from the session's bytes (``data()``, read in the child) and tell each
+        such verdict again with it (``on_each``); now where no child works, else once it ends (in
+        place of any ask that waits)."""
+        import threading
+
+        with self._lock:
+            self._waiting = (model, placed, on_each, data)
+            if self._busy:
+                return
+            self._busy = True
+        threading.Thread(target=self._run, name="suture-figures", daemon=True).start()
+
+    def drop(self) -> None:
+        """Drop the ask that waits and end the child at work (the file is checked whole, or no
+        longer shown)."""
+        with self._lock:
+            self._waiting = None
+            child = self._child
+        if child is not None:
+            child.end(wait=False)  # (its thread reaps it)
+
+    def _run(self) -> None:
+        """Work out each ask in turn, the latest that waits, until none does."""
+        try:
+            while True:
+                with self._lock:
+                    asked, self._waiting = self._waiting, None
+                    if asked is None:
+                        self._busy = False
+                        return
+                if self._current(asked[0]):
+                    self._work(*asked)
+        except BaseException:  # (the next ask starts a thread again)
+            with self._lock:
+                self._busy = False
+            raise
+
+    def _work(
+        self,
+        model: RowModel,
+        placed: dict[str, Judged],
+        on_each: Callable[[str, Judged], None],
+        data: Callable[[], bytes | None],
+    ) -> None:
+        from functools import partial
+
+        from suture.checks.apart import Apart, ChecksFailed
+
+        _warm_for(data)
+        told = dict(placed)
+        rejected = {n: len(j.sent.problems) for n, j in told.items() if j.figure_coming and j.sent is not None}
+        found: list[Figure] = []
+        try:
+            with Apart(partial(_after_counts, model.transcript, model.repair, rejected, data)) as apart:
+                with self._lock:
+                    self._child = apart
+                    self.forks += 1
+                found = list(apart.results())
+        except (ChecksFailed, OSError):  # (ended, failed, or not forked: the verdicts stand without it)
+            pass
+        finally:
+            with self._lock:
+                self._child = None
+        if not self._current(model):
+            return  # (its verdicts are no longer shown: an ask that waits is for those that are)
+        for figure in found:
+            told[figure.provider] = replace(told[figure.provider], after_sent=figure.after, figure_coming=False)
+            on_each(figure.provider, told[figure.provider])
+        _without_figures(told, on_each)
+
+
+def _without_figures(told: dict[str, Judged], on_each: Callable[[str, Judged], None]) -> None:
+    """Each verdict of ``told`` still told as waiting for its figure after repair told again
+    without it: the figure will not come (its child failed, or the file no longer holds the bytes
+    the session was read from)."""
+    for name, judged in told.items():
+        if judged.figure_coming:
+            told[name] = replace(judged, figure_coming=False)
+            on_each(name, told[name])
+
+
+def _warm_for(data: Callable[[], bytes | None] | None) -> Callable[[], bytes | None] | None:
+    """``data``, the reader of a session's bytes for a child that writes it back and reads it;
+    where there is one, what that imports is imported here first (:func:`suture.scan.warm`): a
+    module some other thread is importing when the child is forked would stay locked in the child
+    for ever."""
+    if data is not None:
         from suture.scan import warm
 
         warm()
-    return read
+    return data
 
 
-def _after_counts(transcript: Transcript, repaired: Repair, now: dict[str, int], data: bytes) -> Iterator[Figure]:
+def _after_counts(
+    transcript: Transcript, repaired: Repair, now: dict[str, int], data: Callable[[], bytes | None]
+) -> Iterator[Figure]:
     """(Pure: a child runs it.) For each provider of ``now`` (the problems it finds in what is sent
     now), those in what is sent from the session ``suture repair`` writes
-    (:class:`suture.scan.AfterRepair`: written back and read once for all)."""
+    (:class:`suture.scan.AfterRepair`: written back and read once for all), from the session's
+    bytes ``data()`` reads (none where it reads none)."""
     from suture.scan import AfterRepair
 
-    after = AfterRepair(transcript, repaired, data)
+    read = data()
+    if read is None:
+        return
+    after = AfterRepair(transcript, repaired, read)
     for name, n in now.items():
         yield Figure(name, after.problems(name, n))
 
@@ -415,7 +574,8 @@ def judge_all(
     cancelled: Callable[[], bool] = lambda: False,
     started: Callable[[Apart[Any]], None] = lambda _: None,
     resume: tuple[Checks | SentChecks, int] | None = None,
-    data: Callable[[], bytes | None] = lambda: None,
+    data: Callable[[], bytes | None] | None = None,
+    figures: Figures | None = None,
 ) -> Checks | SentChecks | None:
     """(For a worker.) Judge ``model`` for each provider in turn, calling ``on_each(name,
     judged)`` here as each is done; ``cancelled()`` true stops it. Returns the checks to resume
@@ -426,11 +586,15 @@ def judge_all(
     append costs milliseconds: a process would cost more to start than the work). For a session
     log (:class:`suture.sent.resume.SentChecks`) the first check after the one in the child is
     worked out whole, here, as the child hands back no state of what is sent; the checks after
-    it resume (a figure after repair then: :func:`_after_apart`). Otherwise the checks run in a
+    it resume (a figure after repair then in a child, below). Otherwise the checks run in a
     child process (:class:`suture.checks.apart.Apart`, handed to ``started`` so another thread
-    can end it), which keeps keys responsive during a long check. ``data``: the session log's
-    bytes as read, for what its agent sends from the session ``suture repair`` writes
-    (:attr:`Judged.after_sent`; ``None`` where the file no longer holds them). Raises
+    can end it), which keeps keys responsive during a long check. ``data``: reads the session
+    log's bytes as read, for what its agent sends from the session ``suture repair`` writes
+    (:attr:`Judged.after_sent`; ``None`` where the file no longer holds them); called in the child
+    and only where a provider rejects what is sent (where none does, the file is not read).
+    ``figures``: where given, the figure is worked out there, after the verdicts, a whole check's
+    too (:class:`Figures`: one child at a time, for the latest check), and this returns without
+    waiting for it; else in the checks' child, or a child of its own for a resumed check. Raises
     :class:`~suture.checks.apart.ChecksFailed` where the checks broke or their process died."""
     from functools import partial
 
@@ -451,13 +615,15 @@ def judge_all(
                     return None
                 placed[name] = place(model, name, contract, judged)
             rejected = [n for n, j in placed.items() if j.sent is not None and j.sent.problems]
-            read = _bytes_for_child(data) if rejected else None
+            reader = _warm_for(data) if rejected else None
             for name in placed:
-                if read is not None and name in rejected:
+                if reader is not None and name in rejected:
                     placed[name] = replace(placed[name], figure_coming=True)
                 on_each(name, placed[name])
-            if read is not None:
-                _after_apart(model, placed, on_each, cancelled, started, read)
+            if reader is not None and figures is not None:
+                figures.ask(model, placed, on_each, reader)
+            elif reader is not None:
+                _after_apart(model, placed, on_each, cancelled, started, reader)
             return None if cancelled() else kept
         if isinstance(kept, Checks) and not session:
             for name, contract in kept.each(transcript.messages, repaired, same):
@@ -465,10 +631,17 @@ def judge_all(
                     return None
                 on_each(name, place(model, name, contract))
             return kept
-    read = _bytes_for_child(data) if session else None
-    with Apart(partial(verdict_parts, transcript, repaired, providers, read)) as apart:
+    reader = _warm_for(data) if session else None
+    # (Where ``figures`` is given, the figure is worked out there, after the verdicts: the checks
+    # are over, and kept to resume from, without waiting for it.)
+    detached = figures is not None and reader is not None
+    with Apart(partial(verdict_parts, transcript, repaired, providers, None if detached else reader)) as apart:
         started(apart)
-        common, states = _told(model, apart.results(cancelled), on_each, figures=read is not None)
+        common, states, told = _told(model, apart.results(cancelled), on_each, figures=reader is not None)
+    if figures is not None and reader is not None and not cancelled() and any(j.figure_coming for j in told.values()):
+        figures.ask(model, told, on_each, reader)
+    else:
+        _without_figures(told, on_each)  # (where no figure came: the file no longer held the bytes)
     if resumes and not cancelled():
         return SentChecks(providers)  # (no state: the next check is whole, here, and keeps it)
     if common is None or cancelled() or set(states) != set(providers):
@@ -481,11 +654,11 @@ def _told(
     items: Iterable[Sent | Part | Figure | Shared],
     on_each: Callable[[str, Judged], None],
     figures: bool,
-) -> tuple[object, dict[str, object]]:
+) -> tuple[object, dict[str, object], dict[str, Judged]]:
     """Each verdict of :func:`verdict_parts`'s ``items`` placed on ``model``'s rows and told as it
     comes (``figures``: a :class:`Figure` comes after for each that rejects what is sent, told as
-    waiting for it); returns what the checks share and each provider's state (:class:`Shared`,
-    ``Part.kept``)."""
+    waiting for it); returns what the checks share, each provider's state (:class:`Shared`,
+    ``Part.kept``) and each verdict as last told."""
     from suture.checks import Verdict
     from suture.sent import SentVerdict
 
@@ -497,7 +670,8 @@ def _told(
         if isinstance(item, Shared):
             common = item.common
         elif isinstance(item, Figure):
-            on_each(item.provider, replace(done[item.provider], after_sent=item.after, figure_coming=False))
+            done[item.provider] = replace(done[item.provider], after_sent=item.after, figure_coming=False)
+            on_each(item.provider, done[item.provider])
         elif not isinstance(item, Part):
             sent = item
         else:
@@ -513,7 +687,7 @@ def _told(
             if figures and item.sent:
                 done[item.provider] = replace(done[item.provider], figure_coming=True)
             on_each(item.provider, done[item.provider])
-    return common, states
+    return common, states, done
 
 
 def place(model: RowModel, provider: str, contract: Verdict, sent: SentVerdict | None = None) -> Judged:
