@@ -126,6 +126,12 @@ _EMPTY: dict[str, Callable[[Sequence[Message]], list[Violation]]] = {
 _REPAIRED_CHECKERS: dict[str, _Checker] = {
     m.NAME: partial(m.check, repaired=True) for m in (openai_responses, openai_responses_strict)
 }
+# A session log's history, which its agent sends with the user's next message after it: only the
+# providers with rules of the message that ends the request (Anthropic A8, A9 and A12 at the end,
+# Gemini G4 of the current turn, Mistral M4) find otherwise than for the history sent alone.
+_FOLLOWED_CHECKERS: dict[str, _Checker] = {
+    m.NAME: partial(m.check, prompt_follows=True) for m in (anthropic, gemini, mistral)
+}
 
 PROVIDERS: tuple[str, ...] = tuple(m.NAME for m in _MODULES)
 """Every provider suture checks, in display order."""
@@ -187,7 +193,10 @@ def check(
     """Every reason ``provider`` would reject ``messages``, in message order. ``repaired``: the
     messages are a repair's output, checked as suture writes them rather than as a file holds them.
     ``prompt_follows``: they are a session log's history, which is never sent alone (see
-    :func:`empty`)."""
+    :func:`empty`): the user's next message comes after them, so a list with no message is no
+    problem, and the rules of the message that ends a request are about that one, not about
+    the history's last (Mistral's M4, Anthropic's A9, A12 at the end and A8's leave for the
+    final assistant message, Gemini's G4 of the current turn)."""
     return _check(messages, provider, repaired, prompt_follows, Shapes(messages))
 
 
@@ -202,6 +211,8 @@ def _check(
         raise InputError(f"unknown provider {provider!r}; known providers: {', '.join(PROVIDERS)}") from None
     if repaired:
         checker = _REPAIRED_CHECKERS.get(provider, checker)
+    if prompt_follows:
+        checker = _FOLLOWED_CHECKERS.get(provider, checker)
     with _collector_paused():
         found = checker(messages, shapes)
     return _fix_remedies(empty(messages, provider, prompt_follows=prompt_follows) + found)

@@ -109,14 +109,19 @@ class _Out:
         )
 
 
-def check(messages: Sequence[Message], shapes: Shapes | None = None) -> list[Violation]:
+def check(
+    messages: Sequence[Message], shapes: Shapes | None = None, *, prompt_follows: bool = False
+) -> list[Violation]:
     """Every Anthropic rule the history breaks, in wire order (``shapes``: those of ``messages``,
-    where other checks share them)."""
+    where other checks share them). ``prompt_follows``: the user's next message comes after the
+    history (see :func:`suture.checks.empty`), so its last message does not end the request: no
+    rule of the final message (A9, A12 at the end), and A8 holds for an empty last assistant
+    message too."""
     shapes = Shapes(messages) if shapes is None else shapes
     wire = shapes.turns()
-    found, late = scan(messages, wire, 0, {}, shapes.call_ids().__contains__, True)
+    found, late = scan(messages, wire, 0, {}, shapes.call_ids().__contains__, not prompt_follows)
     found += late
-    if wire:
+    if wire and not prompt_follows:
         found += at_the_end(messages, wire, 0, thinking(messages, 0, len(messages)), False)
     return found
 

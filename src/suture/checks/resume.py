@@ -44,7 +44,9 @@ full check; the next appends resume again):
   once (the switch stays on).
 - rules that depend only on the end (Anthropic A8, A9, A12 at the end; Mistral M4; Gemini G4,
   the current turn's calls; Bedrock's first message) are worked out at every check from what is
-  carried: they never need a full check.
+  carried: they never need a full check. Where the user's next message follows the history
+  (``prompt_follows``), that message ends the request: of these rules only A8 (which then holds
+  for an empty last assistant message too) and Bedrock's first message apply.
 
 What is done per check is the window plus a few list operations over the problems found (joining
 the kept problems to the window's, sorting them for the providers whose order is by message): work
@@ -191,7 +193,8 @@ class Resumable(ABC):
     provider: str
     prompt_follows = False
     """The history is a session log's, sent with the user's next message after it: no problem of
-    an empty list (:func:`suture.checks.empty`)."""
+    an empty list (:func:`suture.checks.empty`), and none of the message that ends a request
+    (:func:`suture.checks.check`)."""
 
     def __init__(self) -> None:
         self.cut = 0
@@ -336,7 +339,8 @@ class _Mistral(Resumable):
         if cut > self.cut:
             self.kept += _fix_remedies(mistral.scan(messages, self.cut, cut))
             self.cut = cut
-        return [(self.kept, len(self.kept)), (_fix_remedies(mistral.scan(messages, cut, len(messages))), -1)]
+        window = mistral.scan(messages, cut, len(messages), self.prompt_follows)
+        return [(self.kept, len(self.kept)), (_fix_remedies(window), -1)]
 
 
 class _Gemini(Resumable):
@@ -383,7 +387,7 @@ class _Gemini(Resumable):
         reset, unsigned = gemini.unsigned(wire, self.base)
         signed, foreign = gemini.signing(messages, cut, n)
         kept = len(self.kept)
-        if self.signed or self.foreign or signed or foreign:
+        if (self.signed or self.foreign or signed or foreign) and not self.prompt_follows:
             if not reset and self.unsigned:
                 # The current turn began before the cut: its G4 problems go among the kept ones.
                 kept = bisect_left(self.kept, self.unsigned[0].index, key=_by_index)
@@ -438,9 +442,10 @@ class _Anthropic(_Turns):
             self.loop = anthropic.loop_thinks(wire, self.loop)
             self._moved(wire, cut)
         wire = self._wire(messages, cut, n)
-        found, late = anthropic.scan(messages, wire, self.base, _Layer(self.first_use), self.calls.has, True)
+        final = not self.prompt_follows  # (the user's next message ends the request)
+        found, late = anthropic.scan(messages, wire, self.base, _Layer(self.first_use), self.calls.has, final)
         end: list[Violation] = []
-        if wire:
+        if wire and final:
             thinking_on = self.thinking or anthropic.thinking(messages, cut, n)
             end = anthropic.at_the_end(messages, wire, self.base, thinking_on, self.loop)
         return [
