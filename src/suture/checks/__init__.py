@@ -328,10 +328,21 @@ def _verdict(
 
 def _reconcile(before: list[Violation], after: list[Violation], result: Repair) -> list[Violation]:
     """Make each ``fixed`` in ``before`` say what the repair actually did: a problem is fixed when
-    the repaired history has no problem of the same rule at the messages it is about (``index``
-    and ``related``) as they are after repair."""
-    remaining = {(v.rule, v.index) for v in after}
+    the repaired history has no problem of the same rule (and kind: :func:`_key`) at the messages
+    it is about (``index`` and ``related``) as they are after repair."""
+    remaining = {_key(v, v.index) for v in after}
     return [_reconciled(v, remaining.__contains__, result.output_of, result.input_count) for v in before]
+
+
+_Key = tuple[str, int, str]
+"""What a problem after repair is, for the problems before it that it may be (:func:`_key`)."""
+
+
+def _key(v: Violation, index: int) -> _Key:
+    """``v``'s rule, the message ``index`` and, for a rule whose texts are problems of their own
+    kinds (``Rule.kinds_by_text``), ``v``'s text: a problem before repair stays where the repaired
+    history has a problem of the same key at a message it is about."""
+    return (v.rule, index, v.error if RULES[v.rule].kinds_by_text else "")
 
 
 def _targets(v: Violation, output_of: Callable[[int], int | None], input_count: int) -> list[int | None]:
@@ -361,13 +372,13 @@ def _about(v: Violation, output_of: Callable[[int], int | None], input_count: in
 
 def _reconciled(
     v: Violation,
-    remains: Callable[[tuple[str, int]], bool],
+    remains: Callable[[_Key], bool],
     output_of: Callable[[int], int | None],
     input_count: int,
 ) -> Violation:
     """``v`` (a problem before repair) with ``fixed`` saying what the repair did: whether
-    ``remains((rule, output index))`` holds at none of the messages it is about."""
-    stays = any(t is not None and remains((v.rule, t)) for t in _targets(v, output_of, input_count))
+    ``remains(_key(v, output index))`` holds at none of the messages it is about."""
+    stays = any(t is not None and remains(_key(v, t)) for t in _targets(v, output_of, input_count))
     if stays == v.fixed:
         rule = RULES[v.rule]
         if not stays:

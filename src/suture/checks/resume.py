@@ -67,6 +67,8 @@ from suture.checks import (
     _about,
     _collector_paused,
     _fix_remedies,
+    _Key,
+    _key,
     _reconciled,
     anthropic,
     bedrock,
@@ -632,9 +634,6 @@ def resumable(provider: str, repaired: bool = False) -> Resumable:
     raise InputError(f"unknown provider {provider!r}; known providers: {', '.join(PROVIDERS)}")
 
 
-_Key = tuple[str, int]
-
-
 class _Slot:
     """A list of kept problems before repair, and each as :func:`_reconciled` makes it."""
 
@@ -655,13 +654,13 @@ class _Fixed:
         self.generations: tuple[int, int] = (-1, -1)
         self.slots: dict[int, _Slot] = {}
         self.counted: dict[int, tuple[list[Violation], int]] = {}  # kept lists after repair: how many counted
-        self.kept_keys: dict[_Key, int] = {}  # (rule, index) of the kept problems after repair, counted
+        self.kept_keys: dict[_Key, int] = {}  # the keys of the kept problems after repair, counted
         self.fresh_keys: set[_Key] = set()  # and of those found anew
         self.dependents: dict[_Key, set[tuple[_Slot, int]]] = {}
         self.unsettled: set[tuple[_Slot, int]] = set()  # about messages whose repair may change
 
-    def remains(self, key: _Key) -> bool:
-        return key in self.kept_keys or key in self.fresh_keys
+    def remains(self, found: _Key) -> bool:
+        return found in self.kept_keys or found in self.fresh_keys
 
     def verdict(
         self,
@@ -680,13 +679,13 @@ class _Fixed:
         fresh: set[_Key] = set()
         for part, stop in after.segments:
             if stop < 0:
-                fresh.update((v.rule, v.index) for v in part)
+                fresh.update(_key(v, v.index) for v in part)
                 continue
             done = self.counted.get(id(part))
             start = done[1] if done is not None and done[0] is part else 0
             for v in part[start:]:
-                key = (v.rule, v.index)
-                self.kept_keys[key] = self.kept_keys.get(key, 0) + 1
+                found_at = _key(v, v.index)
+                self.kept_keys[found_at] = self.kept_keys.get(found_at, 0) + 1
             self.counted[id(part)] = (part, len(part))
         changed = fresh ^ self.fresh_keys
         self.fresh_keys = fresh
@@ -699,15 +698,15 @@ class _Fixed:
             for i in {*_about(v, output_of, input_count), *(j for j in (v.index, *v.related) if 0 <= j < input_count)}:
                 t = output_of(i)
                 if t is not None:
-                    self.dependents.setdefault((v.rule, t), set()).add((slot, pos))
+                    self.dependents.setdefault(_key(v, t), set()).add((slot, pos))
                 if i >= settled:
                     self.unsettled.add((slot, pos))
             return one(v)
 
         again = set(self.unsettled)
         self.unsettled = set()
-        for key in changed:
-            again |= self.dependents.get(key, set())
+        for gone_or_come in changed:
+            again |= self.dependents.get(gone_or_come, set())
         for slot, pos in again:
             slot.out[pos] = keep(slot, pos)
         found: list[Violation] = []
