@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from suture.checks import PROVIDERS, RULES, check, resolve, verdict, verdicts
+from suture.checks.resume import Checks
 from suture.io import InputError
 from suture.model import ImagePart, Message, OtherPart, TextPart, ThinkingPart
 from suture.repair import repair
@@ -959,6 +960,25 @@ def test_a_problem_of_the_requests_start_is_looked_for_where_it_starts_after_rep
     assert any(x.rule == "B3" and x.where == "messages.0" for x in v.after)
     [gone] = [x for x in verdict([A(" "), U("x")], "bedrock").before if x.rule == "B3"]
     assert gone.fixed
+
+
+@pytest.mark.parametrize("resumed", [False, True], ids=["full", "resumed"])
+def test_two_assistant_messages_in_a_row_are_fixed_where_the_one_left_starts_the_conversation(resumed: bool) -> None:
+    # Bedrock's B3 is two problems: a conversation that starts with an assistant message, and two
+    # assistant messages in a row. The repair drops the empty first message: the two in a row are
+    # gone, though the one left, at the same repaired message, now starts the conversation.
+    history = [A(" "), A("hello"), U("x")]
+    result = repair(history)
+    v = Checks(["bedrock"]).verdicts(history, result)["bedrock"] if resumed else verdict(history, "bedrock", result)
+    assert [(x.where, x.problem, x.fixed) for x in v.before] == [
+        ("messages.0", "the conversation starts with an assistant message", False),
+        ("messages.1", "two assistant messages in a row (messages.0 and messages.1)", True),
+    ]
+    assert v.before[1].remedy == RULES["B3"].fix
+    assert [(x.index, x.problem) for x in v.after] == [(0, "the conversation starts with an assistant message")]
+    # Where two assistant messages stay in a row, that one is not fixed.
+    kept = verdict([U(), A("hello"), A("again")], "bedrock")
+    assert [(x.rule, x.fixed) for x in kept.before] == [("B3", False)]
 
 
 def test_an_empty_content_list_read_from_a_chat_record_is_sent_as_it_was() -> None:

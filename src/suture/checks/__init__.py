@@ -80,6 +80,7 @@ from suture.checks import (
     openai_responses_strict,
 )
 from suture.checks._base import LIST, Violation
+from suture.checks._wire import Shapes
 from suture.checks.rules import RULES, Rule
 from suture.io import InputError
 from suture.model import Message
@@ -113,7 +114,8 @@ _MODULES: tuple[ModuleType, ...] = (
     kimi,
     deepseek,
 )
-_CHECKERS: dict[str, Callable[[Sequence[Message]], list[Violation]]] = {m.NAME: m.check for m in _MODULES}
+_Checker = Callable[[Sequence[Message], Shapes], list[Violation]]
+_CHECKERS: dict[str, _Checker] = {m.NAME: m.check for m in _MODULES}
 # The rule of a request with no message, for the providers that have one (a problem of the list
 # itself, before every other: ``suture.checks._base.unsent``).
 _EMPTY: dict[str, Callable[[Sequence[Message]], list[Violation]]] = {
@@ -121,8 +123,14 @@ _EMPTY: dict[str, Callable[[Sequence[Message]], list[Violation]]] = {
 }
 # A repaired history as suture writes it. Only Responses lays a repaired turn out otherwise than
 # the file did (a turn's outputs right after its last call), so only its checkers tell them apart.
-_REPAIRED_CHECKERS: dict[str, Callable[[Sequence[Message]], list[Violation]]] = {
+_REPAIRED_CHECKERS: dict[str, _Checker] = {
     m.NAME: partial(m.check, repaired=True) for m in (openai_responses, openai_responses_strict)
+}
+# A session log's history, which its agent sends with the user's next message after it: only the
+# providers with rules of the message that ends the request (Anthropic A8, A9 and A12 at the end,
+# Gemini G4 of the current turn, Mistral M4) find otherwise than for the history sent alone.
+_FOLLOWED_CHECKERS: dict[str, _Checker] = {
+    m.NAME: partial(m.check, prompt_follows=True) for m in (anthropic, gemini, mistral)
 }
 
 PROVIDERS: tuple[str, ...] = tuple(m.NAME for m in _MODULES)
@@ -185,15 +193,28 @@ def check(
     """Every reason ``provider`` would reject ``messages``, in message order. ``repaired``: the
     messages are a repair's output, checked as suture writes them rather than as a file holds them.
     ``prompt_follows``: they are a session log's history, which is never sent alone (see
-    :func:`empty`)."""
+    :func:`empty`): the user's next message comes after them, so a list with no message is no
+    problem, and the rules of the message that ends a request are about that one, not about
+    the history's last (Mistral's M4, Anthropic's A9, A12 at the end and A8's leave for the
+    final assistant message, Gemini's G4 of the current turn)."""
+    return _check(messages, provider, repaired, prompt_follows, Shapes(messages))
+
+
+def _check(
+    messages: Sequence[Message], provider: str, repaired: bool, prompt_follows: bool, shapes: Shapes
+) -> list[Violation]:
+    """:func:`check`, reading the wire shapes of ``messages`` from ``shapes`` (shared with the
+    checks of other providers)."""
     try:
         checker = _CHECKERS[provider]
     except KeyError:
         raise InputError(f"unknown provider {provider!r}; known providers: {', '.join(PROVIDERS)}") from None
     if repaired:
         checker = _REPAIRED_CHECKERS.get(provider, checker)
+    if prompt_follows:
+        checker = _FOLLOWED_CHECKERS.get(provider, checker)
     with _collector_paused():
-        found = checker(messages)
+        found = checker(messages, shapes)
     return _fix_remedies(empty(messages, provider, prompt_follows=prompt_follows) + found)
 
 
@@ -279,18 +300,49 @@ def verdict(
     ``prompt_follows``: ``messages`` are a session log's history, which its agent sends with the
     user's next message after it (the contract view of a session log; see :func:`empty`)."""
     result = repaired if repaired is not None else repair(messages, is_read_only)
+    return _verdict(messages, provider, result, prompt_follows, _shapes(messages, result))
+
+
+def _shapes(messages: Sequence[Message], result: Repair) -> tuple[Shapes, Shapes]:
+    """The wire shapes of ``messages`` and of their repair, for every check of one verdict or
+    of :func:`verdicts`: one for both where the repair holds the same messages."""
+    before = Shapes(messages)
+    return before, before if before.holds(result.messages) else Shapes(result.messages)
+
+
+def _verdict(
+    messages: Sequence[Message], provider: str, result: Repair, prompt_follows: bool, shapes: tuple[Shapes, Shapes]
+) -> Verdict:
+    """:func:`verdict`, with the wire shapes of ``messages`` and of their repair. Where the repair
+    holds the same messages and the check reads them alike as suture writes them, the check of
+    the repair is that of the messages: it is not done twice."""
+    before_shapes, after_shapes = shapes
     with _collector_paused():
-        after = check(result.messages, provider, repaired=True, prompt_follows=prompt_follows)
-        before = check(messages, provider, prompt_follows=prompt_follows)
+        after = _check(result.messages, provider, True, prompt_follows, after_shapes)
+        if after_shapes is before_shapes and (provider not in _REPAIRED_CHECKERS or after_shapes.repaired_alike()):
+            before = list(after)
+        else:
+            before = _check(messages, provider, False, prompt_follows, before_shapes)
         return Verdict(provider, _reconcile(before, after, result), after, result)
 
 
 def _reconcile(before: list[Violation], after: list[Violation], result: Repair) -> list[Violation]:
     """Make each ``fixed`` in ``before`` say what the repair actually did: a problem is fixed when
-    the repaired history has no problem of the same rule at the messages it is about (``index``
-    and ``related``) as they are after repair."""
-    remaining = {(v.rule, v.index) for v in after}
+    the repaired history has no problem of the same rule (and kind: :func:`_key`) at the messages
+    it is about (``index`` and ``related``) as they are after repair."""
+    remaining = {_key(v, v.index) for v in after}
     return [_reconciled(v, remaining.__contains__, result.output_of, result.input_count) for v in before]
+
+
+_Key = tuple[str, int, str]
+"""What a problem after repair is, for the problems before it that it may be (:func:`_key`)."""
+
+
+def _key(v: Violation, index: int) -> _Key:
+    """``v``'s rule, the message ``index`` and, for a rule whose texts are problems of their own
+    kinds (``Rule.kinds_by_text``), ``v``'s text: a problem before repair stays where the repaired
+    history has a problem of the same key at a message it is about."""
+    return (v.rule, index, v.error if RULES[v.rule].kinds_by_text else "")
 
 
 def _targets(v: Violation, output_of: Callable[[int], int | None], input_count: int) -> list[int | None]:
@@ -320,13 +372,13 @@ def _about(v: Violation, output_of: Callable[[int], int | None], input_count: in
 
 def _reconciled(
     v: Violation,
-    remains: Callable[[tuple[str, int]], bool],
+    remains: Callable[[_Key], bool],
     output_of: Callable[[int], int | None],
     input_count: int,
 ) -> Violation:
     """``v`` (a problem before repair) with ``fixed`` saying what the repair did: whether
-    ``remains((rule, output index))`` holds at none of the messages it is about."""
-    stays = any(t is not None and remains((v.rule, t)) for t in _targets(v, output_of, input_count))
+    ``remains(_key(v, output index))`` holds at none of the messages it is about."""
+    stays = any(t is not None and remains(_key(v, t)) for t in _targets(v, output_of, input_count))
     if stays == v.fixed:
         rule = RULES[v.rule]
         if not stays:
@@ -355,10 +407,13 @@ def verdicts(
     (``prompt_follows``: see :func:`verdict`)."""
     result = repaired if repaired is not None else repair(messages, is_read_only)
     with _collector_paused():
-        return {
-            p: verdict(messages, p, result, prompt_follows=prompt_follows)
+        shapes = _shapes(messages, result)  # built once, read by every provider's check
+        found = {
+            p: _verdict(messages, p, result, prompt_follows, shapes)
             for p in (PROVIDERS if providers is None else providers)
         }
+        del shapes  # (gone before the collector is back on, which then has fewer objects to walk)
+    return found
 
 
 def resolve(names: Iterable[str]) -> tuple[str, ...]:

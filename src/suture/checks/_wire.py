@@ -30,17 +30,24 @@ differently on the wire:
 None of this reads a file format: it is how suture writes each provider's request, so the
 indices match a request suture exports and the ones a provider reports for a request laid out
 the same way.
+
+:class:`Shapes` holds these shapes of one list of messages, each built once for every check that
+reads it (the blocks of each message serve the turns, the merged turns and the contents alike).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import operator
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
+from suture.checks._chat import Pairing, pairing
 from suture.model import ImagePart, Message, OtherPart, TextPart, ThinkingPart
 
-__all__ = ["Block", "Item", "Turn", "contents", "items", "run_ends", "run_of", "turns"]
+__all__ = ["Block", "Item", "Shapes", "Turn", "contents", "items", "message_blocks", "run_ends", "run_of", "turns"]
+
+T = TypeVar("T")
 
 LIFTED_ROLES = frozenset({"system", "developer"})
 
@@ -144,26 +151,54 @@ def assistant_blocks(message: Message, index: int) -> list[Block]:
     return out
 
 
+def message_blocks(messages: Sequence[Message], i: int) -> list[Block]:
+    """The blocks ``messages[i]`` puts on the wire (in a ``turns`` wire message or a Gemini
+    content): an assistant message's content and calls, a result's one ``tool_result`` block,
+    another message's content. An assistant message's list is its wire message's own, so no
+    wire message adds to it; a user message's list is copied where it starts one."""
+    m = messages[i]
+    if m.role == "assistant":
+        return assistant_blocks(m, i)
+    if m.role == "tool":
+        return [Block("tool_result", i, None, id=m.tool_call_id, name=m.name, raw=m.raw)]
+    return content_blocks(m, i)
+
+
+class _Blocks:
+    """Each message's blocks, made when asked for (a check of one provider reads each once)."""
+
+    __slots__ = ("messages",)
+
+    def __init__(self, messages: Sequence[Message]) -> None:
+        self.messages = messages
+
+    def __getitem__(self, i: int) -> list[Block]:
+        return message_blocks(self.messages, i)
+
+
 def turns(
     messages: Sequence[Message],
     merge: bool = False,
     start: int = 0,
     stop: int | None = None,
     before: Turn | None = None,
+    blocks: Sequence[list[Block]] | None = None,
 ) -> list[Turn]:
     """Wire messages for Anthropic Messages (and, with ``merge``, Bedrock Converse); see the module docstring.
 
     Of ``messages[start:stop]`` only, where ``start`` is 0 or an assistant message (which starts
     a wire message of its own): ``before`` is then the wire message before it, whose run the
-    numbering goes on from."""
+    numbering goes on from. ``blocks``: each message's blocks, where they were made already
+    (:meth:`Shapes.blocks`)."""
     out: list[Turn] = []
+    of = _Blocks(messages) if blocks is None else blocks
     open_results = False  # the last wire message is a run of results that a user message may join
     for i in range(start, len(messages) if stop is None else stop):
         m = messages[i]
         if m.role in LIFTED_ROLES:
             continue
         if m.role == "assistant":
-            out.append(Turn("assistant", [i], assistant_blocks(m, i)))
+            out.append(Turn("assistant", [i], of[i]))
             open_results = False
             continue
         last = out[-1] if out and out[-1].role == "user" else None
@@ -172,14 +207,14 @@ def turns(
                 last = Turn("user")
                 out.append(last)
             last.members.append(i)
-            last.blocks.append(Block("tool_result", i, None, id=m.tool_call_id, name=m.name, raw=m.raw))
+            last.blocks += of[i]
             open_results = True
             continue
         if last is None or not (merge or (open_results and bool(m.content))):
             last = Turn("user")
             out.append(last)
         last.members.append(i)
-        last.blocks.extend(content_blocks(m, i))
+        last.blocks += of[i]
         open_results = False
     run = before.run if before is not None else 0
     role = before.role if before is not None else None
@@ -188,6 +223,29 @@ def turns(
             run += 1
         turn.run = run
         role = turn.role
+    return out
+
+
+def merged(wire: Sequence[Turn]) -> list[Turn]:
+    """:func:`turns` with ``merge`` from the wire messages it gives without (of the same
+    messages): each run of user wire messages made one. The run numbers stay (a run's role is
+    what changes them); a wire message alone in its run is the same one, shared."""
+    out: list[Turn] = []
+    k, n = 0, len(wire)
+    while k < n:
+        turn = wire[k]
+        end = k + 1
+        if turn.role == "user":
+            while end < n and wire[end].role == "user":
+                end += 1
+        if end == k + 1:
+            out.append(turn)
+        else:
+            run = wire[k:end]
+            out.append(
+                Turn("user", [i for t in run for i in t.members], [b for t in run for b in t.blocks], run=turn.run)
+            )
+        k = end
     return out
 
 
@@ -230,32 +288,34 @@ def run_ends(wire: Sequence[Turn]) -> list[int]:
     return ends
 
 
-def contents(messages: Sequence[Message], start: int = 0, stop: int | None = None) -> list[Turn]:
+def contents(
+    messages: Sequence[Message], start: int = 0, stop: int | None = None, blocks: Sequence[list[Block]] | None = None
+) -> list[Turn]:
     """Gemini ``contents`` (see the module docstring); roles are ``user`` and ``model``. Of
-    ``messages[start:stop]`` only, where ``start`` is 0 or an assistant message."""
+    ``messages[start:stop]`` only, where ``start`` is 0 or an assistant message. ``blocks``: as
+    :func:`turns` takes them."""
     out: list[Turn] = []
+    of = _Blocks(messages) if blocks is None else blocks
     for i in range(start, len(messages) if stop is None else stop):
         m = messages[i]
         if m.role in LIFTED_ROLES:
             continue
         if m.role == "assistant":
-            out.append(Turn("model", [i], assistant_blocks(m, i)))
+            out.append(Turn("model", [i], of[i]))
         elif out and out[-1].role == "user" and _one_content(messages[out[-1].members[-1]], m):
             # Read from the content the one before was read from (results and text in one
             # content): written back into it, so it is that content here too.
             out[-1].members.append(i)
             if m.role == "tool":
                 out[-1].responses = True
-                out[-1].blocks.append(Block("tool_result", i, None, id=m.tool_call_id, name=m.name, raw=m.raw))
-            else:
-                out[-1].blocks.extend(content_blocks(m, i))
+            out[-1].blocks += of[i]
         elif m.role == "tool":
             if not out or not out[-1].responses:
                 out.append(Turn("user", responses=True))
             out[-1].members.append(i)
-            out[-1].blocks.append(Block("tool_result", i, None, id=m.tool_call_id, name=m.name, raw=m.raw))
+            out[-1].blocks += of[i]
         else:
-            out.append(Turn("user", [i], content_blocks(m, i)))
+            out.append(Turn("user", [i], list(of[i])))  # (a list of its own: a later message may join it)
     return out
 
 
@@ -364,3 +424,87 @@ def _items_of_run(m: Message, index: int) -> list[Item] | None:
         else:
             out.append(Item("other", index, item_id=item_id))
     return out
+
+
+class Shapes:
+    """The wire shapes of one list of messages, each made the first time a check asks for it and
+    shared by every check of that list: each message's blocks (of which Anthropic's and Bedrock's
+    turns and Gemini's contents are made), the turns, the contents, the Responses items (OpenAI's
+    and strict servers' checks read the same), the chat-style pairing (OpenAI Chat, Kimi,
+    DeepSeek) and the call ids. Checks only read them. :func:`suture.checks.verdicts` makes one for
+    the messages and one for their repair (the same one where the repair holds the same messages),
+    and drops them when it returns."""
+
+    def __init__(self, messages: Sequence[Message]) -> None:
+        self.messages = messages
+        self._blocks: list[list[Block]] | None = None
+        self._turns: dict[bool, list[Turn]] = {}
+        self._contents: list[Turn] | None = None
+        self._items: dict[bool, list[Item]] = {}
+        self._pairing: Pairing | None = None
+        self._call_ids: set[str] | None = None
+        self._shared: dict[Hashable, Any] = {}
+
+    def holds(self, messages: Sequence[Message]) -> bool:
+        """Whether ``messages`` are the very messages of this list, in its order (a repair that
+        changed nothing): their shapes are these."""
+        mine = self.messages
+        return messages is mine or (len(messages) == len(mine) and all(map(operator.is_, messages, mine)))
+
+    def blocks(self) -> list[list[Block]]:
+        """Each message's blocks (:func:`message_blocks`; none for a system prompt)."""
+        if self._blocks is None:
+            ms = self.messages
+            self._blocks = [[] if m.role in LIFTED_ROLES else message_blocks(ms, i) for i, m in enumerate(ms)]
+        return self._blocks
+
+    def turns(self, merge: bool = False) -> list[Turn]:
+        """:func:`turns` of the whole list (with ``merge``, made from those without it)."""
+        found = self._turns.get(merge)
+        if found is None:
+            found = merged(self.turns()) if merge else turns(self.messages, blocks=self.blocks())
+            self._turns[merge] = found
+        return found
+
+    def contents(self) -> list[Turn]:
+        """:func:`contents` of the whole list."""
+        if self._contents is None:
+            self._contents = contents(self.messages, blocks=self.blocks())
+        return self._contents
+
+    def items(self, repaired: bool = False) -> list[Item]:
+        """:func:`items` of the whole list; one list for both layouts where no assistant message
+        lays out otherwise in a repaired history (none was read from Responses items with calls)."""
+        found = self._items.get(repaired)
+        if found is None:
+            other = self._items.get(not repaired)
+            alike = other is not None and not self._lays_out_apart()
+            found = self._items[repaired] = other if alike and other is not None else items(self.messages, repaired)
+        return found
+
+    def repaired_alike(self) -> bool:
+        """Whether the list is laid out alike as a file holds it and as suture writes it (the
+        Responses checks then find the same with and without ``repaired``)."""
+        return not self._lays_out_apart()
+
+    def _lays_out_apart(self) -> bool:
+        return any(m.role == "assistant" and m.tool_calls and isinstance(m.raw, list) for m in self.messages)
+
+    def pairing(self) -> Pairing:
+        """:func:`suture.checks._chat.pairing` of the whole list."""
+        if self._pairing is None:
+            self._pairing = pairing(self.messages)
+        return self._pairing
+
+    def call_ids(self) -> set[str]:
+        """The ids of every call in the list."""
+        if self._call_ids is None:
+            self._call_ids = {c.id for m in self.messages for c in m.tool_calls}
+        return self._call_ids
+
+    def shared(self, key: Hashable, make: Callable[[], T]) -> T:
+        """What ``make()`` gives, made once for this list under ``key``: the part of a check that
+        two providers' checks share (what strict Responses servers and OpenAI both enforce)."""
+        if key not in self._shared:
+            self._shared[key] = make()
+        return self._shared[key]  # type: ignore[no-any-return]

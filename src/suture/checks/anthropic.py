@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from suture.checks._base import Violation, has_thinking, id_list, shown_id, unsent, violation
-from suture.checks._wire import LIFTED_ROLES, Block, Turn, run_ends, run_of, turns
+from suture.checks._wire import LIFTED_ROLES, Block, Shapes, Turn, run_ends, run_of
 from suture.model import Message, OtherPart, is_placeholder
 from suture.words import with_article
 
@@ -109,13 +109,19 @@ class _Out:
         )
 
 
-def check(messages: Sequence[Message]) -> list[Violation]:
-    """Every Anthropic rule the history breaks, in wire order."""
-    wire = turns(messages)
-    call_ids = {c.id for m in messages for c in m.tool_calls}
-    found, late = scan(messages, wire, 0, {}, call_ids.__contains__, True)
+def check(
+    messages: Sequence[Message], shapes: Shapes | None = None, *, prompt_follows: bool = False
+) -> list[Violation]:
+    """Every Anthropic rule the history breaks, in wire order (``shapes``: those of ``messages``,
+    where other checks share them). ``prompt_follows``: the user's next message comes after the
+    history (see :func:`suture.checks.empty`), so its last message does not end the request: no
+    rule of the final message (A9, A12 at the end), and A8 holds for an empty last assistant
+    message too."""
+    shapes = Shapes(messages) if shapes is None else shapes
+    wire = shapes.turns()
+    found, late = scan(messages, wire, 0, {}, shapes.call_ids().__contains__, not prompt_follows)
     found += late
-    if wire:
+    if wire and not prompt_follows:
         found += at_the_end(messages, wire, 0, thinking(messages, 0, len(messages)), False)
     return found
 

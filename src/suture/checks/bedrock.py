@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from suture.checks._base import Violation, id_list, shown_id, violation
-from suture.checks._wire import Turn, turns
+from suture.checks._wire import Shapes, Turn
 from suture.model import Message, is_placeholder
 from suture.words import count
 
@@ -46,14 +46,15 @@ def _placeholder_turn(messages: Sequence[Message], turn: Turn) -> bool:
     return turn.role == "assistant" and all(is_placeholder(messages[i]) for i in turn.members)
 
 
-def check(messages: Sequence[Message]) -> list[Violation]:
-    """Every Converse rule the history breaks, in wire order."""
-    wire = turns(messages, merge=True)
-    call_ids = {c.id for m in messages for c in m.tool_calls}
+def check(messages: Sequence[Message], shapes: Shapes | None = None) -> list[Violation]:
+    """Every Converse rule the history breaks, in wire order (``shapes``: those of ``messages``,
+    where other checks share them)."""
+    shapes = Shapes(messages) if shapes is None else shapes
+    wire = shapes.turns(merge=True)
     found: list[Violation] = []
     if wire and wire[0].role == "assistant":
         found.append(opening(wire[0], first_kept(messages, wire)))
-    found.extend(scan(messages, wire, 0, None, call_ids.__contains__))
+    found.extend(scan(messages, wire, 0, None, shapes.call_ids().__contains__))
     return found
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from suture.checks._base import Violation, has_thinking, id_list, violation
-from suture.checks._chat import pairing
+from suture.checks._chat import Pairing, pairing
+from suture.checks._wire import Shapes
 from suture.model import Message
 
 NAME = "deepseek"
@@ -22,8 +23,11 @@ def _reasoning(m: Message) -> bool:
     return has_thinking(m) or (isinstance(raw, dict) and raw.get("reasoning_content") is not None)
 
 
-def check(messages: Sequence[Message]) -> list[Violation]:
-    return scan(messages, 0, len(messages), thinking(messages, 0, len(messages)))
+def check(messages: Sequence[Message], shapes: Shapes | None = None) -> list[Violation]:
+    """Every DeepSeek rule the history breaks, by message index (``shapes``: those of
+    ``messages``, where other checks share them)."""
+    paired = shapes.pairing() if shapes is not None else None
+    return scan(messages, 0, len(messages), thinking(messages, 0, len(messages)), paired)
 
 
 def thinking(messages: Sequence[Message], start: int, stop: int) -> bool:
@@ -40,11 +44,14 @@ def unreasoned(messages: Sequence[Message], start: int, stop: int) -> bool:
     )
 
 
-def scan(messages: Sequence[Message], start: int, stop: int, thinking_on: bool) -> list[Violation]:
+def scan(
+    messages: Sequence[Message], start: int, stop: int, thinking_on: bool, paired: Pairing | None = None
+) -> list[Violation]:
     """The problems of ``messages[start:stop]`` (``start``: 0 or a message that is not a tool
-    message), ``thinking_on`` whether the whole history shows thinking mode."""
+    message), ``thinking_on`` whether the whole history shows thinking mode; ``paired``: the
+    range's pairing, where it was worked out already."""
     found: list[Violation] = []
-    p = pairing(messages, start, stop)
+    p = paired if paired is not None else pairing(messages, start, stop)
     for a, ids in p.missing.items():
         # agno-agi/agno#3105
         found.append(

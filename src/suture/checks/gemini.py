@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from suture.checks._base import Violation, unsent, violation
-from suture.checks._wire import LIFTED_ROLES, Turn, contents
+from suture.checks._wire import LIFTED_ROLES, Shapes, Turn
 from suture.model import Message, is_placeholder
 from suture.words import count
 
@@ -58,10 +58,17 @@ def placeholder(messages: Sequence[Message], turn: Turn) -> bool:
     return turn.role == "model" and all(is_placeholder(messages[i]) for i in turn.members)
 
 
-def check(messages: Sequence[Message]) -> list[Violation]:
-    wire = contents(messages)
+def check(
+    messages: Sequence[Message], shapes: Shapes | None = None, *, prompt_follows: bool = False
+) -> list[Violation]:
+    """Every Gemini rule the history breaks, by message index (``shapes``: those of ``messages``,
+    where other checks share them). ``prompt_follows``: the user's next message comes after the
+    history (see :func:`suture.checks.empty`): its text starts the current turn, so no call of
+    the history is in it (no G4)."""
+    wire = (Shapes(messages) if shapes is None else shapes).contents()
     found = scan(messages, wire, 0, None, None)
-    found.extend(_signatures(messages, wire))
+    if not prompt_follows:
+        found.extend(_signatures(messages, wire))
     found.sort(key=lambda v: v.index)
     return found
 

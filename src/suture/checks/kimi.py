@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from suture.checks._base import Violation, id_list, violation
-from suture.checks._chat import pairing
+from suture.checks._chat import Pairing, pairing
+from suture.checks._wire import Shapes
 from suture.model import ImagePart, Message, OtherPart, ThinkingPart, text_of
 
 NAME = "kimi"
@@ -26,16 +27,20 @@ def _empty(m: Message) -> bool:
     return text_of(content) == ""
 
 
-def check(messages: Sequence[Message]) -> list[Violation]:
-    return scan(messages, 0, len(messages), {})
+def check(messages: Sequence[Message], shapes: Shapes | None = None) -> list[Violation]:
+    """Every Kimi rule the history breaks, by message index (``shapes``: those of ``messages``,
+    where other checks share them)."""
+    return scan(messages, 0, len(messages), {}, shapes.pairing() if shapes is not None else None)
 
 
-def scan(messages: Sequence[Message], start: int, stop: int, first: dict[str, int]) -> list[Violation]:
+def scan(
+    messages: Sequence[Message], start: int, stop: int, first: dict[str, int], paired: Pairing | None = None
+) -> list[Violation]:
     """The problems of ``messages[start:stop]`` (``start``: 0 or a message that is not a tool
     message); ``first`` maps a call id to the first assistant message before ``start`` that uses
-    it, and gets those of the range."""
+    it, and gets those of the range. ``paired``: the range's pairing, where it was worked out already."""
     found: list[Violation] = []
-    for a, ids in pairing(messages, start, stop).missing.items():
+    for a, ids in (paired if paired is not None else pairing(messages, start, stop)).missing.items():
         found.append(
             violation(
                 NAME,

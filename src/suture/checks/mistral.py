@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from suture.checks._base import Violation, unsent, violation
+from suture.checks._wire import Shapes
 from suture.model import Message, is_placeholder
 from suture.words import count, with_article
 
@@ -68,8 +69,13 @@ def _v(
     )
 
 
-def check(messages: Sequence[Message]) -> list[Violation]:
-    return scan(messages, 0, len(messages))
+def check(
+    messages: Sequence[Message], shapes: Shapes | None = None, *, prompt_follows: bool = False
+) -> list[Violation]:
+    """Every Mistral rule the history breaks, by message index (one wire message per message:
+    nothing of ``shapes`` to share). ``prompt_follows``: the user's next message comes after the
+    history (see :func:`suture.checks.empty`) and ends the request, as M4 asks (no M4)."""
+    return scan(messages, 0, len(messages), prompt_follows)
 
 
 def empty(messages: Sequence[Message]) -> list[Violation]:
@@ -78,9 +84,10 @@ def empty(messages: Sequence[Message]) -> list[Violation]:
     return unsent(NAME, "M6", "messages", messages)
 
 
-def scan(messages: Sequence[Message], start: int, stop: int) -> list[Violation]:
+def scan(messages: Sequence[Message], start: int, stop: int, prompt_follows: bool = False) -> list[Violation]:
     """The problems of ``messages[start:stop]`` (``start``: 0 or an assistant message), by
-    message index; the rule of the last message only when ``stop`` is the end."""
+    message index; the rule of the last message only when ``stop`` is the end and no prompt
+    follows the history."""
     found: list[Violation] = []
     n = len(messages)
     for i in range(start, stop):
@@ -112,7 +119,7 @@ def scan(messages: Sequence[Message], start: int, stop: int) -> list[Violation]:
                     previous=prev,
                 )
             )
-    if n > 1 and stop == n:
+    if n > 1 and stop == n and not prompt_follows:
         last = messages[-1]
         role = _role(last)
         prefix = isinstance(last.raw, dict) and last.raw.get("prefix") is True

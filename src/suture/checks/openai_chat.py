@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from suture.checks._base import Violation, id_list, unsent, violation
-from suture.checks._chat import pairing
+from suture.checks._chat import Pairing, pairing
+from suture.checks._wire import Shapes
 from suture.model import ImagePart, Message
 from suture.words import with_article
 
@@ -37,9 +38,10 @@ def _v(
     )
 
 
-def check(messages: Sequence[Message]) -> list[Violation]:
-    """Every OpenAI Chat rule the history breaks, by message index."""
-    return scan(messages, 0, len(messages), {})
+def check(messages: Sequence[Message], shapes: Shapes | None = None) -> list[Violation]:
+    """Every OpenAI Chat rule the history breaks, by message index (``shapes``: those of
+    ``messages``, where other checks share them)."""
+    return scan(messages, 0, len(messages), {}, shapes.pairing() if shapes is not None else None)
 
 
 def empty(messages: Sequence[Message]) -> list[Violation]:
@@ -47,21 +49,25 @@ def empty(messages: Sequence[Message]) -> list[Violation]:
     return unsent(NAME, "O6", "messages", messages)
 
 
-def scan(messages: Sequence[Message], start: int, stop: int, first_result: dict[str, int]) -> list[Violation]:
+def scan(
+    messages: Sequence[Message], start: int, stop: int, first_result: dict[str, int], paired: Pairing | None = None
+) -> list[Violation]:
     """The problems of ``messages[start:stop]`` (``start``: 0 or a message that is not a tool
     message), by message index; ``first_result`` maps a tool_call_id to its first tool message
-    before ``start`` and gets those of the range (``suture.checks.resume`` resumes a check so)."""
+    before ``start`` and gets those of the range (``suture.checks.resume`` resumes a check so).
+    ``paired``: the range's pairing, where it was worked out already."""
     found = (
-        _pairing(messages, start, stop) + _ids(messages, start, stop, first_result) + _content(messages, start, stop)
+        _pairing(messages, paired if paired is not None else pairing(messages, start, stop))
+        + _ids(messages, start, stop, first_result)
+        + _content(messages, start, stop)
     )
     found.sort(key=lambda v: v.index)
     return found
 
 
-def _pairing(messages: Sequence[Message], start: int, stop: int) -> list[Violation]:
+def _pairing(messages: Sequence[Message], p: Pairing) -> list[Violation]:
     """O1 to O3: calls with no tool message right after them, tool messages that answer no call."""
     found: list[Violation] = []
-    p = pairing(messages, start, stop)
     for a, ids in p.missing.items():
         found.append(
             _v(

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from suture.checks._base import Violation, violation
-from suture.checks._wire import Item, items
+from suture.checks._wire import Item, Shapes
 from suture.checks.rules import OUTPUT_BEFORE_CALL
 from suture.model import Message
 
@@ -69,25 +69,39 @@ class _Out:
         )
 
 
-def check(messages: Sequence[Message], repaired: bool = False) -> list[Violation]:
-    """Every OpenAI Responses rule the history breaks (``repaired``: laid out as suture writes it)."""
-    return check_as(NAME, messages, strict=False, repaired=repaired)
+def check(messages: Sequence[Message], shapes: Shapes | None = None, *, repaired: bool = False) -> list[Violation]:
+    """Every OpenAI Responses rule the history breaks (``repaired``: laid out as suture writes it;
+    ``shapes``: those of ``messages``, where other checks share them)."""
+    return check_as(NAME, messages, strict=False, repaired=repaired, shapes=shapes)
 
 
-def check_as(provider: str, messages: Sequence[Message], strict: bool, repaired: bool) -> list[Violation]:
-    """The Responses rules as ``provider`` enforces them; ``strict`` adds R7 and R9."""
-    wire = items(messages, repaired)
-    calls = {it.call_id for it in wire if it.type == "function_call"}
-    outputs = {it.call_id for it in wire if it.type == "function_call_output"}
-    found, _ = scan(
-        provider,
-        messages,
-        wire,
-        Facts(0, len(wire), calls.__contains__, outputs.__contains__, reasoning_ids(wire)),
-        strict,
-    )
+def check_as(
+    provider: str, messages: Sequence[Message], strict: bool, repaired: bool, shapes: Shapes | None = None
+) -> list[Violation]:
+    """The Responses rules as ``provider`` enforces them; ``strict`` adds R7 and R9. The problems
+    of the rules both enforce are found once per list of items and shared through ``shapes``."""
+    shapes = Shapes(messages) if shapes is None else shapes
+    wire = shapes.items(repaired)
+    common = shapes.shared(("responses", id(wire)), lambda: _whole(messages, wire, False))
+    found = [v if v.provider == provider else replace(v, provider=provider) for v in common]
+    if strict:
+        found += _whole(messages, wire, True, provider)
     found.sort(key=order)
     return found
+
+
+def _whole(messages: Sequence[Message], wire: list[Item], strict: bool, provider: str = NAME) -> list[Violation]:
+    """The problems of the whole input ``wire``, not yet in :func:`order`: of the rules every
+    Responses server enforces, or with ``strict`` of those only strict servers add (R7, R9)."""
+    calls = {it.call_id for it in wire if it.type == "function_call"}
+    outputs = {it.call_id for it in wire if it.type == "function_call_output"}
+    facts = Facts(0, len(wire), calls.__contains__, outputs.__contains__, reasoning_ids(wire))
+    if not strict:
+        return scan(provider, messages, wire, facts, False)[0]
+    out = _Out(provider)
+    _adjacent(out, wire, facts)
+    _single_output(out, wire, facts)
+    return out.found
 
 
 def order(v: Violation) -> tuple[int, int]:
@@ -192,43 +206,45 @@ def _reasoning(out: _Out, wire: list[Item], facts: Facts, messages: Sequence[Mes
     ``facts.reasoning`` true)."""
     reasoning_elsewhere = facts.reasoning
     candidate = False
-    by_message: dict[int, list[int]] = {}
+    last_reasoning: dict[int, int] = {}  # an assistant message's last reasoning item
+    first_call: dict[int, int] = {}  # its first call with an item id
     for k, it in enumerate(wire):
-        by_message.setdefault(it.source, []).append(k)
+        kind = it.type
+        if kind == "reasoning":
+            last_reasoning[it.source] = k
+        elif kind == "function_call" and it.item_id and it.source not in first_call:
+            first_call[it.source] = k
+    # the messages whose items are all reasoning items
+    only = set(last_reasoning).difference(it.source for it in wire if it.type != "reasoning") if last_reasoning else ()
     base = facts.base
-    for source, positions in by_message.items():
-        kinds = [wire[n].type for n in positions]
-        if messages[source].role != "assistant":
+    for source, k in last_reasoning.items():
+        last = wire[k]
+        if source in only and last.item_id and messages[source].role == "assistant":
+            out.add(
+                "R6",
+                source,
+                base + k,
+                "a reasoning item with nothing after it from the same response",
+                False,
+                text=1,
+                id=last.item_id,
+            )
+    for source, k in first_call.items():
+        if source in last_reasoning or messages[source].role != "assistant":
             continue
-        if kinds and all(k == "reasoning" for k in kinds):
-            last = wire[positions[-1]]
-            if last.item_id:
-                out.add(
-                    "R6",
-                    source,
-                    base + positions[-1],
-                    "a reasoning item with nothing after it from the same response",
-                    False,
-                    text=1,
-                    id=last.item_id,
-                )
-        elif "reasoning" not in kinds:
-            for k in positions:
-                it = wire[k]
-                if it.type == "function_call" and it.item_id:
-                    candidate = True
-                    if not reasoning_elsewhere:
-                        break
-                    out.add(
-                        "R6",
-                        source,
-                        base + k,
-                        f"function_call {it.item_id} came with a reasoning item that is not in this input",
-                        False,
-                        it.call_id,
-                        id=it.item_id,
-                    )
-                    break
+        candidate = True
+        if not reasoning_elsewhere:
+            break
+        it = wire[k]
+        out.add(
+            "R6",
+            source,
+            base + k,
+            f"function_call {it.item_id} came with a reasoning item that is not in this input",
+            False,
+            it.call_id,
+            id=it.item_id,
+        )
     return candidate
 
 

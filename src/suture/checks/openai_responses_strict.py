@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from suture.checks import openai_responses
 from suture.checks._base import Violation
+from suture.checks._wire import Shapes
 from suture.model import Message
 
 NAME = "openai-responses-strict"
@@ -21,6 +22,7 @@ STRICTER_THAN = "openai-responses"
 """The provider whose rules these add to: a history it accepts may still be rejected here."""
 
 
-def check(messages: Sequence[Message], repaired: bool = False) -> list[Violation]:
-    """Every rule a strict Responses server enforces that the history breaks."""
-    return openai_responses.check_as(NAME, messages, strict=True, repaired=repaired)
+def check(messages: Sequence[Message], shapes: Shapes | None = None, *, repaired: bool = False) -> list[Violation]:
+    """Every rule a strict Responses server enforces that the history breaks (``shapes``: those of
+    ``messages``, where other checks share them)."""
+    return openai_responses.check_as(NAME, messages, strict=True, repaired=repaired, shapes=shapes)

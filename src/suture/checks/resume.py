@@ -44,7 +44,9 @@ full check; the next appends resume again):
   once (the switch stays on).
 - rules that depend only on the end (Anthropic A8, A9, A12 at the end; Mistral M4; Gemini G4,
   the current turn's calls; Bedrock's first message) are worked out at every check from what is
-  carried: they never need a full check.
+  carried: they never need a full check. Where the user's next message follows the history
+  (``prompt_follows``), that message ends the request: of these rules only A8 (which then holds
+  for an empty last assistant message too) and Bedrock's first message apply.
 
 What is done per check is the window plus a few list operations over the problems found (joining
 the kept problems to the window's, sorting them for the providers whose order is by message): work
@@ -65,6 +67,8 @@ from suture.checks import (
     _about,
     _collector_paused,
     _fix_remedies,
+    _Key,
+    _key,
     _reconciled,
     anthropic,
     bedrock,
@@ -191,7 +195,8 @@ class Resumable(ABC):
     provider: str
     prompt_follows = False
     """The history is a session log's, sent with the user's next message after it: no problem of
-    an empty list (:func:`suture.checks.empty`)."""
+    an empty list (:func:`suture.checks.empty`), and none of the message that ends a request
+    (:func:`suture.checks.check`)."""
 
     def __init__(self) -> None:
         self.cut = 0
@@ -336,7 +341,8 @@ class _Mistral(Resumable):
         if cut > self.cut:
             self.kept += _fix_remedies(mistral.scan(messages, self.cut, cut))
             self.cut = cut
-        return [(self.kept, len(self.kept)), (_fix_remedies(mistral.scan(messages, cut, len(messages))), -1)]
+        window = mistral.scan(messages, cut, len(messages), self.prompt_follows)
+        return [(self.kept, len(self.kept)), (_fix_remedies(window), -1)]
 
 
 class _Gemini(Resumable):
@@ -383,7 +389,7 @@ class _Gemini(Resumable):
         reset, unsigned = gemini.unsigned(wire, self.base)
         signed, foreign = gemini.signing(messages, cut, n)
         kept = len(self.kept)
-        if self.signed or self.foreign or signed or foreign:
+        if (self.signed or self.foreign or signed or foreign) and not self.prompt_follows:
             if not reset and self.unsigned:
                 # The current turn began before the cut: its G4 problems go among the kept ones.
                 kept = bisect_left(self.kept, self.unsigned[0].index, key=_by_index)
@@ -438,9 +444,10 @@ class _Anthropic(_Turns):
             self.loop = anthropic.loop_thinks(wire, self.loop)
             self._moved(wire, cut)
         wire = self._wire(messages, cut, n)
-        found, late = anthropic.scan(messages, wire, self.base, _Layer(self.first_use), self.calls.has, True)
+        final = not self.prompt_follows  # (the user's next message ends the request)
+        found, late = anthropic.scan(messages, wire, self.base, _Layer(self.first_use), self.calls.has, final)
         end: list[Violation] = []
-        if wire:
+        if wire and final:
             thinking_on = self.thinking or anthropic.thinking(messages, cut, n)
             end = anthropic.at_the_end(messages, wire, self.base, thinking_on, self.loop)
         return [
@@ -627,9 +634,6 @@ def resumable(provider: str, repaired: bool = False) -> Resumable:
     raise InputError(f"unknown provider {provider!r}; known providers: {', '.join(PROVIDERS)}")
 
 
-_Key = tuple[str, int]
-
-
 class _Slot:
     """A list of kept problems before repair, and each as :func:`_reconciled` makes it."""
 
@@ -650,13 +654,13 @@ class _Fixed:
         self.generations: tuple[int, int] = (-1, -1)
         self.slots: dict[int, _Slot] = {}
         self.counted: dict[int, tuple[list[Violation], int]] = {}  # kept lists after repair: how many counted
-        self.kept_keys: dict[_Key, int] = {}  # (rule, index) of the kept problems after repair, counted
+        self.kept_keys: dict[_Key, int] = {}  # the keys of the kept problems after repair, counted
         self.fresh_keys: set[_Key] = set()  # and of those found anew
         self.dependents: dict[_Key, set[tuple[_Slot, int]]] = {}
         self.unsettled: set[tuple[_Slot, int]] = set()  # about messages whose repair may change
 
-    def remains(self, key: _Key) -> bool:
-        return key in self.kept_keys or key in self.fresh_keys
+    def remains(self, found: _Key) -> bool:
+        return found in self.kept_keys or found in self.fresh_keys
 
     def verdict(
         self,
@@ -675,13 +679,13 @@ class _Fixed:
         fresh: set[_Key] = set()
         for part, stop in after.segments:
             if stop < 0:
-                fresh.update((v.rule, v.index) for v in part)
+                fresh.update(_key(v, v.index) for v in part)
                 continue
             done = self.counted.get(id(part))
             start = done[1] if done is not None and done[0] is part else 0
             for v in part[start:]:
-                key = (v.rule, v.index)
-                self.kept_keys[key] = self.kept_keys.get(key, 0) + 1
+                found_at = _key(v, v.index)
+                self.kept_keys[found_at] = self.kept_keys.get(found_at, 0) + 1
             self.counted[id(part)] = (part, len(part))
         changed = fresh ^ self.fresh_keys
         self.fresh_keys = fresh
@@ -694,15 +698,15 @@ class _Fixed:
             for i in {*_about(v, output_of, input_count), *(j for j in (v.index, *v.related) if 0 <= j < input_count)}:
                 t = output_of(i)
                 if t is not None:
-                    self.dependents.setdefault((v.rule, t), set()).add((slot, pos))
+                    self.dependents.setdefault(_key(v, t), set()).add((slot, pos))
                 if i >= settled:
                     self.unsettled.add((slot, pos))
             return one(v)
 
         again = set(self.unsettled)
         self.unsettled = set()
-        for key in changed:
-            again |= self.dependents.get(key, set())
+        for gone_or_come in changed:
+            again |= self.dependents.get(gone_or_come, set())
         for slot, pos in again:
             slot.out[pos] = keep(slot, pos)
         found: list[Violation] = []

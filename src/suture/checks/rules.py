@@ -47,6 +47,11 @@ class Rule:
     whichever it is: where the repair drops that message, the one that then starts or ends it is
     the place to look for the problem after repair (``"first"`` for a problem at the first wire
     message only)."""
+    kinds_by_text: bool = False
+    """Its texts are problems of different kinds, which a repair fixes apart (B3: a conversation
+    that starts with an assistant message is not two assistant messages in a row): a problem after
+    repair is the same one as a problem before only where its text is the same. Only for texts
+    with no field that a repair renumbers."""
 
     @property
     def repair_does(self) -> str:
@@ -857,6 +862,7 @@ _TABLE: tuple[Rule, ...] = (
         index="turns",
         fix="the repair drops empty assistant messages and puts results after an assistant message with calls",
         place="first",
+        kinds_by_text=True,
     ),
     Rule(
         "B6",
