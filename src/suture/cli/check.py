@@ -24,7 +24,17 @@ from suture import show
 from suture.checks import PROVIDERS, RULES, TITLES, Verdict, Violation, resolve, verdicts
 from suture.checks._base import LIST
 from suture.cli import EXIT_FOUND, EXIT_OK
-from suture.cli._common import bad_lines_json, changes_said, input_path, loaded_sent, name_json, name_of, out, out_json
+from suture.cli._common import (
+    bad_lines_json,
+    changes_said,
+    input_path,
+    is_stdin,
+    loaded_sent,
+    name_json,
+    name_of,
+    out,
+    out_json,
+)
 from suture.formats import before_compaction, own_provider, skipped
 from suture.io import InputError, read_input
 from suture.model import Message, Skipped, Transcript
@@ -149,11 +159,19 @@ def _valid_lines(
 
 
 def _reads_too(others: Sequence[str]) -> str:
-    """What a header adds where detection found other formats the file fits (``Detection.others``):
-    `` (it reads as messages too: --format messages)``; ``""`` where none."""
+    """What a header adds where detection found other formats the file fits (``Detection.others``),
+    and what naming one does: `` (it reads as Anthropic Messages just as well: --format messages judges
+    it by the rules of Anthropic Messages)``; ``""`` where none."""
+    from suture.formats import get, provider_of
+
     if not others:
         return ""
-    return f" (it reads as {either(list(others))} too: --format {others[0] if len(others) == 1 else 'NAME'})"
+    titles = [get(name).title.split(" (")[0] for name in others]
+    if len(others) > 1:
+        return f" (it reads as {either(titles)} just as well: --format {either(list(others))} judges it as that format)"
+    provider = provider_of(others[0])
+    rules = f"the rules of {TITLES[provider]}" if provider else "the Valid property every provider shares"
+    return f" (it reads as {titles[0]} just as well: --format {others[0]} judges it by {rules})"
 
 
 def _source(messages: Sequence[Message], index: int) -> str:
@@ -440,7 +458,7 @@ def _export_aside(path: str, transcript: Transcript, repaired: Repair | None) ->
     what they say, or the file cannot be read again (standard input, or changed since)."""
     from suture.writeback import written_if_other
 
-    if repaired is None or path == "-":
+    if repaired is None or is_stdin(path):
         return None
     try:
         written = written_if_other(transcript, repaired, lambda: read_input(path, streams=False))

@@ -111,13 +111,13 @@ class _Table:
         if not rows:
             return
         rows = sorted(rows, key=lambda r: (r.when, r.path), reverse=True)
-        agent_w = max([len(r.agent or r.format) for r in rows] + [5])
+        agent_w = max([len(r.agent) for r in rows] + [5])  # (empty for a file that is no session log)
         head = f"{'verdict':<10}  {'agent':<{agent_w}}  {'last written':<16}  {'msgs':>6}  {'changes':>7}  file"
         lines = [head]
         for r in rows:
             when = r.when[:16].replace("T", " ")
             lines.append(
-                f"{r.verdict:<10}  {r.agent or r.format:<{agent_w}}  {when:<16}  {_count(r, r.messages):>6}  "
+                f"{r.verdict:<10}  {r.agent:<{agent_w}}  {when:<16}  {_count(r, r.messages):>6}  "
                 f"{_count(r, r.changes):>7}  {show.path(r.path)}{_note(r)}"
             )
         self.out.write("\n".join(lines) + "\n")
