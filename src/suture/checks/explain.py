@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "REJECTED_TOO",
+    "SHAPE_NOT_LENGTH",
     "Elsewhere",
     "Explanation",
     "Finding",
@@ -186,6 +187,10 @@ def closest(text: str, limit: int = 3) -> list[Rule]:
     return [r for _, _, r in scored[:limit]]
 
 
+SHAPE_NOT_LENGTH = "suture checks a request's shape, not its length in tokens"
+"""Said beside an error that the history was longer than the model's context window, by
+``suture explain`` and ``suture check`` alike: why suture's check does not see it."""
+
 REJECTED_TOO = "the history is rejected too"
 """Said beside an error that is not about the history (the provider's side, a limit) where the
 file's provider rejects the history itself (what the agent sends on resume, for a session log):
@@ -294,15 +299,20 @@ class Elsewhere:
             if rejected:
                 return f"{said} But {REJECTED_TOO}: resumed as it is, it gets a 400 for a problem of its own: fix that first."
             return f"{said} Resume it; should it get this error again, {compact}."
+        # What suture knows is the error's own word and the file's compactions: it checks a
+        # request's shape, not its length in tokens, so what resuming does is said on a condition.
         earlier = (
-            f" The session recorded it after its compaction (line {self.earlier}): what {self.who or 'the agent'} "
-            "sends now holds all that request held."
+            f" The session recorded it after its compaction (line {self.earlier}): no compaction has shortened "
+            f"what {self.who or 'the agent'} sends since."
             if self.earlier is not None
             else ""
         )
+        again = "resuming it" if self.who else "sending it again"
         return (
-            f"Not a problem suture's repair fixes: {self.what} (with the room it asks for its answer).{earlier} "
-            f"Resumed as it is, the session fails the same way: {compact} (or ask for a shorter answer)."
+            "Not a problem suture's repair fixes: the history was longer than the model's context window (with the "
+            f"room it asks for its answer) when this error came; {SHAPE_NOT_LENGTH}.{earlier} If nothing was removed "
+            f"from it since, {again} sends at least as much and fails the same way: {compact} (or ask for a shorter "
+            "answer)."
         )
 
     def said(self, history_rejected: bool = False) -> str:
@@ -313,7 +323,7 @@ class Elsewhere:
             if self.compacted is not None:
                 was = f"the history was too long for the model; compacted since (line {self.compacted})"
                 return f"{was}, but {REJECTED_TOO}" if self.rejected_too(history_rejected) else f"{was}: resume"
-            return "the history is too long for the model: compact it"
+            return "the history was too long for the model: compact it"
         if self.rejected_too(history_rejected):
             return f"not about the history, but {REJECTED_TOO}"
         if self.kind == "limit":

@@ -32,6 +32,7 @@ from suture.cli._common import (
     loaded_sent,
     name_json,
     name_of,
+    name_typed,
     out,
     out_json,
 )
@@ -213,6 +214,7 @@ _REPORT_KEYS = (
     "before_compaction",
     "stricter",
     "export",
+    "recorded_error",
 )
 """The fields of ``suture check --json``, in their order: the same for a request file, with or
 without ``--provider``, and for a session log; a field that does not apply is ``null`` (README:
@@ -434,6 +436,7 @@ def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tu
             stricter_of[name] = found
     request = modelled(transcript, sent)
     export = _export_aside(args.input, transcript, repaired)
+    recorded = _recorded_error(args.input, transcript, repaired)
     if args.json:
         report = _session_json(args, (transcript, data), sent, request, results, rejected)
         report["stricter"] = {
@@ -441,9 +444,13 @@ def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tu
             for name, v in stricter_of.items()
         }
         report["export"] = export
+        report["recorded_error"] = recorded
         out_json(report)
     else:
         lines = _session_lines(args, transcript, sent, request, results, stricter_of)
+        if recorded is not None:  # (right after the first verdict: what that verdict does not judge)
+            at = next((k for k, line in enumerate(lines) if k and not line.startswith(" ") and line), len(lines))
+            lines.insert(at + 1, f"  {recorded['said']}")
         if export is not None:  # (after the contract view, before the records not sent)
             at = next((k for k, line in enumerate(lines) if line.startswith("Not sent by ")), len(lines))
             lines[at:at] = ["", export] if at == len(lines) else [export, ""]
@@ -479,6 +486,46 @@ def _export_aside(path: str, transcript: Transcript, repaired: Repair | None) ->
 
     turns = reordered_turns(repaired.messages, transcript)  # why lines move where nothing changes
     return f"{aside[0]} ({reordered_said(turns)})" if turns and not written.ids else aside[0]
+
+
+def _recorded_error(path: str, transcript: Transcript, repaired: Repair | None) -> dict[str, Any] | None:
+    """The session's last recorded API error where suture recognises it as one its repair does
+    not fix and its check of the request's shape does not judge (``suture explain`` tells it
+    whole): a history longer than the model's context window, or what no check can see in a file
+    (an invalid thinking signature). ``{"line", "kind", "rule", "error", "said"}``; ``None`` where
+    the file records none, or the last is another (one the check judges, the provider's side)."""
+    from suture.checks.explain import SHAPE_NOT_LENGTH, elsewhere, explain_transcript, recognise
+
+    if not transcript.evidence:
+        return None
+    source, text = transcript.evidence[-1]
+    at = str(source)
+    explain = f"suture explain {name_typed(path)}"
+    recognised = recognise(text)
+    if recognised:
+        rec = recognised[0]
+        if not rec.unseen or rec.rule.fixed != "no":
+            return None
+        said = (
+            f"the session's last API error ({at}) is one suture's check cannot see in a file ({rec.rule.id}: "
+            f"{show.prose(rec.rule.title)}), and its repair does not fix it: {explain}"
+        )
+        return {"line": source.line, "kind": "rule", "rule": rec.rule.id, "error": text, "said": said}
+    cause = elsewhere(text)
+    if cause is None or cause.kind != "length":
+        return None
+    cause = explain_transcript(transcript, text, repaired).elsewhere or cause
+    if not cause.fits:
+        since = ", more tokens than what is sent from this file can hold"
+    elif cause.compacted is not None:
+        since = f", before its compaction (line {cause.compacted}) shortened what is sent"
+    else:
+        since = ""
+    said = (
+        f"the session's last API error ({at}) says the history was longer than the model's context window"
+        f"{since}; {SHAPE_NOT_LENGTH}: {explain}"
+    )
+    return {"line": source.line, "kind": "length", "rule": None, "error": text, "said": said}
 
 
 def _session_json(
