@@ -4,8 +4,9 @@ Paste the provider's error (as ``ERROR`` or ``--error TEXT``; ``-`` reads it fro
 session recorded is used, as Claude Code logs them). suture recognises the rule behind
 it, finds the ids and indices it names in the transcript, shows those messages, and shows the
 repair's changes to them, or says that the repair does not fix this and what to do instead.
-An error whose ids or index this file does not hold is about another file or request, and says
-so. Where the session recorded the requests it sent (Claude Code 2.1.328 does), the request
+An error whose ids or index this file does not hold, or whose index names a message of another
+role than the one it is about (an assistant message's thinking blocks at a user message), is
+about another file, request or numbering, and says so. Where the session recorded the requests it sent (Claude Code 2.1.328 does), the request
 behind the recorded error is rebuilt from the file and shown beside it: its size, the message the
 error names by its index (``messages.N`` counts that request's messages), and what suture's
 check of that request finds. An error that is not about the history (the provider overloaded or
@@ -52,7 +53,8 @@ def add_arguments(sub: Any, name: str) -> None:
             "where the repair does not fix it, or that the error is not about the history (the provider's side, "
             "or a limit) or that the history is too long for the model. Exit 0 when found, or when the cause is "
             "known and nothing else is to be done; 1 when not (the error names ids, an index or a token count "
-            "this file does not hold, or is not recognised, or the history is rejected too); 2 if the file cannot "
+            "this file does not hold, or an index at a message of another role than the one it is about, or is "
+            "not recognised, or the history is rejected too); 2 if the file cannot "
             "be read, or no error text is "
             "given and the file records none."
         ),
