@@ -17,7 +17,7 @@ the provider would send, and whether the repair fixes it or what to do instead.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from suture import show
@@ -30,11 +30,15 @@ from suture.cli._common import (
     input_path,
     is_stdin,
     loaded_sent,
+    made_in_sent,
+    made_up,
     name_json,
     name_of,
     name_typed,
     out,
     out_json,
+    unmade,
+    unmade_json,
 )
 from suture.formats import before_compaction, own_provider, skipped
 from suture.io import InputError, read_input
@@ -107,22 +111,22 @@ def run(args: argparse.Namespace) -> int:
     # provider (the one the app's headline and suture scan give) is said beside it.
     own = own_provider(transcript)
     mine = verdicts(transcript.messages, (own,))[own] if own else None
+    made = made_up(transcript)
     if args.json:
         checked = {} if mine is None or own is None else {own: _request_entry(own, mine, transcript.messages)}
-        out_json(
-            _report(
-                args,
-                transcript,
-                clean=not found and not (mine is not None and mine.before),
-                valid=not found,
-                problems=[{**v.to_json(), "source": str(transcript.messages[v.index].source or "")} for v in found],
-                own_provider=_own_json(own, checked),
-                repaired_messages=None if mine is None else len(mine.repair.messages),
-                providers=checked,
-            )
+        report = _report(
+            args,
+            transcript,
+            clean=not found and not (mine is not None and mine.before),
+            valid=not found,
+            problems=[{**v.to_json(), "source": str(transcript.messages[v.index].source or "")} for v in found],
+            own_provider=_own_json(own, checked),
+            repaired_messages=None if mine is None else len(mine.repair.messages),
+            providers=checked,
         )
+        out_json(_unmade_report(report, made))
     else:
-        out(*_valid_lines(args, transcript, found, own, mine))
+        out(*(unmade(line, made) for line in _valid_lines(args, transcript, found, own, mine)))
     # Clean only where both hold: a history its own provider rejects (an id too long for it) is
     # no clean file, whatever the contract says of its calls and results.
     return EXIT_FOUND if found or (mine is not None and mine.before) else EXIT_OK
@@ -304,7 +308,7 @@ def _run_providers(args: argparse.Namespace, transcript: Transcript, providers: 
             repaired_messages=len(repaired),
             providers=checked,
         )
-        out_json(report)
+        out_json(_unmade_report(report, made_up(transcript)))
         return EXIT_FOUND if broken else EXIT_OK
     from suture.sent import as_sent
     from suture.sent.numbered import modelled
@@ -316,9 +320,29 @@ def _run_providers(args: argparse.Namespace, transcript: Transcript, providers: 
         f"  ({NUMBERS}; after repair, in the repaired history)",
     )
     limit = None if args.all else SHOWN
+    made = made_up(transcript)
     for name, v in results.items():
-        out(*_render(name, v, messages, repaired, limit, request.counts(name)))
+        out(*(unmade(line, made) for line in _render(name, v, messages, repaired, limit, request.counts(name))))
     return EXIT_FOUND if broken else EXIT_OK
+
+
+def _unmade_report(
+    report: dict[str, Any], made: Mapping[str, str], real: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """``report`` (``check --json``) where suture made up call ids (``made``: each one's place,
+    :func:`suture.cli._common.made_up`): every problem and note of a call so named has
+    ``call_id`` ``null`` (or ``real``'s id, the one a session holds for it) and ``call_at`` its place."""
+    if not made:
+        return report
+    listed = [report.get("problems")]
+    for entry in (report.get("providers") or {}).values():
+        listed += [entry.get(key) for key in ("before", "after", "sent", "notes")]
+        contract = entry.get("contract") or {}
+        listed += [contract.get("before"), contract.get("after")]
+    for found in listed:
+        for item in found or []:
+            unmade_json(item, made, real)
+    return report
 
 
 def _render(
@@ -437,6 +461,7 @@ def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tu
     request = modelled(transcript, sent)
     export = _export_aside(args.input, transcript, repaired)
     recorded = _recorded_error(args.input, transcript, repaired)
+    made, real = made_in_sent(transcript, sent)
     if args.json:
         report = _session_json(args, (transcript, data), sent, request, results, rejected)
         report["stricter"] = {
@@ -445,7 +470,7 @@ def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tu
         }
         report["export"] = export
         report["recorded_error"] = recorded
-        out_json(report)
+        out_json(_unmade_report(report, made, real))
     else:
         lines = _session_lines(args, transcript, sent, request, results, stricter_of)
         if recorded is not None:  # (right after the first verdict: what that verdict does not judge)
@@ -454,7 +479,7 @@ def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tu
         if export is not None:  # (after the contract view, before the records not sent)
             at = next((k for k, line in enumerate(lines) if line.startswith("Not sent by ")), len(lines))
             lines[at:at] = ["", export] if at == len(lines) else [export, ""]
-        out(*lines)
+        out(*(unmade(line, made, real) for line in lines))
     return EXIT_FOUND if rejected else EXIT_OK
 
 
