@@ -57,3 +57,12 @@ def test_an_error_no_check_can_see_is_said(tmp_path: Path, capsys: pytest.Captur
 def test_a_request_file_records_none(capsys: pytest.CaptureFixture[str]) -> None:
     main(["check", "--json", str(SAMPLES / "chat" / "renamed-id.json")])
     assert json.loads(capsys.readouterr().out)["recorded_error"] is None
+
+
+def test_scan_says_its_verdict_does_not_judge_a_length_error(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["scan", str(CODEX)])
+    row = capsys.readouterr().out.splitlines()[1]
+    assert row.startswith("ok ") and row.endswith(
+        "exceeds the context window of this model. Please adjust your input and try again. (suture checks a "
+        "request's shape, not its length in tokens: suture explain FILE)"
+    ), row

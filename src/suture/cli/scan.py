@@ -143,10 +143,19 @@ def _note(row: Row) -> str:
     if row.verdict == OK and row.fixes:
         bits.append(self_repairs(row))
     if row.last_error:
-        bits.append(f"last API error: {row.last_error}")
+        bits.append(f"last API error: {row.last_error}{_length_said(row.last_error)}")
     if row.skipped:
         bits.append(f"{count(row.skipped, 'unreadable line')} skipped")
     return "  — " + show.line("; ".join(bits)) if bits else ""
+
+
+def _length_said(error: str) -> str:
+    """What a row's verdict does not judge where its last API error says the history was longer
+    than the model's context window (``suture check`` says it after its verdict too)."""
+    from suture.checks.explain import SHAPE_NOT_LENGTH, elsewhere
+
+    cause = elsewhere(error)
+    return f" ({SHAPE_NOT_LENGTH}: suture explain FILE)" if cause is not None and cause.kind == "length" else ""
 
 
 class _JsonLines:
