@@ -234,8 +234,11 @@ def test_a_file_that_reads_as_other_formats_too_says_so(tmp_path: Path) -> None:
     """Detection found other formats that fit: check's header and --json name them."""
     path = _write(tmp_path / "both.json", [{"role": "user", "content": ""}, {"role": "user", "content": []}])
     header = _run(str(path)).stdout.splitlines()[0]
-    assert header.endswith("(it reads as messages, responses or vercel too: --format NAME)"), header
-    assert "(it reads as messages, responses or vercel too" in _run("--provider", "anthropic", str(path)).stdout
+    assert header.endswith(
+        "(it reads as Anthropic Messages, OpenAI Responses input items or Vercel AI SDK ModelMessage list just as "
+        "well: --format messages, responses or vercel judges it as that format)"
+    ), header
+    assert "(it reads as Anthropic Messages, OpenAI" in _run("--provider", "anthropic", str(path)).stdout
     assert json.loads(_run("--json", str(path)).stdout)["other_formats"] == ["messages", "responses", "vercel"]
     # Named: no other reading to offer.
     assert json.loads(_run("--json", "--format", "messages", str(path)).stdout)["other_formats"] == []

@@ -85,14 +85,23 @@ def test_a_history_longer_than_the_context_window_is_told_as_that(text: str) -> 
     assert found.kind == "length" and not found.recognised and found.closest == []
     assert found.elsewhere is not None and found.elsewhere.about_history
     said = found.verdict()
-    assert said.startswith("Not a problem suture's repair fixes: the history is longer than the model's context window")
+    assert said.startswith(
+        "Not a problem suture's repair fixes: the history was longer than the model's context window"
+    )
     assert "fails the same way" in said and "compact it" in said and "after a wait" not in said
+    # suture checks the request's shape, not its length: what resuming does is said on a condition.
+    assert "suture checks a request's shape, not its length in tokens" in said
+    assert (
+        "If nothing was removed from it since, sending it again sends at least as much and fails the same way" in said
+    )
+    assert "Resumed as it is" not in said
 
 
 def test_cli_a_codex_session_cut_for_its_length_is_told_to_compact() -> None:
     r = _run(str(Path(__file__).resolve().parent.parent / "sample_sessions" / "codex" / "broken-resumed.jsonl"))
     assert r.returncode == 0, r.stderr
-    assert "the history is longer than the model's context window" in r.stdout
+    assert "the history was longer than the model's context window" in r.stdout
+    assert "If nothing was removed from it since, resuming it sends at least as much and fails the same way" in r.stdout
     assert "after a wait" not in r.stdout and "Closest rules" not in r.stdout
     out = json.loads(_run(str(WORKED), "--json", "--error", TOO_LONG[1]).stdout)
     assert out["kind"] == "length" and out["closest"] == [] and out["matched"] == "prompt is too long"
@@ -221,7 +230,7 @@ async def test_the_banner_says_a_history_too_long_is_to_be_compacted(tmp_path: P
     async with app.run_test(size=(160, 45)) as pilot:
         await explained(pilot, app)
         said = app.query_one(Banner).render().plain
-        assert "the history is too long for the model: compact it" in said, said
+        assert "the history was too long for the model: compact it" in said, said
         assert "resume" not in said
 
 

@@ -837,6 +837,7 @@ def test_an_invalid_signature_gets_the_thinking_remedy_not_a_whitespace_note(tmp
     assert f"Repair: does not fix this kind of problem. What to do: {remedy}" in " ".join(proc.stdout.split())
     assert "repairs this itself" not in proc.stdout and "whitespace" not in proc.stdout
     assert "nothing to repair" not in proc.stdout.lower()
-    # A place with no thinking block is not where an invalid signature is.
+    # A place with no thinking block is not where an invalid signature is: a user message is no assistant's.
     elsewhere = run("explain", path, error.replace("messages.2.", "messages.3."))
-    assert elsewhere.returncode == 1 and "holds no thinking block where the error points" in elsewhere.stdout
+    assert elsewhere.returncode == 1 and "not in this file" in elsewhere.stdout
+    assert "messages.3 is a user message, not an assistant message (its thinking blocks)" in elsewhere.stdout

@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "REJECTED_TOO",
+    "SHAPE_NOT_LENGTH",
     "Elsewhere",
     "Explanation",
     "Finding",
@@ -186,6 +187,10 @@ def closest(text: str, limit: int = 3) -> list[Rule]:
     return [r for _, _, r in scored[:limit]]
 
 
+SHAPE_NOT_LENGTH = "suture checks a request's shape, not its length in tokens"
+"""Said beside an error that the history was longer than the model's context window, by
+``suture explain`` and ``suture check`` alike: why suture's check does not see it."""
+
 REJECTED_TOO = "the history is rejected too"
 """Said beside an error that is not about the history (the provider's side, a limit) where the
 file's provider rejects the history itself (what the agent sends on resume, for a session log):
@@ -294,15 +299,20 @@ class Elsewhere:
             if rejected:
                 return f"{said} But {REJECTED_TOO}: resumed as it is, it gets a 400 for a problem of its own: fix that first."
             return f"{said} Resume it; should it get this error again, {compact}."
+        # What suture knows is the error's own word and the file's compactions: it checks a
+        # request's shape, not its length in tokens, so what resuming does is said on a condition.
         earlier = (
-            f" The session recorded it after its compaction (line {self.earlier}): what {self.who or 'the agent'} "
-            "sends now holds all that request held."
+            f" The session recorded it after its compaction (line {self.earlier}): no compaction has shortened "
+            f"what {self.who or 'the agent'} sends since."
             if self.earlier is not None
             else ""
         )
+        again = "resuming it" if self.who else "sending it again"
         return (
-            f"Not a problem suture's repair fixes: {self.what} (with the room it asks for its answer).{earlier} "
-            f"Resumed as it is, the session fails the same way: {compact} (or ask for a shorter answer)."
+            "Not a problem suture's repair fixes: the history was longer than the model's context window (with the "
+            f"room it asks for its answer) when this error came; {SHAPE_NOT_LENGTH}.{earlier} If nothing was removed "
+            f"from it since, {again} sends at least as much and fails the same way: {compact} (or ask for a shorter "
+            "answer)."
         )
 
     def said(self, history_rejected: bool = False) -> str:
@@ -313,7 +323,7 @@ class Elsewhere:
             if self.compacted is not None:
                 was = f"the history was too long for the model; compacted since (line {self.compacted})"
                 return f"{was}, but {REJECTED_TOO}" if self.rejected_too(history_rejected) else f"{was}: resume"
-            return "the history is too long for the model: compact it"
+            return "the history was too long for the model: compact it"
         if self.rejected_too(history_rejected):
             return f"not about the history, but {REJECTED_TOO}"
         if self.kind == "limit":
@@ -635,16 +645,70 @@ def _holds_id(messages: Sequence[Message], wanted: str) -> bool:
     return False
 
 
+# The role of the message an error's index names, where its text says it (a message of another
+# role there is not the one it is about), in the wire's own words: Anthropic's "messages.N.content.0:
+# If an assistant message contains any thinking blocks, ..." (A12) and "messages.N.content.M:
+# unexpected `tool_use_id` found in `tool_result` blocks" (A2, a user message's tool_result); the
+# texts of each rule are in suture.checks.rules, with their sources.
+_ROLE_AT: dict[str, tuple[str, str]] = {
+    "A2": ("user", "a user message (its tool_result blocks)"),
+    "A3": ("assistant", "an assistant message (its tool_use blocks)"),
+    "A4": ("user", "a user message (its tool_result blocks)"),
+    "A12": ("assistant", "an assistant message (its thinking blocks)"),
+    "A13": ("user", "a user message (its tool_result block)"),
+    "B1": ("user", "a user message (its toolResult blocks)"),
+    "B2": ("user", "a user message (its toolResult blocks)"),
+    "D1": ("assistant", "an assistant message"),
+    "K2": ("assistant", "an assistant message"),
+    "O2": ("tool", "a tool message"),
+    "O3": ("assistant", "an assistant message (its tool_calls)"),
+    "O5": ("assistant", "an assistant message (its tool_calls)"),
+    "O8": ("assistant", "an assistant message"),
+}
+
+
+def _other_role(roles: Sequence[str | None], n: int, rec: Recognition, place: Callable[[int], str]) -> str:
+    """Where the error is about a message of one role (:data:`_ROLE_AT`) and place ``n`` of a
+    request whose wire roles are ``roles`` holds one of another: that, in a clause, with the
+    places nearest it that hold one of that role (``place`` names them); ``""`` where it fits, or
+    the text says no role."""
+    wanted = _ROLE_AT.get(rec.rule.id)
+    if wanted is None or not 0 <= n < len(roles) or roles[n] is None or roles[n] == wanted[0]:
+        return ""
+    role, words = wanted
+    said = f"{place(n)} is {'an' if roles[n] == 'assistant' else 'a'} {roles[n]} message, not {words}"
+    before = next((k for k in range(n - 1, -1, -1) if roles[k] == role), None)
+    after = next((k for k in range(n + 1, len(roles)) if roles[k] == role), None)
+    near = [place(k) for k in (before, after) if k is not None]
+    if near:
+        said += f"; the nearest {role} messages are {' and '.join(near)}, where another numbering may put it"
+    return said
+
+
+def _wire_roles(messages: Sequence[Message], kind: str | None) -> list[str | None]:
+    """The role of each wire message the history makes, as the provider's index counts them
+    (``None`` for a list of items or contents, which :data:`_ROLE_AT` does not name)."""
+    if kind in ("turns", "turns1"):
+        return [t.role for t in turns(messages)]
+    if kind == "messages":
+        return [m.role for m in messages]
+    return []
+
+
 def absent(messages: Sequence[Message], rec: Recognition) -> list[str]:
     """What the error names that this history does not hold: ids no message has, an index past
-    the end of the request the history makes. Empty when everything it names is here."""
+    the end of the request the history makes, or at which the message is not of the role the
+    error is about (an assistant message's thinking blocks at a user message). Empty when
+    everything it names is here."""
     missing = [f"id {i}" for i in rec.ids if not _holds_id(messages, i)]
     n, _ = _wire_index(rec)
     if n is not None:
         length, what = _wire_length(messages, rec.rule.index)
+        shown = rec.index if rec.index is not None else n
         if n >= length:
-            shown = rec.index if rec.index is not None else n
             missing.append(f"index {shown} (this history makes {length} {what})")
+        elif other := _other_role(_wire_roles(messages, rec.rule.index), n, rec, lambda k: f"message {k}"):
+            missing.append(f"index {shown} ({other})")
     return missing
 
 
@@ -1173,6 +1237,8 @@ def _as_written_only(sent: Explanation, messages: Sequence[Message]) -> str:
     if not at:
         return f"it does not fit {sent.request.label}: {', '.join(sent.absent) or 'it names no message of this file'}"
     why = "holds no thinking block" if rec.unseen else f"suture's check finds no {rec.rule.id} problem there"
+    if sent.named is not None and _other_role(_sent_roles(sent.request), sent.named, rec, sent.request.name):
+        why = f"that is not {_ROLE_AT[rec.rule.id][1]}"
     return f"it does not fit {sent.request.label}, where {at}, and {why}"
 
 
@@ -1294,6 +1360,9 @@ def _sent_place(messages: Sequence[Message], request: SentRequest, rec: Recognit
             )
         else:
             named = n
+            if other := _other_role(_sent_roles(request), n, rec, request.name):
+                # The error is about a message of another role: it counts another request (or numbering).
+                missing.append(f"index {shown} (in {request.label}, {other})")
     if named is not None and rec.ids and not missing:
         # The index and the ids must name the same message (A1's index may name the call's
         # message or the next one). Where the ids' messages are elsewhere, or left out of what the
@@ -1306,6 +1375,13 @@ def _sent_place(messages: Sequence[Message], request: SentRequest, rec: Recognit
         if by_ids and not places & {named, named - 1}:
             named = None
     return named, missing
+
+
+def _sent_roles(request: SentRequest) -> list[str | None]:
+    """The role of each place of ``request`` (``None`` for an item or a place without one)."""
+    if request.key != "messages":
+        return []
+    return [value.get("role") if isinstance(value, dict) else None for value in request.wire]
 
 
 def _sent_findings(request: SentRequest, rec: Recognition, named: int | None) -> tuple[list[Finding], str]:

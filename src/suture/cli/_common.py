@@ -3,10 +3,11 @@ putting lines on the terminal (every line through :func:`suture.show.line`)."""
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from suture import show
 from suture.formats import bad_lines_said, reordered_said
@@ -16,6 +17,9 @@ from suture.model import Message, Transcript
 from suture.repair import Repair
 from suture.words import count
 
+if TYPE_CHECKING:
+    from suture.sent import Sent
+
 __all__ = [
     "STDIN",
     "bad_lines_json",
@@ -23,6 +27,8 @@ __all__ = [
     "is_stdin",
     "load_sent",
     "load_strict",
+    "made_in_sent",
+    "made_up",
     "name_json",
     "name_of",
     "name_typed",
@@ -30,6 +36,8 @@ __all__ = [
     "out_json",
     "read_strict",
     "summary_line",
+    "unmade",
+    "unmade_json",
 ]
 
 
@@ -296,3 +304,68 @@ def summary_line(
     if reordered:
         line += f"; {moved}"
     return line
+
+
+def made_up(transcript: Transcript) -> dict[str, str]:
+    """The call ids suture made up reading the file (a Gemini call with no id of its own:
+    ``suture.formats.gemini.made_up_calls``), each with the call's place in the file
+    (``contents[1].parts[0]``): where an id would reach a person, the place is named instead (and
+    in JSON, ``call_id`` is ``null`` and ``call_at`` the place)."""
+    if transcript.format != "gemini":
+        return {}
+    from suture.formats.gemini import made_up_calls
+
+    return made_up_calls(transcript.messages)
+
+
+def made_in_sent(transcript: Transcript, sent: Sent) -> tuple[dict[str, str], dict[str, str]]:
+    """The call ids suture made up reading what the agent sends (a Gemini request, whose calls
+    pi sends with no id), each with its place there, and of those, the id the session holds for
+    the same call (its message's calls as written, in the same order)."""
+    if sent.wire_format != "gemini":
+        return {}, {}
+    from suture.formats.gemini import made_up_calls
+
+    made = made_up_calls(sent.messages)
+    real: dict[str, str] = {}
+    for k, m in enumerate(sent.messages):
+        ids = [c.id for c in m.tool_calls]
+        if not made.keys() & set(ids):
+            continue
+        theirs = [c.id for i in sent.written_of(k) for c in transcript.messages[i].tool_calls]
+        if len(theirs) == len(ids):
+            real.update((i, r) for i, r in zip(ids, theirs, strict=True) if i in made and r)
+    return made, real
+
+
+def unmade(text: str, made: Mapping[str, str], real: Mapping[str, str] | None = None) -> str:
+    """``text`` with each id of ``made`` (:func:`made_up`) said as the place it maps to: ``call
+    call_c1_p0`` becomes ``call at contents[1].parts[0]``, the id alone the place; an id of
+    ``real`` (the one the file itself holds for that call, where it does) becomes that id."""
+    for id_, said in made.items():
+        if id_ not in text:
+            continue
+        if real is not None and id_ in real:
+            text = re.sub(rf"(?<![\w-]){re.escape(id_)}(?![\w-])", real[id_], text)
+            continue
+        text = re.sub(rf"\bcall {re.escape(id_)}(?![\w-])", f"call at {said}", text)
+        text = re.sub(rf"(?<![\w-]){re.escape(id_)}(?![\w-])", said, text)
+    return text
+
+
+def unmade_json(
+    found: dict[str, Any], made: Mapping[str, str], real: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """A change or a problem as JSON where its call's id is one suture made up (:func:`made_up`):
+    ``call_id`` ``null`` (or the id the file holds for that call, ``real``), ``call_at`` the
+    call's place, and its words naming it so (:func:`unmade`)."""
+    if not made:
+        return found
+    if found.get("call_id") in made:
+        id_ = found["call_id"]
+        found["call_at"] = made[id_]
+        found["call_id"] = real.get(id_) if real is not None else None
+    for key in ("summary", "problem"):
+        if isinstance(found.get(key), str):
+            found[key] = unmade(found[key], made, real)
+    return found

@@ -17,14 +17,29 @@ the provider would send, and whether the repair fixes it or what to do instead.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from suture import show
 from suture.checks import PROVIDERS, RULES, TITLES, Verdict, Violation, resolve, verdicts
 from suture.checks._base import LIST
 from suture.cli import EXIT_FOUND, EXIT_OK
-from suture.cli._common import bad_lines_json, changes_said, input_path, loaded_sent, name_json, name_of, out, out_json
+from suture.cli._common import (
+    bad_lines_json,
+    changes_said,
+    input_path,
+    is_stdin,
+    loaded_sent,
+    made_in_sent,
+    made_up,
+    name_json,
+    name_of,
+    name_typed,
+    out,
+    out_json,
+    unmade,
+    unmade_json,
+)
 from suture.formats import before_compaction, own_provider, skipped
 from suture.io import InputError, read_input
 from suture.model import Message, Skipped, Transcript
@@ -96,22 +111,22 @@ def run(args: argparse.Namespace) -> int:
     # provider (the one the app's headline and suture scan give) is said beside it.
     own = own_provider(transcript)
     mine = verdicts(transcript.messages, (own,))[own] if own else None
+    made = made_up(transcript)
     if args.json:
         checked = {} if mine is None or own is None else {own: _request_entry(own, mine, transcript.messages)}
-        out_json(
-            _report(
-                args,
-                transcript,
-                clean=not found and not (mine is not None and mine.before),
-                valid=not found,
-                problems=[{**v.to_json(), "source": str(transcript.messages[v.index].source or "")} for v in found],
-                own_provider=_own_json(own, checked),
-                repaired_messages=None if mine is None else len(mine.repair.messages),
-                providers=checked,
-            )
+        report = _report(
+            args,
+            transcript,
+            clean=not found and not (mine is not None and mine.before),
+            valid=not found,
+            problems=[{**v.to_json(), "source": str(transcript.messages[v.index].source or "")} for v in found],
+            own_provider=_own_json(own, checked),
+            repaired_messages=None if mine is None else len(mine.repair.messages),
+            providers=checked,
         )
+        out_json(_unmade_report(report, made))
     else:
-        out(*_valid_lines(args, transcript, found, own, mine))
+        out(*(unmade(line, made) for line in _valid_lines(args, transcript, found, own, mine)))
     # Clean only where both hold: a history its own provider rejects (an id too long for it) is
     # no clean file, whatever the contract says of its calls and results.
     return EXIT_FOUND if found or (mine is not None and mine.before) else EXIT_OK
@@ -149,11 +164,19 @@ def _valid_lines(
 
 
 def _reads_too(others: Sequence[str]) -> str:
-    """What a header adds where detection found other formats the file fits (``Detection.others``):
-    `` (it reads as messages too: --format messages)``; ``""`` where none."""
+    """What a header adds where detection found other formats the file fits (``Detection.others``),
+    and what naming one does: `` (it reads as Anthropic Messages just as well: --format messages judges
+    it by the rules of Anthropic Messages)``; ``""`` where none."""
+    from suture.formats import get, provider_of
+
     if not others:
         return ""
-    return f" (it reads as {either(list(others))} too: --format {others[0] if len(others) == 1 else 'NAME'})"
+    titles = [get(name).title.split(" (")[0] for name in others]
+    if len(others) > 1:
+        return f" (it reads as {either(titles)} just as well: --format {either(list(others))} judges it as that format)"
+    provider = provider_of(others[0])
+    rules = f"the rules of {TITLES[provider]}" if provider else "the Valid property every provider shares"
+    return f" (it reads as {titles[0]} just as well: --format {others[0]} judges it by {rules})"
 
 
 def _source(messages: Sequence[Message], index: int) -> str:
@@ -195,6 +218,7 @@ _REPORT_KEYS = (
     "before_compaction",
     "stricter",
     "export",
+    "recorded_error",
 )
 """The fields of ``suture check --json``, in their order: the same for a request file, with or
 without ``--provider``, and for a session log; a field that does not apply is ``null`` (README:
@@ -284,7 +308,7 @@ def _run_providers(args: argparse.Namespace, transcript: Transcript, providers: 
             repaired_messages=len(repaired),
             providers=checked,
         )
-        out_json(report)
+        out_json(_unmade_report(report, made_up(transcript)))
         return EXIT_FOUND if broken else EXIT_OK
     from suture.sent import as_sent
     from suture.sent.numbered import modelled
@@ -296,9 +320,29 @@ def _run_providers(args: argparse.Namespace, transcript: Transcript, providers: 
         f"  ({NUMBERS}; after repair, in the repaired history)",
     )
     limit = None if args.all else SHOWN
+    made = made_up(transcript)
     for name, v in results.items():
-        out(*_render(name, v, messages, repaired, limit, request.counts(name)))
+        out(*(unmade(line, made) for line in _render(name, v, messages, repaired, limit, request.counts(name))))
     return EXIT_FOUND if broken else EXIT_OK
+
+
+def _unmade_report(
+    report: dict[str, Any], made: Mapping[str, str], real: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """``report`` (``check --json``) where suture made up call ids (``made``: each one's place,
+    :func:`suture.cli._common.made_up`): every problem and note of a call so named has
+    ``call_id`` ``null`` (or ``real``'s id, the one a session holds for it) and ``call_at`` its place."""
+    if not made:
+        return report
+    listed = [report.get("problems")]
+    for entry in (report.get("providers") or {}).values():
+        listed += [entry.get(key) for key in ("before", "after", "sent", "notes")]
+        contract = entry.get("contract") or {}
+        listed += [contract.get("before"), contract.get("after")]
+    for found in listed:
+        for item in found or []:
+            unmade_json(item, made, real)
+    return report
 
 
 def _render(
@@ -416,6 +460,8 @@ def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tu
             stricter_of[name] = found
     request = modelled(transcript, sent)
     export = _export_aside(args.input, transcript, repaired)
+    recorded = _recorded_error(args.input, transcript, repaired)
+    made, real = made_in_sent(transcript, sent)
     if args.json:
         report = _session_json(args, (transcript, data), sent, request, results, rejected)
         report["stricter"] = {
@@ -423,13 +469,17 @@ def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tu
             for name, v in stricter_of.items()
         }
         report["export"] = export
-        out_json(report)
+        report["recorded_error"] = recorded
+        out_json(_unmade_report(report, made, real))
     else:
         lines = _session_lines(args, transcript, sent, request, results, stricter_of)
+        if recorded is not None:  # (right after the first verdict: what that verdict does not judge)
+            at = next((k for k, line in enumerate(lines) if k and not line.startswith(" ") and line), len(lines))
+            lines.insert(at + 1, f"  {recorded['said']}")
         if export is not None:  # (after the contract view, before the records not sent)
             at = next((k for k, line in enumerate(lines) if line.startswith("Not sent by ")), len(lines))
             lines[at:at] = ["", export] if at == len(lines) else [export, ""]
-        out(*lines)
+        out(*(unmade(line, made, real) for line in lines))
     return EXIT_FOUND if rejected else EXIT_OK
 
 
@@ -440,7 +490,7 @@ def _export_aside(path: str, transcript: Transcript, repaired: Repair | None) ->
     what they say, or the file cannot be read again (standard input, or changed since)."""
     from suture.writeback import written_if_other
 
-    if repaired is None or path == "-":
+    if repaired is None or is_stdin(path):
         return None
     try:
         written = written_if_other(transcript, repaired, lambda: read_input(path, streams=False))
@@ -461,6 +511,46 @@ def _export_aside(path: str, transcript: Transcript, repaired: Repair | None) ->
 
     turns = reordered_turns(repaired.messages, transcript)  # why lines move where nothing changes
     return f"{aside[0]} ({reordered_said(turns)})" if turns and not written.ids else aside[0]
+
+
+def _recorded_error(path: str, transcript: Transcript, repaired: Repair | None) -> dict[str, Any] | None:
+    """The session's last recorded API error where suture recognises it as one its repair does
+    not fix and its check of the request's shape does not judge (``suture explain`` tells it
+    whole): a history longer than the model's context window, or what no check can see in a file
+    (an invalid thinking signature). ``{"line", "kind", "rule", "error", "said"}``; ``None`` where
+    the file records none, or the last is another (one the check judges, the provider's side)."""
+    from suture.checks.explain import SHAPE_NOT_LENGTH, elsewhere, explain_transcript, recognise
+
+    if not transcript.evidence:
+        return None
+    source, text = transcript.evidence[-1]
+    at = str(source)
+    explain = f"suture explain {name_typed(path)}"
+    recognised = recognise(text)
+    if recognised:
+        rec = recognised[0]
+        if not rec.unseen or rec.rule.fixed != "no":
+            return None
+        said = (
+            f"the session's last API error ({at}) is one suture's check cannot see in a file ({rec.rule.id}: "
+            f"{show.prose(rec.rule.title)}), and its repair does not fix it: {explain}"
+        )
+        return {"line": source.line, "kind": "rule", "rule": rec.rule.id, "error": text, "said": said}
+    cause = elsewhere(text)
+    if cause is None or cause.kind != "length":
+        return None
+    cause = explain_transcript(transcript, text, repaired).elsewhere or cause
+    if not cause.fits:
+        since = ", more tokens than what is sent from this file can hold"
+    elif cause.compacted is not None:
+        since = f", before its compaction (line {cause.compacted}) shortened what is sent"
+    else:
+        since = ""
+    said = (
+        f"the session's last API error ({at}) says the history was longer than the model's context window"
+        f"{since}; {SHAPE_NOT_LENGTH}: {explain}"
+    )
+    return {"line": source.line, "kind": "length", "rule": None, "error": text, "said": said}
 
 
 def _session_json(

@@ -4,8 +4,9 @@ Paste the provider's error (as ``ERROR`` or ``--error TEXT``; ``-`` reads it fro
 session recorded is used, as Claude Code logs them). suture recognises the rule behind
 it, finds the ids and indices it names in the transcript, shows those messages, and shows the
 repair's changes to them, or says that the repair does not fix this and what to do instead.
-An error whose ids or index this file does not hold is about another file or request, and says
-so. Where the session recorded the requests it sent (Claude Code 2.1.328 does), the request
+An error whose ids or index this file does not hold, or whose index names a message of another
+role than the one it is about (an assistant message's thinking blocks at a user message), is
+about another file, request or numbering, and says so. Where the session recorded the requests it sent (Claude Code 2.1.328 does), the request
 behind the recorded error is rebuilt from the file and shown beside it: its size, the message the
 error names by its index (``messages.N`` counts that request's messages), and what suture's
 check of that request finds. An error that is not about the history (the provider overloaded or
@@ -31,7 +32,21 @@ from suture import show
 from suture.checks import TITLES
 from suture.checks.explain import Elsewhere, Explanation, explain_transcript, rejected_history, summary
 from suture.cli import EXIT_FOUND, EXIT_OK
-from suture.cli._common import STDIN, input_path, is_stdin, load_sent, name_json, name_of, name_typed, out, out_json
+from suture.cli._common import (
+    STDIN,
+    input_path,
+    is_stdin,
+    load_sent,
+    made_in_sent,
+    made_up,
+    name_json,
+    name_of,
+    name_typed,
+    out,
+    out_json,
+    unmade,
+    unmade_json,
+)
 from suture.io import InputError
 from suture.model import Message, Transcript
 
@@ -52,7 +67,8 @@ def add_arguments(sub: Any, name: str) -> None:
             "where the repair does not fix it, or that the error is not about the history (the provider's side, "
             "or a limit) or that the history is too long for the model. Exit 0 when found, or when the cause is "
             "known and nothing else is to be done; 1 when not (the error names ids, an index or a token count "
-            "this file does not hold, or is not recognised, or the history is rejected too); 2 if the file cannot "
+            "this file does not hold, or an index at a message of another role than the one it is about, or is "
+            "not recognised, or the history is rejected too); 2 if the file cannot "
             "be read, or no error text is "
             "given and the file records none."
         ),
@@ -127,14 +143,19 @@ def run(args: argparse.Namespace) -> int:
     if not found.recognised:
         return _unrecognised(args, transcript, found)
     behind = found.request.recorded if found.request is not None else None
+    # Ids suture made up for calls that have none (Gemini's): named by their place, or the session's own id.
+    made = made_in_sent(transcript, found.request.sent) if found.session and found.request else ({}, {})
+    if not made[0]:
+        made = (made_up(transcript), {})
     if args.json:
-        _json(args, transcript.format, messages, found, _request_json(behind, found) if behind is not None else None)
+        request = _request_json(behind, found) if behind is not None else None
+        _json(args, transcript.format, messages, found, request, made)
     else:
         if behind is not None:
             if args.error is not None and behind.error is not None:
                 out(f"The session recorded this error at {behind.error[0]}.")
             out(*_request_lines(behind, found), "")
-        _human(args, transcript, found)
+        _human(args, transcript, found, made)
     return EXIT_OK if found.found else EXIT_FOUND
 
 
@@ -182,11 +203,12 @@ def _json(
     messages: Sequence[Message],
     found: Explanation,
     request: dict[str, Any] | None = None,
+    made: tuple[dict[str, str], dict[str, str]] = ({}, {}),
 ) -> None:
     rec, where = found.recognition, found.location
     assert rec is not None and where is not None
     rule = found.rule or rec.rule
-    out_json(
+    said = _said_json(
         {
             "file": name_json(args.input),
             "request": request,
@@ -220,8 +242,23 @@ def _json(
             "verdict": found.verdict(),
             "changes": [c.to_json() for c in found.changes],
             "also_matches": [r.rule.id for r in found.others],
-        }
+        },
+        made,
     )
+    out_json(said)
+
+
+def _said_json(said: dict[str, Any], made: tuple[dict[str, str], dict[str, str]]) -> dict[str, Any]:
+    """``explain --json`` where suture made up call ids (:func:`made_up`, :func:`made_in_sent`):
+    each message, problem and change that names one names its place (or the session's own id)."""
+    places, real = made
+    if not places:
+        return said
+    sent = said.get("sent") or {}
+    for listed in (said["messages"], said["violations"], said["changes"], sent.get("problems")):
+        for item in listed or []:
+            unmade_json(item, places, real)
+    return said
 
 
 def _sent_json(found: Explanation) -> dict[str, Any] | None:
@@ -254,7 +291,14 @@ def _sent_json(found: Explanation) -> dict[str, Any] | None:
     }
 
 
-def _human(args: argparse.Namespace, transcript: Transcript, found: Explanation) -> None:
+def _human(
+    args: argparse.Namespace,
+    transcript: Transcript,
+    found: Explanation,
+    ids: tuple[dict[str, str], dict[str, str]] = ({}, {}),
+) -> None:
+    """``suture explain`` as text (``ids``: the call ids suture made up, each with its place, and
+    of those the session's own ids: :func:`made_in_sent`)."""
     rec, where = found.recognition, found.location
     assert rec is not None and where is not None
     messages = transcript.messages
@@ -321,7 +365,7 @@ def _human(args: argparse.Namespace, transcript: Transcript, found: Explanation)
         for c in found.changes:
             to = f"[{c.output_index}]" if c.output_index is not None else "(dropped)"
             w(f"  {c.kind} [{c.input_index}] → {to}: {c.summary}")
-    out(*lines)
+    out(*(unmade(line, *ids) for line in lines))
 
 
 def _repair_command(path: str, transcript: Transcript) -> str:

@@ -28,7 +28,18 @@ from typing import TYPE_CHECKING, Any
 
 from suture import show
 from suture.cli import EXIT_BAD_INPUT, EXIT_OK
-from suture.cli._common import STDIN, bad_lines_json, err, input_path, name_of, read_strict, summary_line
+from suture.cli._common import (
+    STDIN,
+    bad_lines_json,
+    err,
+    input_path,
+    made_up,
+    name_of,
+    read_strict,
+    summary_line,
+    unmade,
+    unmade_json,
+)
 from suture.io import InputError, Target, backup_name, file_key, output_target, same_file, write_files
 from suture.repair import Change, ChangeKind, Repair
 from suture.words import count
@@ -174,9 +185,9 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
         reordered = reordered_turns(result.messages, transcript, job.to)
         checking = _check_body(result, body)
     # A session the repair leaves as it is may still be edited for its agent: not "no changes".
-    edited = written is not None and written.changed
-    unchanged = "the history needs no repair" if edited else "no changes needed"
-    summary = summary_line(result, transcript.messages, reordered, unchanged, written.ids if written else {})
+    unchanged = "the history needs no repair" if written is not None and written.changed else "no changes needed"
+    made = _unmade_report(report, transcript, job.to if written is None else None, written is None)
+    summary = summary_line(result, transcript.messages, reordered, unchanged, _called(transcript, made, written))
     if not writes_back(transcript.format):
         summary += _valid_before(result, transcript)
     notes: list[str] = []
@@ -194,7 +205,7 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
     found: list[Violation] = []
     if checking is not None and job.report:
         found = _rejected(checking, shown, warnings, transcript, written is not None)
-        report["provider_check"] = [v.to_json() for v in found]
+        report["provider_check"] = [unmade_json(v.to_json(), made) for v in found]
         checking = None
     if job.in_place:
         resume = resume_command(transcript, data, job.input) if written is not None else None
@@ -211,7 +222,35 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
         # What was written would be rejected (the warning says why): the repair changes nothing,
         # but changes are needed, of a kind it does not make.
         summary = "the repair changes nothing" + summary[len(unchanged) :]
-    return warnings, summary, notes
+    return [unmade(w, made) for w in warnings], summary, notes
+
+
+def _called(transcript: Transcript, made: Mapping[str, str], written: Written | None) -> Mapping[str, str]:
+    """How the summary names an interrupted call otherwise than by its id: where suture made its
+    id up (``made``: :func:`made_up`), ``call at contents[1].parts[0] (grep)``, its place and its
+    tool; where the session written back names it otherwise, that id (``Written.ids``)."""
+    if not made:
+        return written.ids if written is not None else {}
+    tools = {c.id: c.name for m in transcript.messages for c in m.tool_calls}
+    return {i: f"call at {at}" + (f" ({tools[i]})" if tools.get(i) else "") for i, at in made.items()}
+
+
+def _unmade_report(report: dict[str, Any], transcript: Transcript, to: str | None, exported: bool) -> dict[str, str]:
+    """The call ids suture made up reading ``transcript`` (:func:`made_up`), each with its place,
+    where what is written names them nowhere either (an export, ``exported``, in the file's own
+    format: ``to``, else the one it is written in); then ``report`` (``--report``) names each
+    change's call by its place (:func:`unmade_json`), and ``interrupted`` holds ``null`` for such
+    a call, whose place ``interrupted_at`` gives (``null`` for one with its own id)."""
+    from suture.formats import export_name
+
+    made = made_up(transcript) if exported and (to or export_name(transcript)) == transcript.format else {}
+    if not made:
+        return made
+    report["changes"] = [unmade_json(c, made) for c in report["changes"]]
+    interrupted = report["interrupted"]
+    report["interrupted"] = [None if i in made else i for i in interrupted]
+    report["interrupted_at"] = [made.get(i) for i in interrupted]
+    return made
 
 
 def _whole_lines(data: bytes, transcript: Transcript) -> tuple[bytes, int | None]:

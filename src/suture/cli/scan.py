@@ -111,13 +111,13 @@ class _Table:
         if not rows:
             return
         rows = sorted(rows, key=lambda r: (r.when, r.path), reverse=True)
-        agent_w = max([len(r.agent or r.format) for r in rows] + [5])
+        agent_w = max([len(r.agent) for r in rows] + [5])  # (empty for a file that is no session log)
         head = f"{'verdict':<10}  {'agent':<{agent_w}}  {'last written':<16}  {'msgs':>6}  {'changes':>7}  file"
         lines = [head]
         for r in rows:
             when = r.when[:16].replace("T", " ")
             lines.append(
-                f"{r.verdict:<10}  {r.agent or r.format:<{agent_w}}  {when:<16}  {_count(r, r.messages):>6}  "
+                f"{r.verdict:<10}  {r.agent:<{agent_w}}  {when:<16}  {_count(r, r.messages):>6}  "
                 f"{_count(r, r.changes):>7}  {show.path(r.path)}{_note(r)}"
             )
         self.out.write("\n".join(lines) + "\n")
@@ -143,10 +143,19 @@ def _note(row: Row) -> str:
     if row.verdict == OK and row.fixes:
         bits.append(self_repairs(row))
     if row.last_error:
-        bits.append(f"last API error: {row.last_error}")
+        bits.append(f"last API error: {row.last_error}{_length_said(row.last_error)}")
     if row.skipped:
         bits.append(f"{count(row.skipped, 'unreadable line')} skipped")
     return "  — " + show.line("; ".join(bits)) if bits else ""
+
+
+def _length_said(error: str) -> str:
+    """What a row's verdict does not judge where its last API error says the history was longer
+    than the model's context window (``suture check`` says it after its verdict too)."""
+    from suture.checks.explain import SHAPE_NOT_LENGTH, elsewhere
+
+    cause = elsewhere(error)
+    return f" ({SHAPE_NOT_LENGTH}: suture explain FILE)" if cause is not None and cause.kind == "length" else ""
 
 
 class _JsonLines:

@@ -35,6 +35,7 @@ a new one right after the model content; a note is a user content with text part
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -59,7 +60,7 @@ from suture.model import (
     text_of,
 )
 
-__all__ = ["ADAPTER", "GeminiAdapter", "derived_id"]
+__all__ = ["ADAPTER", "GeminiAdapter", "derived_id", "made_up_calls"]
 
 SKIP_SIGNATURE = "skip_thought_signature_validator"
 """The ``thoughtSignature`` written on the first ``functionCall`` of a model content whose calls
@@ -77,6 +78,24 @@ _FOREIGN_KEYS = frozenset({"content", "tool_calls", "tool_call_id", "type", "too
 def derived_id(content_index: int, part_index: int) -> str:
     """The neutral id of a ``functionCall`` that has none: where it is in ``contents``."""
     return f"call_c{content_index}_p{part_index}"
+
+
+_DERIVED = re.compile(r"call_c(\d+)_p(\d+)")
+
+
+def made_up_calls(messages: Sequence[Message]) -> dict[str, str]:
+    """The calls of ``messages`` (read from Gemini contents) whose ids suture made from their
+    place (:func:`derived_id`: the file names them nowhere), each with that place as the file
+    writes it, ``contents[1].parts[0]``, for what is shown to a person. A call whose id repair
+    changed, or that has its own, is not among them."""
+    made: dict[str, str] = {}
+    for m in messages:
+        for c in m.tool_calls:
+            call = c.raw.get("functionCall") if isinstance(c.raw, dict) else None
+            found = _DERIVED.fullmatch(c.id) if isinstance(call, dict) and not call.get("id") else None
+            if found is not None:
+                made[c.id] = f"contents[{found[1]}].parts[{found[2]}]"
+    return made
 
 
 def _response_text(response: Any) -> tuple[str, bool | None]:

@@ -1,0 +1,68 @@
+"""``suture check`` on a session whose last recorded API error is one its check of the request's
+shape does not judge (a history longer than the model's context window, an invalid thinking
+signature): the verdict stands, and one line after it says so, as ``suture explain`` tells it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from suture.cli import main
+
+SAMPLES = Path(__file__).parent.parent / "sample_sessions"
+CODEX = SAMPLES / "codex" / "broken-resumed.jsonl"  # line 19: Codex's "exceeds the context window"
+CLAUDE = SAMPLES / "claude-code" / "interrupted-then-api-error.jsonl"  # line 8: an A1 400
+
+
+def test_a_length_error_is_said_after_the_verdict_without_changing_it(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(CODEX)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    at = next(k for k, line in enumerate(lines) if line.startswith("openai-responses: no problems"))
+    assert lines[at + 1] == (
+        "  the session's last API error (line 19) says the history was longer than the model's context window; "
+        f"suture checks a request's shape, not its length in tokens: suture explain {CODEX}"
+    )
+    assert main(["check", "--json", str(CODEX)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["clean"] is True
+    recorded = report["recorded_error"]
+    assert (recorded["line"], recorded["kind"], recorded["rule"]) == (19, "length", None)
+    assert "exceeds the context window" in recorded["error"] and recorded["said"] == lines[at + 1].strip()
+
+
+def test_an_error_the_check_judges_is_not_said_again(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["check", "--json", str(CLAUDE)])
+    assert json.loads(capsys.readouterr().out)["recorded_error"] is None
+    main(["check", str(CLAUDE)])
+    assert "last API error" not in capsys.readouterr().out
+
+
+def test_an_error_no_check_can_see_is_said(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = CLAUDE.read_text().splitlines()
+    record = json.loads(lines[7])
+    record["message"]["content"][0]["text"] = (
+        'API Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":'
+        '"messages.1.content.0: Invalid `signature` in `thinking` block"}}'
+    )
+    path = tmp_path / "signature.jsonl"
+    path.write_text("\n".join([*lines[:7], json.dumps(record)]) + "\n")
+    main(["check", "--json", str(path)])
+    recorded = json.loads(capsys.readouterr().out)["recorded_error"]
+    assert (recorded["line"], recorded["kind"], recorded["rule"]) == (8, "rule", "A12")
+    assert recorded["said"].startswith("the session's last API error (line 8) is one suture's check cannot see")
+
+
+def test_a_request_file_records_none(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["check", "--json", str(SAMPLES / "chat" / "renamed-id.json")])
+    assert json.loads(capsys.readouterr().out)["recorded_error"] is None
+
+
+def test_scan_says_its_verdict_does_not_judge_a_length_error(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["scan", str(CODEX)])
+    row = capsys.readouterr().out.splitlines()[1]
+    assert row.startswith("ok ") and row.endswith(
+        "exceeds the context window of this model. Please adjust your input and try again. (suture checks a "
+        "request's shape, not its length in tokens: suture explain FILE)"
+    ), row

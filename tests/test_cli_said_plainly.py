@@ -1,0 +1,72 @@
+"""What the command line says about a file, in words a user can act on: a scan's agent column,
+a header's other reading of the file, standard input's aside."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from suture.cli import main
+
+SAMPLES = Path(__file__).parent.parent / "sample_sessions"
+
+
+def test_scan_leaves_the_agent_column_empty_for_a_file_that_is_no_session_log(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """README: ``agent`` is empty for a file that is not a session log, in the table as in --json."""
+    main(["scan", str(SAMPLES / "chat" / "renamed-id.json"), str(SAMPLES / "codex" / "broken-resumed.jsonl")])
+    head, *rows = capsys.readouterr().out.splitlines()
+    at = head.index("agent")
+    agents = {
+        row.split("  — ")[0].split()[-1].rsplit("/", 1)[-1]: row[at : head.index("last written")].strip()
+        for row in rows
+    }
+    assert agents == {"renamed-id.json": "", "broken-resumed.jsonl": "codex"}, rows
+    main(["scan", "--json", str(SAMPLES / "chat" / "renamed-id.json")])
+    assert json.loads(capsys.readouterr().out.splitlines()[0])["agent"] == ""
+
+
+def test_a_file_that_reads_as_one_other_format_says_what_naming_it_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "plain.json"
+    path.write_text(json.dumps([{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]))
+    main(["check", str(path), "--format", "chat"])  # named: no other reading
+    assert "just as well" not in capsys.readouterr().out
+    # Every message a plain string: Chat and Anthropic Messages alike (Responses and the AI SDK too).
+    main(["check", str(path)])
+    header = capsys.readouterr().out.splitlines()[0]
+    assert "too: --format NAME" not in header
+    assert header.endswith(
+        "(it reads as Anthropic Messages, OpenAI Responses input items or Vercel AI SDK ModelMessage "
+        "list just as well: --format messages, responses or vercel judges it as that format)"
+    ), header
+
+
+def test_one_other_reading_names_the_rules_it_is_judged_by() -> None:
+    from suture.cli.check import _reads_too
+
+    assert _reads_too(["messages"]) == (
+        " (it reads as Anthropic Messages just as well: --format messages judges it by the rules of Anthropic Messages)"
+    )
+    assert _reads_too(["vercel"]).endswith("--format vercel judges it by the Valid property every provider shares)")
+    assert _reads_too([]) == ""
+
+
+def test_check_never_reads_standard_input_again_for_what_repair_writes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Standard input was read once: the session suture repair writes is not asked of it again."""
+    from suture.cli import check
+    from suture.cli._common import STDIN
+    from suture.formats import load_file
+    from suture.repair import repair
+
+    transcript = load_file(SAMPLES / "real" / "claude-code" / "tool_heavy.jsonl")
+
+    def read_again(*args: object, **kwargs: object) -> bytes:
+        raise AssertionError("standard input read a second time")
+
+    monkeypatch.setattr(check, "read_input", read_again)
+    assert check._export_aside(STDIN, transcript, repair(transcript.messages)) is None
