@@ -310,10 +310,12 @@ def _run_providers(args: argparse.Namespace, transcript: Transcript, providers: 
         )
         out_json(_unmade_report(report, made_up(transcript)))
         return EXIT_FOUND if broken else EXIT_OK
+    from suture.io import gc_paused
     from suture.sent import as_sent
     from suture.sent.numbered import modelled
 
-    request = modelled(transcript, as_sent(transcript))
+    with gc_paused():  # (what is sent, built: a few objects a message, no cycles to find)
+        request = modelled(transcript, as_sent(transcript))
     out(
         f"{name_of(args.input)}: {count(len(messages), 'message')} ({transcript.format}); "
         f"repaired: {count(len(repaired), 'message')}{_reads_too(args.others)}",
