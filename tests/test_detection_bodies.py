@@ -30,8 +30,6 @@ def _detected(value: Any) -> tuple[str, tuple[str, ...]]:
     [
         {"system": "be brief"},
         {"stop_sequences": ["END"]},
-        {"top_k": 5},
-        {"thinking": {"type": "enabled", "budget_tokens": 1024}},
         {"anthropic_version": "bedrock-2023-05-31"},
         {"tools": [{"name": "ls", "description": "list", "input_schema": {"type": "object"}}]},
     ],
@@ -91,6 +89,33 @@ def test_a_top_level_system_still_decides_against_keys_of_openai_chat() -> None:
 
 
 def test_keys_of_both_apis_but_system_tell_nothing() -> None:
-    name, others = _detected({"model": "m", "top_k": 5, "n": 1, "messages": PLAIN})
+    name, others = _detected({"model": "m", "stop_sequences": ["END"], "n": 1, "messages": PLAIN})
     assert name == "chat"
     assert "messages" in others
+
+
+_CHAT_WITH_CALLS = [
+    {"role": "user", "content": "hi"},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}],
+    },
+    {"role": "tool", "tool_call_id": "c1", "content": "ok"},
+]
+
+
+@pytest.mark.parametrize("extra", [{"top_k": 40}, {"thinking": {"type": "enabled"}}, {"stop_sequences": ["x"]}])
+def test_records_only_chat_writes_are_chat_whatever_else_the_body_holds(extra: dict[str, Any]) -> None:
+    """OpenAI-compatible chat servers take top_k and thinking too; and a key of Anthropic's beside
+    records only chat writes (tool_calls, tool_call_id) does not make them Anthropic's."""
+    assert _detected({"model": "m", **extra, "messages": _CHAT_WITH_CALLS})[0] == "chat"
+
+
+def test_top_k_alone_tells_nothing() -> None:
+    body = {
+        "model": "m",
+        "top_k": 40,
+        "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}],
+    }
+    assert _detected(body)[0] == "chat"

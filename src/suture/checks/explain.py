@@ -685,12 +685,17 @@ def _other_role(roles: Sequence[str | None], n: int, rec: Recognition, place: Ca
     return said
 
 
+_EACH_MESSAGE = "messages"
+"""A rule's index kind, and a request's list, that counts one place a message (not turns, items
+or contents): the one whose places have a role to compare."""
+
+
 def _wire_roles(messages: Sequence[Message], kind: str | None) -> list[str | None]:
     """The role of each wire message the history makes, as the provider's index counts them
     (``None`` for a list of items or contents, which :data:`_ROLE_AT` does not name)."""
     if kind in ("turns", "turns1"):
         return [t.role for t in turns(messages)]
-    if kind == "messages":
+    if kind == _EACH_MESSAGE:
         return [m.role for m in messages]
     return []
 
@@ -1379,7 +1384,7 @@ def _sent_place(messages: Sequence[Message], request: SentRequest, rec: Recognit
 
 def _sent_roles(request: SentRequest) -> list[str | None]:
     """The role of each place of ``request`` (``None`` for an item or a place without one)."""
-    if request.key != "messages":
+    if request.key != _EACH_MESSAGE:
         return []
     return [value.get("role") if isinstance(value, dict) else None for value in request.wire]
 

@@ -311,22 +311,25 @@ def made_up(transcript: Transcript) -> dict[str, str]:
     ``suture.formats.gemini.made_up_calls``), each with the call's place in the file
     (``contents[1].parts[0]``): where an id would reach a person, the place is named instead (and
     in JSON, ``call_id`` is ``null`` and ``call_at`` the place)."""
-    if transcript.format != "gemini":
-        return {}
-    from suture.formats.gemini import made_up_calls
+    return _made_up_by(transcript.format, transcript.messages)
 
-    return made_up_calls(transcript.messages)
+
+def _made_up_by(format: str, messages: Sequence[Message]) -> dict[str, str]:
+    """The call ids the reader of ``format`` made up reading ``messages`` (its adapter's
+    ``made_up_calls``; none where its reader makes up no id)."""
+    from suture.formats import get
+
+    finder = getattr(get(format), "made_up_calls", None)
+    return finder(messages) if finder is not None else {}
 
 
 def made_in_sent(transcript: Transcript, sent: Sent) -> tuple[dict[str, str], dict[str, str]]:
     """The call ids suture made up reading what the agent sends (a Gemini request, whose calls
     pi sends with no id), each with its place there, and of those, the id the session holds for
     the same call (its message's calls as written, in the same order)."""
-    if sent.wire_format != "gemini":
+    made = _made_up_by(sent.wire_format, sent.messages)
+    if not made:
         return {}, {}
-    from suture.formats.gemini import made_up_calls
-
-    made = made_up_calls(sent.messages)
     real: dict[str, str] = {}
     for k, m in enumerate(sent.messages):
         ids = [c.id for c in m.tool_calls]

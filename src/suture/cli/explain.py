@@ -255,7 +255,8 @@ def _said_json(said: dict[str, Any], made: tuple[dict[str, str], dict[str, str]]
     if not places:
         return said
     sent = said.get("sent") or {}
-    for listed in (said["messages"], said["violations"], said["changes"], sent.get("problems")):
+    every = [said["messages"], said["violations"], said["changes"], sent.get("problems")]
+    for listed in every:
         for item in listed or []:
             unmade_json(item, places, real)
     return said

@@ -65,8 +65,6 @@ _ANTHROPIC_BODY = frozenset(
     {
         "system",
         "stop_sequences",
-        "top_k",
-        "thinking",
         "anthropic_version",
         "anthropic_beta",
         "container",
@@ -108,7 +106,8 @@ _CHAT_BODY = frozenset(
 def body_api(body: dict[str, Any]) -> str | None:
     """Which of the two message formats a request body (an object with ``messages``) is written
     for, by its own keys: ``"messages"`` (Anthropic: a top-level ``system``, ``stop_sequences``,
-    ``top_k``, ``thinking``, ..., or a tool with an ``input_schema``), ``"chat"`` (OpenAI Chat:
+    ``anthropic_version``, ..., or a tool with an ``input_schema``; not ``top_k`` or ``thinking``,
+    which OpenAI-compatible chat servers take too), ``"chat"`` (OpenAI Chat:
     ``max_completion_tokens``, ``n``, ``stop``, ``response_format``, ..., or a tool of type
     ``function``); None where its keys tell nothing, or tell both but for a top-level ``system``
     (which alone decided before the other keys were read: it still does)."""

@@ -62,8 +62,8 @@ class ChatAdapter:
             return 0
         messages, shape = found
         api = body_api(doc.value) if shape == "body" else None
-        if api == "messages":
-            return 0  # a top-level system prompt (or another key only Anthropic takes) is Anthropic's shape
+        if api == "messages" and "system" in doc.value:
+            return 0  # a top-level system prompt is Anthropic's shape
         score = 0 if messages else PLAUSIBLE  # an empty history is a (trivially valid) chat history
         for record in messages[:_SNIFFED]:
             # A record with a bad role is still chat-shaped: load names it precisely.
@@ -91,6 +91,10 @@ class ChatAdapter:
                 score = CERTAIN
         if api == "chat" and score:
             score = max(score, LIKELY)  # a key only OpenAI Chat takes: no other format's body
+        elif api == "messages" and score < CERTAIN:
+            # Another key only Anthropic takes (OpenAI refuses it) makes it Anthropic's body; records
+            # only chat writes (tool_calls, tool_call_id) are chat's whatever the body says.
+            return 0
         return score
 
     # -- loading -----------------------------------------------------------------------------

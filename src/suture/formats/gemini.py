@@ -197,6 +197,12 @@ class GeminiAdapter:
     provider = "gemini"
     """The provider (a ``suture.checks`` name) whose API these records are written for."""
 
+    @staticmethod
+    def made_up_calls(messages: Sequence[Message]) -> dict[str, str]:
+        """The ids this reader made up for calls with none (:func:`made_up_calls`): a format
+        whose reader makes up no id has no such method."""
+        return made_up_calls(messages)
+
     # -- detection ---------------------------------------------------------------------------
 
     def _contents_of(self, doc: Document) -> tuple[list[Any], str] | None:
