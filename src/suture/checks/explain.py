@@ -1125,7 +1125,8 @@ def explain_transcript(
 
     def contracts(provider: str) -> Verdict:
         if provider not in verdicts:
-            verdicts[provider] = verdict(transcript.messages, provider, result)
+            # (a session log's history is sent with the user's next message after it)
+            verdicts[provider] = verdict(transcript.messages, provider, result, prompt_follows=True)
         return verdicts[provider]
 
     tries = [
@@ -1319,7 +1320,7 @@ def _explain_sent(
     ]
     where = Location(provider, touching, written if not missing else [], contract, by)
     changes = [] if missing else related_changes(result, where, rec.ids)
-    lines = sorted({line for i in where.indices for line in lines_of(messages[i].source)})
+    lines = sorted({line for i in where.indices if 0 <= i < len(messages) for line in lines_of(messages[i].source)})
     return Explanation(
         text,
         rec,
