@@ -91,3 +91,16 @@ def test_explain_names_a_call_by_its_place_or_the_session_s_id(capsys: pytest.Ca
     report = json.loads(capsys.readouterr().out)
     _no_made_up_id(json.dumps(report))
     assert report["sent"]["problems"][0]["call_id"] == PI_ID
+
+
+def test_what_a_provider_would_say_is_quoted_as_it_says_it(capsys: pytest.CaptureFixture[str]) -> None:
+    """The words suture writes name a made-up id's call by its place; a provider's error is quoted
+    as the provider gives it (about the request suture's conversion writes, made-up ids and all),
+    in the text as in --json's error."""
+    main(["check", "--provider", "gemini,anthropic", str(SAMPLES / "gemini" / "broken-no-ids.json")])
+    said = capsys.readouterr().out
+    quoted = [line for line in said.splitlines() if "anthropic would say:" in line]
+    assert quoted and all("call_c" in line and "contents[" not in line.split("would say:")[1] for line in quoted[:2])
+    main(["check", "--json", "--provider", "anthropic", str(SAMPLES / "gemini" / "broken-no-ids.json")])
+    errors = [p["error"] for p in json.loads(capsys.readouterr().out)["providers"]["anthropic"]["before"]]
+    assert [e for e in errors if e in "\n".join(quoted)]

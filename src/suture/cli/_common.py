@@ -341,10 +341,18 @@ def made_in_sent(transcript: Transcript, sent: Sent) -> tuple[dict[str, str], di
     return made, real
 
 
+_QUOTED = re.compile(r"\s*\S+ would say\b[^:]*: ")
+"""A line of check's that quotes a provider's error (``      anthropic would say: …``)."""
+
+
 def unmade(text: str, made: Mapping[str, str], real: Mapping[str, str] | None = None) -> str:
     """``text`` with each id of ``made`` (:func:`made_up`) said as the place it maps to: ``call
     call_c1_p0`` becomes ``call at contents[1].parts[0]``, the id alone the place; an id of
-    ``real`` (the one the file itself holds for that call, where it does) becomes that id."""
+    ``real`` (the one the file itself holds for that call, where it does) becomes that id. A line
+    that quotes what a provider would say is left as the provider says it (as ``--json`` leaves
+    ``error``)."""
+    if _QUOTED.match(text):
+        return text  # what the provider would say, quoted as it says it
     for id_, said in made.items():
         if id_ not in text:
             continue
