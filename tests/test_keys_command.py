@@ -38,7 +38,7 @@ def test_the_settings_file_s_keys_marked_and_in_json(tmp_path: Path) -> None:
     proc = keys(tmp_path, config=str(config))
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[:2] == [
-        f"settings file: {config} (1 binding with keys of its own)",
+        f"settings file: {config} (2 bindings with keys other than suture's own)",  # (? taken from help)
         "  its keymap names app.nope, which no binding is called",
     ]
     row = next(line for line in proc.stdout.splitlines() if line.startswith("app.next_change "))
@@ -83,3 +83,16 @@ def test_the_app_and_the_browser_refuse_a_settings_file_they_cannot_use_before_t
         )
         line = one_error_line(proc)
         assert "keymap 'app.next_change': the keys are one string" in line, argv
+
+
+def test_a_key_taken_from_another_binding_leaves_it_without(tmp_path: Path) -> None:
+    config = tmp_path / "clash.toml"
+    config.write_text('[keymap]\n"app.next_change" = "N"\n')
+    rows = {b["id"]: b for b in json.loads(keys(tmp_path, "--json", config=str(config)).stdout)["bindings"]}
+    assert rows["app.next_change"]["keys"] == ["N"]
+    assert rows["app.previous_change"]["keys"] == [] and rows["app.previous_change"]["own_keys"] == ["N"]
+    assert rows["detail.previous_change"]["keys"] == ["N"]  # (another place: the details' own N)
+    line = next(
+        x for x in keys(tmp_path, config=str(config)).stdout.splitlines() if x.startswith("app.previous_change")
+    )
+    assert "*(none)" in line

@@ -84,8 +84,11 @@ async def test_an_id_no_binding_has_and_a_key_taken_from_another_are_said(worked
         await pilot.press("n")
         await pilot.pause()
         assert sidebar.display
-        clashes = [t for t in toasts(app) if "two bindings" in t]
-        assert len(clashes) == 1 and "n from app.next_change to app.toggle_changes" in clashes[0], clashes
+        clashes = [t for t in toasts(app) if "takes keys from other bindings" in t]
+        assert len(clashes) == 1 and "n from app.next_change, which has no key left" in clashes[0], clashes
+        help_keys = {b.id: b.key for _, group in app.help_groups() for b in group if getattr(b, "id", None)}
+        assert help_keys["app.next_change"] == "" and help_keys["app.toggle_changes"] == "n"
+        assert app.key_of("app.next_change") == "no key"
 
 
 def test_every_binding_of_suture_s_screens_is_there_by_id() -> None:

@@ -40,14 +40,15 @@ def add_arguments(sub: Any, name: str) -> None:
 def run(args: argparse.Namespace) -> int:
     from textual.keys import format_key
 
-    from suture.tui.keys import every_binding
+    from suture.tui.keys import every_binding, keys_now
 
     settings = read_settings()
     path, _ = settings_path()
+    keys = keys_now(settings.keymap)
     rows: list[dict[str, Any]] = []
     for binding_id, binding in every_binding().items():
         own = binding.key.split(",")
-        now = settings.keymap.get(binding_id, binding.key).split(",")
+        now = keys[binding_id]
         rows.append(
             {
                 "id": binding_id,
@@ -68,17 +69,20 @@ def run(args: argparse.Namespace) -> int:
     if settings.path is None:
         out(f"settings file: {where} (none there: every key is suture's own)")
     else:
-        out(f"settings file: {where} ({bound} binding{'' if bound == 1 else 's'} with keys of its own)")
+        out(f"settings file: {where} ({bound} binding{'' if bound == 1 else 's'} with keys other than suture's own)")
     if unknown:
         out(f"  its keymap names {', '.join(unknown)}, which no binding is called")
     out("")
     id_width = max(len(row["id"]) for row in rows)
     key_width = min(24, max(len(", ".join(row["keys"])) for row in rows))
     for row in rows:
-        keys = ", ".join(row["keys"])
+        shown = ", ".join(row["keys"]) or "(none)"
         mark = "*" if row["keys"] != row["own_keys"] else " "
         words = row["description"] + (f": {row['tooltip']}" if row["tooltip"] else "")
-        out(f"{row['id']:<{id_width}} {mark}{keys:<{key_width}}  {words}")
+        out(f"{row['id']:<{id_width}} {mark}{shown:<{key_width}}  {words}")
     if bound:
-        out("", "* bound by the settings file (suture's own keys: suture keys --json gives own_keys)")
+        out(
+            "",
+            "* bound otherwise by the settings file, or a key of its own taken by it (suture keys --json gives own_keys)",
+        )
     return EXIT_OK

@@ -1710,7 +1710,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
     def _keymap_checked(self) -> None:
         """Say which ids of the keymap no binding has (a typo binds nothing), and which keys it
         gives one binding that another of the same place had (that one loses them)."""
-        from suture.tui.keys import every_binding
+        from suture.tui.keys import every_binding, keys_now
 
         bindings = every_binding()
         unknown = sorted(set(self.keymap) - set(bindings))
@@ -1718,16 +1718,15 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         if unknown:
             names = ", ".join(show.line(name) for name in unknown)
             said.append(f"the keymap names {names}, which no key binding is called (suture keys lists them)")
-        keys = self._normalize_keymap({b.id: b.key for b in bindings.values() if b.id})
+        now = keys_now(self.keymap)
         taken = []
-        for name, given in self._keymap.items():
-            place = name.split(".")[0]
-            for other, had in keys.items():
-                lost = set(given.split(",")) & set(self._keymap.get(other, had).split(","))
-                if other != name and other.split(".")[0] == place and lost:
-                    taken.append(f"{', '.join(format_key(k) for k in sorted(lost))} from {other} to {name}")
+        for name, binding in bindings.items():
+            lost = [k for k in binding.key.split(",") if k not in now[name]]
+            if name not in self.keymap and lost:
+                gone = "" if now[name] else ", which has no key left"
+                taken.append(f"{', '.join(format_key(k) for k in lost)} from {name}{gone}")
         if taken:
-            said.append(f"the keymap gives one key two bindings: {'; '.join(sorted(set(taken)))}")
+            said.append(f"the keymap takes keys from other bindings: {'; '.join(taken)}")
         for text in said:
             self.notify(text, title="settings", severity="warning", timeout=12, markup=False)
 
@@ -1737,11 +1736,17 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         return re.sub(r"\{([a-z_]+\.[a-z_]+)\}", lambda m: self.key_of(m.group(1)), text)
 
     def key_of(self, binding_id: str) -> str:
-        """The first key that does the app's binding ``binding_id`` (the keymap's, else its own),
-        as the help writes it."""
-        bound = [b for keyed in self._bindings.key_to_bindings.values() for b in keyed]
-        own = next(b.key for b in [*bound, *TranscriptView.BINDINGS] if isinstance(b, Binding) and b.id == binding_id)
-        return format_key(self.keymap.get(binding_id, own).split(",")[0])
+        """The first key that does binding ``binding_id`` now (the keymap's, else its own), as the
+        help writes it; ``no key`` where the keymap took them all."""
+        if self.keymap:
+            from suture.tui.keys import keys_now
+
+            keys = keys_now(self.keymap).get(binding_id, [])
+        else:
+            bound = [b for keyed in self._bindings.key_to_bindings.values() for b in keyed]
+            own = [b for b in [*bound, *TranscriptView.BINDINGS] if isinstance(b, Binding) and b.id == binding_id]
+            keys = own[0].key.split(",") if own else []
+        return format_key(keys[0]) if keys else "no key"
 
     # -- help and palette --------------------------------------------------------------------
 

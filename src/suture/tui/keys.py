@@ -217,11 +217,33 @@ def every_binding() -> dict[str, Binding]:
     return dict(sorted(found.items(), key=lambda item: (item[0].split(".")[0] != "app", item[0].split(".")[0])))
 
 
+def keys_now(keymap: Mapping[str, str]) -> dict[str, list[str]]:
+    """The keys of each binding of :func:`every_binding` once ``keymap`` is applied, as Textual
+    applies it: a binding the keymap names has the keymap's keys; any other binding of the same
+    place (its id's first part: the app, the panes, a list, a dialog) loses the keys the keymap
+    gave to one of them, and may be left with none."""
+    from textual.app import App
+
+    given = App._normalize_keymap(dict(keymap))
+    now: dict[str, list[str]] = {}
+    for name, binding in every_binding().items():
+        if name in given:
+            now[name] = given[name].split(",")
+            continue
+        place = name.split(".")[0]
+        taken = {k for other, keys in given.items() if other.split(".")[0] == place for k in keys.split(",")}
+        now[name] = [k for k in binding.key.split(",") if k not in taken]
+    return now
+
+
 def rebound(bindings: Iterable[BindingType], keymap: Mapping[str, str]) -> list[BindingType]:
-    """``bindings`` with the keys ``keymap`` gives them (by binding id), as Textual binds them."""
+    """``bindings`` with the keys they have once ``keymap`` is applied (:func:`keys_now`)."""
+    if not keymap:
+        return list(bindings)
+    now = keys_now(keymap)
     return [
-        b.with_key(keymap[b.id], key_display=None)
-        if isinstance(b, Binding) and b.id is not None and b.id in keymap
+        b.with_key(",".join(now[b.id]), key_display=None)
+        if isinstance(b, Binding) and b.id in now and now[b.id] != b.key.split(",")
         else b
         for b in bindings
     ]
