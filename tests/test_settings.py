@@ -57,3 +57,9 @@ def test_a_folder_or_bytes_that_are_not_text(tmp_path: Path) -> None:
     path.write_bytes(b"\xff\xfe[keymap]")
     with pytest.raises(InputError, match="not UTF-8 text"):
         read_settings({"SUTURE_CONFIG": str(path)})
+
+
+def test_an_id_written_without_quotes_is_the_id_it_spells(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('[keymap]\napp.next_change = "ctrl+n"\n"view.down" = "j"\n')
+    assert read_settings({"SUTURE_CONFIG": str(path)}).keymap == {"app.next_change": "ctrl+n", "view.down": "j"}

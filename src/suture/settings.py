@@ -3,7 +3,8 @@
 The file is TOML, at ``$SUTURE_CONFIG`` where that is set, else at
 ``$XDG_CONFIG_HOME/suture/config.toml`` (``~/.config/suture/config.toml``). It may be missing; one
 named by ``$SUTURE_CONFIG`` may not. Its one table, ``[keymap]``, maps a binding's id (``suture
-keys`` lists them) to the keys that do it instead of its own, as Textual's keymaps do::
+keys`` lists them; quoted or not) to the keys that do it instead of its own, as Textual's keymaps
+do::
 
     [keymap]
     "app.next_change" = "n,ctrl+n"
@@ -20,6 +21,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from suture import show
 from suture.io import InputError
@@ -83,7 +85,7 @@ def _keymap(table: object, shown: str) -> dict[str, str]:
     if not isinstance(table, dict):
         raise InputError(f'{shown}: [keymap] is a table of binding ids and keys ("app.next_change" = "n,ctrl+n")')
     keymap: dict[str, str] = {}
-    for binding_id, keys in table.items():
+    for binding_id, keys in _flat(table):
         name = show.line(repr(binding_id))
         if not isinstance(keys, str):
             raise InputError(f'{shown}: keymap {name}: the keys are one string, such as "n,ctrl+n"')
@@ -94,3 +96,15 @@ def _keymap(table: object, shown: str) -> dict[str, str]:
             )
         keymap[binding_id] = ",".join(each)
     return keymap
+
+
+def _flat(table: dict[str, Any], prefix: str = "") -> list[tuple[str, object]]:
+    """The keymap's ids and values, an id written unquoted (``app.next_change = "n"``, which TOML
+    reads as a table ``app`` holding ``next_change``) read as the id it spells."""
+    out: list[tuple[str, object]] = []
+    for name, value in table.items():
+        if isinstance(value, dict):
+            out.extend(_flat(value, f"{prefix}{name}."))
+        else:
+            out.append((f"{prefix}{name}", value))
+    return out
