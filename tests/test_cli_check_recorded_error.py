@@ -66,3 +66,13 @@ def test_scan_says_its_verdict_does_not_judge_a_length_error(capsys: pytest.Capt
         "exceeds the context window of this model. Please adjust your input and try again. (suture checks a "
         "request's shape, not its length in tokens: suture explain FILE)"
     ), row
+
+
+def test_the_recorded_error_is_said_under_the_verdict_of_the_provider_it_came_from(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    main(["check", "--provider", "anthropic,openai-responses", str(SAMPLES / "codex" / "broken-resumed.jsonl")])
+    lines = capsys.readouterr().out.splitlines()
+    said = next(k for k, line in enumerate(lines) if "the session's last API error" in line)
+    verdict = max(k for k, line in enumerate(lines[:said]) if not line.startswith(" ") and line)
+    assert lines[verdict].startswith("openai-responses:"), lines[verdict]

@@ -475,8 +475,13 @@ def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tu
         out_json(_unmade_report(report, made, real))
     else:
         lines = _session_lines(args, transcript, sent, request, results, stricter_of)
-        if recorded is not None:  # (right after the first verdict: what that verdict does not judge)
-            at = next((k for k, line in enumerate(lines) if k and not line.startswith(" ") and line), len(lines))
+        if recorded is not None:  # (right after the verdict of the provider the error came from)
+            own = f"{sent.provider}:"
+            at = next((k for k, line in enumerate(lines) if k and line.startswith(own)), None)
+            if at is None:  # (that provider not checked: before the first verdict)
+                at = (
+                    next((k for k, line in enumerate(lines) if k and not line.startswith(" ") and line), len(lines)) - 1
+                )
             lines.insert(at + 1, f"  {recorded['said']}")
         if export is not None:  # (after the contract view, before the records not sent)
             at = next((k for k, line in enumerate(lines) if line.startswith("Not sent by ")), len(lines))
