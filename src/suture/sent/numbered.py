@@ -295,11 +295,8 @@ class SentRequest:
             from suture.formats import provider_of
 
             agent_s = list_key(wire_format_of(self.provider)) == key
-            named = (
-                self.provider
-                if agent_s
-                else provider_of({"input": "responses", "contents": "gemini"}.get(key, "messages"))
-            )
+            # (the first wire format whose list it is: Anthropic's for messages)
+            named = self.provider if agent_s else provider_of(next(f for f, k in _KEYS.items() if k == key))
         if key == self.key and (provider is None or self.own(named)):
             written = list(self.written[n]) if 0 <= n < len(self.written) else []
             # The messages sent at this place first: a message traced to a record of another
