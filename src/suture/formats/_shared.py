@@ -39,6 +39,12 @@ def image_size(base64: str | None) -> int:
     return len(base64) if base64 else 0
 
 
+def data_url_base64(url: str) -> str | None:
+    """The base64 payload of a ``data:`` URL (``data:image/png;base64,...``), ``None`` for any
+    other URL."""
+    return url.split(";base64,", 1)[1] if url.startswith("data:") and ";base64," in url[:80] else None
+
+
 def message_records(doc: Document, head: int | None = None) -> tuple[list[Any], str] | None:
     """The records of a document that hold messages, and its shape: ``jsonl`` (one a line, or a
     lone message object), ``array``, or ``body`` (an object with ``messages``). Of JSONL only the

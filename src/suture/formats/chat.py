@@ -17,7 +17,7 @@ import orjson
 
 from suture import codec
 from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
-from suture.formats._shared import body_api, edit_lines, image_size, message_records, written_over
+from suture.formats._shared import body_api, data_url_base64, edit_lines, image_size, message_records, written_over
 from suture.formats._shared import type_name as _type_name
 from suture.grown import grown_by
 from suture.io import Document, gc_paused
@@ -182,8 +182,7 @@ class ChatAdapter:
                 url = image.get("url") if isinstance(image, dict) else image
                 url = url if isinstance(url, str) else ""
                 media = url[5 : url.index(";")] if url.startswith("data:") and ";" in url[:64] else None
-                base64 = url.split(";base64,", 1)[1] if url.startswith("data:") and ";base64," in url[:80] else None
-                parts.append(ImagePart(part, media, image_size(base64)))
+                parts.append(ImagePart(part, media, image_size(data_url_base64(url))))
             else:
                 parts.append(OtherPart(part, str(kind) if kind is not None else _type_name(part)))
         return parts

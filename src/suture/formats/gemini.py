@@ -128,7 +128,7 @@ def _part(part: Any) -> Part:
     if isinstance(file, dict) and isinstance(file.get("mimeType"), str) and file["mimeType"].startswith("image/"):
         uri = file.get("fileUri")
         uri = uri if isinstance(uri, str) else None
-        return ImagePart(part, file["mimeType"], image_size(None), url=uri)
+        return ImagePart(part, file["mimeType"], 0, url=uri)
     kind = next((k for k in part if k not in ("thoughtSignature", "thought")), "part")
     return OtherPart(part, kind)
 

@@ -51,7 +51,7 @@ import orjson
 
 from suture import codec
 from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
-from suture.formats._shared import image_size
+from suture.formats._shared import data_url_base64, image_size
 from suture.formats._shared import type_name as _type_name
 from suture.io import Document, gc_paused
 from suture.model import (
@@ -215,10 +215,10 @@ def _image(part: dict[str, Any]) -> ImagePart:
     url = url if isinstance(url, str) else part.get("file_id")
     url = url if isinstance(url, str) else ""
     media = url[5 : url.index(";")] if url.startswith("data:") and ";" in url[:64] else None
-    if url.startswith("data:") and ";base64," in url[:80]:
-        base64 = url.split(";base64,", 1)[1]
+    base64 = data_url_base64(url)
+    if base64 is not None:
         return ImagePart(part, media, image_size(base64), data=base64)
-    return ImagePart(part, media, image_size(None), url=url if isinstance(part.get("image_url"), str) else None)
+    return ImagePart(part, media, 0, url=url if isinstance(part.get("image_url"), str) else None)
 
 
 def _parts(content: Any, where: str) -> Content:

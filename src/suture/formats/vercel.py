@@ -30,7 +30,7 @@ from msgspec import Struct, field
 
 from suture import codec
 from suture.formats import CERTAIN, LIKELY, PLAUSIBLE, FormatError
-from suture.formats._shared import Row, edit_lines, image_size, written_over
+from suture.formats._shared import Row, data_url_base64, edit_lines, image_size, written_over
 from suture.formats._shared import type_name as _type_name
 from suture.grown import grown_by
 from suture.io import Document, gc_paused
@@ -104,11 +104,11 @@ def _part(part: Any) -> Part:
         data = part.get("image", part.get("data"))
         if not isinstance(data, str):
             return ImagePart(part, media, 0)
-        if data.startswith("data:") and ";base64," in data[:80]:
-            base64 = data.split(";base64,", 1)[1]
+        base64 = data_url_base64(data)
+        if base64 is not None:
             return ImagePart(part, media or data[5 : data.index(";")], image_size(base64), data=base64)
         if ":" in data[:10]:
-            return ImagePart(part, media, image_size(None), url=data)
+            return ImagePart(part, media, 0, url=data)
         return ImagePart(part, media, image_size(data), data=data)
     return OtherPart(part, str(kind) if kind is not None else "part")
 
