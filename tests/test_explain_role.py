@@ -49,7 +49,7 @@ def test_a_request_file_s_message_of_another_role_is_not_the_error_s(
     assert main(["explain", str(path), "--format", "messages", A12.format(n=2)]) == 1
     said = capsys.readouterr().out
     assert "message 2 is a user message, not an assistant message (its thinking blocks)" in said, said
-    assert "the nearest assistant messages are message 1" in said
+    assert "the nearest assistant message is message 1" in said
     # An assistant message there: no such problem in it, and nothing said of its role.
     main(["explain", str(path), "--format", "messages", A12.format(n=1)])
     assert "not an assistant message" not in capsys.readouterr().out

@@ -43,7 +43,7 @@ from suture.checks._wire import contents, items, turns
 from suture.checks.rules import RULES, Rule, normalise
 from suture.model import ImagePart, Message, OtherPart, Skipped, TextPart, Transcript, text_of
 from suture.repair import Change, Repair, repair
-from suture.words import count
+from suture.words import count, with_article
 from suture.written import lines_of
 
 if TYPE_CHECKING:
@@ -676,12 +676,13 @@ def _other_role(roles: Sequence[str | None], n: int, rec: Recognition, place: Ca
     if wanted is None or not 0 <= n < len(roles) or roles[n] is None or roles[n] == wanted[0]:
         return ""
     role, words = wanted
-    said = f"{place(n)} is {'an' if roles[n] == 'assistant' else 'a'} {roles[n]} message, not {words}"
+    said = f"{place(n)} is {with_article(str(roles[n]))} message, not {words}"
     before = next((k for k in range(n - 1, -1, -1) if roles[k] == role), None)
     after = next((k for k in range(n + 1, len(roles)) if roles[k] == role), None)
     near = [place(k) for k in (before, after) if k is not None]
     if near:
-        said += f"; the nearest {role} messages are {' and '.join(near)}, where another numbering may put it"
+        which = f"{role} messages are" if len(near) > 1 else f"{role} message is"
+        said += f"; the nearest {which} {' and '.join(near)}, where another numbering may put it"
     return said
 
 
