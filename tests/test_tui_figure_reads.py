@@ -89,3 +89,30 @@ def test_figures_asked_while_one_is_worked_out_are_worked_out_once_for_the_lates
     time.sleep(0.2)
     assert figures.forks == 2  # the first ask's, then the latest's: not one for each
     assert [(model, judged.after_sent, judged.figure_coming) for model, judged in told] == [(models[-1], 0, False)]
+
+
+def test_a_child_started_after_a_drop_it_did_not_see_is_ended_as_it_starts(tmp_path: Path) -> None:
+    # drop() can come between an ask taken from the queue and its child made: the child, which
+    # drop() did not find, ends as soon as it is made, and no figure is told.
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(TEXT_BEFORE.read_bytes())
+    live = LiveFile(path)
+    live.poll(whole=True)
+    assert live.transcript is not None and live.repair is not None
+    shown = live.bytes_as_shown(live.transcript)
+    assert shown is not None
+    got: dict[str, Judged] = {}
+    model = RowModel(live.transcript, live.repair)
+    judge_all(model, ("anthropic",), got.__setitem__)
+    placed = {"anthropic": replace(got["anthropic"], figure_coming=True)}
+
+    def slowly() -> bytes | None:
+        time.sleep(5)
+        return shown.read()
+
+    told: list[Judged] = []
+    figures = Figures(lambda _: True)
+    started = time.monotonic()
+    figures._work(model, placed, lambda _, judged: told.append(judged), slowly, drops=-1)  # (a drop since)
+    assert time.monotonic() - started < 4 and figures.forks == 1
+    assert all(judged.after_sent is None for judged in told)  # (told, if at all, without a figure)

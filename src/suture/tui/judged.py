@@ -446,6 +446,7 @@ class Figures:
         self._waiting = None
         self._busy = False
         self._child: Apart[Any] | None = None
+        self._drops = 0  # (a child started after a drop it did not see is ended as it starts)
         self.forks = 0
         """How many children have worked out a figure."""
 
@@ -474,6 +475,7 @@ class Figures:
         longer shown)."""
         with self._lock:
             self._waiting = None
+            self._drops += 1
             child = self._child
         if child is not None:
             child.end(wait=False)  # (its thread reaps it)
@@ -487,8 +489,9 @@ class Figures:
                     if asked is None:
                         self._busy = False
                         return
+                    drops = self._drops
                 if self._current(asked[0]):
-                    self._work(*asked)
+                    self._work(*asked, drops=drops)
         except BaseException:  # (the next ask starts a thread again)
             with self._lock:
                 self._busy = False
@@ -500,6 +503,7 @@ class Figures:
         placed: dict[str, Judged],
         on_each: Callable[[str, Judged], None],
         data: Callable[[], bytes | None],
+        drops: int = 0,
     ) -> None:
         from functools import partial
 
@@ -514,6 +518,9 @@ class Figures:
                 with self._lock:
                     self._child = apart
                     self.forks += 1
+                    dropped = self._drops != drops
+                if dropped:  # (dropped between the ask taken and the child made)
+                    apart.end(wait=False)
                 found = list(apart.results())
         except (ChecksFailed, OSError):  # (ended, failed, or not forked: the verdicts stand without it)
             pass
