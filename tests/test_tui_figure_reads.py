@@ -9,6 +9,7 @@ import os
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -56,10 +57,9 @@ def test_the_session_is_read_for_its_figure_in_the_child_and_only_where_rejected
         assert pids == [] and judged.after_sent is None  # nothing to work out: the file is not read
 
 
-def test_figures_asked_while_one_is_worked_out_are_worked_out_once_for_the_latest(tmp_path: Path) -> None:
-    # A live session's resumed checks ask for its figure after repair after each settled append:
-    # one child at a time, and asks made while it works wait, the latest alone worked out when it
-    # ends. Only the verdicts still shown are told again, with the figure.
+def _waiting_for_a_figure(tmp_path: Path) -> tuple[LiveFile, Any, dict[str, Judged]]:
+    """A rejected session read live, where its bytes are, and its verdict told as waiting for
+    its figure after repair."""
     path = tmp_path / "session.jsonl"
     path.write_bytes(TEXT_BEFORE.read_bytes())
     live = LiveFile(path)
@@ -69,7 +69,14 @@ def test_figures_asked_while_one_is_worked_out_are_worked_out_once_for_the_lates
     assert shown is not None
     got: dict[str, Judged] = {}
     judge_all(RowModel(live.transcript, live.repair), ("anthropic",), got.__setitem__)
-    placed = {"anthropic": replace(got["anthropic"], figure_coming=True)}
+    return live, shown, {"anthropic": replace(got["anthropic"], figure_coming=True)}
+
+
+def test_figures_asked_while_one_is_worked_out_are_worked_out_once_for_the_latest(tmp_path: Path) -> None:
+    # A live session's resumed checks ask for its figure after repair after each settled append:
+    # one child at a time, and asks made while it works wait, the latest alone worked out when it
+    # ends. Only the verdicts still shown are told again, with the figure.
+    live, shown, placed = _waiting_for_a_figure(tmp_path)
 
     def slowly() -> bytes | None:  # (in the child: long enough for every ask to come)
         time.sleep(0.5)
@@ -94,17 +101,8 @@ def test_figures_asked_while_one_is_worked_out_are_worked_out_once_for_the_lates
 def test_a_child_started_after_a_drop_it_did_not_see_is_ended_as_it_starts(tmp_path: Path) -> None:
     # drop() can come between an ask taken from the queue and its child made: the child, which
     # drop() did not find, ends as soon as it is made, and no figure is told.
-    path = tmp_path / "session.jsonl"
-    path.write_bytes(TEXT_BEFORE.read_bytes())
-    live = LiveFile(path)
-    live.poll(whole=True)
-    assert live.transcript is not None and live.repair is not None
-    shown = live.bytes_as_shown(live.transcript)
-    assert shown is not None
-    got: dict[str, Judged] = {}
+    live, shown, placed = _waiting_for_a_figure(tmp_path)
     model = RowModel(live.transcript, live.repair)
-    judge_all(model, ("anthropic",), got.__setitem__)
-    placed = {"anthropic": replace(got["anthropic"], figure_coming=True)}
 
     def slowly() -> bytes | None:
         time.sleep(5)
