@@ -49,7 +49,7 @@ from suture.tui.changes import ChangeList, ItemList, ProblemList
 from suture.tui.checking import WRITTEN_AT_LOAD, CheckFlow
 from suture.tui.contrast import ContrastFilter
 from suture.tui.exporting import ExportFlow, default_export_path
-from suture.tui.keys import LIST_KEYS, KeyBar, rebound
+from suture.tui.keys import LIST_KEYS, KeyBar, every_binding, keys_now, rebound
 from suture.tui.palette import BadgePalette
 from suture.tui.rows import RowBuilder, RowModel, human_size, next_round
 from suture.tui.searching import SearchFlow
@@ -1710,8 +1710,6 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
     def _keymap_checked(self) -> None:
         """Say which ids of the keymap no binding has (a typo binds nothing), and which keys it
         gives one binding that another of the same place had (that one loses them)."""
-        from suture.tui.keys import every_binding, keys_now
-
         bindings = every_binding()
         unknown = sorted(set(self.keymap) - set(bindings))
         said = []
@@ -1739,8 +1737,6 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         """The first key that does binding ``binding_id`` now (the keymap's, else its own), as the
         help writes it; ``no key`` where the keymap took them all."""
         if self.keymap:
-            from suture.tui.keys import keys_now
-
             keys = keys_now(self.keymap).get(binding_id, [])
         else:
             bound = [b for keyed in self._bindings.key_to_bindings.values() for b in keyed]
