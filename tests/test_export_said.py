@@ -75,8 +75,8 @@ async def _exported(tmp_path: Path, sample: Path) -> tuple[str, str, str]:
 
 async def test_the_app_says_a_claude_code_session_is_written_unchanged(tmp_path: Path) -> None:
     status, what, note = await _exported(tmp_path, CLAUDE_MOVED)
-    # (At 160 columns the header says what the export does otherwise, and the verdict short.)
-    assert "2 moved (export: unchanged)  anthropic accepts" in status
+    # (At 160 columns the header says what the export does otherwise, and the verdict whole.)
+    assert "2 moved (export: unchanged)  anthropic: no problems in what Claude Code sends" in status
     assert "For this file: Claude Code session written unchanged; 2 results left where written" in what
     assert (tmp_path / "out.jsonl").read_bytes() == CLAUDE_MOVED.read_bytes()
     assert note.startswith(f"wrote {tmp_path / 'out.jsonl'}; Claude Code session written unchanged; 2 results left")
@@ -221,7 +221,7 @@ def test_the_export_says_where_it_writes_otherwise_than_the_repair() -> None:
         (CLAUDE_MOVED, 320, "2 changes: 2 moved (the export writes the file unchanged: Claude Code sends them as"),
         (CLAUDE_MOVED, 200, "2 moved (export: unchanged)  anthropic: no problems in what Claude Code sends"),
         (ENTRY_LIKE, 250, "no changes needed (the export writes 1 call id otherwise, for how Claude Code reads ids, 2"),
-        (ENTRY_LIKE, 120, "no changes (export: 1 id renamed)  anthropic accepts"),
+        (ENTRY_LIKE, 120, "no changes (export: 1 id renamed)  anthropic: no problems"),
     ],
 )
 async def test_the_header_says_where_the_export_writes_otherwise(

@@ -14,6 +14,7 @@ import pytest
 
 from suture.checks import PROVIDERS
 from suture.tui.app import SutureApp
+from tests.helpers.checks import checks_done
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKED = ROOT / "sample_sessions" / "chat" / "worked-example.json"
@@ -38,6 +39,8 @@ async def loaded(pilot: Any) -> None:
         if app.model is not None and app.verdicts is not None and len(app.verdicts) == len(PROVIDERS):
             break
     await app.workers.wait_for_complete()
+    if app.model is not None:  # (every figure after repair in too: worked out after the verdicts)
+        await checks_done(pilot, app)
     # The footer recomposes after the focus settles (after a refresh), then draws its new keys.
     for _ in range(3):
         await pilot.pause()
