@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct, field
 
 from suture import show
 from suture.io import InputError
@@ -33,12 +34,12 @@ SETTINGS_ENV = "SUTURE_CONFIG"
 _TABLES = ("keymap",)
 
 
-@dataclass(frozen=True, slots=True)
-class Settings:
+class Settings(Struct, frozen=True):
     """What the settings file says: ``keymap`` (binding id to keys, each list of keys joined by
-    commas, no spaces), and the file it was read from (``None`` where there is none)."""
+    commas, no spaces), and the file it was read from (``None`` where there is none). A Struct,
+    as every record made before the app's first screen (docs/architecture.md)."""
 
-    keymap: Mapping[str, str] = field(default_factory=dict)
+    keymap: dict[str, str] = field(default_factory=dict)
     path: Path | None = None
 
 

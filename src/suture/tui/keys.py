@@ -12,6 +12,7 @@ runs its action.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cache
 from typing import ClassVar
 
 from msgspec import Struct
@@ -194,9 +195,11 @@ _WITH_BINDINGS = (
 """The modules whose screens and widgets bind keys (imported by :func:`every_binding`)."""
 
 
-def every_binding() -> dict[str, Binding]:
+@cache
+def every_binding() -> Mapping[str, Binding]:
     """Every binding of suture's screens and widgets that has an id (what a keymap names: see
-    :mod:`suture.settings`), by id, as its class binds it."""
+    :mod:`suture.settings`), by id, as its class binds it. Worked out once (the classes are
+    made as their modules load): the help, the palette and the keymap's checks ask often."""
     import importlib
 
     from textual.dom import DOMNode as Node
