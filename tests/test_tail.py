@@ -22,6 +22,7 @@ from suture.io import InputError
 from suture.model import Message, ToolCall
 from suture.repair import Repair, repair, repair_from, reused
 from suture.tail import Tail
+from tests.helpers.app import ROOT
 from tests.helpers.records import TEXT, chat_records
 from tests.helpers.same import same_repair
 from tests.strategies import histories
@@ -184,11 +185,13 @@ def claude_code_lines(draw: st.DrawFn) -> bytes:
 
 @st.composite
 def claude_code_stories(draw: st.DrawFn) -> list[tuple[str, bytes | int]]:
-    """Lines linked as Claude Code links them: each to the one before it, now and then to an
-    earlier one (a fork) or to none (a root), with now and then a ``last-prompt`` line naming a
-    leaf; then appended in pieces cut anywhere."""
+    """Lines linked as Claude Code links them: each to the one before it, or past the progress
+    lines before it to the line they hang off (as a tool's result and the next response do in
+    a real session), now and then to an earlier one (a fork) or to none (a root), with now and
+    then a ``last-prompt`` line naming a leaf; then appended in pieces cut anywhere."""
     lines = draw(st.lists(claude_code_lines(), min_size=1, max_size=30))
     uuids = ["u0"]
+    history = ["u0"]  # (the lines that are not progress lines)
     linked = []
     for line in lines:
         try:
@@ -197,8 +200,11 @@ def claude_code_stories(draw: st.DrawFn) -> list[tuple[str, bytes | int]]:
             linked.append(line)
             continue
         how = draw(st.integers(0, 9))
-        record["parentUuid"] = None if how == 0 else draw(st.sampled_from(uuids)) if how == 1 else uuids[-1]
+        parents = {0: None, 1: draw(st.sampled_from(uuids)), 2: history[-1], 3: history[-1]}
+        record["parentUuid"] = parents.get(how, uuids[-1])
         uuids.append(record["uuid"])
+        if record.get("type") != "progress":
+            history.append(record["uuid"])
         linked.append(orjson.dumps(record) + b"\n")
         if draw(st.integers(0, 7)) == 0:
             mark = {
@@ -289,6 +295,56 @@ def test_an_append_is_read_as_an_append(tmp_path):
     assert update.stable_output == len(first.repair.messages)
     assert update.repair.messages[: update.stable_output] == first.repair.messages
     assert check(tail, path) == "unchanged"
+
+
+def _cc(kind: str, uuid: str, parent: str | None, message: dict[str, Any] | None = None) -> bytes:
+    record: dict[str, Any] = {**_SESSION, "type": kind, "uuid": uuid, "parentUuid": parent}
+    record.update({"message": message} if message else {"data": {"type": "bash_progress"}})
+    return orjson.dumps(record) + b"\n"
+
+
+def test_a_running_claude_code_session_is_read_as_appends(tmp_path):
+    """As a real session is written while its tools run: progress lines hang one off the other
+    from the call's line, and the result (then the next response) hangs off the call's line, so
+    the progress lines leave the branch. Each write is read as an append, as a full load reads it."""
+    writes = [_cc("user", "u0", None, {"role": "user", "content": "go"})]
+    parent = "u0"
+    for turn in range(4):
+        call = {"type": "tool_use", "id": f"toolu_{turn}", "name": "Bash", "input": {}}
+        writes.append(
+            _cc("assistant", f"a{turn}", parent, {"id": f"msg_{turn}", "role": "assistant", "content": [call]})
+        )
+        writes += [_cc("progress", f"p{turn}.{k}", f"a{turn}" if k == 0 else f"p{turn}.{k - 1}") for k in range(3)]
+        result = {"type": "tool_result", "tool_use_id": f"toolu_{turn}", "content": "ok"}
+        writes.append(_cc("user", f"r{turn}", f"a{turn}", {"role": "user", "content": [result]}))
+        parent = f"r{turn}"
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"".join(writes[:2]))
+    tail = Tail(path)
+    assert tail.poll().kind == "full"
+    for data in writes[2:]:
+        with open(path, "ab") as f:
+            f.write(data)
+        assert check(tail, path) == "append"
+    assert len(tail.poll().transcript.messages) == 9
+
+
+def test_a_real_claude_code_session_written_line_by_line_is_read_as_appends(tmp_path):
+    """A real session (sample_sessions/real) read to its line 890 (while a tool ran), its next
+    150 lines then written three at a time: each write is read as an append (the progress lines
+    leave the branch at most of them), as a full load reads it."""
+    real = ROOT / "sample_sessions" / "real" / "claude-code" / "fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl"
+    lines = real.read_bytes().splitlines(keepends=True)
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"".join(lines[:890]))
+    tail = Tail(path)
+    tail.poll()
+    kinds = []
+    for k in range(890, 1040, 3):
+        with open(path, "ab") as f:
+            f.write(b"".join(lines[k : k + 3]))
+        kinds.append(check(tail, path))
+    assert kinds.count("append") == len(kinds)
 
 
 def test_a_change_before_the_new_bytes_is_read_whole(tmp_path):

@@ -268,6 +268,37 @@ def _index(records: Sequence[tuple[int, Any]], main: bool) -> tuple[dict[str, in
     return by_uuid, newest, leaf_uuid, linked
 
 
+def _carried_on(old: list[int], new: list[int], records: Sequence[tuple[int, Any]], start: int) -> list[int] | None:
+    """The positions the branch ``new`` (in ``records``) adds to the branch ``old`` where it
+    carries it on with lines from ``start`` on: the lines of ``old`` and of ``new`` before
+    ``start`` are the same but for progress lines; ``None`` where they are not. While a tool runs,
+    Claude Code writes progress lines one off the other, and its next line (the result, the next
+    response) hangs off the line before them, so progress lines leave the newest record's branch,
+    and others join it (measured on real 2.1.x sessions). A progress line holds no message: the
+    history read from ``old`` stays that of ``new`` up to ``start``."""
+    n = len(old)
+    if not n:
+        return None
+    if new[:n] == old:
+        added = new[n:]
+        return added if all(p >= start for p in added) else None
+    shared = min(n, len(new))
+    differ = next((i for i in range(shared) if old[i] != new[i]), shared)
+    if differ == 0:
+        return None
+    left, tail = old[differ:], new[differ:]
+    on, had = set(tail), set(left)
+    if any(p not in on and not _progress(records[p][1]) for p in left):
+        return None  # a line of the history left the branch: a fork
+    if any(p < start and p not in had and not _progress(records[p][1]) for p in tail):
+        return None  # an earlier line of the history joined it
+    return [p for p in tail if p >= start]
+
+
+def _progress(record: Any) -> bool:
+    return isinstance(record, dict) and _type(record) == "progress"
+
+
 def _part_of_chain(record: dict[str, Any], main: bool) -> tuple[Literal["leaf", "record"], str] | None:
     """What a line is to the chain: ``("leaf", uuid)`` for a ``last-prompt`` line naming the leaf,
     ``("record", uuid)`` for a record of the conversation (sidechain records left out when
@@ -663,8 +694,8 @@ class ClaudeCodeAdapter:
             return None
         main = not transcript.meta.get("sidechain")
         found = _appended(before, doc.records, start, main) or chain(doc.records, main)
-        old = before.positions
-        if not old or found.positions[: len(old)] != old or any(p < start for p in found.positions[len(old) :]):
+        appended = _carried_on(before.positions, found.positions, doc.records, start)
+        if appended is None:
             return None
         items: list[Message | _Turn] = list(transcript.messages)
         last_turn: _Turn | None = None
@@ -688,9 +719,7 @@ class ClaudeCodeAdapter:
         skipped = list(transcript.skipped)
         with gc_paused():
             self._evidence(new, evidence)
-            latest = self._read(
-                [doc.records[p] for p in found.positions[len(old) :]], items, last_turn, problems, skipped
-            )
+            latest = self._read([doc.records[p] for p in appended], items, last_turn, problems, skipped)
         if problems:
             return None
         meta = {k: v for k, v in transcript.meta.items() if k != "turn"}
