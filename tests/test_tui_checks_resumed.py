@@ -6,6 +6,7 @@ Claude Code session log too (what it sends on resume, and the verdicts on that).
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -271,3 +272,80 @@ async def test_the_valid_property_of_an_ai_sdk_file_after_appends_resumes_and_sa
     async with fresh.run_test(size=SIZE) as pilot:
         await settled(pilot, fresh)
         assert _said(fresh) == resumed
+
+
+async def _shown(pilot: Any, app: SutureApp, n: int) -> None:
+    """Wait (bounded) until the app shows ``n`` messages, without waiting for its checks."""
+    for _ in range(250):
+        if app.model is not None and len(app.model.transcript.messages) == n:
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"the app did not show {n} messages")
+
+
+def _session_lines() -> list[bytes]:
+    doc = orjson.loads(SESSION.read_bytes())
+    return [line(m) for m in (doc if isinstance(doc, list) else doc["messages"])]
+
+
+async def test_a_file_written_to_without_a_pause_is_checked_while_it_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An agent that writes its session more often than the checks' settling time (a running
+    tool's progress lines) still gets its verdicts: at most CHECKS_MOST_WAIT after the first
+    write not checked, not only once it stops."""
+    monkeypatch.setattr(suture.tui.checking, "CHECKS_SETTLE", 1.0)
+    monkeypatch.setattr(suture.tui.checking, "CHECKS_MOST_WAIT", 0.3, raising=False)
+    lines = _session_lines()
+    path = tmp_path / "session.jsonl"
+    checked: list[int] = []
+    async with _opened(path, b"".join(lines[:3]), monkeypatch) as (pilot, app, children):
+        for k in range(3, len(lines)):
+            with path.open("ab") as f:
+                f.write(lines[k])
+            app.read_file()  # as the file's watcher asks when it grows
+            await _shown(pilot, app, k + 1)
+            for _ in range(6):  # a write every 0.12 s or so, well within CHECKS_SETTLE
+                await pilot.pause(0.02)
+                model = app._checked() if app._checked is not None else None
+                checked.append(len(model.transcript.messages) if model is not None else 0)
+        assert any(3 < n < len(lines) for n in checked), checked  # checked while still written
+        await checks_done(pilot, app)
+        assert children == [1]  # every check after the first resumed
+
+
+async def test_checks_running_when_the_file_grows_go_on_and_the_next_resume_from_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Checks that take longer than the gap between two writes are not stopped by the second
+    write (they would start again from nothing each time, and a file written to steadily would
+    never be checked): they end, and the checks of the latest state resume from them."""
+    monkeypatch.setattr(suture.tui.checking, "CHECKS_SETTLE", 0.05)
+    judge_all = suture.tui.checking.judge_all
+    resumed: list[bool] = []
+
+    def slow(*args: Any) -> Any:
+        resumed.append(args[5] is not None)
+        time.sleep(0.4)  # (in the checks' worker)
+        return judge_all(*args)
+
+    lines = _session_lines()
+    path = tmp_path / "session.jsonl"
+    async with _opened(path, b"".join(lines[:3]), monkeypatch) as (pilot, app, children):
+        monkeypatch.setattr(suture.tui.checking, "judge_all", slow)
+        for k in range(3, len(lines)):
+            with path.open("ab") as f:
+                f.write(lines[k])
+            app.read_file()
+            await _shown(pilot, app, k + 1)
+            await pilot.pause(0.15)
+        await checks_done(pilot, app)
+        assert resumed and all(resumed), resumed
+        assert len(resumed) < len(lines) - 3  # (writes that came during a run were checked together)
+        assert children == [1]
+        model = app.model
+        assert model is not None and app.verdicts is not None
+        whole = verdicts(model.transcript.messages, repaired=model.repair)
+        for p, judged in app.verdicts.items():
+            assert judged.contract.before == whole[p].before, p
+            assert judged.contract.after == whole[p].after, p

@@ -27,6 +27,7 @@ with the interpreter held throughout, against about 1 s to build).
 
 from __future__ import annotations
 
+import time
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -63,10 +64,14 @@ else:
     # The verdicts, which come once the first frame is drawn.
     judge_all = deferred("suture.tui.judged", "judge_all")
 
-__all__ = ["CHECKS_SETTLE", "SHARED", "WRITTEN_AT_LOAD", "CheckFlow", "Checked", "ChecksKept"]
+__all__ = ["CHECKS_MOST_WAIT", "CHECKS_SETTLE", "SHARED", "WRITTEN_AT_LOAD", "CheckFlow", "Checked", "ChecksKept"]
 
 CHECKS_SETTLE = 1.0
 """Seconds with no reload before the provider checks run again."""
+CHECKS_MOST_WAIT = 3.0
+"""Seconds at most that reloads put the provider checks off: a file written to with no pause of
+:data:`CHECKS_SETTLE` (an agent at work on its session) is checked again this long after the
+first reload not checked, so the verdict shown is never more than this behind the file."""
 WRITTEN_AT_LOAD = 32 * 1024 * 1024
 """A session log (Claude Code, Codex, pi) up to this many bytes has its export worked out in a
 worker once it is shown whole, so the header says where the export writes otherwise than the
@@ -110,6 +115,14 @@ class Checked(Message):
         self.error = error
         self.pending = pending
         self.shared = shared
+
+
+class ChecksOver(Message):
+    """The run of the checks numbered ``run`` has ended, done or not."""
+
+    def __init__(self, run: int) -> None:
+        super().__init__()
+        self.run = run
 
 
 class ChecksKept(Message):
@@ -171,6 +184,17 @@ class CheckFlow(App[None]):
         """How many messages at the start of the file shown are those of the model checked
         (``None``: not known, or not the same file)."""
         self._shown_last: RowModel | None = None
+        self._checking: weakref.ref[RowModel] | None = None
+        """The model whose checks run now (``None``: none run)."""
+        self._checking_same: int | None = None
+        """How many messages at the start of the file shown are those of :attr:`_checking`
+        (``None``: not known): what its checks, once kept, resume from."""
+        self._checks_run = 0
+        """The number of the latest run of the checks (:class:`ChecksOver` says which ended)."""
+        self._start_next: Callable[[], None] | None = None
+        """The checks of the model shown, to start once those running now have ended."""
+        self._settling_since: float | None = None
+        """When the first reload that put the checks off came (:data:`CHECKS_MOST_WAIT`)."""
         figures: Figures | None = getattr(self, "_figures", None)
         if figures is not None:
             figures.drop()
@@ -196,18 +220,31 @@ class CheckFlow(App[None]):
         """Check ``model`` (shown now) in place of what was checked: once this screen is drawn
         (``at_once``: a first load, so the rows show first), else once the file has been quiet
         for :data:`CHECKS_SETTLE` seconds (a live session appends in bursts, and checks
-        restarted on every line would slow every reload). ``also(ref)`` is called at the same
-        time, with the model by weak reference. A figure after repair worked out for the model
-        before is left to end (:class:`~suture.tui.judged.Figures`) where this one resumes its
-        checks: the next is worked out once it has, for the latest bytes."""
-        self.stop_checks(figures=at_once)
+        restarted on every line would slow every reload), at most :data:`CHECKS_MOST_WAIT`
+        after the first reload not checked. Checks still running on an earlier state of the
+        file, which ``model`` extends, are not stopped: they end, and the checks of ``model``
+        start from where they stopped (each run then costs what was appended, and a file
+        appended to faster than a run takes still gets its verdicts). ``also(ref)`` is called
+        at the same time, with the model by weak reference. A figure after repair worked out
+        for the model before is left to end (:class:`~suture.tui.judged.Figures`) where this
+        one resumes its checks: the next is worked out once it has, for the latest bytes."""
         self._follow(model)
+        if at_once or self._checking_same is None:
+            self.stop_checks(figures=at_once)
+        elif self._checks_timer is not None:  # (the checks running go on)
+            self._checks_timer.stop()
+            self._checks_timer = None
+        self._start_next = None
         ref = weakref.ref(model)
         self._checks_wanted = True
 
         def start() -> None:
-            self._checks_wanted = False
             self._checks_timer = None
+            if self._checking is not None:  # (checks of an earlier state run: this starts as they end)
+                self._start_next = start
+                return
+            self._checks_wanted = False
+            self._settling_since = None
             resume = None
             if not at_once and self._kept_checks is not None and self._kept_same is not None:
                 # Handed to the checks, which change it: it is kept again when they are done.
@@ -219,31 +256,44 @@ class CheckFlow(App[None]):
                 self._figures = Figures(lambda shown: shown is self.model)
             elif resume is None:  # (checked whole: its figure comes with its verdicts)
                 self._figures.drop()
-            self.run_checks(ref, resume)
+            checked = ref()
+            if checked is None:  # (replaced before its checks began)
+                return
+            self._checking, self._checking_same = ref, len(checked.transcript.messages)
+            self._checks_run += 1
+            self.run_checks(ref, resume, self._checks_run)
             if also is not None:
                 also(ref)
 
         if at_once:
+            self._settling_since = None
             self.call_after_refresh(start)
         else:
-            self._checks_timer = self.set_timer(CHECKS_SETTLE, start)
+            now = time.monotonic()
+            if self._settling_since is None:
+                self._settling_since = now
+            wait = min(CHECKS_SETTLE, self._settling_since + CHECKS_MOST_WAIT - now)
+            self._checks_timer = self.set_timer(max(wait, 0.0), start)
 
     def _follow(self, model: RowModel) -> None:
         """Keep count of how many messages at the start of ``model``'s file are those of the
-        model last checked: the least of what each model shown since kept of the one before."""
+        model last checked, and of the model whose checks run now: the least of what each model
+        shown since kept of the one before."""
         grown = getattr(model, "grown_from", None)
         shown, self._shown_last = self._shown_last, model
         if model is shown:
             return
-        if self._kept_same is not None and grown is not None and shown is not None and grown[0]() is shown:
-            self._kept_same = min(self._kept_same, grown[1])
-        else:
-            self._kept_same = None
+        extends = grown is not None and shown is not None and grown[0]() is shown
+        kept = grown[1] if grown is not None and extends else None
+        self._kept_same = min(self._kept_same, kept) if self._kept_same is not None and kept is not None else None
+        same = self._checking_same
+        self._checking_same = min(same, kept) if same is not None and kept is not None else None
 
     def stop_checks(self, figures: bool = True) -> None:
         """End the checks under way, their child process with them, and any about to start; and
         (``figures``) a figure after repair worked out and any asked for."""
         self.workers.cancel_group(self, self.CHECKS_GROUP)
+        self._checking = self._checking_same = self._start_next = None
         child, self._checks_child = self._checks_child, None
         if child is not None:
             child.end(wait=False)  # its worker reaps it; the drawing thread does not wait
@@ -257,7 +307,9 @@ class CheckFlow(App[None]):
         self.stop_checks()
 
     @work(thread=True, exclusive=True, group="checks", exit_on_error=False)
-    def run_checks(self, ref: weakref.ref[RowModel], resume: tuple[Checks | SentChecks, int] | None = None) -> None:
+    def run_checks(
+        self, ref: weakref.ref[RowModel], resume: tuple[Checks | SentChecks, int] | None = None, run: int = 0
+    ) -> None:
         """One provider at a time, each reported when done: the first shows while the rest run.
         The file's own provider goes first (a session log's: the one its agent talks to), as its
         verdict is the one the header shows; a file written for no single provider is headed by
@@ -266,7 +318,15 @@ class CheckFlow(App[None]):
         (:func:`~suture.tui.judged.judge_all`).
 
         The model comes by weak reference: a finished worker lives on in a reference cycle (with
-        its context), and with the heap frozen that cycle is never collected."""
+        its context), and with the heap frozen that cycle is never collected. ``run``: the run's
+        number, which :class:`ChecksOver` gives back once it has ended."""
+        try:
+            self._check(ref, resume)
+        finally:
+            self.post_message(ChecksOver(run))
+
+    def _check(self, ref: weakref.ref[RowModel], resume: tuple[Checks | SentChecks, int] | None) -> None:
+        """(In the checks' worker.) The work of :meth:`run_checks`."""
         from suture.checks import PROVIDERS
         from suture.formats import own_provider
         from suture.sent import models
@@ -325,6 +385,18 @@ class CheckFlow(App[None]):
         if message.model is self.model and message.model is self._shown_last:
             self._kept_checks = message.checks
             self._kept_same = len(message.model.transcript.messages)
+        elif self._checking is not None and message.model is self._checking() and self._checking_same is not None:
+            # Checks of an earlier state of the file shown, which went on through its reloads.
+            self._kept_checks = message.checks
+            self._kept_same = self._checking_same
+
+    def on_checks_over(self, message: ChecksOver) -> None:
+        if message.run != self._checks_run:
+            return  # a run stopped before the one running now began
+        self._checking = self._checking_same = None
+        start, self._start_next = self._start_next, None
+        if start is not None:
+            start()
 
     def on_checked(self, message: Checked) -> None:
         if message.model is not self.model or panes_gone(self):
