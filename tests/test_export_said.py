@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets import Input, Label
@@ -17,7 +18,7 @@ from suture.tui.screens import ConfirmScreen, ExportScreen
 from suture.writeback import export_choices, write_back
 from tests.fakehome import use_home
 from tests.helpers.app import SIZE, app_on_copy, export, ready
-from tests.helpers.sent import thinking_after_text
+from tests.helpers.sent import session_lines, thinking_after_text
 
 ROOT = Path(__file__).resolve().parent.parent
 CLAUDE_MOVED = ROOT / "sample_sessions" / "real" / "claude-code" / "tool_heavy.jsonl"
@@ -422,3 +423,39 @@ async def test_a_reload_works_the_export_out_again_once_the_file_is_quiet(
                 break
             await pilot.pause(0.05)
         assert "(export: 1 id renamed)" in app.status.render().plain
+
+
+async def test_a_session_written_to_without_a_pause_has_its_export_worked_out_while_it_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An agent at work writes its session more often than WRITTEN_SETTLE: the export is worked
+    # out again at most MOST_WAIT after the first write not worked out, not only once it stops.
+    import suture.tui.app
+    import suture.tui.quiet
+
+    monkeypatch.setattr(suture.tui.app, "WRITTEN_SETTLE", 1.0)
+    monkeypatch.setattr(suture.tui.quiet, "MOST_WAIT", 0.3, raising=False)
+    lines = session_lines(
+        [("user", "go")] + [("assistant", (f"m{n}", {"type": "text", "text": "ok"})) for n in range(24)]
+    )
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(b"".join(lines[:2]))
+    app = SutureApp(path, watch=False)
+    planned: list[int] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        worked_out = app._export_planned
+
+        def counted(shown: Any) -> None:
+            model = shown()
+            planned.append(len(model.transcript.messages) if model is not None else 0)
+            worked_out(shown)
+
+        app._export_planned = counted  # type: ignore[method-assign]
+        for k in range(2, len(lines)):
+            with path.open("ab") as f:
+                f.write(lines[k])
+            app.read_file()
+            for _ in range(6):  # a write every 0.12 s or so, well within WRITTEN_SETTLE
+                await pilot.pause(0.02)
+        assert any(2 < n < len(lines) for n in planned), planned

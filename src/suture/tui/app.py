@@ -51,6 +51,7 @@ from suture.tui.contrast import ContrastFilter
 from suture.tui.exporting import ExportFlow, default_export_path
 from suture.tui.keys import LIST_KEYS, KeyBar, every_binding, keys_now, rebound
 from suture.tui.palette import BadgePalette
+from suture.tui.quiet import Quiet
 from suture.tui.rows import RowBuilder, RowModel, human_size, next_round
 from suture.tui.searching import SearchFlow
 from suture.tui.view import SIDES, PaneHeader, TranscriptView
@@ -117,7 +118,8 @@ DOCUMENT_LINES_AT_LOAD = 16 * 1024 * 1024
 (for the info line); a larger one's are found when the go-to box opens."""
 WRITTEN_SETTLE = 1.0
 """Seconds with no reload before a session log's export is worked out again (a followed session
-is appended to every few seconds: its export is not written again at each append)."""
+is appended to every few seconds: its export is not written again at each append), at most
+:data:`suture.tui.quiet.MOST_WAIT` after the first reload not worked out."""
 
 VERIFY_SETTLE = 1.0
 """Seconds with no reload before a file whose appends were taken unchecked (a large one: see
@@ -392,6 +394,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         """Whether ``r`` asked for the read under way (it says when the file is as shown)."""
         self._verify_timer: Timer | None = None
         self._export_timer: Timer | None = None
+        self._export_quiet = Quiet()
         self.shown_version = 0
         """The :attr:`LiveFile.version` of what the view shows."""
         self._rows = RowBuilder()
@@ -1448,7 +1451,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
     def _plan_export(self, model: RowModel, at_once: bool) -> None:
         """A session log read whole, up to :data:`WRITTEN_AT_LOAD` bytes: its export worked out
         in a worker for what the header says of it, once the frame is drawn (``at_once``: a
-        first read) or once the file has been quiet for :data:`WRITTEN_SETTLE` (a reload)."""
+        first read) or once the file has been quiet for :data:`WRITTEN_SETTLE` (a reload), at
+        most :data:`suture.tui.quiet.MOST_WAIT` after the first reload not worked out."""
         if self._export_timer is not None:
             self._export_timer.stop()
             self._export_timer = None
@@ -1461,9 +1465,16 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             return
         shown = weakref.ref(model)
         if at_once:
+            self._export_quiet.done()
             self.call_after_refresh(self._export_planned, shown)
         else:
-            self._export_timer = self.set_timer(WRITTEN_SETTLE, lambda: self._export_planned(shown))
+
+            def plan() -> None:
+                self._export_timer = None
+                self._export_quiet.done()
+                self._export_planned(shown)
+
+            self._export_timer = self.set_timer(self._export_quiet.wait(WRITTEN_SETTLE), plan)
 
     @work(thread=True, exclusive=True, group="export-plan", exit_on_error=False)
     def _export_planned(self, shown: weakref.ref[RowModel]) -> None:

@@ -27,7 +27,6 @@ with the interpreter held throughout, against about 1 s to build).
 
 from __future__ import annotations
 
-import time
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -44,6 +43,7 @@ from suture._deferred import deferred
 from suture.tui.banner import Banner
 from suture.tui.bars import InfoBar, StatusBar, panes_gone
 from suture.tui.changes import ProblemList
+from suture.tui.quiet import MOST_WAIT, Quiet
 from suture.validity import NAME as SHARED  # (what suture.tui.judged.SHARED names)
 from suture.validity import Breach
 from suture.words import CONTRACT, after_repair, count
@@ -68,10 +68,9 @@ __all__ = ["CHECKS_MOST_WAIT", "CHECKS_SETTLE", "SHARED", "WRITTEN_AT_LOAD", "Ch
 
 CHECKS_SETTLE = 1.0
 """Seconds with no reload before the provider checks run again."""
-CHECKS_MOST_WAIT = 3.0
-"""Seconds at most that reloads put the provider checks off: a file written to with no pause of
-:data:`CHECKS_SETTLE` (an agent at work on its session) is checked again this long after the
-first reload not checked, so the verdict shown is never more than this behind the file."""
+CHECKS_MOST_WAIT = MOST_WAIT
+"""Seconds at most that reloads put the provider checks off (:mod:`suture.tui.quiet`): the
+verdict shown is never more than this behind a file written to without a pause."""
 WRITTEN_AT_LOAD = 32 * 1024 * 1024
 """A session log (Claude Code, Codex, pi) up to this many bytes has its export worked out in a
 worker once it is shown whole, so the header says where the export writes otherwise than the
@@ -193,8 +192,8 @@ class CheckFlow(App[None]):
         """The number of the latest run of the checks (:class:`ChecksOver` says which ended)."""
         self._start_next: Callable[[], None] | None = None
         """The checks of the model shown, to start once those running now have ended."""
-        self._settling_since: float | None = None
-        """When the first reload that put the checks off came (:data:`CHECKS_MOST_WAIT`)."""
+        self._checks_quiet = Quiet()
+        """The reloads that put the checks off (:data:`CHECKS_MOST_WAIT`)."""
         figures: Figures | None = getattr(self, "_figures", None)
         if figures is not None:
             figures.drop()
@@ -244,7 +243,7 @@ class CheckFlow(App[None]):
                 self._start_next = start
                 return
             self._checks_wanted = False
-            self._settling_since = None
+            self._checks_quiet.done()
             resume = None
             if not at_once and self._kept_checks is not None and self._kept_same is not None:
                 # Handed to the checks, which change it: it is kept again when they are done.
@@ -266,14 +265,10 @@ class CheckFlow(App[None]):
                 also(ref)
 
         if at_once:
-            self._settling_since = None
+            self._checks_quiet.done()
             self.call_after_refresh(start)
         else:
-            now = time.monotonic()
-            if self._settling_since is None:
-                self._settling_since = now
-            wait = min(CHECKS_SETTLE, self._settling_since + CHECKS_MOST_WAIT - now)
-            self._checks_timer = self.set_timer(max(wait, 0.0), start)
+            self._checks_timer = self.set_timer(self._checks_quiet.wait(CHECKS_SETTLE, CHECKS_MOST_WAIT), start)
 
     def _follow(self, model: RowModel) -> None:
         """Keep count of how many messages at the start of ``model``'s file are those of the
