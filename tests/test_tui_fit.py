@@ -12,11 +12,15 @@ from pathlib import Path
 
 import msgspec.structs
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.cells import cell_len
+from rich.text import Text
 from textual.widgets._toast import Toast
 
 from suture.tui.app import SutureApp
 from suture.tui.banner import Banner
-from suture.tui.bars import _ago
+from suture.tui.bars import _ago, cut_middle
 from tests.helpers.app import ROOT, WORKED, ready, settled
 from tests.helpers.drawn import drawn_in, words
 
@@ -249,3 +253,37 @@ async def test_the_export_aside_is_said_at_every_width(tmp_path: Path, width: in
         assert "anthropic: no problems" in shown, lines
         if width >= 80:  # on one line
             assert "2 moved (export: unchanged)  anthropic: no problems" in lines[0], lines
+
+
+@given(
+    st.text(alphabet=st.sampled_from("ab (.)'漢é:"), min_size=1, max_size=300),
+    st.integers(24, 200),
+)
+def test_a_line_cut_in_the_middle_keeps_its_start_and_end_within_the_width(plain: str, width: int) -> None:
+    line = Text(plain)
+    cut = cut_middle(line, width)
+    if line.cell_len <= width:
+        assert cut.plain == plain
+        return
+    assert cut.cell_len <= width
+    head, _, end = cut.plain.partition("…")
+    assert plain.endswith(end) and end.strip()
+    assert cell_len(end) >= width // 3 - 13  # (at most a word less than a third)
+    assert plain.startswith(head.rstrip()) or set(head[len(head.rstrip()) :]) <= {" "}
+
+
+@pytest.mark.parametrize("width", (100, 120, 160))
+async def test_a_providers_error_under_the_panes_keeps_what_it_points_at(tmp_path: Path, width: int) -> None:
+    # OpenAI's error ends with the parameter it points at: a line too long for the window is cut
+    # in the middle, so that stays.
+    from suture.cli.view import demo_path
+    from suture.tui.bars import InfoBar
+
+    app = SutureApp(_copy(demo_path(), tmp_path), watch=False)
+    async with app.run_test(size=(width, 40)) as pilot:
+        await settled(pilot, app)
+        await pilot.press("x")
+        await pilot.pause()
+        said = words(drawn_in(app, app.query_one("#info", InfoBar)))
+        assert " O2 " in said and "…" in said
+        assert said.endswith("(param: messages.[4].role)")

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from msgspec import Struct
+from rich.cells import cell_len
 from rich.console import Console
 from rich.style import Style
 from rich.text import Text
@@ -45,6 +46,32 @@ _BAR_CSS = """
     & > .bar--ok { color: $text-success; }
     & > .bar--live { color: $text-warning; text-style: bold; }
 """ + badge_rules("bar--badge", "color: $text-{colour}; text-style: bold;")
+
+
+def cut_middle(line: Text, width: int) -> Text:
+    """``line`` in ``width`` cells: as it is where it fits, else its start and its end with "…"
+    between (cut at a space where one is near). A provider's error ends with what it points at
+    (``(param: messages.4.role)``, the ids left without a result), which a cut at the end loses."""
+    if line.cell_len <= width or width < 24:
+        return line
+    keep_end = width // 3
+    group = line.plain.rfind(" (") if line.plain.endswith(")") else -1
+    if group > 0 and cell_len(line.plain[group:]) <= width // 2:  # (what it points at, whole)
+        keep_end = max(keep_end, cell_len(line.plain[group:]))
+    start = len(line.plain)
+    taken = 0
+    while start > 0 and taken + cell_len(line.plain[start - 1]) <= keep_end:
+        start -= 1
+        taken += cell_len(line.plain[start])
+    space = line.plain.find(" ", start, start + 12)
+    end = line[space if space >= 0 else start :]
+    head = line.copy()
+    head.truncate(width - end.cell_len - 1)
+    kept = head.plain
+    space = kept.rfind(" ", max(0, len(kept) - 12))
+    if 0 < space < len(kept) - 1:
+        head.right_crop(len(kept) - space - 1)
+    return Text.assemble(head, "…", end, no_wrap=True, end="")
 
 
 class _Bar(Widget):
@@ -523,9 +550,8 @@ class InfoBar(_Bar):
                 part = "error"
             else:
                 part = FINDING_PARTS[finding.kind] if finding.is_problem or finding.kind == "agent" else "muted"
-            text.append(label, self.part(part))
-            text.append(": ")
-            text.append(said)
+            said_whole = Text.assemble((label, self.part(part)), ": ", said)
+            text.append_text(cut_middle(said_whole, self._laid_width or self.size.width))
         return text
 
     def _render_listed(self) -> Text:
