@@ -146,3 +146,47 @@ def test_table_has_a_row_per_shape_with_the_recorded_answer() -> None:
         cells = [c.strip() for c in row.strip("|").split("|")]
         assert cells[:2] == [folder.parent.name, folder.name]
         assert cells[3].split()[0] == meta["resume"]["outcome"]
+
+
+FIRST_DONE = [f for f in FOLDERS if f.name == "parallel-first-done-killed"]
+
+
+@pytest.mark.parametrize("folder", FIRST_DONE, ids=[f.parent.name for f in FIRST_DONE])
+def test_parallel_first_done_killed_has_the_first_call_answered_and_the_second_cut_off(folder: Path) -> None:
+    """The state the shape names is the one recorded: one response with two calls, the first
+    one's result (its printed text) in the file, none for the second."""
+    from suture.formats import load_file
+    from suture.model import text_of
+
+    messages = load_file(folder / "session.jsonl").messages
+    [turn] = [m for m in messages if m.tool_calls]
+    first, _ = (c.id for c in turn.tool_calls)
+    results = {m.tool_call_id: text_of(m.content) for m in messages if m.role == "tool"}
+    assert list(results) == [first]
+    assert "a-answered" in results[first]
+
+
+def test_the_recorder_knows_a_result_from_the_call_that_prints_it(tmp_path: Path) -> None:
+    """``Context.wait_result`` looks for the answered command's text in a result line: the call's
+    line, which holds the command, is not taken for it."""
+    from typing import Any, cast
+
+    from tools.agents.drivers import AGENTS, answered_command
+    from tools.agents.record import Context
+
+    class Written:
+        name = "claude-code"
+
+        def session_file(self, home: Path, work: Path) -> Path:
+            return tmp_path / "session.jsonl"
+
+    command, text = answered_command(tmp_path / "a")
+    call = AGENTS["claude-code"].shell_call(command)
+    line = {"type": "assistant", "message": {"content": [{"type": "tool_use", "input": call.arguments}]}}
+    (tmp_path / "session.jsonl").write_text(json.dumps(line) + "\n")
+    ctx = Context(cast(Any, Written()), cast(Any, None), tmp_path, tmp_path, tmp_path)
+    assert not ctx.wait_result(text, timeout=0.5)
+    result = {"type": "user", "message": {"content": [{"type": "tool_result", "content": text + "\n"}]}}
+    with (tmp_path / "session.jsonl").open("a") as f:
+        f.write(json.dumps(result) + "\n")
+    assert ctx.wait_result(text, timeout=0.5)

@@ -27,7 +27,7 @@ from suture.sent import RESUME_PROMPT, as_sent, verdict
 from suture.writeback import Edit, Written, export_choices, layout, write_back
 from tests.held import missing, sent_ids
 from tests.helpers.sent import STRICT
-from tools.agents.corpus import shape_folders
+from tools.agents.corpus import read_requests, shape_folders
 from tools.agents.rules import CHECKS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -228,6 +228,52 @@ def test_claude_code_parallel_results_each_hang_off_their_call() -> None:
     for line in added:
         [block] = line["message"]["content"]
         assert line["parentUuid"] == calls[block["tool_use_id"]]
+
+
+def _result_lines(data: bytes) -> list[tuple[str, str]]:
+    """Each Claude Code line holding a tool result, in file order: the call it answers and the
+    call of the line it hangs off."""
+    records = [r for _, r in _records(data) if isinstance(r, dict)]
+    call_of = {
+        r["uuid"]: b["id"]
+        for r in records
+        if r.get("type") == "assistant"
+        for b in r["message"]["content"]
+        if isinstance(b, dict) and b.get("type") == "tool_use"
+    }
+    return [
+        (b["tool_use_id"], call_of.get(r.get("parentUuid"), "?"))
+        for r in records
+        if r.get("type") == "user" and isinstance(r["message"]["content"], list)
+        for b in r["message"]["content"]
+        if isinstance(b, dict) and b.get("type") == "tool_result"
+    ]
+
+
+@pytest.mark.parametrize("release", ["claude-code-2.1.328", "claude-code-2.1.332"])
+def test_claude_code_a_result_made_up_after_an_answered_call_goes_where_claude_code_puts_its_own(release: str) -> None:
+    """parallel-first-done-killed: two calls in one response, the first answered, the second cut
+    off by the kill. Resuming it, Claude Code appended its own interrupted result for the second
+    call after the first call's result, hanging off the second call's line (``resumed.jsonl``),
+    and sent the results in call order (``requests.jsonl``). The write-back's result goes in the
+    same place, so Claude Code sends the same order from the written file (written right after
+    the response, it went before the first call's result)."""
+    folder = CORPUS / release / "parallel-first-done-killed"
+    data, written = _write(folder / "session.jsonl")
+    ((first, _), (second, _)) = _result_lines((folder / "resumed.jsonl").read_bytes())
+    assert _result_lines(data) == [(first, first)]
+    assert _result_lines((folder / "resumed.jsonl").read_bytes()) == [(first, first), (second, second)]
+    assert _result_lines(written.data) == [(first, first), (second, second)]
+    resumed = next(r for r in read_requests(folder) if r["run"] == "resume")
+    sent_by_claude = [
+        b["tool_use_id"]
+        for m in resumed["body"]["messages"]
+        if isinstance(m["content"], list)
+        for b in m["content"]
+        if b.get("type") == "tool_result"
+    ]
+    assert sent_by_claude == [first, second]
+    assert [m.tool_call_id for m in as_sent(load_bytes(written.data)).messages if m.role == "tool"] == sent_by_claude
 
 
 def test_claude_code_a_renamed_call_is_written_so_claude_code_sends_its_own_result() -> None:

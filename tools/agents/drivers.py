@@ -40,6 +40,12 @@ def fast_command(marker: Path) -> str:
     return f"touch {shlex.quote(str(marker))} && echo done-{marker.name}"
 
 
+def answered_command(marker: Path) -> tuple[str, str]:
+    """A fast shell command and the text it prints, which the command itself does not hold: found
+    in a session file, the text is the command's result, not its call."""
+    return f"touch {shlex.quote(str(marker))} && printf '%s-answered\\n' {marker.name}", f"{marker.name}-answered"
+
+
 @dataclass(frozen=True)
 class Run:
     """One agent process to start: its argv, environment additions and working directory."""

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.agents import edits
-from tools.agents.drivers import Agent, Run, fast_command, slow_command
+from tools.agents.drivers import Agent, Run, answered_command, fast_command, slow_command
 from tools.agents.mock import Logged, MockProvider, Script, Step
 from tools.agents.trim import trim_body
 
@@ -39,9 +39,17 @@ START_TIMEOUT = 90.0
 EXIT_TIMEOUT = 240.0
 POLL = 0.2
 SETTLE = 1.5
+#: How long after a fast call started its result may take to reach the session file while a slow
+#: call of the same response runs: under Codex's ``yield_time_ms`` (30 s), after which the slow
+#: call would have an output too.
+ANSWER_TIMEOUT = 20.0
 
 PROMPT = "Run the shell command I need, then tell me when it is done."
 COMPACT_SUMMARY = "Summary: the user asked for a shell command; it was started and the session ended before its result."
+
+
+#: A session line holding a tool result holds one of these (Claude Code, Codex, pi).
+RESULT_KEYS = ('"tool_result"', '"function_call_output"', '"toolResult"')
 
 
 class RecordError(RuntimeError):
@@ -133,6 +141,23 @@ class Context:
         if not self.mock.wait_for(lambda log: seen(log) or not self.alive(), timeout) or not seen(self.mock.log):
             raise RecordError(f"the agent sent no request answered with {step!r}: {self.tail()}")
 
+    def wait_result(self, text: str, timeout: float = ANSWER_TIMEOUT) -> bool:
+        """Wait until a tool result holding ``text`` is in the session file (a line with ``text``
+        and a result's key: Claude Code's ``tool_result``, Codex's ``function_call_output``, pi's
+        ``toolResult``); False when it is not there after ``timeout`` or the agent ended."""
+
+        def written() -> bool:
+            path = self.session()
+            if path is None:
+                return False
+            with contextlib.suppress(OSError):
+                for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+                    if text in line and any(k in line for k in RESULT_KEYS):
+                        return True
+            return False
+
+        return poll_until(lambda: written() or not self.alive(), timeout) and written()
+
     def tail(self) -> str:
         parts = []
         for f in self.log_files[-2:]:
@@ -158,6 +183,24 @@ def parallel_killed(ctx: Context) -> None:
     ctx.start(ctx.agent.start(ctx.home, ctx.work, ctx.mock.url, PROMPT), "crash")
     ctx.wait_marker("a")
     poll_until(lambda: ctx.marker("b").exists(), 5.0)
+    time.sleep(SETTLE)
+    ctx.kill()
+
+
+def parallel_first_done_killed(ctx: Context) -> None:
+    """Two calls in one response, the first fast, the second slow; killed once the first call's
+    result is in the session file and the second has started."""
+    first, answer = answered_command(ctx.marker("a"))
+    calls = [ctx.agent.shell_call(first), ctx.agent.shell_call(slow_command(ctx.marker("b")))]
+    ctx.mock.begin("crash", Script([Step.tool(*calls)], then=Step.hang()))
+    ctx.start(ctx.agent.start(ctx.home, ctx.work, ctx.mock.url, PROMPT), "crash")
+    ctx.wait_marker("a")
+    if not ctx.wait_result(answer):
+        raise RecordError(
+            f"{ctx.agent.name} wrote no result for the first call within {ANSWER_TIMEOUT:.0f} s "
+            f"while the second ran: {ctx.tail()}"
+        )
+    ctx.wait_marker("b")
     time.sleep(SETTLE)
     ctx.kill()
 
@@ -239,6 +282,16 @@ SHAPES: dict[str, Shape] = {
             "parallel-killed",
             "The model asked for two shell calls in one response; the agent was SIGKILLed while they ran.",
             parallel_killed,
+        ),
+        Shape(
+            "parallel-first-done-killed",
+            "The model asked for two shell calls in one response, the first fast, the second slow; the agent was SIGKILLed once the first call's result was in the session file, while the second ran.",
+            parallel_first_done_killed,
+            # pi 0.73.1 runs a response's calls together and writes their results only once every
+            # one has ended (pi-agent-core's executeToolCallsParallel: Promise.all, then one result
+            # message each, in call order): measured, the first result reached the file when the
+            # second call ended, never before. Its built-in tools ask for no sequential run.
+            natural_for=("claude-code", "codex"),
         ),
         Shape(
             "stream-cut-after-call",
