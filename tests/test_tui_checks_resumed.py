@@ -24,6 +24,7 @@ from suture.sent import verdict as sent_verdict
 from suture.sent.resume import SentChecks
 from suture.tui.app import SutureApp
 from suture.tui.judged import verdict_parts
+from suture.tui.quiet import Quiet
 from tests.helpers.app import ROOT, SIZE, line, settle, settled
 from tests.helpers.checks import checks_done
 from tests.helpers.sent import session_lines
@@ -292,26 +293,37 @@ async def test_a_file_written_to_without_a_pause_is_checked_while_it_is_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An agent that writes its session more often than the checks' settling time (a running
-    tool's progress lines) still gets its verdicts: at most CHECKS_MOST_WAIT after the first
-    write not checked, not only once it stops."""
+    tool's progress lines) still gets its checks: at most CHECKS_MOST_WAIT after the first write
+    not checked, not only once it stops; each resumed from the last."""
     monkeypatch.setattr(suture.tui.checking, "CHECKS_SETTLE", 1.0)
     monkeypatch.setattr(suture.tui.checking, "CHECKS_MOST_WAIT", 0.3, raising=False)
+    judge_all = suture.tui.checking.judge_all
+    runs: list[tuple[int, bool]] = []
+
+    def counted(*args: Any) -> Any:
+        runs.append((len(args[0].transcript.messages), args[5] is not None))
+        return judge_all(*args)
+
     lines = _session_lines()
     path = tmp_path / "session.jsonl"
-    checked: list[int] = []
     async with _opened(path, b"".join(lines[:3]), monkeypatch) as (pilot, app, children):
+        monkeypatch.setattr(suture.tui.checking, "judge_all", counted)
         for k in range(3, len(lines)):
             with path.open("ab") as f:
                 f.write(lines[k])
             app.read_file()  # as the file's watcher asks when it grows
             await _shown(pilot, app, k + 1)
-            for _ in range(6):  # a write every 0.12 s or so, well within CHECKS_SETTLE
-                await pilot.pause(0.02)
-                model = app._checked() if app._checked is not None else None
-                checked.append(len(model.transcript.messages) if model is not None else 0)
-        assert any(3 < n < len(lines) for n in checked), checked  # checked while still written
+            await pilot.pause(0.12)  # a write every 0.12 s or so, well within CHECKS_SETTLE
+        during = list(runs)
         await checks_done(pilot, app)
-        assert children == [1]  # every check after the first resumed
+        assert any(3 < n < len(lines) for n, _ in during), during  # checked while still written
+        assert all(resumed for _, resumed in runs), runs
+        assert children == [1]
+        model = app.model
+        assert model is not None and app.verdicts is not None
+        whole = verdicts(model.transcript.messages, repaired=model.repair)
+        for p, judged in app.verdicts.items():
+            assert judged.contract.before == whole[p].before, p
 
 
 async def test_checks_running_when_the_file_grows_go_on_and_the_next_resume_from_them(
@@ -349,3 +361,13 @@ async def test_checks_running_when_the_file_grows_go_on_and_the_next_resume_from
         for p, judged in app.verdicts.items():
             assert judged.contract.before == whole[p].before, p
             assert judged.contract.after == whole[p].after, p
+
+
+def test_the_wait_for_a_quiet_file_is_never_none() -> None:
+    # A Textual timer of no interval that fires late divides by it, and the checks never start.
+    quiet = Quiet()
+    assert quiet.wait(1.0, 3.0) == 1.0
+    quiet.since = time.monotonic() - 10
+    assert 0 < quiet.wait(1.0, 3.0) <= 0.01
+    quiet.done()
+    assert quiet.since is None

@@ -192,6 +192,8 @@ class CheckFlow(App[None]):
         """The number of the latest run of the checks (:class:`ChecksOver` says which ended)."""
         self._start_next: Callable[[], None] | None = None
         """The checks of the model shown, to start once those running now have ended."""
+        self._start_latest: Callable[[], None] | None = None
+        """What starts the checks of the model shown (:meth:`check_model`)."""
         self._checks_quiet = Quiet()
         """The reloads that put the checks off (:data:`CHECKS_MOST_WAIT`)."""
         figures: Figures | None = getattr(self, "_figures", None)
@@ -223,7 +225,8 @@ class CheckFlow(App[None]):
         after the first reload not checked. Checks still running on an earlier state of the
         file, which ``model`` extends, are not stopped: they end, and the checks of ``model``
         start from where they stopped (each run then costs what was appended, and a file
-        appended to faster than a run takes still gets its verdicts). ``also(ref)`` is called
+        appended to faster than a run takes still gets its verdicts): at once where they end with
+        the file grown past them, as their verdicts are not shown (:meth:`on_checks_over`). ``also(ref)`` is called
         at the same time, with the model by weak reference. A figure after repair worked out
         for the model before is left to end (:class:`~suture.tui.judged.Figures`) where this
         one resumes its checks: the next is worked out once it has, for the latest bytes."""
@@ -264,6 +267,7 @@ class CheckFlow(App[None]):
             if also is not None:
                 also(ref)
 
+        self._start_latest = start
         if at_once:
             self._checks_quiet.done()
             self.call_after_refresh(start)
@@ -388,8 +392,17 @@ class CheckFlow(App[None]):
     def on_checks_over(self, message: ChecksOver) -> None:
         if message.run != self._checks_run:
             return  # a run stopped before the one running now began
+        ran = self._checking() if self._checking is not None else None
         self._checking = self._checking_same = None
         start, self._start_next = self._start_next, None
+        grown_past = ran is not None and ran is not self.model
+        if start is None and self._checks_timer is not None and grown_past and self._kept_checks is not None:
+            # The run ended with every verdict (kept), but of a state the file has grown past,
+            # so they are not shown: the latest's checks start now from them, for what was
+            # appended meanwhile, not once the file is quiet (a file written to faster than a
+            # run takes would never be shown one).
+            self._checks_timer.stop()
+            start = self._start_latest
         if start is not None:
             start()
 

@@ -22,12 +22,13 @@ class Quiet:
 
     def wait(self, settle: float, most: float | None = None) -> float:
         """Seconds from now to start the work, for a write just read: ``settle`` of quiet, but no
-        later than ``most`` (:data:`MOST_WAIT`) after the first write not followed."""
+        later than ``most`` (:data:`MOST_WAIT`) after the first write not followed (or at once)."""
         most = MOST_WAIT if most is None else most
         now = time.monotonic()
         if self.since is None:
             self.since = now
-        return max(0.0, min(settle, self.since + most - now))
+        # (Never 0: a Textual timer of no interval that fires late divides by it.)
+        return max(0.01, min(settle, self.since + most - now))
 
     def done(self) -> None:
         """The work starts: it follows every write read so far."""
