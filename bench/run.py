@@ -282,7 +282,60 @@ def section_tail(size: str, runs: int) -> list[dict[str, Any]]:
             )
         finally:
             shutil.rmtree(work, ignore_errors=True)
+    out.append(_real_session_written())
     return out
+
+
+REAL_SESSION = BENCH.parent / "sample_sessions" / "real" / "claude-code" / "fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl"
+"""A real Claude Code session (3.4 MB, 1,881 lines): its tools' progress lines, its results hanging
+off the call's line, as Claude Code wrote them."""
+
+
+def _real_session_written(start: int = 1400, lines_a_write: int = 3) -> dict[str, Any]:
+    """The real session written again from line ``start`` on, ``lines_a_write`` lines at a time
+    (as it was written: a running tool's progress lines leave the branch at most writes), each
+    write polled: the median CPU time of a poll against a full load and repair of the file."""
+    import statistics
+
+    from suture.formats import load_file
+    from suture.repair import repair
+    from suture.tail import Tail
+
+    lines = REAL_SESSION.read_bytes().splitlines(keepends=True)
+    work = Path(tempfile.mkdtemp(prefix="suture-tail-real-", dir=generate.DATA))
+    try:
+        path = work / REAL_SESSION.name
+        shutil.copyfile(REAL_SESSION, path)
+
+        def full() -> Any:
+            t = load_file(path)
+            return t, repair(t.messages)
+
+        floor = best(full, 3)
+        path.write_bytes(b"".join(lines[:start]))
+        tail = Tail(path)
+        tail.poll()
+        times: list[float] = []
+        kinds: list[str] = []
+        for k in range(start, len(lines), lines_a_write):
+            with open(path, "ab") as f:
+                f.write(b"".join(lines[k : k + lines_a_write]))
+            t = time.process_time()
+            kinds.append(tail.poll().kind)
+            times.append(time.process_time() - t)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    read_whole = kinds.count("full")
+    return row(
+        f"real Claude Code session, {lines_a_write} lines a write (median)",
+        statistics.median(times),
+        floor,
+        "full load + repair (CPU time)",
+        None,
+        note=f"{REAL_SESSION.name} (3.4 MB) written again from line {start:,}:"
+        f" {len(kinds) - read_whole} of {len(kinds)} writes read as appends, {read_whole} read whole"
+        f"; the slowest poll {max(times) * 1000:.1f} ms, all {sum(times) * 1000:.0f} ms",
+    )
 
 
 def section_multi(size: str, runs: int) -> list[dict[str, Any]]:
