@@ -225,9 +225,10 @@ class CheckFlow(App[None]):
         after the first reload not checked. Checks still running on an earlier state of the
         file, which ``model`` extends, are not stopped: they end, and the checks of ``model``
         start from where they stopped (each run then costs what was appended, and a file
-        appended to faster than a run takes still gets its verdicts): at once where they end with
-        the file grown past them, as their verdicts are not shown (:meth:`on_checks_over`). ``also(ref)`` is called
-        at the same time, with the model by weak reference. A figure after repair worked out
+        appended to faster than a run takes still gets its verdicts); at once where they end
+        with the file grown past them, as their verdicts are not shown
+        (:meth:`on_checks_over`). ``also(ref)`` is called at the same time, with the model by
+        weak reference. A figure after repair worked out
         for the model before is left to end (:class:`~suture.tui.judged.Figures`) where this
         one resumes its checks: the next is worked out once it has, for the latest bytes."""
         self._follow(model)
@@ -245,6 +246,9 @@ class CheckFlow(App[None]):
             if self._checking is not None:  # (checks of an earlier state run: this starts as they end)
                 self._start_next = start
                 return
+            checked = ref()
+            if checked is None:  # (replaced before its checks began)
+                return
             self._checks_wanted = False
             self._checks_quiet.done()
             resume = None
@@ -258,9 +262,6 @@ class CheckFlow(App[None]):
                 self._figures = Figures(lambda shown: shown is self.model)
             elif resume is None:  # (checked whole: its figure comes with its verdicts)
                 self._figures.drop()
-            checked = ref()
-            if checked is None:  # (replaced before its checks began)
-                return
             self._checking, self._checking_same = ref, len(checked.transcript.messages)
             self._checks_run += 1
             self.run_checks(ref, resume, self._checks_run)
