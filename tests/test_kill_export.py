@@ -72,7 +72,33 @@ def test_sigkill_during_export_leaves_old_or_new(big_input: tuple[Path, bytes], 
         assert got in (old, expected), f"kill {i}: output is neither the old file nor the whole new one"
     assert (src.read_bytes(), os.stat(src).st_mtime_ns) == src_before
     # Leftover temporary files are the only trace a kill may leave; they never replace the output.
-    assert all(p.name.endswith(".suture-tmp") for p in tmp_path.iterdir() if p.name not in ("out.json", "timing.json"))
+    left = [p.name for p in tmp_path.iterdir() if p.name not in ("out.json", "timing.json")]
+    assert all(name.startswith(".out.json.") and name.endswith(".suture-tmp") for name in left)
+    # The next write of the same file removes those its killed processes left.
+    subprocess.run(_repair_cmd(src, out), check=True)
+    assert out.read_bytes() == expected
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.json", "timing.json"]
+
+
+def test_a_temporary_file_of_a_write_still_running_is_left_alone(tmp_path: Path) -> None:
+    """Only those whose process is gone are removed: another process writing the same file, and
+    files that are not suture's own temporary files of that name, stay."""
+    src = tmp_path / "in.json"
+    src.write_bytes(_big_chat(5))
+    out = tmp_path / "out.json"
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead = int(gone.stdout)
+    kept = [
+        f".out.json.{os.getpid()}.abcd1234.suture-tmp",  # (a write running now)
+        ".out.json.abcd1234.suture-tmp",  # (no process named)
+        f".out.json.5.{dead}.abcd1234.suture-tmp",  # (of another file, out.json.5)
+        f".other.json.{dead}.abcd1234.suture-tmp",
+        f".out.json.{dead}.abcd1234.kept",
+    ]
+    for name in [*kept, f".out.json.{dead}.abcd1234.suture-tmp"]:
+        (tmp_path / name).write_bytes(b"partial")
+    subprocess.run(_repair_cmd(src, out), check=True)
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == sorted(kept)
 
 
 def test_export_keeps_existing_permissions(tmp_path: Path) -> None:

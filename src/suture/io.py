@@ -733,9 +733,45 @@ def _new_mode(target: Target) -> int:
     return 0o666 & ~umask
 
 
+_TEMPORARY = ".suture-tmp"
+_LEFT = re.compile(r"(\d+)\.[a-z0-9_]{8}")
+
+
+def _temporary_file(folder: str, name: str) -> tuple[int, str]:
+    """A new temporary file for writing ``name`` in ``folder``: ``.NAME.PID.XXXXXXXX.suture-tmp``,
+    renamed over ``name`` once whole. Those an earlier write of ``name`` left there, its process
+    killed before the rename (its PID no longer runs), are removed first."""
+    prefix = f".{name}."
+    with contextlib.suppress(OSError), os.scandir(folder or ".") as entries:
+        for entry in entries:
+            left = entry.name
+            if not (left.startswith(prefix) and left.endswith(_TEMPORARY)):
+                continue
+            found = _LEFT.fullmatch(left[len(prefix) : -len(_TEMPORARY)])
+            if found is None or _running(int(found.group(1))) or not entry.is_file(follow_symlinks=False):
+                continue
+            with contextlib.suppress(OSError):
+                os.unlink(entry.path)
+    return tempfile.mkstemp(prefix=f"{prefix}{os.getpid()}.", suffix=_TEMPORARY, dir=folder)
+
+
+def _running(pid: int) -> bool:
+    """Whether a process ``pid`` runs on this machine (one that is not ours to signal does; and
+    any, where signal 0 does not only ask: on Windows it ends the process)."""
+    if pid == os.getpid() or os.name != "posix":
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
 def _temporary(target: Target, data: bytes) -> str:
     folder, name = os.path.split(target.path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".suture-tmp", dir=folder)
+    fd, tmp = _temporary_file(folder, name)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -933,7 +969,7 @@ def open_atomic(path: str | os.PathLike[str], wait: float = OUTPUT_WAIT) -> Iter
         )
     folder, name = os.path.split(target.path)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".suture-tmp", dir=folder)
+        fd, tmp = _temporary_file(folder, name)
     except OSError as e:
         if target.kind != "file" or e.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
             raise
