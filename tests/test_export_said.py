@@ -434,7 +434,7 @@ async def test_a_session_written_to_without_a_pause_has_its_export_worked_out_wh
     import suture.tui.quiet
 
     monkeypatch.setattr(suture.tui.app, "WRITTEN_SETTLE", 1.0)
-    monkeypatch.setattr(suture.tui.quiet, "MOST_WAIT", 0.3, raising=False)
+    monkeypatch.setattr(suture.tui.quiet, "MOST_WAIT", 0.3)
     lines = session_lines(
         [("user", "go")] + [("assistant", (f"m{n}", {"type": "text", "text": "ok"})) for n in range(24)]
     )

@@ -86,14 +86,15 @@ def test_a_temporary_file_of_a_write_still_running_is_left_alone(tmp_path: Path)
     src = tmp_path / "in.json"
     src.write_bytes(_big_chat(5))
     out = tmp_path / "out.json"
-    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
-    dead = int(gone.stdout)
+    dead = 2**22 + 1  # (above the highest PID Linux can give)
     kept = [
         f".out.json.{os.getpid()}.abcd1234.suture-tmp",  # (a write running now)
         ".out.json.abcd1234.suture-tmp",  # (no process named)
         f".out.json.5.{dead}.abcd1234.suture-tmp",  # (of another file, out.json.5)
         f".other.json.{dead}.abcd1234.suture-tmp",
         f".out.json.{dead}.abcd1234.kept",
+        ".out.json.9999999999.abcd1234.suture-tmp",  # (a number no process can have)
+        ".out.json.99999999999.abcd1234.suture-tmp",
     ]
     for name in [*kept, f".out.json.{dead}.abcd1234.suture-tmp"]:
         (tmp_path / name).write_bytes(b"partial")

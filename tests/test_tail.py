@@ -188,8 +188,10 @@ def claude_code_stories(draw: st.DrawFn) -> list[tuple[str, bytes | int]]:
     """Lines linked as Claude Code links them: each to the one before it, or past the progress
     lines before it to the line they hang off (as a tool's result and the next response do in
     a real session), now and then to an earlier one (a fork) or to none (a root), with now and
-    then a ``last-prompt`` line naming a leaf; then appended in pieces cut anywhere."""
+    then a ``last-prompt`` line naming a leaf, and a compaction naming the messages it kept (some
+    written before it, some after); then appended in pieces cut anywhere."""
     lines = draw(st.lists(claude_code_lines(), min_size=1, max_size=30))
+    every = ["u0"] + [orjson.loads(line)["uuid"] for line in lines if line.endswith(b"}\n")]
     uuids = ["u0"]
     history = ["u0"]  # (the lines that are not progress lines)
     linked = []
@@ -202,6 +204,10 @@ def claude_code_stories(draw: st.DrawFn) -> list[tuple[str, bytes | int]]:
         how = draw(st.integers(0, 9))
         parents = {0: None, 1: draw(st.sampled_from(uuids)), 2: history[-1], 3: history[-1]}
         record["parentUuid"] = parents.get(how, uuids[-1])
+        if record.get("subtype") == "compact_boundary" and draw(st.booleans()):
+            kept = draw(st.lists(st.sampled_from(every), min_size=1, max_size=4))
+            segment = {"headUuid": kept[0], "anchorUuid": kept[0], "tailUuid": draw(st.sampled_from(every))}
+            record["compactMetadata"] = {"preservedSegment": segment, "preservedMessages": {"uuids": kept}}
         uuids.append(record["uuid"])
         if record.get("type") != "progress":
             history.append(record["uuid"])
@@ -327,6 +333,49 @@ def test_a_running_claude_code_session_is_read_as_appends(tmp_path):
             f.write(data)
         assert check(tail, path) == "append"
     assert len(tail.poll().transcript.messages) == 9
+
+
+def _boundary(uuid: str, tail: str, kept: list[str]) -> bytes:
+    meta = {"preservedSegment": {"headUuid": kept[0], "anchorUuid": kept[0], "tailUuid": tail}}
+    record = {**_SESSION, "type": "system", "subtype": "compact_boundary", "uuid": uuid, "parentUuid": None}
+    record.update(content="compacted", compactMetadata={**meta, "preservedMessages": {"uuids": kept}})
+    return orjson.dumps(record) + b"\n"
+
+
+def _said(text: str) -> dict[str, Any]:
+    return {"role": "user", "content": text}
+
+
+_ANSWER = {"id": "m1", "role": "assistant", "content": [{"type": "text", "text": "answer"}]}
+_KEPT_LATE = [
+    _cc("user", "U0", None, _said("first")),
+    _boundary("B", "U0", ["U0", "Q"]),
+    _cc("user", "R1", "U0", _said("second")),
+    _cc("assistant", "R2", "R1", _ANSWER),
+]
+
+
+@pytest.mark.parametrize(
+    ("before", "appended"),
+    [
+        # A message the compaction kept, written after it: it goes before the branch's lines.
+        (_KEPT_LATE, [_cc("user", "Q", "R2", _said("third"))]),
+        ([*_KEPT_LATE, _cc("progress", "Pg", "R2")], [_cc("user", "Q", "R2", _said("third"))]),
+        # A compaction appended, keeping a message written before it.
+        (
+            [_cc("user", "U0", None, _said("go")), _cc("user", "A", None, _said("on"))],
+            [_cc("user", "U1", "A", _said("more")), _boundary("B", "A", ["U0"])],
+        ),
+    ],
+)
+def test_an_append_that_changes_what_a_compaction_keeps_is_read_as_a_full_load_reads_it(tmp_path, before, appended):
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"".join(before))
+    tail = Tail(path)
+    tail.poll()
+    with open(path, "ab") as f:
+        f.write(b"".join(appended))
+    check(tail, path)
 
 
 def test_a_real_claude_code_session_written_line_by_line_is_read_as_appends(tmp_path):

@@ -734,13 +734,15 @@ def _new_mode(target: Target) -> int:
 
 
 _TEMPORARY = ".suture-tmp"
-_LEFT = re.compile(r"(\d+)\.[a-z0-9_]{8}")
+_LEFT = re.compile(r"([1-9][0-9]{0,9})\.[a-z0-9_]{8}")
 
 
 def _temporary_file(folder: str, name: str) -> tuple[int, str]:
     """A new temporary file for writing ``name`` in ``folder``: ``.NAME.PID.XXXXXXXX.suture-tmp``,
     renamed over ``name`` once whole. Those an earlier write of ``name`` left there, its process
-    killed before the rename (its PID no longer runs), are removed first."""
+    killed before the rename (its PID no longer runs), are removed first. (A process of another
+    PID namespace writing the same file into a shared folder at the same time would see its
+    rename fail: it loses nothing, and one of the two writes would have been lost anyway.)"""
     prefix = f".{name}."
     with contextlib.suppress(OSError), os.scandir(folder or ".") as entries:
         for entry in entries:
@@ -764,7 +766,7 @@ def _running(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except OSError:
+    except (OSError, OverflowError):  # (not ours to signal; a number no process can have)
         return True
     return True
 

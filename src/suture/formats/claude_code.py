@@ -208,6 +208,9 @@ class Chain(Struct, frozen=True):
     """The ``message.id`` of every response in the file."""
     loose: frozenset[str] = frozenset()
     """The call ids answered by result lines that are not in the history."""
+    awaited: frozenset[str] = frozenset()
+    """The uuids the compaction the branch runs through lists as preserved that no line has yet:
+    a line of one, appended, goes before the branch's lines, not after them."""
 
 
 def chain(records: Sequence[tuple[int, Any]], main: bool = True) -> Chain:
@@ -227,7 +230,7 @@ def chain(records: Sequence[tuple[int, Any]], main: bool = True) -> Chain:
     if marked is not None and marked not in path:
         leaf, by = marked, "last-prompt"
         path = _ancestors(records, by_uuid, marked)
-    head = _compacted_head(records, by_uuid, path)
+    head, awaited = _compacted_head(records, by_uuid, path)
     if head is not None:
         path, front = head
     else:
@@ -244,6 +247,7 @@ def chain(records: Sequence[tuple[int, Any]], main: bool = True) -> Chain:
         frozenset(r for r in responses if r is not None),
         frozenset(r for r in seen_ids if r is not None),
         frozenset(loose),
+        awaited,
     )
 
 
@@ -286,13 +290,14 @@ def _carried_on(old: list[int], new: list[int], records: Sequence[tuple[int, Any
     differ = next((i for i in range(shared) if old[i] != new[i]), shared)
     if differ == 0:
         return None
-    left, tail = old[differ:], new[differ:]
-    on, had = set(tail), set(left)
-    if any(p not in on and not _progress(records[p][1]) for p in left):
-        return None  # a line of the history left the branch: a fork
-    if any(p < start and p not in had and not _progress(records[p][1]) for p in tail):
-        return None  # an earlier line of the history joined it
-    return [p for p in tail if p >= start]
+    tail = new[differ:]
+    first_new = next((i for i, p in enumerate(tail) if p >= start), len(tail))
+    if any(p < start for p in tail[first_new:]):
+        return None  # an earlier line after an appended one (a compaction's front)
+    history = [p for p in old[differ:] if not _progress(records[p][1])]
+    if [p for p in tail[:first_new] if not _progress(records[p][1])] != history:
+        return None  # a line of the history left the branch, joined it or moved: a fork
+    return tail[first_new:]
 
 
 def _progress(record: Any) -> bool:
@@ -368,13 +373,16 @@ def _add_siblings(
 
 def _compacted_head(
     records: Sequence[tuple[int, Any]], by_uuid: dict[str, int], path: list[int]
-) -> tuple[list[int], list[int]] | None:
+) -> tuple[tuple[list[int], list[int]] | None, frozenset[str]]:
     """Where the branch runs through a compaction that kept some messages (2.1.x writes a
     ``compact_boundary`` whose ``compactMetadata`` names the preserved segment, and the records
     after it hang off the last preserved one): the branch after the preserved segment, and what
-    goes before it: the boundary, the summary, the preserved messages. ``None`` otherwise."""
+    goes before it (the boundary, the summary, the preserved messages); ``None`` otherwise. And
+    the uuids a compaction names (its segment's ends, the messages it kept) that no line has: a
+    line of one, appended, changes what goes before the branch."""
     on_path = {records[p][1].get("uuid"): p for p in path}
     found: tuple[int, dict[str, Any]] | None = None
+    awaited: set[str] = set()
     for pos, (_, record) in enumerate(records):
         if not (
             isinstance(record, dict) and record.get("type") == "system" and record.get("subtype") == "compact_boundary"
@@ -383,10 +391,16 @@ def _compacted_head(
         meta = record.get("compactMetadata")
         segment = meta.get("preservedSegment") if isinstance(meta, dict) else None
         tail = segment.get("tailUuid") if isinstance(segment, dict) else record.get("logicalParentUuid")
+        if isinstance(segment, dict):
+            kept = meta.get("preservedMessages") if isinstance(meta, dict) else None
+            listed = kept.get("uuids") if isinstance(kept, dict) else None
+            named = [segment.get(k) for k in ("headUuid", "anchorUuid", "tailUuid")]
+            named += listed if isinstance(listed, list) else []
+            awaited.update(u for u in named if isinstance(u, str) and u not in by_uuid)
         if isinstance(segment, dict) and tail in on_path and pos in by_uuid.values():
             found = (pos, record)
     if found is None:
-        return None
+        return None, frozenset(awaited)
     pos, boundary = found
     meta = boundary["compactMetadata"]
     segment = meta["preservedSegment"]
@@ -398,7 +412,7 @@ def _compacted_head(
     uuids: list[Any] = listed if isinstance(listed, list) else []
     preserved = sorted(by_uuid[u] for u in uuids if isinstance(u, str) and u in by_uuid)
     front = [pos, *([anchor] if anchor is not None else []), *(p for p in preserved if p != anchor)]
-    return after, front
+    return (after, front), frozenset(awaited)
 
 
 def _call_ids(record: dict[str, Any]) -> list[str]:
@@ -438,8 +452,10 @@ def _appended(old: Chain, records: Sequence[tuple[int, Any]], start: int, main: 
         if role == "leaf":
             marked = uuid
             continue
-        if record.get("parentUuid") != newest or uuid in added_uuids:
+        if record.get("parentUuid") != newest or uuid in added_uuids or uuid in old.awaited:
             return None
+        if _type(record) == "system" and record.get("subtype") == "compact_boundary":
+            return None  # (the messages it kept go before the branch: worked out whole)
         if _type(record) == "assistant":
             mid = _message_id(record)
             if mid is not None and mid in seen and mid not in responses:
@@ -464,6 +480,7 @@ def _appended(old: Chain, records: Sequence[tuple[int, Any]], start: int, main: 
         frozenset(responses),
         frozenset(seen),
         old.loose,
+        old.awaited,
     )
 
 

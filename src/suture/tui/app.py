@@ -1461,6 +1461,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             with contextlib.suppress(OSError):
                 small = self.path.stat().st_size <= WRITTEN_AT_LOAD
         if not small:
+            self._export_quiet.done()
             self.status.update_state(export=("", ""))
             return
         shown = weakref.ref(model)

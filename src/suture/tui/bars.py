@@ -54,6 +54,10 @@ def cut_middle(line: Text, width: int) -> Text:
     (``(param: messages.4.role)``, the ids left without a result), which a cut at the end loses."""
     if line.cell_len <= width or width < 24:
         return line
+    line = line.copy()
+    line.rstrip()
+    if line.cell_len <= width:
+        return line
     keep_end = width // 3
     group = line.plain.rfind(" (") if line.plain.endswith(")") else -1
     if group > 0 and cell_len(line.plain[group:]) <= width // 2:  # (what it points at, whole)

@@ -43,7 +43,7 @@ from suture._deferred import deferred
 from suture.tui.banner import Banner
 from suture.tui.bars import InfoBar, StatusBar, panes_gone
 from suture.tui.changes import ProblemList
-from suture.tui.quiet import MOST_WAIT, Quiet
+from suture.tui.quiet import Quiet
 from suture.validity import NAME as SHARED  # (what suture.tui.judged.SHARED names)
 from suture.validity import Breach
 from suture.words import CONTRACT, after_repair, count
@@ -64,13 +64,10 @@ else:
     # The verdicts, which come once the first frame is drawn.
     judge_all = deferred("suture.tui.judged", "judge_all")
 
-__all__ = ["CHECKS_MOST_WAIT", "CHECKS_SETTLE", "SHARED", "WRITTEN_AT_LOAD", "CheckFlow", "Checked", "ChecksKept"]
+__all__ = ["CHECKS_SETTLE", "SHARED", "WRITTEN_AT_LOAD", "CheckFlow", "Checked", "ChecksKept"]
 
 CHECKS_SETTLE = 1.0
 """Seconds with no reload before the provider checks run again."""
-CHECKS_MOST_WAIT = MOST_WAIT
-"""Seconds at most that reloads put the provider checks off (:mod:`suture.tui.quiet`): the
-verdict shown is never more than this behind a file written to without a pause."""
 WRITTEN_AT_LOAD = 32 * 1024 * 1024
 """A session log (Claude Code, Codex, pi) up to this many bytes has its export worked out in a
 worker once it is shown whole, so the header says where the export writes otherwise than the
@@ -195,7 +192,7 @@ class CheckFlow(App[None]):
         self._start_latest: Callable[[], None] | None = None
         """What starts the checks of the model shown (:meth:`check_model`)."""
         self._checks_quiet = Quiet()
-        """The reloads that put the checks off (:data:`CHECKS_MOST_WAIT`)."""
+        """The reloads that put the checks off (:data:`suture.tui.quiet.MOST_WAIT`)."""
         figures: Figures | None = getattr(self, "_figures", None)
         if figures is not None:
             figures.drop()
@@ -221,8 +218,8 @@ class CheckFlow(App[None]):
         """Check ``model`` (shown now) in place of what was checked: once this screen is drawn
         (``at_once``: a first load, so the rows show first), else once the file has been quiet
         for :data:`CHECKS_SETTLE` seconds (a live session appends in bursts, and checks
-        restarted on every line would slow every reload), at most :data:`CHECKS_MOST_WAIT`
-        after the first reload not checked. Checks still running on an earlier state of the
+        restarted on every line would slow every reload), at most
+        :data:`suture.tui.quiet.MOST_WAIT` after the first reload not checked. Checks still running on an earlier state of the
         file, which ``model`` extends, are not stopped: they end, and the checks of ``model``
         start from where they stopped (each run then costs what was appended, and a file
         appended to faster than a run takes still gets its verdicts); at once where they end
@@ -242,6 +239,8 @@ class CheckFlow(App[None]):
         self._checks_wanted = True
 
         def start() -> None:
+            if self._start_latest is not start:
+                return  # (the start of a state shown before: a first frame's, come late)
             self._checks_timer = None
             if self._checking is not None:  # (checks of an earlier state run: this starts as they end)
                 self._start_next = start
@@ -273,7 +272,7 @@ class CheckFlow(App[None]):
             self._checks_quiet.done()
             self.call_after_refresh(start)
         else:
-            self._checks_timer = self.set_timer(self._checks_quiet.wait(CHECKS_SETTLE, CHECKS_MOST_WAIT), start)
+            self._checks_timer = self.set_timer(self._checks_quiet.wait(CHECKS_SETTLE), start)
 
     def _follow(self, model: RowModel) -> None:
         """Keep count of how many messages at the start of ``model``'s file are those of the

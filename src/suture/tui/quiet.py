@@ -10,7 +10,8 @@ import time
 __all__ = ["MOST_WAIT", "Quiet"]
 
 MOST_WAIT = 3.0
-"""Seconds at most that writes put the work off."""
+"""Seconds at most that writes put the work off (work still running on an earlier state, which
+the new one waits for, comes on top)."""
 
 
 class Quiet:
