@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 import pytest
+from textual.widgets import Static
 
 import suture.checks.apart
 import suture.tui.checking
@@ -371,3 +372,26 @@ def test_the_wait_for_a_quiet_file_is_never_none() -> None:
     assert 0 < quiet.wait(1.0, 3.0) <= 0.01
     quiet.done()
     assert quiet.since is None
+
+
+async def test_a_verdict_of_the_file_before_its_last_writes_says_so_until_they_are_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between a write and its checks (a second of quiet, or a run under way), the verdict shown
+    is of the file before it: the status line and the problems list's heading say so."""
+    monkeypatch.setattr(suture.tui.checking, "CHECKS_SETTLE", 0.6)
+    lines = _session_lines()
+    path = tmp_path / "session.jsonl"
+    async with _opened(path, b"".join(lines[:3]), monkeypatch) as (pilot, app, _):
+        heading = app.query_one("#problems-title", Static)
+        assert "checking new lines" not in app.status.render().plain
+        with path.open("ab") as f:
+            f.write(lines[3])
+        app.read_file()
+        await _shown(pilot, app, 4)
+        await pilot.pause()
+        assert "(checking new lines…)" in app.status.render().plain
+        assert str(heading.render()).endswith(" · checking…")
+        await checks_done(pilot, app)
+        assert "checking new lines" not in app.status.render().plain
+        assert not str(heading.render()).endswith("checking…")

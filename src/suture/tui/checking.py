@@ -192,6 +192,10 @@ class CheckFlow(App[None]):
         self._start_latest: Callable[[], None] | None = None
         """What starts the checks of the model shown (:meth:`check_model`)."""
         self._checks_quiet = Quiet()
+        self.verdict_behind = False
+        """Whether the verdict shown is of an earlier state of the file than the one shown (the
+        checks of what was written since are to come): the status line and the problems list's
+        heading say so."""
         """The reloads that put the checks off (:data:`suture.tui.quiet.MOST_WAIT`)."""
         figures: Figures | None = getattr(self, "_figures", None)
         if figures is not None:
@@ -268,6 +272,9 @@ class CheckFlow(App[None]):
                 also(ref)
 
         self._start_latest = start
+        if not at_once and self.verdicts is not None and not self.verdict_behind:
+            self.verdict_behind = True
+            self._show_verdict()
         if at_once:
             self._checks_quiet.done()
             self.call_after_refresh(start)
@@ -412,6 +419,7 @@ class CheckFlow(App[None]):
         problems = self.screen_stack[0].query_one("#problems", ProblemList)
         if message.verdicts is None:
             self.verdicts = None
+            self.verdict_behind = False
             self.checks_pending = 0
             self._checked = weakref.ref(message.model)
             said = self.checks_error = message.error or "provider checks are not available"
@@ -424,6 +432,7 @@ class CheckFlow(App[None]):
         if self.verdicts is None:
             self.call_after_refresh(self.refresh_bindings)  # p and x can act now: tell the footer
         self.verdicts = message.verdicts
+        self.verdict_behind = False
         self.checks_pending = message.pending
         self.checks_error = None
         if not message.pending:
@@ -527,7 +536,7 @@ class CheckFlow(App[None]):
         problems.empty = empty
         problems.agent = agent
         problems.set_items(items)
-        self.query_one("#problems-title", Static).update(title)
+        self.query_one("#problems-title", Static).update(f"{title} · checking…" if self.verdict_behind else title)
         self._show_headline(clauses)
         self._show_findings(by_row, agent)
 
@@ -537,7 +546,9 @@ class CheckFlow(App[None]):
         left out in a fixed order where it does not fit (:func:`suture.tui.judged.cut`)."""
         from suture.tui.judged import COMING, NEVER, cut
 
-        if self.checks_pending:  # (a provider still checked, or a figure after repair still worked out)
+        if self.verdict_behind:  # (of the file before its last writes: their checks are to come)
+            clauses = [*clauses, (("  (checking new lines…)", "muted"), NEVER)]
+        elif self.checks_pending:  # (a provider still checked, or a figure after repair still worked out)
             coming = f": {count(self.checks_pending, 'more verdict')} to come"
             clauses = [
                 *clauses,
