@@ -424,6 +424,7 @@ def warm() -> None:
     importing ``suture._warm``) before it forks any process, so each scans its first file as
     fast as its last."""
     import suture.checks  # (every provider's checks, imported with it)
+    import suture.checks.explain  # (a recorded error: the server the agent talks to)
     import suture.sent.numbered  # noqa: F401  (what the agent sends, numbered as its provider numbers it)
     from suture.formats import adapters
     from suture.sent import models

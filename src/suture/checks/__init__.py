@@ -99,6 +99,7 @@ __all__ = [
     "empty",
     "rejected_words",
     "resolve",
+    "served_by",
     "verdict",
     "verdicts",
 ]
@@ -141,6 +142,23 @@ TITLES: dict[str, str] = {m.NAME: m.TITLE for m in _MODULES}
 STRICTER: dict[str, str] = {m.STRICTER_THAN: m.NAME for m in _MODULES if hasattr(m, "STRICTER_THAN")}
 """A provider and the profile of servers that speak its API more strictly (OpenAI Responses and
 strict Responses servers), which ``suture check`` names where it alone would reject."""
+
+
+def served_by(provider: str, recorded: Sequence[str]) -> str:
+    """``provider``, or the profile of servers that speak its API more strictly (:data:`STRICTER`)
+    where the last API error the file recorded (``recorded``: the errors' texts, oldest first) is
+    one only they give: the server the agent talks to is one of them (a Codex session against a
+    strict Responses server records its "Duplicate function_call_output for call_id", which
+    OpenAI's does not send), so its verdict is theirs."""
+    strict = STRICTER.get(provider)
+    if strict is None or not recorded:
+        return provider
+    from suture.checks.explain import recognise
+
+    for found in recognise(recorded[-1]):
+        if strict in found.rule.providers and provider not in found.rule.providers:
+            return strict
+    return provider
 
 
 _pause_lock = threading.Lock()

@@ -664,7 +664,7 @@ def _session_lines(
     (the app's ``#n``); the provider's own pointer counts the request the agent sends, as the
     provider does: what the agent adds to the history is in it (each provider's line says where),
     so it is the index of the provider's 400."""
-    from suture.sent import agent_name, stricter_words
+    from suture.sent import agent_name, served_words, stricter_words
     from suture.sent.numbered import held, pointer_form, unit
 
     written = transcript.messages
@@ -681,6 +681,7 @@ def _session_lines(
     if sent.assumed:
         lines.append(f"  ({sent.assumed})")
     limit = None if args.all else SHOWN
+    served = served_words(transcript, sent)
     for name, v in results.items():
         # What the provider's pointer counts: the request the agent sends (what it adds to the
         # history counted, as agents-resume.md measured it), or suture's writing for a provider
@@ -689,6 +690,8 @@ def _session_lines(
         form = pointer_form(name)
         also = f"; in the {CONTRACT_VIEW}, {form} counts {SENT_AS_WRITTEN}" if v.contract.before else ""
         lines.extend(["", f"{v.summary()}  ({TITLES[name]})", f"  ({request.counts(name)}{also})"])
+        if served and name == sent.provider:
+            lines.append(f"  ({served})")
         for x in v.problems[:limit]:
             index = v.at(x)
             role = (

@@ -383,8 +383,14 @@ def own_provider(transcript: Transcript) -> str:
     history is sent to, as ``suture scan``, the sessions browser and the app's headline judge it
     (a session log: its agent's provider). ``""`` for a format written for many providers (the
     AI SDK), judged by the Valid property every provider shares, as ``suture check`` judges any
-    request file without ``--provider``."""
-    return provider_of(export_name(transcript))
+    request file without ``--provider``. Where the file's last recorded API error is one only the
+    stricter servers of that provider's API give, theirs (:func:`suture.checks.served_by`)."""
+    provider = provider_of(export_name(transcript))
+    if provider and transcript.evidence:
+        from suture.checks import served_by
+
+        return served_by(provider, [said for _, said in transcript.evidence])
+    return provider
 
 
 def provider_of(format: str) -> str:

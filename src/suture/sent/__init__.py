@@ -82,6 +82,7 @@ __all__ = [
     "as_sent",
     "models",
     "raw_values",
+    "served_words",
     "stricter",
     "stricter_words",
     "verdict",
@@ -354,11 +355,16 @@ def _sent(transcript: Transcript, built: Built, found: Pieces, wire: list[Any] |
     version = transcript.meta.get("agent_version")
     if not isinstance(version, str):
         version = None
+    provider = built.provider
+    if transcript.evidence:  # (a server the file's errors show stricter than its API's own)
+        from suture.checks import served_by
+
+        provider = served_by(provider, [said for _, said in transcript.evidence])
     return Sent(
         found.messages,
         built.wire if wire is None else wire,
         built.wire_format,
-        built.provider,
+        provider,
         agent=transcript.format,
         version=version,
         # A version recorded sending what the model says is modelled as itself.
@@ -596,6 +602,18 @@ def stricter(transcript: Transcript, accepted: SentVerdict) -> SentVerdict | Non
         return None
     found = verdict(transcript, strict, accepted.contract.repair, accepted.sent)
     return found if found.rejected else None
+
+
+def served_words(transcript: Transcript, sent: Sent) -> str:
+    """Why ``sent`` is judged by the stricter servers of its API (:func:`suture.checks.served_by`),
+    where it is: the error the file recorded; ``""`` elsewhere."""
+    from suture.checks import STRICTER
+
+    if not transcript.evidence or sent.provider not in STRICTER.values():
+        return ""
+    source, _ = transcript.evidence[-1]
+    at = f" at line {source.line}" if source.line else ""
+    return f"its server is one of them: the API error the file recorded{at} is one only they send"
 
 
 def stricter_words(provider: str, what: str) -> str:
