@@ -59,3 +59,27 @@ async def test_the_app_heads_the_session_with_their_verdict(tmp_path: Path, widt
         await settled(pilot, app)
         assert app.provider == "openai-responses-strict"
         assert "openai-responses-strict" in app.status.render().plain
+
+
+async def test_go_to_error_goes_to_the_output_the_server_refused(tmp_path: Path) -> None:
+    # "Duplicate function_call_output for call_id X" names X, held by two calls and two outputs:
+    # ! goes where the provider's check finds the problem, the second output, not the first call.
+    path = tmp_path / "resumed.jsonl"
+    path.write_bytes((REPEATED / "resumed.jsonl").read_bytes())
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settled(pilot, app)
+        for _ in range(100):  # a bound: the recorded error is explained in a worker
+            if app.recorded is not None and app.recorded.explanation is not None:
+                break
+            await pilot.pause(0.05)
+        await pilot.press("!")
+        model = app.model
+        assert model is not None
+        at = model.left[app.view.cursor]
+        assert at is not None
+        output = model.transcript.messages[at]
+        assert output.role == "tool"
+        outputs = [i for i, m in enumerate(model.transcript.messages) if m.tool_call_id == output.tool_call_id]
+        assert len(outputs) == 2 and at == outputs[1]
+        assert f"! goes to Original #{at} " in str(app.banner().render())

@@ -653,7 +653,8 @@ async def test_the_banner_points_where_suture_explain_does(
     tmp_path: Path, source: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # The recorded error's messages, as suture explain finds them (a session log's indices
-    # count what the agent sent): the banner's ! goes to the first of them.
+    # count what the agent sent): the banner's ! goes to the one explain names first (where the
+    # provider's check finds the problem among them, else the first of them).
     import json
 
     from suture.cli import main
@@ -672,9 +673,11 @@ async def test_the_banner_points_where_suture_explain_does(
         indices = [m["index"] for m in said.get("messages") or []] if found.found else []
         assert list(found.indices) == indices
         if found.found:
-            assert recorded.target.startswith(f"Original #{indices[0]}")
+            first = said["first"]
+            assert first in indices
+            assert recorded.target.startswith(f"Original #{first} ")
             await pilot.press("!")
-            assert app.model is not None and app.view.cursor == app.model.row_of_input[indices[0]]
+            assert app.model is not None and app.view.cursor == app.model.row_of_input[first]
 
 
 async def test_export_offers_the_session_and_its_request_body(tmp_path: Path) -> None:

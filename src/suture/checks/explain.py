@@ -814,6 +814,15 @@ class Explanation:
         return list(self.location.indices) if self.location is not None and not self.absent else []
 
     @property
+    def first(self) -> int | None:
+        """The message to go to: the one the provider's check finds the problem at, where it
+        finds it among those the error names (the ``[n]`` ``suture check`` prints: the second
+        output of a call, not the call), else the first the error names."""
+        indices = self.indices
+        found = next((f.message for f in self.findings if f.message is not None and f.message in indices), None)
+        return found if found is not None else (indices[0] if indices else None)
+
+    @property
     def flagged(self) -> bool:
         """Whether suture's own check sees the problem: in this history, or for a session log in
         what the agent sends."""

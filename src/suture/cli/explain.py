@@ -228,6 +228,7 @@ def _json(
             "absent": found.absent,
             "found": found.found,
             "found_by": where.by if found.found else "",
+            "first": found.first if found.found else None,
             "messages": [
                 {
                     "index": i,

@@ -1315,8 +1315,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         requests = recorded_in(self.path, model.transcript)
         found = explain_transcript(model.transcript, text, model.repair, requests=requests)
         target = ""
-        if found.found:
-            i = found.indices[0]
+        if found.found and found.first is not None:
+            i = found.first
             at = lines_of(model.transcript.messages[i].source)
             target = f"Original #{i}" + (f" (line {at[0]})" if at else "")
         behind = request_behind(requests, source.line) if source.line is not None else None
@@ -1387,8 +1387,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         found = recorded.explanation if recorded is not None else None
         if found is None:
             self.refuse("go_error")
-        elif found.found:
-            self._go_to_input(found.indices[0])
+        elif found.found and found.first is not None:
+            self._go_to_input(found.first)
         else:
             self.action_explain()
 
@@ -1566,7 +1566,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             return ""  # (a line, or suture's own #n, counts no request)
         if not re.search(rf"(?<![\w.\[]){re.escape(typed)}(?![\w\]])", recorded.text):
             return ""
-        if explained.indices[0] == found:  # where ! goes (action_go_error)
+        if explained.first == found:  # where ! goes (action_go_error)
             return ""
         return (
             f"; the recorded error's {typed} counts the request sent when it was recorded: ! goes to {recorded.target}"
