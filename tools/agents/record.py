@@ -65,6 +65,33 @@ def poll_until(cond: Callable[[], bool], timeout: float) -> bool:
     return cond()
 
 
+def descendants(pid: int) -> list[int]:
+    """The processes ``pid`` started, and theirs, as the process table says now (Linux; none
+    where there is no process table to read)."""
+    parents: dict[int, list[int]] = {}
+    table = Path("/proc")
+    if not table.is_dir():
+        return []
+    for entry in table.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2 :].split()
+        if len(fields) > 1 and fields[1].isdigit():
+            parents.setdefault(int(fields[1]), []).append(int(entry.name))
+    found: list[int] = []
+    todo = [pid]
+    while todo and len(found) < 10_000:  # (a bound: a table read while it changes)
+        for child in parents.get(todo.pop(), []):
+            if child not in found:
+                found.append(child)
+                todo.append(child)
+    return found
+
+
 @dataclass
 class Context:
     """One recording in progress."""
@@ -99,14 +126,23 @@ class Context:
         return self.proc
 
     def kill(self) -> None:
-        """SIGKILL the agent this context started, then the process group it leads."""
+        """SIGKILL the agent this context started, the process group it leads, and the processes
+        it started in groups of their own (pi runs each tool command in its own group: a killed
+        pi left its ``sleep`` running), found before the agent ends (they outlive it, orphaned)."""
         proc = self.proc
         if proc is None:
             return
+        started = descendants(proc.pid) if proc.poll() is None else []
         if proc.poll() is None:
             os.kill(proc.pid, signal.SIGKILL)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
+        for pid in started:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                group = os.getpgid(pid)
+                if group != os.getpgrp():  # (never the recorder's own group)
+                    os.killpg(group, signal.SIGKILL)
+                os.kill(pid, signal.SIGKILL)
         proc.wait(timeout=30)
 
     def wait_exit(self, timeout: float = EXIT_TIMEOUT) -> bool:
