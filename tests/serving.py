@@ -16,6 +16,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tools.agents.record import descendants
+
 START_SECONDS = 60.0
 STOP_SECONDS = 30.0
 _SERVING = re.compile(r"^suture: serving .* at (http://\S+) ")
@@ -30,22 +32,7 @@ class Served:
 
     def descendants(self) -> set[int]:
         """The PIDs of every process below the server (the apps it started), from /proc."""
-        parents: dict[int, int] = {}
-        for entry in Path("/proc").iterdir():
-            if not entry.name.isdigit():
-                continue
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            # pid (comm) state ppid ...: comm may hold spaces and parentheses.
-            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
-        found: set[int] = set()
-        frontier = {self.process.pid}
-        while frontier:
-            frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
-            found |= frontier
-        return found
+        return set(descendants(self.process.pid))
 
 
 def _pump(stream: object, into: list[str], lines: queue.Queue[str] | None) -> None:

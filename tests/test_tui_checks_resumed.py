@@ -286,6 +286,27 @@ async def _shown(pilot: Any, app: SutureApp, n: int) -> None:
     raise AssertionError(f"the app did not show {n} messages")
 
 
+def _says_what_a_whole_check_says(app: SutureApp) -> None:
+    model = app.model
+    assert model is not None and app.verdicts is not None
+    whole = verdicts(model.transcript.messages, repaired=model.repair)
+    for p, judged in app.verdicts.items():
+        assert judged.contract.before == whole[p].before, p
+        assert judged.contract.after == whole[p].after, p
+
+
+async def _written_one_by_one(pilot: Any, app: SutureApp, path: Path, lines: list[bytes], gap: float) -> None:
+    """Append ``lines`` to the file shown one at a time, ``gap`` seconds apart, each read (as the
+    file's watcher asks when it grows) and shown before the next, its checks not waited for."""
+    for data in lines:
+        shown = len(app.model.transcript.messages) if app.model is not None else 0
+        with path.open("ab") as f:
+            f.write(data)
+        app.read_file()
+        await _shown(pilot, app, shown + 1)
+        await pilot.pause(gap)
+
+
 def _session_lines() -> list[bytes]:
     doc = orjson.loads(SESSION.read_bytes())
     return [line(m) for m in (doc if isinstance(doc, list) else doc["messages"])]
@@ -310,22 +331,13 @@ async def test_a_file_written_to_without_a_pause_is_checked_while_it_is_written(
     path = tmp_path / "session.jsonl"
     async with _opened(path, b"".join(lines[:3]), monkeypatch) as (pilot, app, children):
         monkeypatch.setattr(suture.tui.checking, "judge_all", counted)
-        for k in range(3, len(lines)):
-            with path.open("ab") as f:
-                f.write(lines[k])
-            app.read_file()  # as the file's watcher asks when it grows
-            await _shown(pilot, app, k + 1)
-            await pilot.pause(0.12)  # a write every 0.12 s or so, well within CHECKS_SETTLE
+        await _written_one_by_one(pilot, app, path, lines[3:], 0.12)  # (well within CHECKS_SETTLE)
         during = list(runs)
         await checks_done(pilot, app)
         assert any(3 < n < len(lines) for n, _ in during), during  # checked while still written
         assert all(resumed for _, resumed in runs), runs
         assert children == [1]
-        model = app.model
-        assert model is not None and app.verdicts is not None
-        whole = verdicts(model.transcript.messages, repaired=model.repair)
-        for p, judged in app.verdicts.items():
-            assert judged.contract.before == whole[p].before, p
+        _says_what_a_whole_check_says(app)
 
 
 async def test_checks_running_when_the_file_grows_go_on_and_the_next_resume_from_them(
@@ -347,21 +359,11 @@ async def test_checks_running_when_the_file_grows_go_on_and_the_next_resume_from
     path = tmp_path / "session.jsonl"
     async with _opened(path, b"".join(lines[:3]), monkeypatch) as (pilot, app, children):
         monkeypatch.setattr(suture.tui.checking, "judge_all", slow)
-        for k in range(3, len(lines)):
-            with path.open("ab") as f:
-                f.write(lines[k])
-            app.read_file()
-            await _shown(pilot, app, k + 1)
-            await pilot.pause(0.15)
+        await _written_one_by_one(pilot, app, path, lines[3:], 0.15)
         await checks_done(pilot, app)
         assert resumed and all(resumed), resumed
         assert children == [1]
-        model = app.model
-        assert model is not None and app.verdicts is not None
-        whole = verdicts(model.transcript.messages, repaired=model.repair)
-        for p, judged in app.verdicts.items():
-            assert judged.contract.before == whole[p].before, p
-            assert judged.contract.after == whole[p].after, p
+        _says_what_a_whole_check_says(app)
 
 
 def test_the_wait_for_a_quiet_file_is_never_none() -> None:
