@@ -397,3 +397,29 @@ async def test_a_verdict_of_the_file_before_its_last_writes_says_so_until_they_a
         await checks_done(pilot, app)
         assert "checking new lines" not in app.status.render().plain
         assert not str(heading.render()).endswith("checking…")
+
+
+async def test_a_new_recorded_error_is_in_the_banner_before_the_checks_follow(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The banner says the error the file recorded last at once, not once the checks follow the
+    write (a second of quiet): the lines under the panes count that error already."""
+    monkeypatch.setattr(suture.tui.checking, "CHECKS_SETTLE", 5.0)
+    events: list[tuple[str, Any]] = [("user", "go"), ("assistant", ("m1", {"type": "text", "text": "hi"}))]
+    lines = session_lines([*events, ("user", "more"), ("error", None), ("user", "again"), ("error", None)])
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(b"".join(lines[:4]))
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot, app)
+        assert app.recorded is not None and app.recorded.count == 1
+        with path.open("ab") as f:
+            f.write(b"".join(lines[4:]))
+        app.read_file()
+        for _ in range(100):  # a bound: the error is explained in a worker
+            if app.recorded.count == 2:
+                break
+            await pilot.pause(0.02)
+        assert app.recorded.count == 2
+        assert app.recorded.source.line == 6
+        assert app.verdict_behind  # (the checks still wait for the file to be quiet)

@@ -1070,8 +1070,13 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         header.refresh()
         self._show_banner(model)
         self._lines_for_info(model)
-        # The provider checks, and the recorded error's explanation with them.
-        self.check_model(model, initial or old is None or old.partial, self.explain_recorded)
+        # The provider checks, and the recorded error's explanation with them; a new error, at once
+        # (the banner says the error the file recorded last, as the lines under the panes count it).
+        at_once = initial or old is None or old.partial
+        evidence = len(model.transcript.evidence)
+        if not at_once and evidence and (self.recorded is None or self.recorded.count != evidence):
+            self.explain_recorded(weakref.ref(model))
+        self.check_model(model, at_once, self.explain_recorded)
         if initial or old is None:
             first = model.changed_rows[0] if model.changed_rows else 0
             view.set_model(model, cursor=first, shown=self._filter_rows(self.row_filter, model))
