@@ -58,16 +58,17 @@ def cut_middle(line: Text, width: int) -> Text:
     line.rstrip()
     if line.cell_len <= width:
         return line
+    plain = line.plain
     keep_end = width // 3
-    group = line.plain.rfind(" (") if line.plain.endswith(")") else -1
-    if group > 0 and cell_len(line.plain[group:]) <= width // 2:  # (what it points at, whole)
-        keep_end = max(keep_end, cell_len(line.plain[group:]))
-    start = len(line.plain)
+    group = plain.rfind(" (") if plain.endswith(")") else -1
+    if group > 0 and cell_len(plain[group:]) <= width // 2:  # (what it points at, whole)
+        keep_end = max(keep_end, cell_len(plain[group:]))
+    start = len(plain)
     taken = 0
-    while start > 0 and taken + cell_len(line.plain[start - 1]) <= keep_end:
+    while start > 0 and taken + cell_len(plain[start - 1]) <= keep_end:
         start -= 1
-        taken += cell_len(line.plain[start])
-    space = line.plain.find(" ", start, start + 12)
+        taken += cell_len(plain[start])
+    space = plain.find(" ", start, start + 12)
     end = line[space if space >= 0 else start :]
     head = line.copy()
     head.truncate(width - end.cell_len - 1)
