@@ -13,6 +13,7 @@
     python bench/run.py --only checks        # keys in the app while its provider checks run
     python bench/run.py --only recheck       # provider checks after a one-line append, resumed
     python bench/run.py --only append --size 1m --runs 1   # the app shows a line appended to 1M messages
+    python bench/run.py --only live          # the verdict's lag while an agent writes its session
 
 Each benchmark runs in a fresh Python process (so one's heap does not slow the next) and times
 its floor and its subject in that same process; each figure is the best of several runs. A ratio
@@ -55,6 +56,7 @@ SECTIONS = (
     "append",
     "checks",
     "recheck",
+    "live",
     "scan",
     "browser",
 )
@@ -773,6 +775,85 @@ def _recheck_session(agent: str, size: str, runs: int) -> dict[str, Any]:
         0.01,
         note=f"slowest {max(times) * 1000:.1f} ms; worked out whole {floor:.1f} s",
     )
+
+
+LIVE_GAP = 0.5
+"""Seconds between two writes of the session the ``live`` section writes again."""
+
+
+def section_live(size: str, runs: int) -> list[dict[str, Any]]:
+    """The app (``run_test``, 160x45, watching) on the real Claude Code session written again as
+    an agent writes it: from its line 1,400, three lines every :data:`LIVE_GAP` seconds until its
+    end. Sampled every 50 ms: how long ago the write came whose state the verdict shown is of
+    (the verdict's lag behind the file: the app's ``(checking new lines…)``), at most and at the
+    median; and how many checks ran while it was written. (``size`` and ``runs`` are not used: one real session, one run.)"""
+    from suture.tui.app import SutureApp
+
+    lines = REAL_SESSION.read_bytes().splitlines(keepends=True)
+    work = Path(tempfile.mkdtemp(prefix="suture-live-", dir=generate.DATA))
+    try:
+        path = work / REAL_SESSION.name
+        path.write_bytes(b"".join(lines[:1400]))
+        return asyncio.run(_verdict_lag(SutureApp, path, lines[1400:]))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+async def _verdict_lag(app_class: Any, path: Path, rest: list[bytes]) -> list[dict[str, Any]]:
+    import statistics
+
+    judged: list[Any] = []  # the models whose verdicts the app took, as it took them
+
+    class Watched(app_class):  # type: ignore[misc]
+        def on_checked(self, message: Any) -> None:  # (Textual calls the app's own handler too)
+            if message.model is self.model:
+                judged.append(message.model)
+
+    app = Watched(path)
+    written: dict[int, float] = {}  # id of the model shown after each write: when the write came
+    kept: list[Any] = []  # (the models, so that no id is reused)
+    ages: list[float] = []
+    runs = 0
+    async with app.run_test(size=(160, 45)):
+        t = time.perf_counter()
+        while not app.checks_done and time.perf_counter() - t < 60:
+            await asyncio.sleep(0.05)
+        written[id(app.model)] = time.perf_counter()
+        kept.append(app.model)
+        checking = app.run_checks
+
+        def counted(*args: Any) -> Any:
+            nonlocal runs
+            runs += 1
+            return checking(*args)
+
+        app.run_checks = counted
+        for k in range(0, len(rest), 3):
+            at = time.perf_counter()
+            with open(path, "ab") as f:
+                f.write(b"".join(rest[k : k + 3]))
+            while time.perf_counter() - at < LIVE_GAP:
+                await asyncio.sleep(0.05)
+                if id(app.model) not in written:
+                    written[id(app.model)] = at
+                    kept.append(app.model)
+                if judged and id(judged[-1]) in written:
+                    ages.append(time.perf_counter() - written[id(judged[-1])])
+        del kept
+    return [
+        row(
+            f"verdict's lag behind a session written every {LIVE_GAP} s, at most",
+            max(ages) * 1000,
+            None,
+            "",
+            (3.0 + 1.5) * 1000,  # (MOST_WAIT, then a gap and the check)
+            unit="ms",
+            kind="max",
+            note=f"the real Claude Code session (3.4 MB) from line 1,400, {len(rest) // 3 + 1} writes; median"
+            f" {statistics.median(ages):.2f} s; {runs} checks ran while it was written (MOST_WAIT 3 s, then the"
+            " check)",
+        )
+    ]
 
 
 def section_checks(size: str, runs: int) -> list[dict[str, Any]]:
