@@ -27,6 +27,7 @@ import re
 import stat
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from typing import Any, BinaryIO
@@ -735,6 +736,11 @@ def _new_mode(target: Target) -> int:
 
 _TEMPORARY = ".suture-tmp"
 _LEFT = re.compile(r"([1-9][0-9]{0,9})\.[a-z0-9_]{8}")
+_left_in: dict[str, dict[str, list[tuple[int, str]]]] = {}
+"""Per folder, per file name: the temporary files earlier writes left there (their PID, path),
+listed the first time this process writes in the folder (a folder of many outputs is listed
+once, not once per output)."""
+_left_lock = threading.Lock()
 
 
 def _temporary_file(folder: str, name: str) -> tuple[int, str]:
@@ -743,18 +749,31 @@ def _temporary_file(folder: str, name: str) -> tuple[int, str]:
     killed before the rename (its PID no longer runs), are removed first. (A process of another
     PID namespace writing the same file into a shared folder at the same time would see its
     rename fail: it loses nothing, and one of the two writes would have been lost anyway.)"""
-    prefix = f".{name}."
-    with contextlib.suppress(OSError), os.scandir(folder or ".") as entries:
+    where = os.path.abspath(folder or ".")
+    with _left_lock:
+        if where not in _left_in:
+            _left_in[where] = _left_behind(where)
+        left = _left_in[where].pop(name, [])
+    for pid, path in left:
+        with contextlib.suppress(OSError):
+            if not _running(pid) and stat.S_ISREG(os.lstat(path).st_mode):
+                os.unlink(path)
+    return tempfile.mkstemp(prefix=f".{name}.{os.getpid()}.", suffix=_TEMPORARY, dir=folder)
+
+
+def _left_behind(folder: str) -> dict[str, list[tuple[int, str]]]:
+    """The temporary files of ``folder`` named as :func:`_temporary_file` names them, by the name
+    of the file each was to become (read from the right: a name may hold dots)."""
+    found: dict[str, list[tuple[int, str]]] = {}
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
         for entry in entries:
             left = entry.name
-            if not (left.startswith(prefix) and left.endswith(_TEMPORARY)):
+            if not (left.startswith(".") and left.endswith(_TEMPORARY)):
                 continue
-            found = _LEFT.fullmatch(left[len(prefix) : -len(_TEMPORARY)])
-            if found is None or _running(int(found.group(1))) or not entry.is_file(follow_symlinks=False):
-                continue
-            with contextlib.suppress(OSError):
-                os.unlink(entry.path)
-    return tempfile.mkstemp(prefix=f"{prefix}{os.getpid()}.", suffix=_TEMPORARY, dir=folder)
+            parts = left[1 : -len(_TEMPORARY)].rsplit(".", 2)
+            if len(parts) == 3 and parts[0] and (named := _LEFT.fullmatch(f"{parts[1]}.{parts[2]}")):
+                found.setdefault(parts[0], []).append((int(named.group(1)), entry.path))
+    return found
 
 
 def _running(pid: int) -> bool:

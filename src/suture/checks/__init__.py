@@ -65,7 +65,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from functools import partial
+from functools import lru_cache, partial
 from types import ModuleType
 
 from suture.checks import (
@@ -150,12 +150,17 @@ def served_by(provider: str, recorded: Sequence[str]) -> str:
     one only they give: the server the agent talks to is one of them (a Codex session against a
     strict Responses server records its "Duplicate function_call_output for call_id", which
     OpenAI's does not send), so its verdict is theirs."""
-    strict = STRICTER.get(provider)
-    if strict is None or not recorded:
-        return provider
+    return _served_by(provider, recorded[-1]) if recorded and provider in STRICTER else provider
+
+
+@lru_cache(maxsize=64)
+def _served_by(provider: str, error: str) -> str:
+    """(:func:`served_by` of the last error: the file's own provider and what it sends ask it of
+    the same error, and the app asks again at each check.)"""
     from suture.checks.explain import recognise
 
-    for found in recognise(recorded[-1]):
+    strict = STRICTER[provider]
+    for found in recognise(error):
         if strict in found.rule.providers and provider not in found.rule.providers:
             return strict
     return provider

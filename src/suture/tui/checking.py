@@ -187,8 +187,9 @@ class CheckFlow(App[None]):
         (``None``: not known): what its checks, once kept, resume from."""
         self._checks_run = 0
         """The number of the latest run of the checks (:class:`ChecksOver` says which ended)."""
-        self._start_next: Callable[[], None] | None = None
-        """The checks of the model shown, to start once those running now have ended."""
+        self._start_due = False
+        """Whether the checks of the model shown (:attr:`_start_latest`) are to start once those
+        running now have ended."""
         self._start_latest: Callable[[], None] | None = None
         """What starts the checks of the model shown (:meth:`check_model`)."""
         self._checks_quiet = Quiet()
@@ -238,7 +239,7 @@ class CheckFlow(App[None]):
         elif self._checks_timer is not None:  # (the checks running go on)
             self._checks_timer.stop()
             self._checks_timer = None
-        self._start_next = None
+        self._start_due = False
         ref = weakref.ref(model)
         self._checks_wanted = True
 
@@ -247,7 +248,7 @@ class CheckFlow(App[None]):
                 return  # (the start of a state shown before: a first frame's, come late)
             self._checks_timer = None
             if self._checking is not None:  # (checks of an earlier state run: this starts as they end)
-                self._start_next = start
+                self._start_due = True
                 return
             checked = ref()
             if checked is None:  # (replaced before its checks began)
@@ -299,7 +300,8 @@ class CheckFlow(App[None]):
         """End the checks under way, their child process with them, and any about to start; and
         (``figures``) a figure after repair worked out and any asked for."""
         self.workers.cancel_group(self, self.CHECKS_GROUP)
-        self._checking = self._checking_same = self._start_next = None
+        self._checking = self._checking_same = None
+        self._start_due = False
         child, self._checks_child = self._checks_child, None
         if child is not None:
             child.end(wait=False)  # its worker reaps it; the drawing thread does not wait
@@ -401,17 +403,17 @@ class CheckFlow(App[None]):
             return  # a run stopped before the one running now began
         ran = self._checking() if self._checking is not None else None
         self._checking = self._checking_same = None
-        start, self._start_next = self._start_next, None
+        due, self._start_due = self._start_due, False
         grown_past = ran is not None and ran is not self.model
-        if start is None and self._checks_timer is not None and grown_past and self._kept_checks is not None:
+        if not due and self._checks_timer is not None and grown_past and self._kept_checks is not None:
             # The run ended with every verdict (kept), but of a state the file has grown past,
             # so they are not shown: the latest's checks start now from them, for what was
             # appended meanwhile, not once the file is quiet (a file written to faster than a
             # run takes would never be shown one).
             self._checks_timer.stop()
-            start = self._start_latest
-        if start is not None:
-            start()
+            due = True
+        if due and self._start_latest is not None:
+            self._start_latest()
 
     def on_checked(self, message: Checked) -> None:
         if message.model is not self.model or panes_gone(self):
