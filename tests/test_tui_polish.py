@@ -97,6 +97,10 @@ async def test_a_key_that_needs_the_checks_says_they_are_not_ready_while_a_file_
         assert _said(app) == ["provider checks are not ready"]
         await held.let_go()
         await ready(pilot, app)
+        # Once the checks are in, the toast no longer says they are not (it would for 3 s).
+        await settled(pilot, app)
+        assert app.verdicts is not None
+        assert _said(app) == []
 
 
 async def test_a_long_providers_heading_is_shown_whole_beside_the_panes(tmp_path: Path) -> None:

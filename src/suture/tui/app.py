@@ -59,6 +59,8 @@ from suture.validity import Breach
 from suture.words import count
 
 if TYPE_CHECKING:
+    from textual.notifications import Notification
+
     from suture.tui.details import DetailScreen
     from suture.tui.screens import HelpScreen, record_json
     from suture.written import document_lines, lines_of, written
@@ -124,6 +126,9 @@ is appended to every few seconds: its export is not written again at each append
 VERIFY_SETTLE = 1.0
 """Seconds with no reload before a file whose appends were taken unchecked (a large one: see
 :mod:`suture.tail`) is checked whole against what was read."""
+
+CHECKS_NOT_READY = "provider checks are not ready"
+"""What a key that needs the provider checks says while they are still to come."""
 
 
 def freeze_heap() -> None:
@@ -395,6 +400,8 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         self._verify_timer: Timer | None = None
         self._export_timer: Timer | None = None
         self._export_quiet = Quiet()
+        self._not_ready_toasts: list[Notification] = []
+        """The toasts that said the provider checks were not ready (:meth:`refuse`)."""
         self.shown_version = 0
         """The :attr:`LiveFile.version` of what the view shows."""
         self._rows = RowBuilder()
@@ -491,9 +498,9 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             return "the repair changes nothing here"
         if action == "problem" and not (self.problem_rows or self.other_rows):
             # (x visits what the problems list shows besides problems where there is none)
-            return self.none_said if self.verdicts is not None else "provider checks are not ready"
+            return self.none_said if self.verdicts is not None else CHECKS_NOT_READY
         if action == "pick_provider" and self.verdicts is None:
-            return self.checks_error or "provider checks are not ready"
+            return self.checks_error or CHECKS_NOT_READY
         if action == "search_step" and not self.matches:
             return "no search: press / to search"
         if action == "not_sent" and not (model is not None and (model.transcript.skipped or self.history_not_sent)):
@@ -526,9 +533,24 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
     def refuse(self, action: str) -> bool:
         """Say why ``action`` cannot act now, if it cannot (:meth:`why_not`)."""
         why = self.why_not(action)
-        if why is not None:
+        if why == CHECKS_NOT_READY:
+            # Taken down once the checks are in (:meth:`take_down_not_ready`), not left saying
+            # so beside a verdict: Textual's notify gives back no handle, so the toast is made here.
+            from textual.notifications import Notification, Notify
+
+            toast = Notification(why, timeout=3, markup=False)
+            self._not_ready_toasts.append(toast)
+            self.post_message(Notify(toast))
+        elif why is not None:
             self.notify(why, timeout=3, markup=False)
         return why is not None
+
+    def take_down_not_ready(self) -> None:
+        """Take down the toasts that said the provider checks were not ready, now they are in
+        (or have failed, which the status line says)."""
+        toasts, self._not_ready_toasts = self._not_ready_toasts, []
+        for toast in toasts:
+            self._unnotify(toast)  # (one already gone is no matter)
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)):

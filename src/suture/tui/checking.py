@@ -148,6 +148,7 @@ class CheckFlow(App[None]):
         def _next_round(self, rows: list[int], step: int, what: str) -> tuple[int | None, str]: ...
         def _go_round(self, rows: list[int], step: int, what: str, plural: str) -> int | None: ...
         def refuse(self, action: str) -> bool: ...
+        def take_down_not_ready(self) -> None: ...
 
     CHECKS_GROUP: ClassVar[str] = "checks"
 
@@ -419,6 +420,7 @@ class CheckFlow(App[None]):
         if message.model is not self.model or panes_gone(self):
             return  # a stale result, or one that lands while the app is closing
         problems = self.screen_stack[0].query_one("#problems", ProblemList)
+        self.take_down_not_ready()
         if message.verdicts is None:
             self.verdicts = None
             self.verdict_behind = False
