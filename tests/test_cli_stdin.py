@@ -59,3 +59,17 @@ def test_a_path_typed_stays_as_typed() -> None:
     assert proc.stdout.startswith("/dev/stdin: "), proc.stdout
     proc = run("check", "--json", "/dev/stdin", stdin=REQUEST.read_text())
     assert json.loads(proc.stdout)["file"] == "/dev/stdin"
+
+
+def test_check_of_standard_input_says_what_suture_repair_writes_as_for_the_file() -> None:
+    """Standard input is read once: what the session written does otherwise than the repair's
+    changes is worked out from the bytes read (it was not said at all for ``-``)."""
+    session = SAMPLES / "real" / "claude-code" / "tool_heavy.jsonl"
+    said = "suture repair makes 2 changes (2 moved results) and writes the file unchanged"
+    of_file = run("check", str(session))
+    of_stdin = run("check", "-", stdin=session.read_text())
+    assert of_file.returncode == of_stdin.returncode == 0
+    assert of_stdin.stdout.split("\n", 1)[1] == of_file.stdout.split("\n", 1)[1]
+    assert said in of_stdin.stdout
+    as_json = json.loads(run("check", "--json", "-", stdin=session.read_text()).stdout)
+    assert as_json["export"].startswith(said)

@@ -352,7 +352,7 @@ def test_check_says_where_suture_repair_writes_otherwise(sample: Path, said: str
         [sys.executable, "-m", "suture", "check", "--json", str(sample)], capture_output=True, text=True, check=False
     )
     assert json.loads(done.stdout)["export"] == said
-    # Read from standard input, the file cannot be read again to write it: nothing is said.
+    # Read from standard input, the same is said, from the bytes read.
     done = subprocess.run(
         [sys.executable, "-m", "suture", "check", "--json", "-"],
         input=sample.read_text(),
@@ -360,7 +360,7 @@ def test_check_says_where_suture_repair_writes_otherwise(sample: Path, said: str
         text=True,
         check=False,
     )
-    assert json.loads(done.stdout)["export"] is None
+    assert json.loads(done.stdout)["export"] == said
 
 
 async def test_the_dialog_says_what_the_provider_would_reject_before_anything_is_written(tmp_path: Path) -> None:

@@ -28,7 +28,6 @@ from suture.cli._common import (
     bad_lines_json,
     changes_said,
     input_path,
-    is_stdin,
     loaded_sent,
     made_in_sent,
     made_up,
@@ -41,7 +40,7 @@ from suture.cli._common import (
     unmade_json,
 )
 from suture.formats import before_compaction, own_provider, skipped
-from suture.io import InputError, read_input
+from suture.io import InputError
 from suture.model import Message, Skipped, Transcript
 from suture.repair import Repair
 from suture.validity import Breach, violations
@@ -461,7 +460,7 @@ def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tu
         if found is not None:
             stricter_of[name] = found
     request = modelled(transcript, sent)
-    export = _export_aside(args.input, transcript, repaired)
+    export = _export_aside(transcript, repaired, data)
     recorded = _recorded_error(args.input, transcript, repaired)
     made, real = made_in_sent(transcript, sent)
     if args.json:
@@ -490,19 +489,17 @@ def _run_session(args: argparse.Namespace, transcript: Transcript, providers: tu
     return EXIT_FOUND if rejected else EXIT_OK
 
 
-def _export_aside(path: str, transcript: Transcript, repaired: Repair | None) -> str | None:
+def _export_aside(transcript: Transcript, repaired: Repair | None, data: bytes) -> str | None:
     """What the session ``suture repair`` writes does otherwise than the contract view's changes
     (``repaired``), in a sentence (:meth:`suture.writeback.Written.aside`): changes it leaves as
     written, a call's id written otherwise for how the agent reads ids. ``None`` where it writes
-    what they say, or the file cannot be read again (standard input, or changed since)."""
+    what they say. Worked out from the bytes ``transcript`` was read from (``data``): standard
+    input is not read twice, and a file an agent writes to meanwhile is judged as it was read."""
     from suture.writeback import written_if_other
 
-    if repaired is None or is_stdin(path):
+    if repaired is None:
         return None
-    try:
-        written = written_if_other(transcript, repaired, lambda: read_input(path, streams=False))
-    except (InputError, OSError):
-        return None
+    written = written_if_other(transcript, repaired, lambda: data)
     if written is None:
         return None
     n = len(repaired.changes)
