@@ -33,10 +33,32 @@ def test_a_length_error_is_said_after_the_verdict_without_changing_it(capsys: py
 
 
 def test_an_error_the_check_judges_is_not_said_again(capsys: pytest.CaptureFixture[str]) -> None:
-    main(["check", "--json", str(CLAUDE)])
+    # Claude Code resumes it with the text before the result again: the verdict names it.
+    rejected = SAMPLES / "recorded" / "claude-code-2.1.332" / "text-before-result" / "resumed.jsonl"
+    assert main(["check", "--json", str(rejected)]) == 1
     assert json.loads(capsys.readouterr().out)["recorded_error"] is None
-    main(["check", str(CLAUDE)])
+    main(["check", str(rejected)])
     assert "last API error" not in capsys.readouterr().out
+
+
+def test_an_error_the_agent_repairs_itself_is_said_beside_a_verdict_of_none(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Claude Code 2.1.38 wrote the file and got an A1 400 from it; 2.1.332, whose resume suture
+    models, answers the call itself: "no problems" stands, and the line after it says why the
+    400 the file records is not what the agent gets now (it said nothing of it)."""
+    assert main(["check", str(CLAUDE)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    at = next(k for k, line in enumerate(lines) if line.startswith("anthropic: no problems"))
+    assert lines[at + 1] == (
+        "  the session's last API error (line 8, A1) is about something Claude Code 2.1.332 repairs itself when it "
+        "resumes this file, so it would not get it now; this error came from another Claude Code version: Claude "
+        f"Code 2.1.38 wrote this file, and suture models Claude Code 2.1.332's resume: suture explain {CLAUDE}"
+    )
+    assert main(["check", "--json", str(CLAUDE)]) == 0
+    recorded = json.loads(capsys.readouterr().out)["recorded_error"]
+    assert (recorded["line"], recorded["kind"], recorded["rule"]) == (8, "agent", "A1")
+    assert recorded["said"] == lines[at + 1].strip()
 
 
 def test_an_error_no_check_can_see_is_said(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -59,6 +59,8 @@ async def test_the_banner_shows_the_recorded_error_and_goes_to_it(api_error: Pat
         (where,) = [line for line in lines if "recorded at" in line]
         assert "recorded at line 8" in where and "UTC" in where  # where and when
         assert "! goes to Original #1 (line 2)" in " ".join(lines[lines.index(where) :])
+        # Beside "no problems": why the 400 the file records is not what the agent gets now.
+        assert "Claude Code 2.1.332 repairs this itself on resume" in " ".join(lines[lines.index(where) :])
         await pilot.press("g")
         assert app.view.cursor == 0
         await pilot.press("exclamation_mark")

@@ -842,6 +842,40 @@ class Explanation:
         return all(v.fixed for v in self.location.violations)
 
     @property
+    def agent_repairs(self) -> bool:
+        """(A session log.) Whether the agent repairs what the error is about itself when it
+        resumes the file (:attr:`fixes`), so that it would not get the error now: the error came
+        from the file sent as written, an older state of it, or another version of the agent."""
+        rec, request = self.recognition, self.request
+        if not (self.session and self.found and self.fixes and rec is not None and request is not None):
+            return False
+        if self.flagged:
+            return request.exact and self.now is not None and not self.now
+        return not rec.unseen
+
+    @property
+    def agent(self) -> str:
+        """(A session log.) The agent whose resume is modelled, with its version: ``Claude Code 2.1.332``."""
+        from suture.sent import agent_name
+
+        assert self.request is not None
+        sent = self.request.sent
+        return f"{agent_name(sent.agent or '')} {sent.model}"
+
+    def came_from(self) -> str:
+        """(A session log.) Where an error the agent would not get now came from, in a clause:
+        the file sent as written (as ``suture check``'s contract view counts it), or the recorded
+        request, from an older state of the file or another version of the agent."""
+        request = self.request
+        assert request is not None
+        sent = request.sent
+        if not self.flagged:  # (what the agent sends has no such problem: the version differs)
+            return f"this error came from {_older(sent, request)}"
+        if request.written_view:
+            return f"this error came from the file sent as written, not from what {self.agent} sends"
+        return f"the recorded request came from {_older(sent, request)}"
+
+    @property
     def rule(self) -> Rule | None:
         """The rule the problem breaks: the one the check found where it did (A1a for A1's
         text), else the one the text names."""
@@ -907,31 +941,23 @@ class Explanation:
                 f"not found: {none}. Is this the session that got it? What fixes this kind of error: "
                 f"{_sentence(rule.repair_does or rule.remedy)}"
             )
-        # Where it came from, when the agent would not send it now: the file sent as written (as
-        # suture check's contract view counts it), or the recorded request, from an older state
-        # or version.
-        came = (
-            f"this error came from the file sent as written, not from what {who} sends"
-            if request.written_view
-            else f"the recorded request came from {_older(sent, request)}"
-        )
         if self.flagged and request.exact and self.now is not None and not self.now:
             # The recorded request (or the file sent as written) had it; what the agent sends now does not.
-            if self.fixes:
+            if self.agent_repairs:
                 return (
                     f"{who} repairs this itself when it resumes this file: {_sentence(self.fixes[0].summary)} "
-                    f"So {came}. {self._nothing_to_repair(who)}"
+                    f"So {self.came_from()}. {self._nothing_to_repair(who)}"
                 )
-            since = came if request.written_view else f"the file has changed since {request.label}"
+            since = self.came_from() if request.written_view else f"the file has changed since {request.label}"
             return (
                 f"{who} would not send this now: what it sends when it resumes this file no longer has it "
                 f"({since}). {self._nothing_to_repair(who)}"
             )
         if not self.flagged and not rec.unseen:
-            if self.fixes:
+            if self.agent_repairs:
                 return (
                     f"{who} repairs this itself when it resumes this file: {_sentence(self.fixes[0].summary)} "
-                    f"So this error came from {_older(sent, request)}. {self._nothing_to_repair(who)}"
+                    f"So {self.came_from()}. {self._nothing_to_repair(who)}"
                 )
             assumed = f" ({sent.assumed})" if sent.assumed else ""
             return (

@@ -534,7 +534,7 @@ def _recorded_error(path: str, transcript: Transcript, repaired: Repair | None) 
     if recognised:
         rec = recognised[0]
         if not rec.unseen or rec.rule.fixed != "no":
-            return None
+            return _repaired_by_agent(transcript, (source.line, text), repaired, at, explain)
         said = (
             f"the session's last API error ({at}) is one suture's check cannot see in a file ({rec.rule.id}: "
             f"{show.prose(rec.rule.title)}), and its repair does not fix it: {explain}"
@@ -555,6 +555,25 @@ def _recorded_error(path: str, transcript: Transcript, repaired: Repair | None) 
         f"{since}; {SHAPE_NOT_LENGTH}: {explain}"
     )
     return {"line": source.line, "kind": "length", "rule": None, "error": text, "said": said}
+
+
+def _repaired_by_agent(
+    transcript: Transcript, recorded: tuple[int | None, str], repaired: Repair | None, at: str, explain: str
+) -> dict[str, Any] | None:
+    """:func:`_recorded_error` for an error the agent repairs itself when it resumes the file
+    (:attr:`suture.checks.explain.Explanation.agent_repairs`): beside a verdict of no problems,
+    the 400 the file records is said not to be what the agent gets now, and where it came from."""
+    from suture.checks.explain import explain_transcript
+
+    line, text = recorded
+    explained = explain_transcript(transcript, text, repaired)
+    if not explained.agent_repairs or explained.rule is None or explained.request is None:
+        return None
+    said = (
+        f"the session's last API error ({at}, {explained.rule.id}) is about something {explained.agent} repairs itself "
+        f"when it resumes this file, so it would not get it now; {explained.came_from()}: {explain}"
+    )
+    return {"line": line, "kind": "agent", "rule": explained.rule.id, "error": text, "said": said}
 
 
 def _session_json(

@@ -212,6 +212,8 @@ class Banner(_Bar):
             return parts
         if explanation.found:
             parts.append(Text(f"! goes to {show.line(recorded.target)}", self.part("live"), end=""))
+            if explanation.agent_repairs:  # (beside a verdict of no problems: not what it gets now)
+                parts.append(Text(f"{show.line(explanation.agent)} repairs this itself on resume", end=""))
         elif explanation.recognised:
             parts.append(
                 Text("it names what this file does not hold" if explanation.absent else "not found here", end="")
