@@ -1,8 +1,9 @@
 """The repair command ``suture explain`` prints is one the user can run as it is.
 
-Where the repair fixes what an error is about, explain ends with ``$ suture repair IN -o OUT``.
-Pasted into a shell, in the folder the user ran explain from, it must write OUT: a session log is
-written back as a session (JSONL, the name must say so), a request file as a request body.
+Where the repair fixes what an error is about, explain ends with the command that writes the fix.
+Pasted into a shell, in the folder the user ran explain from, it must write it where it is used: a
+session log in its own place, for its agent to resume (``$ suture repair IN --in-place``, the
+original kept as IN.bak), a request file as a request body beside it (``-o OUT``).
 """
 
 from __future__ import annotations
@@ -38,8 +39,12 @@ def test_the_printed_repair_command_runs(folder: Path, tmp_path: Path) -> None:
         return
     assert len(commands) == 1, explained.stdout
     argv = shlex.split(commands[0])[2:]  # after "$ suture"
-    target = tmp_path / argv[argv.index("-o") + 1]
-    assert target.suffix == ".jsonl"  # a session is written back as a session
+    assert argv == ["repair", "session.jsonl", "--in-place"], commands  # (written elsewhere, it is not resumed)
+    before = (tmp_path / "session.jsonl").read_bytes()
     written = run(*argv, cwd=tmp_path)
     assert written.returncode == 0, written.stderr
-    assert load_file(target).format == load_file(tmp_path / "session.jsonl").format
+    assert (tmp_path / "session.jsonl.bak").read_bytes() == before
+    assert load_file(tmp_path / "session.jsonl").format == load_file(tmp_path / "session.jsonl.bak").format
+    # What the agent sends from the session written is no longer what the provider rejected.
+    checked = run("check", "session.jsonl", cwd=tmp_path)
+    assert checked.returncode == 0, checked.stdout

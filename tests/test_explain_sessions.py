@@ -488,7 +488,10 @@ def test_json_carries_what_is_sent() -> None:
     assert sent["index"] == 5 and sent["at"] == "messages[5]" and sent["written"] == [4]
     assert [p["rule"] for p in sent["problems"]] == ["O4"]
     # What explain says repair writes is what `suture repair` writes: the session, back.
-    assert sent["suture_repair_writes"] == "a pi session with the fix, which pi resumes"
+    assert sent["suture_repair_writes"] == (
+        "a pi session with the fix, which pi resumes once it is the session's file (`--in-place` writes it there "
+        "and keeps the original as .bak)"
+    )
     assert "pi session" in run("repair", folder / "resumed.jsonl", "-o", "-").stderr
 
 

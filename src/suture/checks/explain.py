@@ -1112,7 +1112,11 @@ def repair_writes(transcript: Transcript) -> str:
 
     who = agent_name(transcript.format)
     if writes_back(transcript.format):
-        return f"a {who} session with the fix, which {who} resumes"
+        # (Written elsewhere, with -o, it is not the session the agent resumes.)
+        return (
+            f"a {who} session with the fix, which {who} resumes once it is the session's file "
+            "(`--in-place` writes it there and keeps the original as .bak)"
+        )
     name = export_name(transcript)
     if name == transcript.format:
         return "the repaired file"

@@ -371,10 +371,13 @@ def _human(
 
 
 def _repair_command(path: str, transcript: Transcript) -> str:
-    """The command that writes the repair of ``path`` beside it, named for what it writes."""
+    """The command that writes the repair of ``path``: a session log in its place, for its agent
+    to resume (the original kept as .bak), else beside it, named for what it writes."""
     from suture.formats import export_name
     from suture.writeback import writes_back
 
+    if writes_back(transcript.format) and not is_stdin(path):
+        return f"$ suture repair {shlex.quote(name_typed(path))} --in-place"  # (the session its agent resumes)
     stem, dot, ext = path.rpartition(".")
     if not dot or "/" in ext:
         stem, ext = path, ""
