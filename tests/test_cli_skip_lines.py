@@ -41,6 +41,7 @@ def test_the_cut_off_last_line_is_left_out_of_the_session_written(tmp_path: Path
     line = before.count(b"\n") + 1
     summary = proc.stderr.splitlines()[-1]
     assert summary.endswith(f"; 1 unreadable line left out (line {line})"), summary
+    assert "session written unchanged" not in summary  # (not so: the cut-off line is not written)
     bad = json.loads((tmp_path / "report.json").read_text())["bad_lines"]
     assert [(b["line"], b["left_out"]) for b in bad] == [(line, True)]
     assert cut.read_bytes() == before

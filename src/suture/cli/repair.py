@@ -22,7 +22,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -169,7 +169,8 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
     written = None
     checking: Callable[[], list[Violation]] | None = None
     if writes_back(transcript.format) and job.to in (None, transcript.format):
-        written = write_back(_whole_lines(data, transcript)[0], transcript, result)  # (not a line cut off)
+        whole, cut = _whole_lines(data, transcript)
+        written = replace(write_back(whole, transcript, result), cut_line=cut)  # (not a line cut off)
         out, what = written.data, written_as(transcript.format)
         if written.ids:
             # The report is of the file written: a call written under another id is named by it.

@@ -139,6 +139,10 @@ class Written:
     """What the file says otherwise than the repair, and why: a sentence each."""
     left_changes: int = 0
     """How many of the repair's changes the file leaves as written (what ``left`` says)."""
+    cut_line: int | None = None
+    """The line the file read ended inside (an agent stopped mid-write), left out of what is
+    written: set by the writer's caller, which wrote the whole lines (``suture repair
+    --skip-bad-lines``)."""
 
     @property
     def changed(self) -> bool:
@@ -154,7 +158,12 @@ class Written:
         """``Claude Code session: 1 line changed, 1 line added`` (or ``... written unchanged``)."""
         who = AGENTS.get(self.agent, self.agent)
         if not self.edits:
-            return f"{who} session written unchanged"
+            # (Not "unchanged" where a line cut off is left out: "its whole lines" says which.)
+            return (
+                f"{who} session written unchanged"
+                if self.cut_line is None
+                else f"{who} session: its whole lines written unchanged"
+            )
         return f"{who} session: {self.lines_said()}"
 
     def lines_said(self) -> str:
