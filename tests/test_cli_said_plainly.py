@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from suture.cli import main
+from tests.helpers.cli import one_error_line, run
 
 SAMPLES = Path(__file__).parent.parent / "sample_sessions"
 
@@ -67,3 +68,27 @@ def test_check_never_reads_standard_input_again_for_what_repair_writes() -> None
     transcript = load_bytes(data)
     said = check._export_aside(transcript, repair(transcript.messages), data)
     assert said is not None and said.startswith("suture repair makes 2 changes (2 moved results) and writes")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("check", "-dash.jsonl"),
+        ("repair", "-dash.jsonl", "-o", "out.jsonl"),
+        ("-dash.jsonl",),
+        ("check", "--json", "-dash.jsonl"),
+    ],
+)
+def test_a_file_named_with_a_leading_dash_is_said_how_to_name(tmp_path: Path, argv: tuple[str, ...]) -> None:
+    """argparse reads it as an option and says an argument is missing or unrecognised: the error
+    says why, and how to name the file (both ways it names work)."""
+    (tmp_path / "-dash.jsonl").write_bytes((SAMPLES / "real" / "claude-code" / "short.jsonl").read_bytes())
+    proc = run(*argv, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert one_error_line(proc).endswith(
+        "; -dash.jsonl is read as an option: name the file ./-dash.jsonl, or put -- before it"
+    )
+    assert run("check", "./-dash.jsonl", cwd=tmp_path).returncode == 0
+    assert run("check", "--", "-dash.jsonl", cwd=tmp_path).returncode == 0
+    # An unknown option that names no file is said as before.
+    assert one_error_line(run("check", "--bogus", "x", cwd=tmp_path)).endswith("(see 'suture check --help')")

@@ -154,6 +154,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         Parser.command = args_list[0] if own is not None or args_list[0] in commands() else None
         Parser.json = _asks_json(parser, args_list)
+        Parser.dashed = Parser.files_dashed(args_list)
         try:
             args = parser.parse_args(args_list)
         except SystemExit as e:  # usage errors, --help, --version

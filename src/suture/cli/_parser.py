@@ -7,9 +7,11 @@ screen does not wait for argparse and the message catalogues it loads.
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Sequence
 
 import suture
+from suture import show
 from suture.cli import EXIT_BAD_INPUT, EXIT_OK, _error, _flushed
 
 __all__ = ["Parser", "VersionAction"]
@@ -23,6 +25,15 @@ class Parser(argparse.ArgumentParser):
     json: bool = False
     """Whether the command line asks for ``--json`` of a command that has it: the error is then
     given on stdout too, as JSON (:func:`suture.cli._error`)."""
+
+    dashed: tuple[str, ...] = ()
+    """The words of the command line that start with ``-`` and name a file: a usage error says
+    how to name it (:meth:`error`)."""
+
+    @staticmethod
+    def files_dashed(args: Sequence[str]) -> tuple[str, ...]:
+        """The words of ``args`` that start with ``-`` and name a file (:attr:`dashed`)."""
+        return tuple(a for a in args if len(a) > 1 and a.startswith("-") and a != "--" and os.path.lexists(a))
 
     def parse_known_args(  # type: ignore[override]
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
@@ -50,7 +61,12 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         prog = self.prog if self.prog != "suture" or not Parser.command else f"suture {Parser.command}"
-        _error(f"{message} (see '{prog} --help')", json=Parser.json)
+        said = f"{message} (see '{prog} --help')"
+        named = next((a for a in Parser.dashed if a not in self._option_string_actions), None)
+        if named is not None:  # (a file whose name starts with "-" is read as an option)
+            shown = show.path(named)
+            said = f"{said}; {shown} is read as an option: name the file ./{shown}, or put -- before it"
+        _error(said, json=Parser.json)
         raise SystemExit(EXIT_BAD_INPUT)
 
 
