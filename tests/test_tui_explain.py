@@ -302,11 +302,18 @@ async def test_go_to_a_pointer_of_the_recorded_error_says_where_that_error_count
             "does not hold); the recorded error's messages.1 counts the request sent when it was recorded: ! goes "
             "to Original #1 (line 2)"
         )
-        # A pointer the error does not name is gone to as it is, with nothing more said.
+        # A pointer the error does not name is gone to as it is, said to count what the agent
+        # sends (the contract view's count, the file sent as written, has another message there).
         before = len(app._notifications)
         await pilot.press("colon", *"messages.2", "enter")
         await pilot.pause()
-        assert len(app._notifications) == before
+        (said_now,) = [n.message for n in list(app._notifications)[before:]]
+        assert said_now == (
+            "messages.2 of what Claude Code 2.1.332 sends when it resumes this file; in the file sent as written "
+            "(the contract view's count) it is #2"
+        )
+        assert app.model is not None and app.view.cursor == app.model.row_of_input[1]
+        before = len(app._notifications)
         # A line counts no request: nothing is said of the recorded error's count.
         await pilot.press("colon", "1", "enter")
         await pilot.pause()

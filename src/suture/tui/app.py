@@ -61,6 +61,7 @@ from suture.words import count
 if TYPE_CHECKING:
     from textual.notifications import Notification
 
+    from suture.sent.numbered import SentRequest
     from suture.tui.details import DetailScreen
     from suture.tui.screens import HelpScreen, record_json
     from suture.written import document_lines, lines_of, written
@@ -129,6 +130,24 @@ VERIFY_SETTLE = 1.0
 
 CHECKS_NOT_READY = "provider checks are not ready"
 """What a key that needs the provider checks says while they are still to come."""
+
+
+def _counted_as(
+    transcript: Transcript, typed: str, provider: str | None, request: SentRequest | None, found: list[int]
+) -> str:
+    """For a session log, which request a provider's pointer typed in go-to (``messages.9``)
+    counts: what the agent sends on resume, as the provider's errors do; and where the file sent
+    as written (the count of the problems list's contract view) has another message there, which.
+    ``""`` for a line, suture's own ``#n``, or a file that is no session log."""
+    if request is None or request.agent is None or not re.match(r"(messages|input|contents|items)\b", typed):
+        return ""
+    from suture.checks.explain import resolve
+
+    said = f" of {request.label}"
+    written = resolve(transcript.messages, typed, provider or request.provider, None).indices
+    if written and written[:1] != found[:1]:
+        said += f"; in the file sent as written (the contract view's count) it is #{written[0]}"
+    return said
 
 
 def freeze_heap() -> None:
@@ -1550,24 +1569,26 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         typed = event.value.strip().lstrip(":").strip()  # (":" typed again, as vim's ":" asks)
         if model is None or not typed:
             return
+        request = sent_request(model.transcript)
         found = resolve(
             model.transcript.messages,
             typed,
             self.provider,
-            sent_request(model.transcript),
+            request,
             document=lambda: self._document_lines(model),
             where_listed="s lists it",
         )
         said = found.said
         said += self._before_compaction(model.transcript, typed, found.nearest and found.record is None)
         recorded = self._as_recorded(typed, found.indices[0] if found.indices else None)
+        counted = _counted_as(model.transcript, typed, self.provider, request, found.indices)
         if not found.indices:
             said = f"nothing at {said}" if found.understood else said
             self.notify(show.line(said + recorded), severity="warning", markup=False)
             return
         self._go_to_input(found.indices[0])
-        if found.nearest or found.elsewhere or recorded:
-            self.notify(show.line(said + recorded), markup=False)
+        if found.nearest or found.elsewhere or recorded or counted:
+            self.notify(show.line(said + counted + recorded), markup=False)
 
     @staticmethod
     def _before_compaction(transcript: Transcript, typed: str, nearest: bool) -> str:
