@@ -52,6 +52,7 @@ def test_the_settings_file_s_keys_marked_and_in_json(tmp_path: Path) -> None:
         "own_keys": ["n"],
         "description": "Next change",
         "tooltip": "Jump to the next change",
+        "shadowed": [],
     }
 
 
@@ -96,3 +97,19 @@ def test_a_key_taken_from_another_binding_leaves_it_without(tmp_path: Path) -> N
         x for x in keys(tmp_path, config=str(config)).stdout.splitlines() if x.startswith("app.previous_change")
     )
     assert "*(none)" in line
+
+
+def test_a_key_a_widget_takes_from_an_app_binding_where_it_has_focus_is_marked(tmp_path: Path) -> None:
+    config = tmp_path / "over.toml"
+    config.write_text('[keymap]\n"view.down" = "x"\n')
+    rows = {b["id"]: b for b in json.loads(keys(tmp_path, "--json", config=str(config)).stdout)["bindings"]}
+    assert rows["app.next_problem"]["keys"] == ["x"]  # (kept: another place)
+    assert rows["app.next_problem"]["shadowed"] == [{"key": "x", "by": "view.down"}]
+    assert all(not b["shadowed"] for name, b in rows.items() if name != "app.next_problem")
+    lines = keys(tmp_path, config=str(config)).stdout.splitlines()
+    line = next(x for x in lines if x.startswith("app.next_problem"))
+    assert " !x " in line and line.endswith("(x does view.down where that has focus)")
+    assert lines[-1].startswith("! a key the settings file gives a widget's or dialog's binding too")
+    # Without a settings file nothing is marked.
+    plain = json.loads(keys(tmp_path, "--json").stdout)["bindings"]
+    assert all(b["shadowed"] == [] for b in plain)

@@ -91,6 +91,24 @@ async def test_an_id_no_binding_has_and_a_key_taken_from_another_are_said(worked
         assert app.key_of("app.next_change") == "no key"
 
 
+async def test_a_key_given_to_the_panes_that_an_app_binding_has_is_said_to_go_to_the_panes(worked: Path) -> None:
+    """The panes' binding of x, where they have focus, goes before the app's x (next problem),
+    though the app's keeps it (another place): said once, as ``suture keys`` marks it."""
+    app = SutureApp(worked, watch=False, keymap={"view.down": "x"})
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await pilot.pause()
+        at = app.view.cursor
+        await pilot.press("x")
+        await pilot.pause()
+        assert app.view.cursor == at + 1  # down, not the next problem
+        over = [t for t in toasts(app) if "its keys go before the app's" in t]
+        assert over == [
+            "where a widget or dialog has focus, its keys go before the app's: x does view.down there, "
+            "not app.next_problem"
+        ], toasts(app)
+
+
 def test_every_binding_of_suture_s_screens_is_there_by_id() -> None:
     """What a keymap can name (``suture keys`` lists it): the bindings of every screen, the app's
     first."""

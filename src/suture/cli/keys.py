@@ -40,11 +40,12 @@ def add_arguments(sub: Any, name: str) -> None:
 def run(args: argparse.Namespace) -> int:
     from textual.keys import format_key
 
-    from suture.tui.keys import every_binding, keys_now
+    from suture.tui.keys import every_binding, keys_now, shadowed
 
     settings = read_settings()
     path, _ = settings_path()
     keys = keys_now(settings.keymap)
+    over = shadowed(settings.keymap)
     rows: list[dict[str, Any]] = []
     for binding_id, binding in every_binding().items():
         own = binding.key.split(",")
@@ -56,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
                 "own_keys": [format_key(k) for k in own],
                 "description": binding.description,
                 "tooltip": binding.tooltip,
+                "shadowed": [{"key": format_key(key), "by": other} for key, other in over.get(binding_id, [])],
             }
         )
     unknown = sorted(set(settings.keymap) - {row["id"] for row in rows})
@@ -79,10 +81,15 @@ def run(args: argparse.Namespace) -> int:
         shown = ", ".join(row["keys"]) or "(none)"
         mark = "*" if row["keys"] != row["own_keys"] else " "
         words = row["description"] + (f": {row['tooltip']}" if row["tooltip"] else "")
+        for each in row["shadowed"]:  # (the key is the app's only where no widget or dialog takes it)
+            words += f" ({each['key']} does {each['by']} where that has focus)"
+        mark = "!" if row["shadowed"] else mark
         out(f"{row['id']:<{id_width}} {mark}{shown:<{key_width}}  {words}")
     if bound:
         out(
             "",
             "* bound otherwise by the settings file, or a key of its own taken by it (suture keys --json gives own_keys)",
         )
+    if over:
+        out("! a key the settings file gives a widget's or dialog's binding too, which takes it where it has focus")
     return EXIT_OK

@@ -49,7 +49,7 @@ from suture.tui.changes import ChangeList, ItemList, ProblemList
 from suture.tui.checking import WRITTEN_AT_LOAD, CheckFlow
 from suture.tui.contrast import ContrastFilter
 from suture.tui.exporting import ExportFlow, default_export_path
-from suture.tui.keys import LIST_KEYS, KeyBar, every_binding, keys_now, rebound
+from suture.tui.keys import LIST_KEYS, KeyBar, every_binding, keys_now, rebound, shadowed
 from suture.tui.palette import BadgePalette
 from suture.tui.quiet import Quiet
 from suture.tui.rows import RowBuilder, RowModel, human_size, next_round
@@ -1785,6 +1785,13 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
                 taken.append(f"{', '.join(format_key(k) for k in lost)} from {name}{gone}")
         if taken:
             said.append(f"the keymap takes keys from other bindings: {'; '.join(taken)}")
+        over = [
+            f"{format_key(key)} does {other} there, not {name}"
+            for name, pairs in shadowed(self.keymap).items()
+            for key, other in pairs
+        ]
+        if over:
+            said.append(f"where a widget or dialog has focus, its keys go before the app's: {'; '.join(over)}")
         for text in said:
             self.notify(text, title="settings", severity="warning", timeout=12, markup=False)
 

@@ -239,6 +239,28 @@ def keys_now(keymap: Mapping[str, str]) -> dict[str, list[str]]:
     return now
 
 
+def shadowed(keymap: Mapping[str, str]) -> dict[str, list[tuple[str, str]]]:
+    """The keys app bindings keep (:func:`keys_now`) that ``keymap`` gives a binding of a widget
+    or dialog too: where that one acts (its widget has focus, its dialog is open), Textual gives
+    the key to it, not to the app's (a priority binding of the app's keeps it). By the app
+    binding's id: ``(key, the binding that takes it there)``."""
+    if not keymap:
+        return {}
+    from textual.app import App
+
+    given = App._normalize_keymap(dict(keymap))
+    bindings = every_binding()
+    found: dict[str, list[tuple[str, str]]] = {}
+    for name, keys in keys_now(keymap).items():
+        if name.split(".")[0] != "app" or bindings[name].priority:
+            continue
+        for key in keys:
+            for other, theirs in given.items():
+                if other.split(".")[0] != "app" and other in bindings and key in theirs.split(","):
+                    found.setdefault(name, []).append((key, other))
+    return found
+
+
 def rebound(bindings: Iterable[BindingType], keymap: Mapping[str, str]) -> list[BindingType]:
     """``bindings`` with the keys they have once ``keymap`` is applied (:func:`keys_now`)."""
     if not keymap:
