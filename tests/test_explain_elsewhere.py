@@ -253,3 +253,13 @@ def test_cli_beside_an_error_not_about_the_history_it_says_the_file_s_provider_a
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[-1].startswith("openai-chat accepts the history itself (")
     assert "to see whether the history itself is accepted" not in r.stdout
+
+
+def test_explain_says_the_session_went_on_after_the_error_it_recorded() -> None:
+    from tests.helpers.cli import run
+
+    pi = Path(__file__).parent.parent / "sample_sessions" / "real" / "pi" / "large-session.jsonl"
+    first = run("explain", str(pi)).stdout.splitlines()[0]
+    assert first == "The API error recorded at line 33; the session went on: 863 messages after it:"
+    claude = Path(__file__).parent.parent / "sample_sessions" / "claude-code" / "interrupted-then-api-error.jsonl"
+    assert run("explain", str(claude)).stdout.splitlines()[0] == "The API error recorded at line 8:"

@@ -74,6 +74,22 @@ async def test_the_banner_shows_the_recorded_error_and_goes_to_it(api_error: Pat
         assert app.view.cursor == model.row_of_input[1]
 
 
+async def test_an_error_the_session_went_on_after_is_said_to_be_behind_it() -> None:
+    """pi's session recorded a cut stream at line 33 and went on for hours: the banner says so,
+    and does not ask for a wait that is long over. An error at the end says nothing of it."""
+    app = SutureApp(ROOT / "sample_sessions" / "real" / "pi" / "large-session.jsonl", watch=False)
+    async with app.run_test(size=(200, 45)) as pilot:
+        await explained(pilot, app)
+        text = " ".join(banner(app).split())
+        assert "recorded at line 33" in text
+        assert "· the session went on: 863 messages after it · not about the history · E explains" in text, text
+        assert "resume after a wait" not in text
+    app = SutureApp(API_ERROR, watch=False)
+    async with app.run_test(size=(200, 45)) as pilot:
+        await explained(pilot, app)
+        assert "went on" not in banner(app)
+
+
 async def test_no_recorded_error_no_banner_and_no_key(worked: Path) -> None:
     app = SutureApp(worked, watch=False)
     async with app.run_test(size=SMALL) as pilot:

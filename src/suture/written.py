@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import orjson
 
-from suture.model import Source
+from suture.model import Message, Source
 
 __all__ = ["Written", "document_lines", "lines_of", "written"]
 
@@ -70,6 +70,15 @@ def lines_of(source: Source | None) -> list[int]:
     if merged:
         numbers += [int(n) for n in merged.group(1).replace(" ", "").split(",") if n]
     return numbers
+
+
+def messages_after(messages: Sequence[Message], line: int | None) -> int:
+    """How many of ``messages`` were read from lines after ``line`` of a JSONL file: a session
+    that went on after an API error it recorded there (0 for a JSON document, whose messages
+    carry no line)."""
+    if line is None:
+        return 0
+    return sum(1 for m in messages if m.source is not None and m.source.line is not None and m.source.line > line)
 
 
 def _line(data: bytes, number: int) -> Written | None:

@@ -315,8 +315,9 @@ class Elsewhere:
             "answer)."
         )
 
-    def said(self, history_rejected: bool = False) -> str:
-        """What it comes to, in a few words (the app's banner)."""
+    def said(self, history_rejected: bool = False, went_on: bool = False) -> str:
+        """What it comes to, in a few words (the app's banner). ``went_on``: the session went on
+        after it, so a wait it asks for is over."""
         if self.kind == "length":
             if not self.fits:
                 return "it names more tokens than this file holds"
@@ -326,6 +327,8 @@ class Elsewhere:
             return "the history was too long for the model: compact it"
         if self.rejected_too(history_rejected):
             return f"not about the history, but {REJECTED_TOO}"
+        if went_on:
+            return "not about the history"
         if self.kind == "limit":
             return "not about the history: a limit; resume once it allows"
         return "not about the history: resume after a wait"

@@ -49,6 +49,8 @@ from suture.cli._common import (
 )
 from suture.io import InputError
 from suture.model import Message, Transcript
+from suture.words import count
+from suture.written import messages_after
 
 if TYPE_CHECKING:
     from suture.sent.recorded import RecordedRequest
@@ -135,6 +137,9 @@ def run(args: argparse.Namespace) -> int:
         if not args.json:
             more = len(transcript.evidence) - 1
             extra = f" (the last of {more + 1})" if more else ""
+            after = messages_after(transcript.messages, recorded_at.line)
+            if after:  # (so it is not what stopped the session)
+                extra += f"; the session went on: {count(after, 'message')} after it"
             out(f"The API error recorded at {recorded_at}{extra}:", f"  {show.prose(text)[:300]}", "")
     else:
         text = _error_text(args.error)

@@ -50,6 +50,9 @@ class Recorded(Struct, frozen=True):
     (:func:`suture.sent.recorded.request_behind`), where the file records its requests."""
     behind_said: str = ""
     """That request in a line (:func:`request_words`)."""
+    after: int = 0
+    """How many messages the session wrote after it (:func:`suture.written.messages_after`):
+    it went on, so the error is not what stopped it."""
 
 
 def request_words(request: RecordedRequest, error: str) -> str:
@@ -206,6 +209,8 @@ class Banner(_Bar):
         if recorded.count > 1:
             where += f" (the last of {recorded.count} errors)"
         parts = [Text(where, self.part("muted"), end="")]
+        if recorded.after:
+            parts.append(Text(f"the session went on: {count(recorded.after, 'message')} after it", end=""))
         explanation = recorded.explanation
         if explanation is None:
             parts.append(Text("reading it…", self.part("muted"), end=""))
@@ -223,7 +228,7 @@ class Banner(_Bar):
             if cause.rejected_too(self.history_rejected()):
                 parts.append(Text(f"{cause.said(True)}: {TO_PROBLEMS}", end=""))
             else:
-                parts.append(Text(cause.said(), self.part("muted"), end=""))
+                parts.append(Text(cause.said(went_on=recorded.after > 0), self.part("muted"), end=""))
         else:
             parts.append(Text("not a rule suture knows", self.part("muted"), end=""))
         parts.append(Text("E explains", self.part("muted"), end=""))
