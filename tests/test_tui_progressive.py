@@ -347,7 +347,7 @@ async def test_the_status_line_counts_what_is_shown_while_loading(
         first = app.status.render().plain.splitlines()[0]
         assert f"{model.inputs:,}… in → {model.outputs:,}… out" in first, first
         n = len(model.changes)
-        assert (f"{n:,}… change" in first) if n else ("no changes needed…" in first), first
+        assert n and f"{n:,}… change" in first, first
         await held.let_go()
         await ready(pilot, app)
         whole = app.model
@@ -355,3 +355,20 @@ async def test_the_status_line_counts_what_is_shown_while_loading(
         first = app.status.render().plain.splitlines()[0]
         assert "… in" not in first and "… out" not in first and "… change" not in first, first
         assert f"{whole.repair.input_count:,} in → {len(whole.repair.messages):,} out" in first, first
+
+
+async def test_a_file_with_nothing_to_repair_so_far_is_not_said_to_need_none_while_loading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every call answered: what is read so far needs no change, which is not yet a verdict on the
+    # file (a call further on may have no result). Once loaded, it is one.
+    answered = [r for r in records(300) if r["role"] != "assistant" or int(r["tool_calls"][0]["id"][1:]) % 7]
+    async with held_app(tmp_path, monkeypatch, items=answered) as held:
+        app, pilot = held.app, held.pilot
+        assert app.model is not None and app.model.partial and not app.model.changes
+        first = app.status.render().plain.splitlines()[0]
+        assert "no changes so far" in first and "no changes needed" not in first, first
+        await held.let_go()
+        await ready(pilot, app)
+        first = app.status.render().plain.splitlines()[0]
+        assert "no changes needed" in first and "so far" not in first, first

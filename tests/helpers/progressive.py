@@ -101,12 +101,14 @@ class Held:
 
 
 @contextlib.asynccontextmanager
-async def held_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str = ".jsonl") -> AsyncIterator[Held]:
-    """The app on a file of 300 records (``big{suffix}``) read in small pieces and held after its
-    first screen (:func:`hold_read`): yields once that screen is shown, its rows a part of the
-    file. The read is let go on when the block ends, however it ends."""
+async def held_app(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str = ".jsonl", items: list[dict[str, Any]] | None = None
+) -> AsyncIterator[Held]:
+    """The app on a file of 300 records (``big{suffix}``; ``items`` in their place) read in small
+    pieces and held after its first screen (:func:`hold_read`): yields once that screen is shown,
+    its rows a part of the file. The read is let go on when the block ends, however it ends."""
     path = tmp_path / f"big{suffix}"
-    write(path, records(300))
+    write(path, records(300) if items is None else items)
     go_on = hold_read(monkeypatch)
     app = SutureApp(path, watch=False)
     try:

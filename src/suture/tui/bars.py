@@ -331,7 +331,9 @@ class StatusBar(_Bar):
         # accept, so the file leaves it as written).
         export = (self.state.export[1] if short else self.state.export[0]) if aside else ""
         if not changes:
-            text.append("no changes" + more if short else "no changes needed" + more, self.part("ok"))
+            # (While the file is read, not a verdict yet: "so far".)
+            words = "no changes so far" if model.partial and not short else "no changes needed"
+            text.append("no changes" + more if short else words, self.part("ok"))
             # The repair changes nothing, but the export still writes a turn in another order.
             reordered = model.reordered() if aside else 0
             if reordered:
