@@ -423,3 +423,34 @@ async def test_a_new_recorded_error_is_in_the_banner_before_the_checks_follow(
         assert app.recorded.count == 2
         assert app.recorded.source.line == 6
         assert app.verdict_behind  # (the checks still wait for the file to be quiet)
+
+
+async def test_a_file_read_again_whole_lists_no_findings_of_the_verdict_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read again whole (a compaction, a rewrite) while its checks wait for quiet: the verdict
+    before stays in the status line, said to be behind, but its findings are not listed, nor
+    said under the panes: their rows hold other messages now, or none."""
+    from suture.tui.changes import ProblemList
+
+    monkeypatch.setattr(suture.tui.checking, "CHECKS_SETTLE", 5.0)
+    path = tmp_path / "chat.json"
+    path.write_bytes(SESSION.read_bytes())
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot, app)
+        problems = app.query_one("#problems", ProblemList)
+        assert app.problem_rows and problems.items
+        before = app.model
+        path.write_bytes((ROOT / "sample_sessions" / "chat" / "renamed-id.json").read_bytes())
+        app.read_file()
+        for _ in range(100):  # a bound: read in a worker
+            if app.model is not before:
+                break
+            await pilot.pause(0.02)
+        assert app.model is not before and app.verdict_behind
+        assert not problems.items and problems.empty == "checking the file as read again…"
+        assert not app.problem_rows and not app.query_one("#info").findings
+        assert "(checking new lines…)" in app.status.render().plain
+        await checks_done(pilot, app)
+        assert problems.items and not app.verdict_behind

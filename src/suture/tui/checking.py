@@ -529,6 +529,12 @@ class CheckFlow(App[None]):
             clauses = [((words, style), rank) for words, rank in figure_clauses(said)]
         else:
             return
+        if self.verdict_behind and self._kept_same is None:
+            # The file was read again whole (a compaction, a rewrite) since the verdict shown:
+            # its findings name rows that hold other messages now, or none. Its headline stays,
+            # said to be behind; its findings wait for the checks of the file as read again.
+            rows, others, by_row, items = {}, {}, {}, []
+            empty = "checking the file as read again…"
         if (bool(rows), bool(others)) != (bool(self.problem_rows), bool(self.other_rows)):
             self.call_after_refresh(self.refresh_bindings)  # (x acts, or not; the key bar says what it does)
         self.problem_rows = rows
