@@ -51,6 +51,11 @@ class ChangeKind(StrEnum):
     ORPHAN_NOTE = "orphan_note"
 
 
+NO_RESULT = "had no result"
+"""What a synthetic interrupt's summary says of its call (the app says "has no result yet" of a
+call of the file's last turn: :meth:`suture.tui.rows.RowModel.said_of`)."""
+
+
 class Change(Struct, frozen=True):
     """One difference between input and output (docs/contract.md, *Change records*)."""
 
@@ -538,7 +543,7 @@ class _Run:
                     span,
                     final_id,
                     None,
-                    f"call {_shown(final_id)}{_tool_label(call.name)} had no result: added one saying it was interrupted",
+                    f"call {_shown(final_id)}{_tool_label(call.name)} {NO_RESULT}: added one saying it was interrupted",
                 )
             )
             content = interrupted_text(call.name, read_only)

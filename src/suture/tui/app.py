@@ -949,6 +949,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         view = self.view
         self.status.update_state(model=model, format_name=model.transcript.format)
         changes = self.query_one("#changes", ChangeList)
+        changes.said_of = model.said_of
         changes.set_items(model.listed)
         n = len(model.listed)
         self.query_one("#changes-title", Static).update(f"Changes ({n:,}…)" if n else "Changes")
@@ -1099,6 +1100,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         self._show_export(old, model)
         changes = self.query_one("#changes", ChangeList)
         changes.empty = "the repair changes nothing here"
+        changes.said_of = model.said_of
         changes.set_items(model.listed)
         problems = self.query_one("#problems", ProblemList)
         if not problems.items and self.verdicts is None:

@@ -549,7 +549,7 @@ class InfoBar(_Bar):
                 from suture.writeback import as_written
 
                 change = as_written(change, model.transcript, ids)
-            text.append(show.line(change.summary))
+            text.append(show.line(model.said_of(change)))
         for finding in problems[: room - min(room, len(changes))]:
             text.append("\n")
             label, said = said_of(finding, self.agent)

@@ -7,7 +7,8 @@ changes costs no more than one with five.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from rich.segment import Segment
@@ -258,6 +259,10 @@ class ChangeList(ItemList[Change]):
     """
     )
 
+    said_of: Callable[[Change], str] = staticmethod(attrgetter("summary"))
+    """What the list says of a change (the model's :meth:`~suture.tui.rows.RowModel.said_of`,
+    given with the items)."""
+
     def index_of(self, item: Change) -> int:
         return item.input_index
 
@@ -273,7 +278,7 @@ class ChangeList(ItemList[Change]):
             f"#{change.input_index}".rjust(self.digits + 1) + "  ",
             self.get_component_rich_style("changes--index", partial=True),
         )
-        text.append(show.line(change.summary))
+        text.append(show.line(self.said_of(change)))
         return text
 
 

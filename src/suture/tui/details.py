@@ -247,10 +247,11 @@ class DetailScreen(Overlay[None]):
         return self._ids
 
     def change_said(self, change: Change) -> str:
-        """A change's summary as the session written back has it (``suture.writeback.as_written``)."""
+        """A change's summary as the session written back has it (``suture.writeback.as_written``),
+        as the lists say it (:meth:`suture.tui.rows.RowModel.said_of`)."""
         from suture.writeback import as_written
 
-        return as_written(change, self.model.transcript, self.written_ids()).summary
+        return self.model.said_of(as_written(change, self.model.transcript, self.written_ids()))
 
     def _shown_id(self, call_id: str, side: int) -> str:
         """A call id as a side shows it: on the Repaired side, the id the session written back gives it."""

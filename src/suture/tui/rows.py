@@ -26,7 +26,7 @@ from msgspec import Struct
 from suture import show
 from suture.grown import Grown
 from suture.model import ImagePart, Message, OtherPart, TextPart, ThinkingPart, Transcript
-from suture.repair import Change, ChangeKind, Repair, Span, reused
+from suture.repair import NO_RESULT, Change, ChangeKind, Repair, Span, reused
 
 __all__ = [
     "Grown",
@@ -62,6 +62,9 @@ def short_id(value: str) -> str:
     value = show.line(value)
     return value if len(value) <= 16 else f"{value[:9]}{ID_CUT}{value[-4:]}"
 
+
+_NOT_YET = "has no result yet (the file's last call: its agent may still be running it)"
+"""What :meth:`RowModel.said_of` says in its place of a call of the file's last turn."""
 
 ID_CUT = "…"
 """What stands for the middle of an id :func:`short_id` cuts."""
@@ -357,6 +360,19 @@ class RowModel:
 
             found = self._reordered = reordered_turns(self.repair.messages, self.transcript)
         return found
+
+    def said_of(self, change: Change) -> str:
+        """What the lists and the line under the panes say of ``change``: its summary, but for a
+        call of the file's last turn with nothing after it but results, that it has none yet. The
+        repair answers it as interrupted, as resuming now would need; an agent still running it
+        (the session written as it works) writes its result next."""
+        summary = change.summary
+        if change.kind is not ChangeKind.SYNTHETIC_INTERRUPT or self.partial or NO_RESULT not in summary:
+            return summary
+        messages = self.transcript.messages
+        if any(m.role != "tool" for m in messages[change.input_index + 1 :]):
+            return summary
+        return summary.replace(NO_RESULT, _NOT_YET, 1)
 
     def counts(self) -> dict[ChangeKind, int]:
         """How many changes of each kind the rows show, every kind present."""
