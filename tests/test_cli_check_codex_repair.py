@@ -66,3 +66,16 @@ def test_the_contract_view_says_what_repair_changes_where_it_finds_no_problem(tm
         assert report["providers"]["openai-responses"]["contract"]["changes"] == changes
     clean = run("check", str(DONE)).stdout
     assert "; suture repair changes nothing): openai-responses: no problems" in clean
+
+
+def test_the_contract_view_says_the_turn_repair_writes_reordered_where_it_changes_no_message() -> None:
+    """A message item between a call and its output: the repair changes no message, but the
+    session it writes has the outputs right after the calls (what fixes it for a strict server),
+    which suture repair's own line says too; "changes nothing" said the opposite."""
+    path = ROOT / "sample_sessions" / "recorded" / "codex-0.171.0" / "item-between-call-and-output" / "resumed.jsonl"
+    (line,) = [x for x in run("check", str(path)).stdout.splitlines() if x.startswith("  contract view (")]
+    assert line.startswith(
+        "  contract view (suture's repair of the file as written; suture repair changes no message (1 turn "
+        "written with the outputs right after the calls)): openai-responses-strict: 1 problem → 0 after repair"
+    ), line
+    assert "1 turn written with the outputs right after the calls" in run("repair", str(path), "-o", "-").stderr

@@ -459,3 +459,20 @@ async def test_a_session_written_to_without_a_pause_has_its_export_worked_out_wh
             for _ in range(6):  # a write every 0.12 s or so, well within WRITTEN_SETTLE
                 await pilot.pause(0.02)
         assert any(2 < n < len(lines) for n in planned), planned
+
+
+async def test_the_changes_list_says_the_export_reorders_where_the_repair_changes_no_message(tmp_path: Path) -> None:
+    from suture.tui.changes import ChangeList
+
+    app = app_on_copy(CODEX_REORDERED, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        changes = app.query_one("#changes", ChangeList)
+        assert not changes.items
+        assert changes.empty == (
+            "the repair changes no message here; the export: 1 turn written with the outputs right after the calls"
+        )
+    app = app_on_copy(CLAUDE_SAME, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        assert app.query_one("#changes", ChangeList).empty == "the repair changes nothing here"

@@ -433,11 +433,21 @@ _REPAIR_OF_FILE = "suture's repair of the file as written"
 CONTRACT = f"{CONTRACT_VIEW} ({_REPAIR_OF_FILE})"
 
 
-def _contract_head(repaired: Repair) -> str:
+def _contract_head(repaired: Repair, transcript: Transcript) -> str:
     """The contract view's heading with what ``suture repair`` changes in the file (``repaired``:
-    its repair), so that a provider's "no problems" beside it is not read as nothing to change."""
+    its repair), so that a provider's "no problems" beside it is not read as nothing to change;
+    where it changes no message but writes a turn in another order (a Responses or Codex turn's
+    outputs right after its calls, which a strict server needs), that it does."""
     n = len(repaired.changes)
-    changes = f"suture repair makes {changes_said(repaired)}" if n else "suture repair changes nothing"
+    if n:
+        changes = f"suture repair makes {changes_said(repaired)}"
+    else:
+        from suture.formats import reordered_said, reordered_turns
+
+        turns = reordered_turns(repaired.messages, transcript)
+        changes = (
+            f"suture repair changes no message ({reordered_said(turns)})" if turns else "suture repair changes nothing"
+        )
     return f"{CONTRACT_VIEW} ({_REPAIR_OF_FILE}; {changes})"
 
 
@@ -723,7 +733,7 @@ def _session_lines(
                 lines.append(f"    … and {len(v.notes) - limit} more; --all lists them")
         # The contract view's problems, as the app lists them: their [n] counts the file as
         # written and the provider's error the file sent as written (after repair: the repaired file).
-        lines.append(f"  {_contract_head(v.contract.repair)}: {v.contract.summary()}")
+        lines.append(f"  {_contract_head(v.contract.repair, transcript)}: {v.contract.summary()}")
         lines.extend(
             _listed(
                 v.contract,

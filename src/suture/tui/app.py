@@ -132,6 +132,18 @@ CHECKS_NOT_READY = "provider checks are not ready"
 """What a key that needs the provider checks says while they are still to come."""
 
 
+def _nothing_changed(model: RowModel) -> str:
+    """What the Changes list says where the repair changes no message: that, and where the
+    session written still has a turn in another order (its outputs right after its calls, as a
+    strict server needs), that too, as ``suture repair`` says it."""
+    turns = model.reordered()
+    if not turns:
+        return "the repair changes nothing here"
+    from suture.formats import reordered_said
+
+    return f"the repair changes no message here; the export: {reordered_said(turns)}"
+
+
 def _counted_as(
     transcript: Transcript, typed: str, provider: str | None, request: SentRequest | None, found: list[int]
 ) -> str:
@@ -1099,7 +1111,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         self.status.update_state(model=model, format_name=transcript.format)
         self._show_export(old, model)
         changes = self.query_one("#changes", ChangeList)
-        changes.empty = "the repair changes nothing here"
+        changes.empty = _nothing_changed(model)
         changes.said_of = model.said_of
         changes.set_items(model.listed)
         problems = self.query_one("#problems", ProblemList)
