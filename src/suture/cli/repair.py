@@ -152,7 +152,7 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
     a report that cannot be written leaves no repaired file behind."""
     from suture.formats import dump, export_name, not_written, reordered_turns, written_formats
     from suture.repair import repair
-    from suture.writeback import resume_command, write_back, writes_back, written_as
+    from suture.writeback import resume_command, writes_back, written_as
 
     warnings: list[str] = []
     before = _stat(job.input) if job.in_place else None
@@ -169,8 +169,7 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
     written = None
     checking: Callable[[], list[Violation]] | None = None
     if writes_back(transcript.format) and job.to in (None, transcript.format):
-        whole, cut = _whole_lines(data, transcript)
-        written = replace(write_back(whole, transcript, result), cut_line=cut)  # (not a line cut off)
+        written = _written_whole(data, transcript, result)
         out, what = written.data, written_as(transcript.format)
         if written.ids:
             # The report is of the file written: a call written under another id is named by it.
@@ -252,6 +251,15 @@ def _unmade_report(report: dict[str, Any], transcript: Transcript, to: str | Non
     report["interrupted"] = [None if i in made else i for i in interrupted]
     report["interrupted_at"] = [made.get(i) for i in interrupted]
     return made
+
+
+def _written_whole(data: bytes, transcript: Transcript, result: Repair) -> Written:
+    """The session ``data`` written back with ``result`` over its whole lines (:func:`_whole_lines`:
+    a last line cut off is left out, and its number said, ``Written.cut_line``)."""
+    from suture.writeback import write_back
+
+    whole, cut = _whole_lines(data, transcript)
+    return replace(write_back(whole, transcript, result), cut_line=cut)
 
 
 def _whole_lines(data: bytes, transcript: Transcript) -> tuple[bytes, int | None]:
