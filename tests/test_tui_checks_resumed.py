@@ -452,5 +452,41 @@ async def test_a_file_read_again_whole_lists_no_findings_of_the_verdict_before(
         assert not problems.items and problems.empty == "checking the file as read again…"
         assert not app.problem_rows and not app.query_one("#info").findings
         assert "(checking new lines…)" in app.status.render().plain
+        await pilot.press("x")  # (not "no problems": the verdict shown has some)
+        await pilot.pause()
+        assert [str(n.message) for n in app._notifications][-1] == "checking the file as read again…"
         await checks_done(pilot, app)
         assert problems.items and not app.verdict_behind
+
+
+async def test_an_append_while_checks_wait_keeps_the_findings_listed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An append is no read again whole: the verdict before, said to be behind, keeps its
+    findings listed (their rows hold the same messages) and x goes to them."""
+    from suture.tui.changes import ProblemList
+
+    monkeypatch.setattr(suture.tui.checking, "CHECKS_SETTLE", 5.0)
+    path = tmp_path / "chat.jsonl"
+    sample = ROOT / "sample_sessions" / "chat" / "synthetic-interrupt.jsonl"
+    path.write_bytes(sample.read_bytes())
+    app = SutureApp(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot, app)
+        problems = app.query_one("#problems", ProblemList)
+        listed, rows = list(problems.items), dict(app.problem_rows)
+        assert listed and rows
+        app._kept_same = None  # (as while the first checks still run: no checks kept to resume from)
+        before = app.model
+        with path.open("ab") as f:
+            f.write(line({"role": "user", "content": "one more"}))
+        app.read_file()
+        for _ in range(100):  # a bound: read in a worker
+            if app.model is not before:
+                break
+            await pilot.pause(0.02)
+        assert app.model is not before and app.verdict_behind
+        assert list(problems.items) == listed and app.problem_rows == rows
+        await pilot.press("x")
+        await pilot.pause()
+        assert app.view.cursor in rows

@@ -178,6 +178,9 @@ class CheckFlow(App[None]):
         self._kept_checks: Checks | SentChecks | None = None
         """The checks of the last model checked whole, to resume from after an append."""
         self._kept_same: int | None = None
+        self._verdict_same: int | None = None
+        """How many messages at the start of the file shown are those of the model whose
+        verdicts are shown (``None``: not known, or the file was read again whole since)."""
         """How many messages at the start of the file shown are those of the model checked
         (``None``: not known, or not the same file)."""
         self._shown_last: RowModel | None = None
@@ -294,6 +297,8 @@ class CheckFlow(App[None]):
         extends = grown is not None and shown is not None and grown[0]() is shown
         kept = grown[1] if grown is not None and extends else None
         self._kept_same = min(self._kept_same, kept) if self._kept_same is not None and kept is not None else None
+        seen = self._verdict_same
+        self._verdict_same = min(seen, kept) if seen is not None and kept is not None else None
         same = self._checking_same
         self._checking_same = min(same, kept) if same is not None and kept is not None else None
 
@@ -436,6 +441,7 @@ class CheckFlow(App[None]):
         if self.verdicts is None:
             self.call_after_refresh(self.refresh_bindings)  # p and x can act now: tell the footer
         self.verdicts = message.verdicts
+        self._verdict_same = len(message.model.transcript.messages)
         self.verdict_behind = False
         self.checks_pending = message.pending
         self.checks_error = None
@@ -529,12 +535,12 @@ class CheckFlow(App[None]):
             clauses = [((words, style), rank) for words, rank in figure_clauses(said)]
         else:
             return
-        if self.verdict_behind and self._kept_same is None:
+        if self.verdict_behind and self._verdict_same is None:
             # The file was read again whole (a compaction, a rewrite) since the verdict shown:
             # its findings name rows that hold other messages now, or none. Its headline stays,
             # said to be behind; its findings wait for the checks of the file as read again.
             rows, others, by_row, items = {}, {}, {}, []
-            empty = "checking the file as read again…"
+            empty = none_said = "checking the file as read again…"
         if (bool(rows), bool(others)) != (bool(self.problem_rows), bool(self.other_rows)):
             self.call_after_refresh(self.refresh_bindings)  # (x acts, or not; the key bar says what it does)
         self.problem_rows = rows
