@@ -1,12 +1,14 @@
-"""A call of the file's last turn, with nothing after it but results, is said to have no result
-*yet*: the session may be one its agent still writes, running the call. The repair answers it
-as interrupted all the same (what resuming now needs): only the words differ."""
+"""A call of a session log's last turn, with nothing after it but results, is said to have no
+result *yet*: its agent may still be running it, writing the session as it works. The repair
+answers it as interrupted all the same (what resuming now needs): only the words differ. A
+request file is no session an agent writes as it works: its words stay the repair's."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import orjson
+import pytest
 
 from suture.formats import load_file
 from suture.repair import ChangeKind, repair
@@ -15,21 +17,9 @@ from suture.tui.changes import ChangeList
 from suture.tui.rows import RowModel
 from tests.helpers.app import ROOT, SIZE, ready
 
-EARLIER = ROOT / "sample_sessions" / "claude-code" / "interrupted-then-api-error.jsonl"
-"""An unanswered call with a user message after it: interrupted, not running."""
-
-
-def _chat(tmp_path: Path, answered_first: bool) -> Path:
-    calls = [{"id": f"c{k}", "type": "function", "function": {"name": "ls", "arguments": "{}"}} for k in range(2)]
-    messages = [
-        {"role": "user", "content": "list it"},
-        {"role": "assistant", "content": None, "tool_calls": calls},
-    ]
-    if answered_first:  # (parallel calls, one done: the other still runs)
-        messages.append({"role": "tool", "tool_call_id": "c0", "content": "a b"})
-    path = tmp_path / "chat.json"
-    path.write_bytes(orjson.dumps({"messages": messages}))
-    return path
+RECORDED = ROOT / "sample_sessions" / "recorded"
+NOT_YET = "has no result yet (its agent may still run it): added one saying it was interrupted"
+HAD = "had no result: added one saying it was interrupted"
 
 
 def _said(path: Path) -> list[str]:
@@ -38,26 +28,42 @@ def _said(path: Path) -> list[str]:
     return [model.said_of(c) for c in model.changes if c.kind is ChangeKind.SYNTHETIC_INTERRUPT]
 
 
-def test_a_call_of_the_last_turn_has_no_result_yet(tmp_path: Path) -> None:
-    said = _said(_chat(tmp_path, answered_first=False))
-    assert len(said) == 2 and all(
-        "has no result yet (the file's last call: its agent may still be running it): added one" in s for s in said
-    ), said
-    (one,) = _said(_chat(tmp_path, answered_first=True))
-    assert one.startswith("call c1 (ls) has no result yet")
+@pytest.mark.parametrize("agent", ["claude-code-2.1.332", "codex-0.171.0", "pi-0.73.1"])
+@pytest.mark.parametrize(("shape", "calls"), [("killed-during-tool", 1), ("parallel-killed", 2)])
+def test_a_call_of_the_last_turn_has_no_result_yet(agent: str, shape: str, calls: int) -> None:
+    said = _said(RECORDED / agent / shape / "session.jsonl")
+    assert len(said) == calls and all(NOT_YET in s for s in said), said
 
 
-def test_a_call_something_else_followed_had_no_result() -> None:
-    said = _said(EARLIER)
-    assert said and all("had no result: added one saying it was interrupted" in s for s in said), said
+@pytest.mark.parametrize("agent", ["claude-code-2.1.332", "codex-0.171.0"])
+def test_a_call_done_beside_it_leaves_the_other_running(agent: str) -> None:
+    (said,) = _said(RECORDED / agent / "parallel-first-done-killed" / "session.jsonl")
+    assert NOT_YET in said
+
+
+@pytest.mark.parametrize("agent", ["claude-code-2.1.332", "codex-0.171.0", "pi-0.73.1"])
+def test_a_call_later_turns_followed_had_no_result(agent: str) -> None:
+    said = _said(RECORDED / agent / "dangling-call-then-later-turns" / "session.jsonl")
+    assert said and all(HAD in s for s in said), said
+
+
+def test_a_request_file_s_last_call_had_no_result(tmp_path: Path) -> None:
+    call = {"id": "c1", "type": "function", "function": {"name": "ls", "arguments": "{}"}}
+    messages = [{"role": "user", "content": "list it"}, {"role": "assistant", "content": None, "tool_calls": [call]}]
+    path = tmp_path / "chat.json"
+    path.write_bytes(orjson.dumps({"messages": messages}))
+    (said,) = _said(path)
+    assert HAD in said
 
 
 async def test_the_lists_and_the_line_under_the_panes_say_it(tmp_path: Path) -> None:
-    app = SutureApp(_chat(tmp_path, answered_first=True), watch=False)
+    path = tmp_path / "session.jsonl"
+    path.write_bytes((RECORDED / "codex-0.171.0" / "killed-during-tool" / "session.jsonl").read_bytes())
+    app = SutureApp(path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app)
         changes = app.query_one("#changes", ChangeList)
-        assert [changes.said_of(c) for c in changes.items] == _said(_chat(tmp_path, answered_first=True))
+        assert [changes.said_of(c) for c in changes.items] == _said(path)
         await pilot.press("n")
         await pilot.pause()
-        assert "call c1 (ls) has no result yet" in app.query_one("#info").render().plain
+        assert NOT_YET in " ".join(app.query_one("#info").render().plain.split())

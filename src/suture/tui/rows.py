@@ -63,7 +63,7 @@ def short_id(value: str) -> str:
     return value if len(value) <= 16 else f"{value[:9]}{ID_CUT}{value[-4:]}"
 
 
-_NOT_YET = "has no result yet (the file's last call: its agent may still be running it)"
+_NOT_YET = "has no result yet (its agent may still run it)"
 """What :meth:`RowModel.said_of` says in its place of a call of the file's last turn."""
 
 ID_CUT = "…"
@@ -363,11 +363,15 @@ class RowModel:
 
     def said_of(self, change: Change) -> str:
         """What the lists and the line under the panes say of ``change``: its summary, but for a
-        call of the file's last turn with nothing after it but results, that it has none yet. The
+        call of a session log's last turn with nothing after it but results, that it has none yet. The
         repair answers it as interrupted, as resuming now would need; an agent still running it
         (the session written as it works) writes its result next."""
         summary = change.summary
         if change.kind is not ChangeKind.SYNTHETIC_INTERRUPT or self.partial or NO_RESULT not in summary:
+            return summary
+        from suture.writeback import writes_back
+
+        if not writes_back(self.transcript.format):  # (a request file: no agent writes it as it works)
             return summary
         messages = self.transcript.messages
         if any(m.role != "tool" for m in messages[change.input_index + 1 :]):
