@@ -259,7 +259,10 @@ def test_explain_says_the_session_went_on_after_the_error_it_recorded() -> None:
     from tests.helpers.cli import run
 
     pi = Path(__file__).parent.parent / "sample_sessions" / "real" / "pi" / "large-session.jsonl"
-    first = run("explain", str(pi)).stdout.splitlines()[0]
-    assert first == "The API error recorded at line 33; the session went on: 863 messages after it:"
+    said = run("explain", str(pi)).stdout.splitlines()
+    assert said[0] == "The API error recorded at line 33; the session went on: 863 messages after it:"
+    # (No wait to advise: the session went on; the E screen says the same, from the same verdict.)
+    assert "the session went on: 863 messages after it, so there is nothing to wait for" in said[3]
+    assert "resume after a wait" not in "\n".join(said)
     claude = Path(__file__).parent.parent / "sample_sessions" / "claude-code" / "interrupted-then-api-error.jsonl"
     assert run("explain", str(claude)).stdout.splitlines()[0] == "The API error recorded at line 8:"

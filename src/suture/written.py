@@ -81,6 +81,20 @@ def messages_after(messages: Sequence[Message], line: int | None) -> int:
     return sum(1 for m in messages if m.source is not None and m.source.line is not None and m.source.line > line)
 
 
+def went_on_said(after: int) -> str:
+    """That a session went on after an error it recorded (``after``: :func:`messages_after`)."""
+    from suture.words import count
+
+    return f"the session went on: {count(after, 'message')} after it"
+
+
+def went_on(messages: Sequence[Message], evidence: Sequence[tuple[Source, str]], text: str) -> int:
+    """How many messages a session wrote after the last error it recorded with ``text`` (its
+    ``evidence``): 0 where it recorded none such, or wrote nothing after it."""
+    line = next((source.line for source, said in reversed(evidence) if said == text), None)
+    return messages_after(messages, line)
+
+
 def _line(data: bytes, number: int) -> Written | None:
     start = 0
     for _ in range(number - 1):

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import orjson
@@ -223,6 +223,9 @@ class Elsewhere:
     """For ``length``: the line of the last compaction, where the session recorded the error after
     it (what is sent now holds all that request held, and more)."""
     who: str = ""
+    went_on: int = 0
+    """For a file's own recorded error: the messages the session wrote after it (it went on, so a
+    wait it asks for is over)."""
 
     @property
     def about_history(self) -> bool:
@@ -275,6 +278,13 @@ class Elsewhere:
         else:
             said = f"Not a problem with the history: {self.what}. It is the provider's side (or the connection to it)"
             resume = "resume after a wait; suture's repair has nothing to do with this error."
+        if self.went_on and not self.rejected_too(history_rejected):
+            from suture.written import went_on_said
+
+            return (
+                f"{said}: {went_on_said(self.went_on)}, so there is nothing to wait for; suture's repair has "
+                "nothing to do with this error."
+            )
         if self.rejected_too(history_rejected):
             return (
                 f"{said}; suture's repair has nothing to do with this error. But {REJECTED_TOO}: resumed as it "
@@ -315,9 +325,8 @@ class Elsewhere:
             "answer)."
         )
 
-    def said(self, history_rejected: bool = False, went_on: bool = False) -> str:
-        """What it comes to, in a few words (the app's banner). ``went_on``: the session went on
-        after it, so a wait it asks for is over."""
+    def said(self, history_rejected: bool = False) -> str:
+        """What it comes to, in a few words (the app's banner)."""
         if self.kind == "length":
             if not self.fits:
                 return "it names more tokens than this file holds"
@@ -327,7 +336,7 @@ class Elsewhere:
             return "the history was too long for the model: compact it"
         if self.rejected_too(history_rejected):
             return f"not about the history, but {REJECTED_TOO}"
-        if went_on:
+        if self.went_on:  # (a wait it asks for is over)
             return "not about the history"
         if self.kind == "limit":
             return "not about the history: a limit; resume once it allows"
@@ -481,7 +490,6 @@ def _length_in(transcript: Transcript, sent: Sent, found: Explanation) -> Explan
     did) or, where what is sent now cannot hold that many, after all but what it kept: then what
     is sent now is shorter than the request that got it. Where the file cannot hold that many and
     no compaction explains it, the error is not this file's (:attr:`Explanation.absent`)."""
-    from dataclasses import replace
 
     from suture.formats import compaction_line
     from suture.sent import agent_name
@@ -1157,6 +1165,11 @@ def explain_transcript(
     recognised = recognise(text)
     if not recognised:
         found = _unrecognised(text)
+        if found.elsewhere is not None and found.kind != "length":
+            from suture.written import went_on
+
+            after = went_on(transcript.messages, transcript.evidence, text)
+            found.elsewhere = replace(found.elsewhere, went_on=after)
         return _length_in(transcript, sent, found) if found.kind == "length" else found
     if sent.agent is None:
         return explain(transcript.messages, text, repaired)
@@ -1202,7 +1215,6 @@ def _numberings(
     if behind is None and sent.assumed and sent.added:
         # Another version wrote the file: what it adds when it sends is not known, so an index
         # is also read as counting the history alone.
-        from dataclasses import replace
 
         plain = modelled(transcript, replace(sent, added=()))
         who = agent_name(sent.agent or "")

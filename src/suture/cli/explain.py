@@ -49,8 +49,7 @@ from suture.cli._common import (
 )
 from suture.io import InputError
 from suture.model import Message, Transcript
-from suture.words import count
-from suture.written import messages_after
+from suture.written import messages_after, went_on_said
 
 if TYPE_CHECKING:
     from suture.sent.recorded import RecordedRequest
@@ -139,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
             extra = f" (the last of {more + 1})" if more else ""
             after = messages_after(transcript.messages, recorded_at.line)
             if after:  # (so it is not what stopped the session)
-                extra += f"; the session went on: {count(after, 'message')} after it"
+                extra += f"; {went_on_said(after)}"
             out(f"The API error recorded at {recorded_at}{extra}:", f"  {show.prose(text)[:300]}", "")
     else:
         text = _error_text(args.error)

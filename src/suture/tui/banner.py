@@ -210,7 +210,9 @@ class Banner(_Bar):
             where += f" (the last of {recorded.count} errors)"
         parts = [Text(where, self.part("muted"), end="")]
         if recorded.after:
-            parts.append(Text(f"the session went on: {count(recorded.after, 'message')} after it", end=""))
+            from suture.written import went_on_said
+
+            parts.append(Text(went_on_said(recorded.after), end=""))
         explanation = recorded.explanation
         if explanation is None:
             parts.append(Text("reading it…", self.part("muted"), end=""))
@@ -228,7 +230,7 @@ class Banner(_Bar):
             if cause.rejected_too(self.history_rejected()):
                 parts.append(Text(f"{cause.said(True)}: {TO_PROBLEMS}", end=""))
             else:
-                parts.append(Text(cause.said(went_on=recorded.after > 0), self.part("muted"), end=""))
+                parts.append(Text(cause.said(), self.part("muted"), end=""))
         else:
             parts.append(Text("not a rule suture knows", self.part("muted"), end=""))
         parts.append(Text("E explains", self.part("muted"), end=""))
