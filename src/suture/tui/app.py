@@ -132,16 +132,20 @@ CHECKS_NOT_READY = "provider checks are not ready"
 """What a key that needs the provider checks says while they are still to come."""
 
 
+_NOTHING_HERE = "the repair changes nothing here"
+_NO_MESSAGE = "the repair changes no message here"
+
+
 def _nothing_changed(model: RowModel) -> str:
     """What the Changes list says where the repair changes no message: that, and where the
     session written still has a turn in another order (its outputs right after its calls, as a
     strict server needs), that too, as ``suture repair`` says it."""
     turns = model.reordered()
     if not turns:
-        return "the repair changes nothing here"
+        return _NOTHING_HERE
     from suture.formats import reordered_said
 
-    return f"the repair changes no message here; the export: {reordered_said(turns)}"
+    return f"{_NO_MESSAGE}; the export: {reordered_said(turns)}"
 
 
 def _counted_as(
@@ -526,7 +530,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
                 return "the file cannot be read"
             return "the file is still being read" if self.has_file else "no file is open"
         if action in ("next_change", "previous_change") and not (model and model.changed_rows):
-            return "the repair changes nothing here"
+            return _NOTHING_HERE
         if action == "problem" and not (self.problem_rows or self.other_rows):
             # (x visits what the problems list shows besides problems where there is none)
             return self.none_said if self.verdicts is not None else CHECKS_NOT_READY
@@ -1111,7 +1115,9 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         self.status.update_state(model=model, format_name=transcript.format)
         self._show_export(old, model)
         changes = self.query_one("#changes", ChangeList)
-        changes.empty = _nothing_changed(model)
+        if model.listed or not changes.empty.startswith(_NO_MESSAGE):
+            # (What the export reorders is worked out with it, after the frame: _export_worked_out.)
+            changes.empty = _NOTHING_HERE
         changes.said_of = model.said_of
         changes.set_items(model.listed)
         problems = self.query_one("#problems", ProblemList)
@@ -1564,6 +1570,13 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             return
         if aside != self.status.state.export:
             self.status.update_state(export=aside)
+        model = shown()
+        if model is not None and not model.listed:
+            changes = self.query_one("#changes", ChangeList)
+            said = _nothing_changed(model)
+            if said != changes.empty:
+                changes.empty = said
+                changes.refresh()
         info = self.screen_stack[0].query_one("#info", InfoBar)
         if ids or info.written_ids is not None:
             info.written_ids = (shown, ids) if ids else None
