@@ -42,7 +42,8 @@ def test_the_settings_file_s_keys_marked_and_in_json(tmp_path: Path) -> None:
         "  its keymap names app.nope, which no binding is called",
     ]
     row = next(line for line in proc.stdout.splitlines() if line.startswith("app.next_change "))
-    assert "*ctrl+n, ?" in row
+    assert "!ctrl+n, ?" in row  # (bound otherwise, and ? closes the help where it is open)
+    assert row.endswith("(? does help.close where that has focus)")
     report = json.loads(keys(tmp_path, "--json", config=str(config)).stdout)
     assert report["settings"] == str(config) and report["read"] is True and report["unknown"] == ["app.nope"]
     first = report["bindings"][0]
@@ -52,7 +53,7 @@ def test_the_settings_file_s_keys_marked_and_in_json(tmp_path: Path) -> None:
         "own_keys": ["n"],
         "description": "Next change",
         "tooltip": "Jump to the next change",
-        "shadowed": [],
+        "shadowed": [{"key": "?", "by": "help.close"}],
     }
 
 
@@ -109,7 +110,18 @@ def test_a_key_a_widget_takes_from_an_app_binding_where_it_has_focus_is_marked(t
     lines = keys(tmp_path, config=str(config)).stdout.splitlines()
     line = next(x for x in lines if x.startswith("app.next_problem"))
     assert " !x " in line and line.endswith("(x does view.down where that has focus)")
-    assert lines[-1].startswith("! a key the settings file gives a widget's or dialog's binding too")
+    assert lines[-1].startswith("! a key a widget's or dialog's binding has too, the settings file giving either")
     # Without a settings file nothing is marked.
     plain = json.loads(keys(tmp_path, "--json").stdout)["bindings"]
     assert all(b["shadowed"] == [] for b in plain)
+
+
+def test_a_key_given_to_an_app_binding_that_a_widget_has_of_its_own_is_marked(tmp_path: Path) -> None:
+    """j is the panes' and the lists' own down: given to the app's next problem, it still goes
+    to them where they have focus."""
+    config = tmp_path / "under.toml"
+    config.write_text('[keymap]\n"app.next_problem" = "j"\n')
+    rows = {b["id"]: b for b in json.loads(keys(tmp_path, "--json", config=str(config)).stdout)["bindings"]}
+    taken = rows["app.next_problem"]["shadowed"]
+    assert {"key": "j", "by": "view.down"} in taken and {"key": "j", "by": "changes.down"} in taken
+    assert all(each["key"] == "j" for each in taken)

@@ -109,6 +109,19 @@ async def test_a_key_given_to_the_panes_that_an_app_binding_has_is_said_to_go_to
         ], toasts(app)
 
 
+async def test_a_key_given_to_the_app_that_the_panes_have_of_their_own_is_said(worked: Path) -> None:
+    app = SutureApp(worked, watch=False, keymap={"app.next_problem": "j"})
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot, app)
+        await pilot.pause()
+        at = app.view.cursor
+        await pilot.press("j")
+        await pilot.pause()
+        assert app.view.cursor == at + 1  # (down, in the panes)
+        (over,) = [t for t in toasts(app) if "its keys go before the app's" in t]
+        assert "j does " in over and "view.down" in over and over.endswith(" there, not app.next_problem"), over
+
+
 def test_every_binding_of_suture_s_screens_is_there_by_id() -> None:
     """What a keymap can name (``suture keys`` lists it): the bindings of every screen, the app's
     first."""

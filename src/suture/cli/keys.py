@@ -81,8 +81,10 @@ def run(args: argparse.Namespace) -> int:
         shown = ", ".join(row["keys"]) or "(none)"
         mark = "*" if row["keys"] != row["own_keys"] else " "
         words = row["description"] + (f": {row['tooltip']}" if row["tooltip"] else "")
-        for each in row["shadowed"]:  # (the key is the app's only where no widget or dialog takes it)
-            words += f" ({each['key']} does {each['by']} where that has focus)"
+        for key in dict.fromkeys(each["key"] for each in row["shadowed"]):
+            # (the key is the app's only where no widget or dialog takes it)
+            by = ", ".join(each["by"] for each in row["shadowed"] if each["key"] == key)
+            words += f" ({key} does {by} where that has focus)"
         mark = "!" if row["shadowed"] else mark
         out(f"{row['id']:<{id_width}} {mark}{shown:<{key_width}}  {words}")
     if bound:
@@ -91,5 +93,8 @@ def run(args: argparse.Namespace) -> int:
             "* bound otherwise by the settings file, or a key of its own taken by it (suture keys --json gives own_keys)",
         )
     if over:
-        out("! a key the settings file gives a widget's or dialog's binding too, which takes it where it has focus")
+        out(
+            "! a key a widget's or dialog's binding has too, the settings file giving either of them the key: "
+            "that one takes it where it has focus"
+        )
     return EXIT_OK

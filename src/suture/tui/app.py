@@ -1816,11 +1816,11 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
                 taken.append(f"{', '.join(format_key(k) for k in lost)} from {name}{gone}")
         if taken:
             said.append(f"the keymap takes keys from other bindings: {'; '.join(taken)}")
-        over = [
-            f"{format_key(key)} does {other} there, not {name}"
-            for name, pairs in shadowed(self.keymap).items()
-            for key, other in pairs
-        ]
+        over = []
+        for name, pairs in shadowed(self.keymap).items():
+            for key in dict.fromkeys(key for key, _ in pairs):
+                where = ", ".join(other for k, other in pairs if k == key)
+                over.append(f"{format_key(key)} does {where} there, not {name}")
         if over:
             said.append(f"where a widget or dialog has focus, its keys go before the app's: {'; '.join(over)}")
         for text in said:

@@ -240,23 +240,26 @@ def keys_now(keymap: Mapping[str, str]) -> dict[str, list[str]]:
 
 
 def shadowed(keymap: Mapping[str, str]) -> dict[str, list[tuple[str, str]]]:
-    """The keys app bindings keep (:func:`keys_now`) that ``keymap`` gives a binding of a widget
-    or dialog too: where that one acts (its widget has focus, its dialog is open), Textual gives
-    the key to it, not to the app's (a priority binding of the app's keeps it). By the app
-    binding's id: ``(key, the binding that takes it there)``."""
+    """The keys app bindings have (:func:`keys_now`) that a binding of a widget or dialog has
+    too, where ``keymap`` gave either of them the key: where that one acts (its widget has
+    focus, its dialog is open), Textual gives the key to it, not to the app's (a priority binding
+    of the app's keeps it). By the app binding's id: ``(key, the binding that takes it there)``.
+    (Suture's own keys never clash so: only a keymap makes them.)"""
     if not keymap:
         return {}
     from textual.app import App
 
     given = App._normalize_keymap(dict(keymap))
     bindings = every_binding()
+    now = keys_now(keymap)
+    others = [(other, keys) for other, keys in now.items() if other.split(".")[0] != "app"]
     found: dict[str, list[tuple[str, str]]] = {}
-    for name, keys in keys_now(keymap).items():
+    for name, keys in now.items():
         if name.split(".")[0] != "app" or bindings[name].priority:
             continue
         for key in keys:
-            for other, theirs in given.items():
-                if other.split(".")[0] != "app" and other in bindings and key in theirs.split(","):
+            for other, theirs in others:
+                if key in theirs and (name in given or other in given):
                     found.setdefault(name, []).append((key, other))
     return found
 
