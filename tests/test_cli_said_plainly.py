@@ -85,10 +85,16 @@ def test_a_file_named_with_a_leading_dash_is_said_how_to_name(tmp_path: Path, ar
     (tmp_path / "-dash.jsonl").write_bytes((SAMPLES / "real" / "claude-code" / "short.jsonl").read_bytes())
     proc = run(*argv, cwd=tmp_path)
     assert proc.returncode == 2
-    assert one_error_line(proc).endswith(
-        "; -dash.jsonl is read as an option: name the file ./-dash.jsonl, or put -- before it"
-    )
+    assert one_error_line(proc).endswith("; -dash.jsonl is read as an option: name the file ./-dash.jsonl")
     assert run("check", "./-dash.jsonl", cwd=tmp_path).returncode == 0
     assert run("check", "--", "-dash.jsonl", cwd=tmp_path).returncode == 0
+    # After --, a word that starts with "-" is no option: an error there is of another word.
+    assert "is read as an option" not in one_error_line(run("check", "--bogus", "--", "-dash.jsonl", cwd=tmp_path))
+    # What suture prints to run next names such a file so that it runs.
+    rejected = SAMPLES / "recorded" / "claude-code-2.1.332" / "text-before-result" / "resumed.jsonl"
+    (tmp_path / "-t.jsonl").write_bytes(rejected.read_bytes())
+    (command,) = [x.strip() for x in run("explain", "--", "-t.jsonl", cwd=tmp_path).stdout.splitlines() if "$ " in x]
+    assert command == "$ suture repair ./-t.jsonl --in-place"
+    assert run(*command.split()[2:], cwd=tmp_path).returncode == 0
     # An unknown option that names no file is said as before.
     assert one_error_line(run("check", "--bogus", "x", cwd=tmp_path)).endswith("(see 'suture check --help')")

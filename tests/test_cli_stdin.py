@@ -73,3 +73,13 @@ def test_check_of_standard_input_says_what_suture_repair_writes_as_for_the_file(
     assert said in of_stdin.stdout
     as_json = json.loads(run("check", "--json", "-", stdin=session.read_text()).stdout)
     assert as_json["export"].startswith(said)
+
+
+def test_explain_of_standard_input_says_the_session_written_is_put_in_place() -> None:
+    """No file of its own to write in place: the command writes it beside, and the sentence says
+    it must then take the session's place (not that --in-place writes it there)."""
+    session = SAMPLES / "recorded" / "claude-code-2.1.332" / "text-before-result" / "resumed.jsonl"
+    said = run("explain", "-", stdin=session.read_text()).stdout
+    assert "which Claude Code resumes once it is put in place of the session's file." in said
+    assert "--in-place" not in said
+    assert "  $ suture repair - -o stdin.repaired.jsonl" in said.splitlines()

@@ -1113,10 +1113,11 @@ def rejected_history(transcript: Transcript, repaired: Repair | None = None) -> 
     return judged if judged.rejected else None
 
 
-def repair_writes(transcript: Transcript) -> str:
+def repair_writes(transcript: Transcript, in_place: bool = True) -> str:
     """What ``suture repair`` writes for ``transcript``, in a few words: a session the agent
-    resumes (a session log is written back, :mod:`suture.writeback`), or the repaired history as
-    a request body."""
+    resumes (a session log is written back, :mod:`suture.writeback`; ``in_place``: where it can
+    be written in its own place, not read from standard input), or the repaired history as a
+    request body."""
     from suture.formats import export_name, get
     from suture.sent import agent_name
     from suture.writeback import writes_back
@@ -1124,6 +1125,8 @@ def repair_writes(transcript: Transcript) -> str:
     who = agent_name(transcript.format)
     if writes_back(transcript.format):
         # (Written elsewhere, with -o, it is not the session the agent resumes.)
+        if not in_place:
+            return f"a {who} session with the fix, which {who} resumes once it is put in place of the session's file"
         return (
             f"a {who} session with the fix, which {who} resumes once it is the session's file "
             "(`--in-place` writes it there and keeps the original as .bak)"

@@ -79,8 +79,10 @@ def name_json(path: str) -> str:
 
 
 def name_typed(path: str) -> str:
-    """An input's name as a command line takes it (``suture check -``), fit for a terminal."""
-    return show.line(name_json(path))
+    """An input's name as a command line takes it (``suture check -``), fit for a terminal: a
+    file's name that starts with ``-`` as ``./-name``, which is not read as an option."""
+    name = name_json(path)
+    return show.line(f"./{name}" if name.startswith("-") and name != "-" else name)
 
 
 @contextmanager

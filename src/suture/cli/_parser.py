@@ -33,7 +33,9 @@ class Parser(argparse.ArgumentParser):
     @staticmethod
     def files_dashed(args: Sequence[str]) -> tuple[str, ...]:
         """The words of ``args`` that start with ``-`` and name a file (:attr:`dashed`)."""
-        return tuple(a for a in args if len(a) > 1 and a.startswith("-") and a != "--" and os.path.lexists(a))
+        if "--" in args:  # (what follows it is no option: the error is of another word)
+            return ()
+        return tuple(a for a in args if len(a) > 1 and a.startswith("-") and os.path.lexists(a))
 
     def parse_known_args(  # type: ignore[override]
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
@@ -65,7 +67,7 @@ class Parser(argparse.ArgumentParser):
         named = next((a for a in Parser.dashed if a not in self._option_string_actions), None)
         if named is not None:  # (a file whose name starts with "-" is read as an option)
             shown = show.path(named)
-            said = f"{said}; {shown} is read as an option: name the file ./{shown}, or put -- before it"
+            said = f"{said}; {shown} is read as an option: name the file ./{shown}"
         _error(said, json=Parser.json)
         raise SystemExit(EXIT_BAD_INPUT)
 

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from suture import show
 from suture.checks import TITLES
-from suture.checks.explain import Elsewhere, Explanation, explain_transcript, rejected_history, summary
+from suture.checks.explain import Elsewhere, Explanation, explain_transcript, rejected_history, repair_writes, summary
 from suture.cli import EXIT_FOUND, EXIT_OK
 from suture.cli._common import (
     STDIN,
@@ -144,6 +144,8 @@ def run(args: argparse.Namespace) -> int:
         text = _error_text(args.error)
     messages = transcript.messages
     found = explain_transcript(transcript, text, requests=requests)
+    if is_stdin(args.input) and found.writes:  # (no file of its own to write in place: -o, put in place)
+        found.writes = repair_writes(transcript, in_place=False)
     if not found.recognised:
         return _unrecognised(args, transcript, found)
     behind = found.request.recorded if found.request is not None else None
