@@ -82,3 +82,12 @@ def test_a_request_file_says_the_lines_it_leaves_out(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     n = len(lines) + 2
     assert proc.stderr.splitlines()[-1].endswith(f"; 2 unreadable lines left out (lines 2, {n})")
+
+
+def test_check_says_what_suture_repair_writes_of_a_session_cut_off(tmp_path: Path) -> None:
+    """What check says suture repair writes is what it writes: its whole lines, not the cut-off one."""
+    _, cut = _cut(tmp_path, "real/claude-code/tool_heavy.jsonl")
+    line = cut.read_bytes().count(b"\n") + 1
+    said = run("check", cut, "--skip-bad-lines").stdout
+    assert f"writes its whole lines (not line {line}, cut off) unchanged" in said, said
+    assert "writes the file unchanged" not in said

@@ -22,7 +22,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -152,7 +152,7 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
     a report that cannot be written leaves no repaired file behind."""
     from suture.formats import dump, export_name, not_written, reordered_turns, written_formats
     from suture.repair import repair
-    from suture.writeback import resume_command, writes_back, written_as
+    from suture.writeback import resume_command, write_back, writes_back, written_as
 
     warnings: list[str] = []
     before = _stat(job.input) if job.in_place else None
@@ -169,7 +169,7 @@ def _repair_one(job: _Job) -> tuple[list[str], str, list[str]]:
     written = None
     checking: Callable[[], list[Violation]] | None = None
     if writes_back(transcript.format) and job.to in (None, transcript.format):
-        written = _written_whole(data, transcript, result)
+        written = write_back(data, transcript, result)  # (over its whole lines: not a line cut off)
         out, what = written.data, written_as(transcript.format)
         if written.ids:
             # The report is of the file written: a call written under another id is named by it.
@@ -253,37 +253,17 @@ def _unmade_report(report: dict[str, Any], transcript: Transcript, to: str | Non
     return made
 
 
-def _written_whole(data: bytes, transcript: Transcript, result: Repair) -> Written:
-    """The session ``data`` written back with ``result`` over its whole lines (:func:`_whole_lines`:
-    a last line cut off is left out, and its number said, ``Written.cut_line``)."""
-    from suture.writeback import write_back
-
-    whole, cut = _whole_lines(data, transcript)
-    return replace(write_back(whole, transcript, result), cut_line=cut)
-
-
-def _whole_lines(data: bytes, transcript: Transcript) -> tuple[bytes, int | None]:
-    """``data`` without its last line where the file ends inside it (no newline after it: an
-    agent still writing it, or stopped mid-write) and it could not be read (``--skip-bad-lines``),
-    and that line's number (``None``: it has none). A session is written back over the whole
-    lines, so that the line its agent appends next does not run into the fragment, as the app's
-    export writes it (``Tail.shown_end``)."""
-    end = data.rfind(b"\n") + 1
-    line = data.count(b"\n") + 1
-    if not data[end:].strip() or all(p.line != line for p in transcript.problems):
-        return data, None
-    return data[:end], line
-
-
 def _bad_lines(transcript: Transcript, data: bytes, session: bool, report: dict[str, Any]) -> str:
     """What the summary adds of the lines skipped as unreadable (``--skip-bad-lines``, each
     warned of), and their ``bad_lines`` in ``report``: what is written from the messages (a
     request body) leaves them out; a session written back (``session``) only a last line cut off
-    (:func:`_whole_lines`), and keeps the others as written, as every line the repair does not
+    (:func:`suture.writeback.whole_lines`), and keeps the others as written, as every line the repair does not
     change. ``""`` where no line was skipped."""
+    from suture.writeback import whole_lines
+
     if not transcript.problems:
         return ""
-    left = {_whole_lines(data, transcript)[1]} - {None} if session else {p.line for p in transcript.problems}
+    left = {whole_lines(data, transcript)[1]} - {None} if session else {p.line for p in transcript.problems}
     report["bad_lines"] = [{**bad, "left_out": bad["line"] in left} for bad in bad_lines_json(transcript)]
     said = ""
     out = [p.line for p in transcript.problems if p.line in left]

@@ -48,6 +48,7 @@ resuming worse.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 import uuid as _uuid
@@ -73,6 +74,7 @@ __all__ = [
     "export_choices",
     "layout",
     "resume_command",
+    "whole_lines",
     "write_back",
     "writers",
     "writes_back",
@@ -140,9 +142,8 @@ class Written:
     left_changes: int = 0
     """How many of the repair's changes the file leaves as written (what ``left`` says)."""
     cut_line: int | None = None
-    """The line the file read ended inside (an agent stopped mid-write), left out of what is
-    written: set by the writer's caller, which wrote the whole lines (``suture repair
-    --skip-bad-lines``)."""
+    """The line the file read ended inside (an agent stopped mid-write, read with
+    ``--skip-bad-lines``), left out of what is written (:func:`whole_lines`)."""
 
     @property
     def changed(self) -> bool:
@@ -202,7 +203,8 @@ class Written:
         if left:
             them = "it" if left == 1 else "them"
             if left >= changes and not self.edits:
-                whole.append(f"writes the file unchanged: {who} sends {them} as written, which providers accept")
+                what = "the file" if self.cut_line is None else f"its whole lines (not line {self.cut_line}, cut off)"
+                whole.append(f"writes {what} unchanged: {who} sends {them} as written, which providers accept")
                 short.append("unchanged")
             else:
                 whole.append(f"leaves {left:,} as written: {who} sends {them} so, which providers accept")
@@ -247,7 +249,22 @@ def write_back(
         from suture.repair import repair
 
         repaired = repair(transcript.messages, is_read_only)
-    return writers()[transcript.format].write(data, transcript, repaired)
+    whole, cut = whole_lines(data, transcript)
+    written = writers()[transcript.format].write(whole, transcript, repaired)
+    return dataclasses.replace(written, cut_line=cut) if cut is not None else written
+
+
+def whole_lines(data: bytes, transcript: Transcript) -> tuple[bytes, int | None]:
+    """``data`` without its last line where the file ends inside it (no newline after it: an
+    agent still writing it, or stopped mid-write) and it could not be read (``--skip-bad-lines``),
+    and that line's number (``None``: it has none). A session is written back over the whole
+    lines, so that the line its agent appends next does not run into the fragment, as the app's
+    export writes it (``Tail.shown_end``)."""
+    end = data.rfind(b"\n") + 1
+    line = data.count(b"\n") + 1
+    if not data[end:].strip() or all(p.line != line for p in transcript.problems):
+        return data, None
+    return data[:end], line
 
 
 def written_ids(transcript: Transcript, repaired: Repair) -> dict[str, str]:
