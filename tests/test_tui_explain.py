@@ -329,6 +329,16 @@ async def test_go_to_a_pointer_of_the_recorded_error_says_where_that_error_count
             "(the contract view's count) it is #2"
         )
         assert app.model is not None and app.view.cursor == app.model.row_of_input[1]
+        # Another provider's list says its own count once; typed in capitals, the same as in small.
+        before = len(app._notifications)
+        await pilot.press("colon", *"input[2]", "enter")
+        await pilot.pause()
+        assert all(n.message.count(" of what ") <= 1 for n in list(app._notifications)[before:])
+        before = len(app._notifications)
+        await pilot.press("colon", *"Messages.2", "enter")
+        await pilot.pause()
+        (said_now,) = [n.message for n in list(app._notifications)[before:]]
+        assert said_now.startswith("messages.2 of what Claude Code 2.1.332 sends when it resumes this file"), said_now
         before = len(app._notifications)
         # A line counts no request: nothing is said of the recorded error's count.
         await pilot.press("colon", "1", "enter")

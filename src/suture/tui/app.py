@@ -61,6 +61,7 @@ from suture.words import count
 if TYPE_CHECKING:
     from textual.notifications import Notification
 
+    from suture.checks.explain import Pointer
     from suture.sent.numbered import SentRequest
     from suture.tui.details import DetailScreen
     from suture.tui.screens import HelpScreen, record_json
@@ -149,19 +150,21 @@ def _nothing_changed(model: RowModel) -> str:
 
 
 def _counted_as(
-    transcript: Transcript, typed: str, provider: str | None, request: SentRequest | None, found: list[int]
+    transcript: Transcript, typed: str, provider: str | None, request: SentRequest | None, found: Pointer
 ) -> str:
     """For a session log, which request a provider's pointer typed in go-to (``messages.9``)
-    counts: what the agent sends on resume, as the provider's errors do; and where the file sent
-    as written (the count of the problems list's contract view) has another message there, which.
-    ``""`` for a line, suture's own ``#n``, or a file that is no session log."""
-    if request is None or request.agent is None or not re.match(r"(messages|input|contents|items)\b", typed):
+    counts: what the agent sends on resume, as the provider's errors do (where what ``found``
+    says does not say already); and where the file sent as written (the count of the problems
+    list's contract view) has another message there, which. ``""`` for a line, suture's own
+    ``#n``, or a file that is no session log."""
+    wire = re.match(r"(messages|input|contents|items)\b", typed, re.IGNORECASE)
+    if request is None or request.agent is None or wire is None:
         return ""
     from suture.checks.explain import resolve
 
-    said = f" of {request.label}"
+    said = f" of {request.label}" if found.said.casefold() == typed.casefold() else ""
     written = resolve(transcript.messages, typed, provider or request.provider, None).indices
-    if written and written[:1] != found[:1]:
+    if written and written[:1] != found.indices[:1]:
         said += f"; in the file sent as written (the contract view's count) it is #{written[0]}"
     return said
 
@@ -1612,7 +1615,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         said = found.said
         said += self._before_compaction(model.transcript, typed, found.nearest and found.record is None)
         recorded = self._as_recorded(typed, found.indices[0] if found.indices else None)
-        counted = _counted_as(model.transcript, typed, self.provider, request, found.indices)
+        counted = _counted_as(model.transcript, typed, self.provider, request, found)
         if not found.indices:
             said = f"nothing at {said}" if found.understood else said
             self.notify(show.line(said + recorded), severity="warning", markup=False)
