@@ -44,7 +44,7 @@ from suture.live import LiveFile, Update
 from suture.model import Source, Transcript
 from suture.tail import Partial
 from suture.tui.banner import Banner, Recorded, request_words
-from suture.tui.bars import InfoBar, ListHeading, StatusBar, panes_gone
+from suture.tui.bars import InfoBar, ListHeading, StatusBar, export_reordered, panes_gone
 from suture.tui.changes import ChangeList, ItemList, ProblemList
 from suture.tui.checking import WRITTEN_AT_LOAD, CheckFlow
 from suture.tui.contrast import ContrastFilter
@@ -142,11 +142,7 @@ def _nothing_changed(model: RowModel) -> str:
     session written still has a turn in another order (its outputs right after its calls, as a
     strict server needs), that too, as ``suture repair`` says it."""
     turns = model.reordered()
-    if not turns:
-        return _NOTHING_HERE
-    from suture.formats import reordered_said
-
-    return f"{_NO_MESSAGE}; the export: {reordered_said(turns)}"
+    return f"{_NO_MESSAGE}; {export_reordered(turns)}" if turns else _NOTHING_HERE
 
 
 def _counted_as(

@@ -48,6 +48,14 @@ _BAR_CSS = """
 """ + badge_rules("bar--badge", "color: $text-{colour}; text-style: bold;")
 
 
+def export_reordered(turns: int) -> str:
+    """That the export writes ``turns`` turns in another order where the repair changes no
+    message (:meth:`suture.tui.rows.RowModel.reordered`), as the header and the Changes list say it."""
+    from suture.formats import reordered_said
+
+    return f"the export: {reordered_said(turns)}"
+
+
 def cut_middle(line: Text, width: int) -> Text:
     """``line`` in ``width`` cells: as it is where it fits, else its start and its end with "…"
     between (cut at a space where one is near). A provider's error ends with what it points at
@@ -337,12 +345,10 @@ class StatusBar(_Bar):
             # The repair changes nothing, but the export still writes a turn in another order.
             reordered = model.reordered() if aside else 0
             if reordered:
-                from suture.formats import reordered_said
-
                 return (
                     f"export: {reordered:,} {'turn' if reordered == 1 else 'turns'} reordered"
                     if short
-                    else f"the export: {reordered_said(reordered)}"
+                    else export_reordered(reordered)
                 )
         else:
             counts = model.counts()
