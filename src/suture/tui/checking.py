@@ -178,11 +178,11 @@ class CheckFlow(App[None]):
         self._kept_checks: Checks | SentChecks | None = None
         """The checks of the last model checked whole, to resume from after an append."""
         self._kept_same: int | None = None
+        """How many messages at the start of the file shown are those of the model checked
+        (``None``: not known, or not the same file)."""
         self._verdict_same: int | None = None
         """How many messages at the start of the file shown are those of the model whose
         verdicts are shown (``None``: not known, or the file was read again whole since)."""
-        """How many messages at the start of the file shown are those of the model checked
-        (``None``: not known, or not the same file)."""
         self._shown_last: RowModel | None = None
         self._checking: weakref.ref[RowModel] | None = None
         """The model whose checks run now (``None``: none run)."""

@@ -373,8 +373,8 @@ class RowModel:
 
         if not writes_back(self.transcript.format):  # (a request file: no agent writes it as it works)
             return summary
-        messages = self.transcript.messages
-        if any(m.role != "tool" for m in messages[change.input_index + 1 :]):
+        messages = self.transcript.messages  # (looked at up to the first message that is no result)
+        if any(messages[i].role != "tool" for i in range(change.input_index + 1, len(messages))):
             return summary
         return summary.replace(NO_RESULT, _NOT_YET, 1)
 
