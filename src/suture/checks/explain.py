@@ -490,7 +490,6 @@ def _length_in(transcript: Transcript, sent: Sent, found: Explanation) -> Explan
     did) or, where what is sent now cannot hold that many, after all but what it kept: then what
     is sent now is shorter than the request that got it. Where the file cannot hold that many and
     no compaction explains it, the error is not this file's (:attr:`Explanation.absent`)."""
-
     from suture.formats import compaction_line
     from suture.sent import agent_name
 
@@ -1218,7 +1217,6 @@ def _numberings(
     if behind is None and sent.assumed and sent.added:
         # Another version wrote the file: what it adds when it sends is not known, so an index
         # is also read as counting the history alone.
-
         plain = modelled(transcript, replace(sent, added=()))
         who = agent_name(sent.agent or "")
         writer = f"{who} {sent.version}" if sent.version else "the version that wrote it"
