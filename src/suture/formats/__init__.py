@@ -136,6 +136,12 @@ def about(doc: Document, transcript: Transcript) -> About | None:
     return result
 
 
+def session_log(format: str) -> bool:
+    """Whether ``format`` is an agent's session log, written as the agent works (its adapter
+    says what the file records about its session: ``about``), not a request to a provider."""
+    return hasattr(get(format), "about")
+
+
 def first_text(records: Sequence[tuple[int, Any]], *keys: str, within: int = 50) -> tuple[str, ...]:
     """For each key, the first string value it has at the top of one of the first ``within``
     records (``""`` where none has one): for an adapter's ``about``."""

@@ -369,9 +369,9 @@ class RowModel:
         summary = change.summary
         if change.kind is not ChangeKind.SYNTHETIC_INTERRUPT or self.partial or NO_RESULT not in summary:
             return summary
-        from suture.writeback import writes_back
+        from suture.formats import session_log
 
-        if not writes_back(self.transcript.format):  # (a request file: no agent writes it as it works)
+        if not session_log(self.transcript.format):  # (a request file: no agent writes it as it works)
             return summary
         messages = self.transcript.messages  # (looked at up to the first message that is no result)
         if any(messages[i].role != "tool" for i in range(change.input_index + 1, len(messages))):
