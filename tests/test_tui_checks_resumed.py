@@ -443,11 +443,7 @@ async def test_a_file_read_again_whole_lists_no_findings_of_the_verdict_before(
         assert app.problem_rows and problems.items
         before = app.model
         path.write_bytes((ROOT / "sample_sessions" / "chat" / "renamed-id.json").read_bytes())
-        app.read_file()
-        for _ in range(100):  # a bound: read in a worker
-            if app.model is not before:
-                break
-            await pilot.pause(0.02)
+        await _read_again(pilot, app)
         assert app.model is not before and app.verdict_behind
         assert not problems.items and problems.empty == "checking the file as read again…"
         assert not app.problem_rows and not app.query_one("#info").findings
@@ -480,13 +476,19 @@ async def test_an_append_while_checks_wait_keeps_the_findings_listed(
         before = app.model
         with path.open("ab") as f:
             f.write(line({"role": "user", "content": "one more"}))
-        app.read_file()
-        for _ in range(100):  # a bound: read in a worker
-            if app.model is not before:
-                break
-            await pilot.pause(0.02)
+        await _read_again(pilot, app)
         assert app.model is not before and app.verdict_behind
         assert list(problems.items) == listed and app.problem_rows == rows
         await pilot.press("x")
         await pilot.pause()
         assert app.view.cursor in rows
+
+
+async def _read_again(pilot: Any, app: SutureApp) -> None:
+    """Read the file again, and wait until what was read is shown (a bound: read in a worker)."""
+    before = app.model
+    app.read_file()
+    for _ in range(100):
+        if app.model is not before:
+            return
+        await pilot.pause(0.02)

@@ -91,35 +91,35 @@ async def test_an_id_no_binding_has_and_a_key_taken_from_another_are_said(worked
         assert app.key_of("app.next_change") == "no key"
 
 
-async def test_a_key_given_to_the_panes_that_an_app_binding_has_is_said_to_go_to_the_panes(worked: Path) -> None:
-    """The panes' binding of x, where they have focus, goes before the app's x (next problem),
-    though the app's keeps it (another place): said once, as ``suture keys`` marks it."""
-    app = SutureApp(worked, watch=False, keymap={"view.down": "x"})
+@pytest.mark.parametrize(
+    ("keymap", "key", "said"),
+    [
+        # The settings file gives the panes a key the app's next problem has.
+        ({"view.down": "x"}, "x", "x does view.down there, not app.next_problem"),
+        # It gives the app's next problem a key the panes and the lists have of their own.
+        (
+            {"app.next_problem": "j"},
+            "j",
+            "j does changes.down, list.down, scroll.down, sessions.down, view.down there, not app.next_problem",
+        ),
+    ],
+)
+async def test_a_key_an_app_binding_shares_with_the_panes_goes_to_the_panes_and_is_said(
+    worked: Path, keymap: dict[str, str], key: str, said: str
+) -> None:
+    """Where the panes have focus their binding goes before the app's (of another place, which
+    keeps the key): said once, as ``suture keys`` marks it."""
+    app = SutureApp(worked, watch=False, keymap=keymap)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot, app)
         await pilot.pause()
         at = app.view.cursor
-        await pilot.press("x")
+        await pilot.press(key)
         await pilot.pause()
         assert app.view.cursor == at + 1  # down, not the next problem
-        over = [t for t in toasts(app) if "its keys go before the app's" in t]
-        assert over == [
-            "where a widget or dialog has focus, its keys go before the app's: x does view.down there, "
-            "not app.next_problem"
-        ], toasts(app)
-
-
-async def test_a_key_given_to_the_app_that_the_panes_have_of_their_own_is_said(worked: Path) -> None:
-    app = SutureApp(worked, watch=False, keymap={"app.next_problem": "j"})
-    async with app.run_test(size=SIZE) as pilot:
-        await ready(pilot, app)
-        await pilot.pause()
-        at = app.view.cursor
-        await pilot.press("j")
-        await pilot.pause()
-        assert app.view.cursor == at + 1  # (down, in the panes)
         (over,) = [t for t in toasts(app) if "its keys go before the app's" in t]
-        assert "j does " in over and "view.down" in over and over.endswith(" there, not app.next_problem"), over
+        assert over.startswith("where a widget or dialog has focus, its keys go before the app's: ")
+        assert over.endswith(said), over
 
 
 def test_every_binding_of_suture_s_screens_is_there_by_id() -> None:
