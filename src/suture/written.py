@@ -72,17 +72,8 @@ def lines_of(source: Source | None) -> list[int]:
     return numbers
 
 
-def messages_after(messages: Sequence[Message], line: int | None) -> int:
-    """How many of ``messages`` were read from lines after ``line`` of a JSONL file: a session
-    that went on after an API error it recorded there (0 for a JSON document, whose messages
-    carry no line)."""
-    if line is None:
-        return 0
-    return sum(1 for m in messages if m.source is not None and m.source.line is not None and m.source.line > line)
-
-
 def went_on_said(after: int) -> str:
-    """That a session went on after an error it recorded (``after``: :func:`messages_after`)."""
+    """That a session went on after an error it recorded (``after``: :func:`went_on`)."""
     from suture.words import count
 
     return f"the session went on: {count(after, 'message')} after it"
@@ -92,7 +83,9 @@ def went_on(messages: Sequence[Message], evidence: Sequence[tuple[Source, str]],
     """How many messages a session wrote after the last error it recorded with ``text`` (its
     ``evidence``): 0 where it recorded none such, or wrote nothing after it."""
     line = next((source.line for source, said in reversed(evidence) if said == text), None)
-    return messages_after(messages, line)
+    if line is None:  # (none such, or a JSON document, whose messages carry no line)
+        return 0
+    return sum(1 for m in messages if m.source is not None and m.source.line is not None and m.source.line > line)
 
 
 def _line(data: bytes, number: int) -> Written | None:

@@ -223,9 +223,6 @@ class Elsewhere:
     """For ``length``: the line of the last compaction, where the session recorded the error after
     it (what is sent now holds all that request held, and more)."""
     who: str = ""
-    went_on: int = 0
-    """For a file's own recorded error: the messages the session wrote after it (it went on, so a
-    wait it asks for is over)."""
 
     @property
     def about_history(self) -> bool:
@@ -264,9 +261,10 @@ class Elsewhere:
             f"{self.tokens:,} tokens ({sent}, with room for a system prompt and tools, comes to at most {self.most:,})"
         ]
 
-    def verdict(self, history_rejected: bool = False) -> str:
+    def verdict(self, history_rejected: bool = False, went_on: int = 0) -> str:
         """What to do, in a sentence or two. ``history_rejected``: whether the file's provider
-        rejects the history itself (then resuming as it is is never advised)."""
+        rejects the history itself (then resuming as it is is never advised); ``went_on``: the
+        messages the session wrote after it (:attr:`Explanation.went_on`: a wait is over)."""
         if self.kind == "length":
             return self._length_verdict(self.rejected_too(history_rejected))
         if self.kind == "limit":
@@ -278,11 +276,11 @@ class Elsewhere:
         else:
             said = f"Not a problem with the history: {self.what}. It is the provider's side (or the connection to it)"
             resume = "resume after a wait; suture's repair has nothing to do with this error."
-        if self.went_on and not self.rejected_too(history_rejected):
+        if went_on and not self.rejected_too(history_rejected):
             from suture.written import went_on_said
 
             return (
-                f"{said}: {went_on_said(self.went_on)}, so there is nothing to wait for; suture's repair has "
+                f"{said}: {went_on_said(went_on)}, so there is nothing to wait for; suture's repair has "
                 "nothing to do with this error."
             )
         if self.rejected_too(history_rejected):
@@ -325,8 +323,8 @@ class Elsewhere:
             "answer)."
         )
 
-    def said(self, history_rejected: bool = False) -> str:
-        """What it comes to, in a few words (the app's banner)."""
+    def said(self, history_rejected: bool = False, went_on: int = 0) -> str:
+        """What it comes to, in a few words (the app's banner; ``went_on`` as for :meth:`verdict`)."""
         if self.kind == "length":
             if not self.fits:
                 return "it names more tokens than this file holds"
@@ -336,7 +334,7 @@ class Elsewhere:
             return "the history was too long for the model: compact it"
         if self.rejected_too(history_rejected):
             return f"not about the history, but {REJECTED_TOO}"
-        if self.went_on:  # (a wait it asks for is over)
+        if went_on:  # (a wait it asks for is over)
             return "not about the history"
         if self.kind == "limit":
             return "not about the history: a limit; resume once it allows"
@@ -777,6 +775,9 @@ class Explanation:
     """What ``suture repair`` writes for this file, in a few words (a session log only)."""
     lines: list[int] = field(default_factory=list)
     """The lines of the file the messages are written on (a session log only)."""
+    went_on: int = 0
+    """For the error a session recorded last with this text: the messages it wrote after it (it
+    went on, so that error is not what stopped it; :func:`suture.written.went_on`)."""
     numbering: str = ""
     """For a session log whose error's index reads otherwise in another numbering (what the agent
     sends, the file sent as written), which was taken and why, in a clause: "it does not fit what
@@ -900,7 +901,7 @@ class Explanation:
         rec = self.recognition
         if rec is None:
             if self.elsewhere is not None:
-                return self.elsewhere.verdict(history_rejected)
+                return self.elsewhere.verdict(history_rejected, self.went_on)
             return "suture does not recognise this error text."
         rule = rec.rule
         if self.absent:
@@ -1167,12 +1168,10 @@ def explain_transcript(
     recognised = recognise(text)
     if not recognised:
         found = _unrecognised(text)
-        if found.elsewhere is not None and found.kind != "length":
-            from suture.written import went_on
-
-            after = went_on(transcript.messages, transcript.evidence, text)
-            found.elsewhere = replace(found.elsewhere, went_on=after)
-        return _length_in(transcript, sent, found) if found.kind == "length" else found
+        if found.kind == "length":
+            return _length_in(transcript, sent, found)
+        found.went_on = _went_on(transcript, text)  # (a length error's compaction says what matters)
+        return found
     if sent.agent is None:
         return explain(transcript.messages, text, repaired)
     result = repaired if repaired is not None else repair(transcript.messages)
@@ -1201,7 +1200,15 @@ def explain_transcript(
     best = _chosen(tries, aside, transcript.messages)
     best.others = [r for r in recognised if r is not best.recognition]
     best.writes = repair_writes(transcript)
+    best.went_on = _went_on(transcript, text)
     return best
+
+
+def _went_on(transcript: Transcript, text: str) -> int:
+    """:attr:`Explanation.went_on` of ``text`` against ``transcript``'s recorded errors."""
+    from suture.written import went_on
+
+    return went_on(transcript.messages, transcript.evidence, text)
 
 
 def _numberings(

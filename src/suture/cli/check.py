@@ -433,20 +433,25 @@ _REPAIR_OF_FILE = "suture's repair of the file as written"
 CONTRACT = f"{CONTRACT_VIEW} ({_REPAIR_OF_FILE})"
 
 
-def _contract_head(repaired: Repair, transcript: Transcript) -> str:
+def _contract_head(repaired: Repair, transcript: Transcript, turns: dict[int, int]) -> str:
     """The contract view's heading with what ``suture repair`` changes in the file (``repaired``:
     its repair), so that a provider's "no problems" beside it is not read as nothing to change;
     where it changes no message but writes a turn in another order (a Responses or Codex turn's
-    outputs right after its calls, which a strict server needs), that it does."""
+    outputs right after its calls, which a strict server needs), that it does (``turns``: those
+    worked out for each repair so far, by its id: every provider's verdict shares one)."""
     n = len(repaired.changes)
     if n:
         changes = f"suture repair makes {changes_said(repaired)}"
     else:
         from suture.formats import reordered_said, reordered_turns
 
-        turns = reordered_turns(repaired.messages, transcript)
+        if id(repaired) not in turns:
+            turns[id(repaired)] = reordered_turns(repaired.messages, transcript)
+        reordered = turns[id(repaired)]
         changes = (
-            f"suture repair changes no message ({reordered_said(turns)})" if turns else "suture repair changes nothing"
+            f"suture repair changes no message ({reordered_said(reordered)})"
+            if reordered
+            else "suture repair changes nothing"
         )
     return f"{CONTRACT_VIEW} ({_REPAIR_OF_FILE}; {changes})"
 
@@ -708,6 +713,7 @@ def _session_lines(
         lines.append(f"  ({sent.assumed})")
     limit = None if args.all else SHOWN
     served = served_words(transcript, sent)
+    turns: dict[int, int] = {}  # (what the repair reorders, worked out once)
     for name, v in results.items():
         # What the provider's pointer counts: the request the agent sends (what it adds to the
         # history counted, as agents-resume.md measured it), or suture's writing for a provider
@@ -733,7 +739,7 @@ def _session_lines(
                 lines.append(f"    … and {len(v.notes) - limit} more; --all lists them")
         # The contract view's problems, as the app lists them: their [n] counts the file as
         # written and the provider's error the file sent as written (after repair: the repaired file).
-        lines.append(f"  {_contract_head(v.contract.repair, transcript)}: {v.contract.summary()}")
+        lines.append(f"  {_contract_head(v.contract.repair, transcript, turns)}: {v.contract.summary()}")
         lines.extend(
             _listed(
                 v.contract,

@@ -49,7 +49,7 @@ from suture.cli._common import (
 )
 from suture.io import InputError
 from suture.model import Message, Transcript
-from suture.written import messages_after, went_on_said
+from suture.written import went_on_said
 
 if TYPE_CHECKING:
     from suture.sent.recorded import RecordedRequest
@@ -131,19 +131,15 @@ def run(args: argparse.Namespace) -> int:
             "or --error, or '-' to read it from stdin"
         )
     requests = recorded_in(args.input, transcript)  # a Claude Code session's own requests
-    if args.error is None:
-        recorded_at, text = transcript.evidence[-1]
-        if not args.json:
-            more = len(transcript.evidence) - 1
-            extra = f" (the last of {more + 1})" if more else ""
-            after = messages_after(transcript.messages, recorded_at.line)
-            if after:  # (so it is not what stopped the session)
-                extra += f"; {went_on_said(after)}"
-            out(f"The API error recorded at {recorded_at}{extra}:", f"  {show.prose(text)[:300]}", "")
-    else:
-        text = _error_text(args.error)
+    recorded_at, text = transcript.evidence[-1] if args.error is None else (None, _error_text(args.error))
     messages = transcript.messages
     found = explain_transcript(transcript, text, requests=requests)
+    if recorded_at is not None and not args.json:
+        more = len(transcript.evidence) - 1
+        extra = f" (the last of {more + 1})" if more else ""
+        if found.went_on:  # (so it is not what stopped the session)
+            extra += f"; {went_on_said(found.went_on)}"
+        out(f"The API error recorded at {recorded_at}{extra}:", f"  {show.prose(text)[:300]}", "")
     if is_stdin(args.input) and found.writes:  # (no file of its own to write in place: -o, put in place)
         found.writes = repair_writes(transcript, in_place=False)
     if not found.recognised:

@@ -1369,7 +1369,6 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
         the checks."""
         from suture.checks.explain import explain_transcript
         from suture.sent.recorded import recorded_in, request_behind
-        from suture.written import messages_after
 
         model = ref()
         if model is None or not model.transcript.evidence:
@@ -1387,10 +1386,7 @@ class SutureApp(CheckFlow, ExportFlow, SearchFlow, BadgePalette):
             target = f"Original #{i}" + (f" (line {at[0]})" if at else "")
         behind = request_behind(requests, source.line) if source.line is not None else None
         said = request_words(behind, text) if behind is not None else ""
-        after = messages_after(model.transcript.messages, source.line)
-        recorded = Recorded(
-            source, text, _recorded_when(self.path, source), len(evidence), found, target, behind, said, after
-        )
+        recorded = Recorded(source, text, _recorded_when(self.path, source), len(evidence), found, target, behind, said)
         self.call_from_thread(self._explained, model, recorded)
 
     def _explained(self, model: RowModel, recorded: Recorded) -> None:

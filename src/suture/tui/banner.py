@@ -50,9 +50,6 @@ class Recorded(Struct, frozen=True):
     (:func:`suture.sent.recorded.request_behind`), where the file records its requests."""
     behind_said: str = ""
     """That request in a line (:func:`request_words`)."""
-    after: int = 0
-    """How many messages the session wrote after it (:func:`suture.written.messages_after`):
-    it went on, so the error is not what stopped it."""
 
 
 def request_words(request: RecordedRequest, error: str) -> str:
@@ -209,14 +206,14 @@ class Banner(_Bar):
         if recorded.count > 1:
             where += f" (the last of {recorded.count} errors)"
         parts = [Text(where, self.part("muted"), end="")]
-        if recorded.after:
-            from suture.written import went_on_said
-
-            parts.append(Text(went_on_said(recorded.after), end=""))
         explanation = recorded.explanation
         if explanation is None:
             parts.append(Text("reading it…", self.part("muted"), end=""))
             return parts
+        if explanation.went_on:  # (so it is not what stopped the session)
+            from suture.written import went_on_said
+
+            parts.append(Text(went_on_said(explanation.went_on), end=""))
         if explanation.found:
             parts.append(Text(f"! goes to {show.line(recorded.target)}", self.part("live"), end=""))
             if explanation.agent_repairs:  # (beside a verdict of no problems: not what it gets now)
@@ -230,7 +227,7 @@ class Banner(_Bar):
             if cause.rejected_too(self.history_rejected()):
                 parts.append(Text(f"{cause.said(True)}: {TO_PROBLEMS}", end=""))
             else:
-                parts.append(Text(cause.said(), self.part("muted"), end=""))
+                parts.append(Text(cause.said(went_on=explanation.went_on), self.part("muted"), end=""))
         else:
             parts.append(Text("not a rule suture knows", self.part("muted"), end=""))
         parts.append(Text("E explains", self.part("muted"), end=""))

@@ -130,6 +130,13 @@ class ChecksKept(Message):
         self.checks = checks
 
 
+def _still_same(same: int | None, kept: int | None) -> int | None:
+    """How many messages at the start of a newly shown file are those of an earlier model, of
+    which ``same`` were those of the model before (``kept``: how many of its messages the new one
+    kept; ``None``: not known, or read again whole)."""
+    return min(same, kept) if same is not None and kept is not None else None
+
+
 class CheckFlow(App[None]):
     """The provider checks of :class:`~suture.tui.app.SutureApp` (a base of it: the state and
     handlers live on the app, where the rest of it and the tests read them)."""
@@ -296,11 +303,9 @@ class CheckFlow(App[None]):
             return
         extends = grown is not None and shown is not None and grown[0]() is shown
         kept = grown[1] if grown is not None and extends else None
-        self._kept_same = min(self._kept_same, kept) if self._kept_same is not None and kept is not None else None
-        seen = self._verdict_same
-        self._verdict_same = min(seen, kept) if seen is not None and kept is not None else None
-        same = self._checking_same
-        self._checking_same = min(same, kept) if same is not None and kept is not None else None
+        self._kept_same = _still_same(self._kept_same, kept)
+        self._verdict_same = _still_same(self._verdict_same, kept)
+        self._checking_same = _still_same(self._checking_same, kept)
 
     def stop_checks(self, figures: bool = True) -> None:
         """End the checks under way, their child process with them, and any about to start; and
